@@ -41,6 +41,7 @@ mpy: setup
 	[ $$fail = 0 ] && echo "mpy-cross: $(words $(FIRMWARE)) firmware files compile"
 
 typecheck: setup
+	$(PY) tools/typings.py build/typings
 	$(BIN)/mypy --config-file mypy.ini firmware
 
 # The core's plain tests under the real MicroPython interpreter.
