@@ -1,0 +1,373 @@
+"""`Bank`: a unit (or a simulator) spoken to over serial protocol v1 (SPEC, "Serial protocol").
+
+    with Bank.open("socket://127.0.0.1:5000") as bank:
+        bank.insert("L", 1)
+        bank.press("1", "5", "0", "K", "+")
+        print(bank.balances()[1])
+
+Every call sends one command line and waits for its one reply. Event lines (`! <type> <json>`,
+after `EVENTS ON`) that arrive before a reply are collected in `bank.events` (and passed to
+`bank.on_event` if set), never mistaken for the reply.
+"""
+
+import collections
+import json
+import re
+import time
+
+import serial
+
+from .errors import (
+    BankError,
+    CommandError,
+    DisconnectedError,
+    ProtocolError,
+    ReplyTimeout,
+)
+from .link import open_port, resolve_port
+
+MAX_LINE = 200  # host -> unit line limit (SPEC); unit -> host lines may be longer (BACKUP)
+POLL = 0.05  # seconds a single read may block; replies still arrive as soon as they are sent
+KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M", "K", "C", "DEAL", "+", "-")
+SLOTS = ("L", "R")
+
+_CODE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+_WORD = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+Event = collections.namedtuple("Event", "type data line")
+
+
+class Reply(collections.namedtuple("Reply", "line ok payload code message events")):
+    """One parsed reply. `payload` is the decoded JSON after `OK` (None for a bare `OK`);
+    `code`/`message` are set for `ERR`; `events` are the event lines that came before it."""
+
+
+def printable(text, limit=80):
+    """`text` safe to show a user: unprintable characters escaped, long text shortened."""
+    shown = "".join(c if " " <= c <= "~" else repr(c)[1:-1] for c in text)
+    if len(shown) > limit:
+        shown = shown[: limit - 3] + "..."
+    return shown
+
+
+def parse_event(line):
+    """`! <type> <json>` -> Event, or raise ProtocolError."""
+    parts = line[2:].split(" ", 1)
+    if not _WORD.match(parts[0]):
+        raise ProtocolError("unparseable event line from the unit: %r" % printable(line))
+    data = None
+    if len(parts) > 1 and parts[1].strip():
+        try:
+            data = json.loads(parts[1])
+        except ValueError:
+            raise ProtocolError(
+                "unparseable event line from the unit: %r" % printable(line)
+            ) from None
+    return Event(parts[0], data, line)
+
+
+def parse_reply(line, events=(), command=""):
+    """One reply line -> Reply, or raise ProtocolError naming the command it answered."""
+    if line == "OK":
+        return Reply(line, True, None, None, None, list(events))
+    if line.startswith("OK "):
+        try:
+            payload = json.loads(line[3:])
+        except ValueError:
+            payload = _BAD
+        if payload is not _BAD:
+            return Reply(line, True, payload, None, None, list(events))
+    elif line.startswith("ERR "):
+        code, _, message = line[4:].partition(" ")
+        if _CODE.match(code):
+            return Reply(line, False, None, code, message, list(events))
+    raise ProtocolError(
+        "unparseable reply%s: %r (is this a bank unit running protocol 1?)"
+        % (" to %r" % command if command else "", printable(line))
+    )
+
+
+_BAD = object()
+
+
+class Bank:
+    """A connection to one unit. Build it with `Bank.open(port)`; `Bank(port_object)` takes
+    anything with pyserial's `read`/`write`/`in_waiting`/`close` (tests use in-process ports)."""
+
+    def __init__(self, port, timeout=2.0, name="unit"):
+        self.port = port
+        self.name = name
+        self.timeout = timeout
+        self.events = collections.deque(maxlen=10000)
+        self.on_event = None
+        self.info = None  # the last HELLO payload
+        self._buf = bytearray()
+        self._closed = False
+
+    # -- opening and closing -------------------------------------------------------------------
+    @classmethod
+    def open(cls, port=None, timeout=2.0, hello=True):
+        """Open `port` (device path, pyserial URL, or None: find the Pico) and, unless
+        hello=False, check with HELLO that a bank unit answers."""
+        url = resolve_port(port)
+        ser = open_port(url, timeout=POLL)
+        bank = cls(ser, timeout=timeout, name=url)
+        try:
+            bank.discard_input()
+            if hello:
+                bank.hello()
+        except BaseException:
+            bank.close()
+            raise
+        return bank
+
+    def close(self):
+        if not self._closed:
+            self._closed = True
+            try:
+                self.port.close()
+            except (serial.SerialException, OSError):
+                pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- the line layer ------------------------------------------------------------------------
+    def discard_input(self):
+        """Drop whatever the unit sent before we asked (stale replies, old events)."""
+        self._buf.clear()
+        try:
+            self.port.reset_input_buffer()
+        except (serial.SerialException, OSError) as exc:
+            raise DisconnectedError("%s went away: %s" % (self.name, exc)) from None
+
+    def send_raw(self, data):
+        """Write bytes as they are (tests and `run` use it to send what a command cannot)."""
+        try:
+            self.port.write(data)
+            flush = getattr(self.port, "flush", None)
+            if flush:
+                flush()
+        except serial.SerialTimeoutException:
+            raise ReplyTimeout(
+                "%s did not take our input within %.1f s" % (self.name, self.timeout)
+            ) from None
+        except (serial.SerialException, OSError, ValueError) as exc:
+            raise DisconnectedError(
+                "%s went away while we were sending (unplugged?): %s" % (self.name, exc)
+            ) from None
+
+    def read_line(self, timeout=None):
+        """The next line from the unit without its line end, or None when `timeout` passes."""
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        while True:
+            nl = self._buf.find(b"\n")
+            if nl >= 0:
+                raw = bytes(self._buf[:nl])
+                del self._buf[: nl + 1]
+                return raw.replace(b"\r", b"").decode("utf-8", "replace")
+            if time.monotonic() >= deadline:
+                return None
+            try:
+                chunk = self.port.read(1)
+                if chunk:
+                    waiting = self.port.in_waiting
+                    if waiting:
+                        chunk += self.port.read(waiting)
+            except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+                # pyserial raises SerialException for an unplugged USB device or a closed
+                # socket; a pty whose other end died raises OSError (EIO).
+                raise DisconnectedError(
+                    "%s went away (unplugged, or the simulator stopped): %s"
+                    % (self.name, printable(str(exc), 120))
+                ) from None
+            self._buf += chunk
+
+    def _event(self, line):
+        event = parse_event(line)
+        self.events.append(event)
+        if self.on_event is not None:
+            self.on_event(event)
+        return event
+
+    def exchange(self, command, timeout=None):
+        """Send one command line, return its Reply (ERR included); raise only for link trouble.
+        The command is sent as given: `run` scripts may send lines the unit must refuse."""
+        if isinstance(command, str):
+            data = command.encode("utf-8", "replace")
+        else:
+            data = bytes(command)
+        self.send_raw(data + b"\n")
+        shown = printable(data.decode("utf-8", "replace"), 60)
+        wait = self.timeout if timeout is None else timeout
+        events = []
+        while True:
+            line = self.read_line(wait)
+            if line is None:
+                raise ReplyTimeout(
+                    "no reply from %s to %r within %.1f s" % (self.name, shown, wait)
+                )
+            if not line.strip():
+                continue
+            if line.startswith("! "):
+                events.append(self._event(line))
+                continue
+            return parse_reply(line, events, shown)
+
+    def request(self, command, timeout=None):
+        """Send a well-formed command; return the JSON payload of `OK` (None for a bare `OK`),
+        raise CommandError for `ERR`."""
+        if len(command) > MAX_LINE or "\n" in command or not command.isascii():
+            raise BankError("command too long or not plain ASCII: %r" % printable(command))
+        reply = self.exchange(command, timeout)
+        if not reply.ok:
+            raise CommandError(command, reply.code, reply.message)
+        return reply.payload
+
+    def _object(self, command, timeout=None):
+        payload = self.request(command, timeout)
+        if not isinstance(payload, dict):
+            raise ProtocolError(
+                "unexpected reply to %r: expected a JSON object, got %r"
+                % (command, printable(json.dumps(payload)))
+            )
+        return payload
+
+    def wait_event(self, timeout=None):
+        """The next event (already collected ones first), or None when `timeout` passes.
+        Use it when no command is outstanding, e.g. to monitor a unit."""
+        if self.events:
+            return self.events.popleft()
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        while True:
+            line = self.read_line(max(0.0, deadline - time.monotonic()))
+            if line is None:
+                return None
+            if not line.strip():
+                continue
+            if not line.startswith("! "):
+                raise ProtocolError(
+                    "unexpected line from %s while waiting for events: %r"
+                    % (self.name, printable(line))
+                )
+            event = parse_event(line)
+            if self.on_event is not None:
+                self.on_event(event)
+            return event
+
+    # -- the core protocol ---------------------------------------------------------------------
+    def hello(self):
+        info = self._object("HELLO")
+        if info.get("device") != "bank-unit":
+            raise ProtocolError(
+                "%s answered HELLO but is not a bank unit: %r"
+                % (self.name, printable(json.dumps(info)))
+            )
+        self.info = info
+        return info
+
+    def press(self, *keys):
+        """Press keys in order, exactly as on the keypad; each argument is one key or several
+        separated by spaces ("DEAL", "1 5 0 K +"). Returns the state after the last."""
+        words = split_keys(keys)
+        return self._object("KEY " + " ".join(words))
+
+    def hold(self, key, ms):
+        """Hold one key down for `ms` milliseconds (a real unit takes that long to answer)."""
+        (word,) = split_keys([key])
+        return self._object("HOLD %s %d" % (word, int(ms)), self.timeout + int(ms) / 1000.0)
+
+    def insert(self, slot, card):
+        return self._object("INSERT %s %d" % (str(slot).upper(), int(card)))
+
+    def remove(self, slot):
+        return self._object("REMOVE %s" % str(slot).upper())
+
+    def state(self):
+        return self._object("STATE")
+
+    def balances(self):
+        """{card number: balance}, cards 1-6, as ints."""
+        raw = self._object("BALANCES")
+        try:
+            return {int(card): int(amount) for card, amount in raw.items()}
+        except (TypeError, ValueError):
+            raise ProtocolError(
+                "unexpected BALANCES reply: %r" % printable(json.dumps(raw))
+            ) from None
+
+    def log(self, n=None):
+        """The last n transactions (the unit's default, 20, when n is None), oldest first."""
+        payload = self.request("LOG" if n is None else "LOG %d" % int(n))
+        if not isinstance(payload, list):
+            raise ProtocolError("unexpected LOG reply: %r" % printable(json.dumps(payload)))
+        return payload
+
+    def advance(self, ms):
+        """Move a simulator's virtual clock on (`ERR unsupported` on a real unit)."""
+        return self.request("ADVANCE %d" % int(ms))
+
+    def events_on(self):
+        self.request("EVENTS ON")
+
+    def events_off(self):
+        self.request("EVENTS OFF")
+
+    # -- conveniences built on the core ----------------------------------------------------------
+    def wake(self):
+        """If the unit is switched off (B16), wake it with a key that is not taken as input, so
+        the next KEY line's first key counts. Returns the state."""
+        state = self.state()
+        if state.get("power") == "off":
+            state = self._object("KEY C")  # the waking key is not input (B16)
+        return state
+
+    def new_game(self):
+        """Start a new game (B11) the way the banker does: hold C for 3 seconds."""
+        return self.hold("C", 3000)
+
+    # -- maintenance extensions (docs/protocol-extensions.md) ------------------------------------
+    def maintenance(self):
+        """True when the unit is in maintenance mode (entered on its own keypad)."""
+        payload = self._object("MAINT")
+        return bool(payload.get("maintenance"))
+
+    def backup(self):
+        """The whole state as a dict (extension BACKUP)."""
+        return self._object("BACKUP")
+
+    def set_balance(self, card, amount):
+        return self.request("SET BALANCE %d %d" % (int(card), int(amount)))
+
+    def set_sound(self, level):
+        return self.request("SET SOUND %d" % int(level))
+
+    def set_profile(self, name):
+        return self.request("SET PROFILE %s" % name)
+
+    def restore_previous(self):
+        return self.request("RESTORE PREVIOUS")
+
+
+def split_keys(keys):
+    """Key arguments -> protocol key words. "150K" and "1 5 0 K" both give 1 5 0 K; DEAL is
+    one key. Raises ValueError naming the first thing that is not a key."""
+    words = []
+    for arg in keys:
+        for part in str(arg).split():
+            up = part.upper()
+            if up == "DEAL":
+                words.append(up)
+                continue
+            for ch in up:
+                if ch not in KEYS:
+                    raise ValueError(
+                        "%r is not a key (keys: %s)" % (printable(part), " ".join(KEYS))
+                    )
+                words.append(ch)
+    if not words:
+        raise ValueError("no keys given")
+    return words

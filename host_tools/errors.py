@@ -1,0 +1,56 @@
+"""Errors of the host tools, one class per thing a user can be told.
+
+Each carries the process exit code the CLI uses for it (docs/host_tools.md, "Exit codes"),
+so a script can tell a missing unit from a refused command without parsing messages.
+"""
+
+
+class BankError(Exception):
+    """Anything that went wrong talking to a unit. str(e) is the message shown to the user."""
+
+    exit_code = 1
+
+
+class NoUnitError(BankError):
+    """No unit at the given port, or none / several found by USB discovery."""
+
+    exit_code = 3
+
+
+class PortBusyError(BankError):
+    """The port exists but another program holds it (or we may not open it)."""
+
+    exit_code = 4
+
+
+class DisconnectedError(BankError):
+    """The unit went away while we were talking to it (unplugged, closed the socket)."""
+
+    exit_code = 5
+
+
+class ReplyTimeout(BankError):
+    """No reply line came within the timeout."""
+
+    exit_code = 6
+
+
+class ProtocolError(BankError):
+    """A reply that does not parse as protocol v1 (`OK`, `OK <json>`, `ERR <code> [msg]`)."""
+
+    exit_code = 7
+
+
+class CommandError(BankError):
+    """The unit answered `ERR <code> [message]`: it refused the command and changed nothing."""
+
+    exit_code = 1
+
+    def __init__(self, command, code, message=""):
+        self.command = command
+        self.code = code
+        self.message = message
+        text = "unit refused %r: %s" % (command, code)
+        if message:
+            text += " (%s)" % message
+        super().__init__(text)

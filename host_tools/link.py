@@ -1,0 +1,95 @@
+"""Finding and opening the port a unit (or a simulator) is on, with errors a user can act on.
+
+`--port` is a device path (`/dev/ttyACM0`, `COM3`), any pyserial URL (`socket://127.0.0.1:5000`,
+`loop://`, `rfc2217://...`), or nothing: then the one Raspberry Pi Pico plugged in is found by its
+USB vendor id.
+"""
+
+import errno
+import os
+
+import serial
+import serial.tools.list_ports
+
+from .errors import NoUnitError, PortBusyError
+
+PICO_VID = 0x2E8A  # Raspberry Pi: every RP2040 board running MicroPython enumerates with it
+BAUDRATE = 115200  # ignored by USB CDC, but a real UART bridge needs some rate
+
+_BUSY = {errno.EBUSY, errno.EAGAIN, errno.EWOULDBLOCK}
+_MISSING = {errno.ENOENT, errno.ENODEV, errno.ENXIO}
+_DENIED = {errno.EACCES, errno.EPERM}
+
+
+def find_units():
+    """The serial ports that look like a Pico (USB vendor id 0x2E8A), sorted by device name."""
+    return sorted(
+        (p for p in serial.tools.list_ports.comports() if p.vid == PICO_VID),
+        key=lambda p: p.device,
+    )
+
+
+def resolve_port(port=None):
+    """The port to open: `port`, else $BANK_PORT, else the single Pico found over USB."""
+    if port:
+        return port
+    env = os.environ.get("BANK_PORT")
+    if env:
+        return env
+    units = find_units()
+    if not units:
+        raise NoUnitError(
+            "no unit found: no USB serial device with the Raspberry Pi vendor id 2E8A is "
+            "plugged in; plug the unit in, or give --port (a device or socket://HOST:PORT)"
+        )
+    if len(units) > 1:
+        raise NoUnitError(
+            "several units found (%s); choose one with --port" % ", ".join(p.device for p in units)
+        )
+    return units[0].device
+
+
+def _errno_of(exc):
+    """The errno behind a pyserial open failure; pyserial sometimes only has it in the text."""
+    if isinstance(getattr(exc, "errno", None), int):
+        return exc.errno
+    text = str(exc)
+    for name in ("ECONNREFUSED", "ENOENT", "EBUSY", "EACCES", "EAGAIN", "EHOSTUNREACH"):
+        code = getattr(errno, name)
+        if "[Errno %d]" % code in text:
+            return code
+    return None
+
+
+def open_port(url, timeout=2.0):
+    """Open `url` with pyserial, exclusively where the platform allows, or raise a BankError."""
+    kwargs = {"timeout": timeout, "write_timeout": timeout, "baudrate": BAUDRATE}
+    if "://" not in url:
+        kwargs["exclusive"] = True  # a second host tool on the same unit fails fast: "busy"
+    try:
+        return serial.serial_for_url(url, **kwargs)
+    except (serial.SerialException, OSError, ValueError) as exc:
+        raise _open_error(url, exc) from None
+
+
+def _open_error(url, exc):
+    code = _errno_of(exc)
+    text = str(exc)
+    if "exclusively lock" in text or code in _BUSY:
+        return PortBusyError(
+            "port %s is busy: another program (mpremote, a serial monitor, another bank "
+            "command?) has it open" % url
+        )
+    if code in _DENIED:
+        return PortBusyError(
+            "permission denied opening %s (on Linux, add yourself to the dialout group)" % url
+        )
+    if code in _MISSING:
+        return NoUnitError("no unit at %s: no such port" % url)
+    if code == errno.ECONNREFUSED:
+        return NoUnitError(
+            "no unit at %s: connection refused (is the simulator running?)" % url
+        )
+    if isinstance(exc, ValueError) or "expected a string in the form" in text:
+        return NoUnitError("cannot open %s: not a device path or a valid pyserial URL" % url)
+    return NoUnitError("cannot open %s: %s" % (url, text))
