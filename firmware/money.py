@@ -1,0 +1,97 @@
+"""Amounts on the 5-digit display (B1) and amounts typed on the keypad (B2), per profile (B15)."""
+
+CELLS = 5
+
+
+def _scaled(amount, unit, decimals):
+    # Integer part, then as many decimals as the cells left allow: truncated, never rounded up,
+    # trailing zeros and a bare point dropped (B1).
+    whole = amount // unit
+    text = str(whole)
+    room = CELLS - len(text)
+    if room > 0 and decimals:
+        frac = amount % unit
+        if frac:
+            digits = str(frac)
+            digits = "0" * (decimals - len(digits)) + digits
+            digits = digits[:room].rstrip("0")
+            if digits:
+                text = text + "." + digits
+    return text
+
+
+def fmt(amount, profile):
+    """(text, k, M) the display shows for amount: 14995000 -> ("14.995", False, True)."""
+    if profile.m_from is not None and amount >= profile.m_from:
+        return _scaled(amount, 1000000, 6), False, True
+    if amount >= profile.k_from:
+        return _scaled(amount, 1000, 3), True, False
+    return str(amount), False, False
+
+
+def accepts(entry, key):
+    """Whether key may extend entry as typed (B2): digits, at most one `.`, then K or M.
+
+    A refused key sounds the error tone and is ignored; `M` on an empty entry is the Go key
+    (B9) and is decided by the unit, not here.
+    """
+    suffixed = entry[-1:] in ("K", "M")
+    if suffixed:
+        return False  # nothing may follow the suffix
+    if key == ".":
+        return "." not in entry
+    if key == "K" or key == "M":
+        return _digits(entry) > 0
+    return _digits(entry) < CELLS  # a digit
+
+
+def _digits(entry):
+    n = 0
+    for c in entry:
+        if "0" <= c <= "9":
+            n += 1
+    return n
+
+
+def parse(entry, profile, limits=True):
+    """The amount an entry commits to, as (amount, None), or (None, error code) (B2, B15).
+
+    limits=False is the tally (B14): the format and resolution hold, the 10k-20M range does not.
+    """
+    if not entry or _digits(entry) == 0:
+        return None, "no-amount"
+    mult = 1
+    body = entry
+    last = entry[-1]
+    if last == "K" or last == "M":
+        mult = 1000 if last == "K" else 1000000
+        body = entry[:-1]
+    elif profile.suffix_required:
+        return None, "no-suffix"
+    dot = body.find(".")
+    if dot < 0:
+        whole, frac = body, ""
+    else:
+        whole, frac = body[:dot], body[dot + 1:]
+    scale = 10 ** len(frac)
+    fine = (int(frac) if frac else 0) * mult
+    if fine % scale:
+        return None, "too-fine"  # a fraction of the currency unit
+    amount = (int(whole) if whole else 0) * mult + fine // scale
+    if amount % profile.resolution:
+        return None, "too-fine"  # e.g. 12.5K in world, where 1k is the resolution
+    if limits:
+        if amount < profile.minimum:
+            return None, "below-minimum"
+        if amount > profile.maximum:
+            return None, "above-maximum"
+    return amount, None
+
+
+def entry_display(entry):
+    """(text, k, M) while typing: the keys as typed, the annunciator once K/M is pressed."""
+    if entry[-1:] == "K":
+        return entry[:-1], True, False
+    if entry[-1:] == "M":
+        return entry[:-1], False, True
+    return entry, False, False

@@ -1,0 +1,357 @@
+"""The serial protocol, version 1 (SPEC: "Serial protocol"), shared by the Pico and the simulator.
+
+`Protocol(unit, clock).handle(line)` takes one line (bytes or str, without its newline) and
+returns the lines to send back: event lines first (after EVENTS ON), then exactly one reply.
+`LineReader` cuts a byte stream into lines and enforces the 200-character limit. A refused
+command changes nothing: arguments are checked in full before anything is pressed.
+"""
+
+import jsonw
+import profiles
+from ledger import (AMOUNT, FROM, FROM_AFTER, KIND, SEQ, TO, TO_AFTER, UNDOES, VIA)
+from unit import KEYS
+from version import VERSION
+
+MAX_LINE = 200
+TOO_LONG = object()  # what LineReader returns for a line it had to skip
+HOLD_MAX_MS = 600000
+ADVANCE_MAX_MS = 24 * 3600 * 1000
+
+
+class LineReader:
+    """Bytes in, whole lines out: \\r ignored, lines over MAX_LINE skipped (reported once)."""
+
+    def __init__(self):
+        self.buf = bytearray()
+        self.over = False
+
+    def push(self, b):
+        """Take one byte (an int); a finished line (bytes), TOO_LONG, or None."""
+        if b == 10:
+            if self.over:
+                self.over = False
+                return TOO_LONG
+            line = bytes(self.buf)
+            self.buf = bytearray()
+            return line
+        if b == 13 or self.over:
+            return None
+        if len(self.buf) >= MAX_LINE:
+            self.over = True
+            self.buf = bytearray()
+            return None
+        self.buf.append(b)
+        return None
+
+    def feed(self, data):
+        """Every complete line in data, in order."""
+        out = []
+        for b in data:
+            r = self.push(b)
+            if r is not None:
+                out.append(r)
+        return out
+
+
+def _card_json(card):
+    return card if card else "bank"
+
+
+def txn_json(rec):
+    """A transaction as the protocol shows it: seq, kind, from, to, amount, then extras."""
+    after = []
+    if rec[FROM]:
+        after.append((str(rec[FROM]), rec[FROM_AFTER]))
+    if rec[TO]:
+        after.append((str(rec[TO]), rec[TO_AFTER]))
+    fields = [("seq", rec[SEQ]), ("kind", rec[KIND]), ("from", _card_json(rec[FROM])),
+              ("to", _card_json(rec[TO])), ("amount", rec[AMOUNT]), ("balances", tuple(after))]
+    if rec[UNDOES]:
+        fields.append(("undoes", rec[UNDOES]))
+    fields.append(("via", rec[VIA]))
+    return tuple(fields)
+
+
+class Protocol:
+    def __init__(self, unit, clock):
+        self.unit = unit
+        self.clock = clock
+        self.events = False
+        self.pending = []
+        unit.listeners.append(self._on_event)
+        self.commands = {
+            "HELLO": self._hello, "KEY": self._key, "HOLD": self._hold,
+            "INSERT": self._insert, "REMOVE": self._remove, "STATE": self._state,
+            "BALANCES": self._balances, "LOG": self._log, "ADVANCE": self._advance,
+            "EVENTS": self._events,
+            # Extensions (docs/protocol.md): maintenance and backup for host tools.
+            "MAINT": self._maint, "NEWGAME": self._newgame, "SET": self._set,
+            "BACKUP": self._backup, "RESTORE": self._restore,
+        }
+
+    # -- events --------------------------------------------------------------------------------
+
+    def _on_event(self, kind, arg):
+        if not self.events:
+            return
+        if kind == "tone":
+            self.pending.append("! tone " + jsonw.dumps((("name", arg),)))
+        elif kind == "txn":
+            self.pending.append("! txn " + jsonw.dumps(txn_json(arg)))
+        elif kind == "power":
+            self.pending.append("! power " + jsonw.dumps((("power", arg),)))
+
+    def drain(self):
+        """Event lines that happened between commands (a real clock's timers)."""
+        out = self.pending
+        self.pending = []
+        return out
+
+    # -- lines ---------------------------------------------------------------------------------
+
+    def handle(self, line):
+        if line is TOO_LONG:
+            return self.drain() + ["ERR line-too-long lines end within %d characters" % MAX_LINE]
+        if isinstance(line, (bytes, bytearray)):
+            for b in line:
+                if b != 9 and (b < 32 or b > 126):
+                    return self.drain() + ["ERR bad-line only printable ASCII is understood"]
+            line = line.decode()
+        if len(line) > MAX_LINE:
+            return self.drain() + ["ERR line-too-long lines end within %d characters" % MAX_LINE]
+        words = line.replace("\t", " ").strip("\r").split()
+        if not words:
+            return self.drain()  # blank lines are ignored
+        name = words[0].upper()
+        fn = self.commands.get(name)
+        if fn is None:
+            reply = "ERR unknown-command " + words[0][:24]
+        else:
+            ledger = self.unit.ledger
+            ledger.via = "serial"  # every change that came over serial says so in the log
+            try:
+                reply = fn(words[1:])
+            finally:
+                ledger.via = "key"
+        out = self.drain()
+        out.append(reply)
+        return out
+
+    def _ok_state(self):
+        return "OK " + self.state_json()
+
+    def state_json(self):
+        u = self.unit
+        text, k, m = u.display()
+        slots = u.slots
+        return jsonw.dumps((
+            ("power", "on" if u.power else "off"),
+            ("display", (("text", text), ("k", k), ("M", m))),
+            ("red", u.red), ("green", u.green),
+            ("slots", (("L", slots["L"]), ("R", slots["R"]))),
+            ("entry", u.entry), ("deal", u.deal), ("sound", u.volume), ("error", u.error),
+            ("tally", u.tally), ("maintenance", u.maintenance),
+        ))
+
+    # -- the core commands ---------------------------------------------------------------------
+
+    def _hello(self, args):
+        u = self.unit
+        return "OK " + jsonw.dumps((
+            ("device", "bank-unit"), ("firmware", VERSION), ("protocol", 1),
+            ("profile", u.ledger.profile.name), ("store", u.store_status),
+        ))
+
+    def _key(self, args):
+        keys = []
+        for word in args:
+            k = word.upper()
+            if k in KEYS:
+                keys.append(k)
+                continue
+            for c in k:  # "150K" is 1 5 0 K
+                if c not in KEYS:
+                    return "ERR bad-key keys are 0-9 . M K C DEAL + -"
+                keys.append(c)
+        if not keys:
+            return "ERR bad-argument KEY needs at least one key"
+        u = self.unit
+        for k in keys:
+            now = self.clock.now()
+            u.tick(now)
+            u.key_down(k, now)
+            u.key_up(k, now)
+        return self._ok_state()
+
+    def _hold(self, args):
+        if len(args) != 2:
+            return "ERR bad-argument HOLD <key> <ms>"
+        k = args[0].upper()
+        if k not in KEYS:
+            return "ERR bad-key keys are 0-9 . M K C DEAL + -"
+        ms = _int(args[1])
+        if ms is None or ms > HOLD_MAX_MS:
+            return "ERR bad-argument ms is a whole number from 0 to %d" % HOLD_MAX_MS
+        u = self.unit
+        now = self.clock.now()
+        u.tick(now)
+        u.key_down(k, now)
+        self.clock.advance(u, ms)
+        u.key_up(k, self.clock.now())
+        return self._ok_state()
+
+    def _slot(self, args, n):
+        if len(args) != n:
+            return None
+        s = args[0].upper()
+        return s if s in ("L", "R") else None
+
+    def _insert(self, args):
+        slot = self._slot(args, 2)
+        card = _int(args[1]) if len(args) == 2 else None
+        if slot is None or card is None or not 1 <= card <= 6:
+            return "ERR bad-argument INSERT <L|R> <1-6>"
+        now = self.clock.now()
+        self.unit.tick(now)
+        err = self.unit.card_in(slot, card, now)
+        if err == "slot-occupied":
+            return "ERR slot-occupied slot %s holds a card already" % slot
+        if err == "card-in-use":
+            return "ERR card-in-use card %d is in the other slot" % card
+        return self._ok_state()
+
+    def _remove(self, args):
+        slot = self._slot(args, 1)
+        if slot is None:
+            return "ERR bad-argument REMOVE <L|R>"
+        now = self.clock.now()
+        self.unit.tick(now)
+        if self.unit.card_out(slot, now) == "slot-empty":
+            return "ERR slot-empty slot %s has no card" % slot
+        return self._ok_state()
+
+    def _state(self, args):
+        if args:
+            return "ERR bad-argument STATE takes no argument"
+        self.unit.tick(self.clock.now())
+        return self._ok_state()
+
+    def _balances(self, args):
+        if args:
+            return "ERR bad-argument BALANCES takes no argument"
+        bal = self.unit.ledger.bal
+        return "OK " + jsonw.dumps(tuple((str(c), bal[c]) for c in range(1, 7)))
+
+    def _log(self, args):
+        n = 20
+        if len(args) > 1:
+            return "ERR bad-argument LOG [n]"
+        if args:
+            n = _int(args[0])
+            if n is None:
+                return "ERR bad-argument n is a whole number"
+        log = self.unit.ledger.log
+        recs = log[len(log) - n:] if n < len(log) else log
+        if n == 0:
+            recs = []
+        return "OK " + jsonw.dumps([txn_json(r) for r in recs])
+
+    def _advance(self, args):
+        if len(args) != 1:
+            return "ERR bad-argument ADVANCE <ms>"
+        ms = _int(args[0])
+        if ms is None or ms > ADVANCE_MAX_MS:
+            return "ERR bad-argument ms is a whole number from 0 to %d" % ADVANCE_MAX_MS
+        if not self.clock.virtual:
+            return "ERR unsupported this clock is real; ADVANCE needs --virtual-clock"
+        self.clock.advance(self.unit, ms)
+        return self._ok_state()
+
+    def _events(self, args):
+        if len(args) != 1 or args[0].upper() not in ("ON", "OFF"):
+            return "ERR bad-argument EVENTS ON|OFF"
+        self.events = args[0].upper() == "ON"
+        return "OK"
+
+    # -- extensions: maintenance ---------------------------------------------------------------
+
+    def _maint(self, args):
+        if args:
+            return "ERR bad-argument MAINT takes no argument"
+        return "OK " + jsonw.dumps((("maintenance", self.unit.maintenance),))
+
+    def _newgame(self, args):
+        # The same as holding C for 3 s on the keypad (B11), so no maintenance mode is needed.
+        if args:
+            return "ERR bad-argument NEWGAME takes no argument"
+        now = self.clock.now()
+        err = self.unit.new_game(now)
+        if err:
+            return "ERR " + err
+        return self._ok_state()
+
+    def _set(self, args):
+        u = self.unit
+        what = args[0].upper() if args else ""
+        now = self.clock.now()
+        if what == "SOUND" and len(args) == 2:
+            v = _int(args[1])
+            if v is None or v > 2:
+                return "ERR bad-argument SET SOUND <0-2>"
+            err = u.ledger.save_volume(v)
+            if err:
+                return "ERR " + err
+            u.rev += 1
+            return self._ok_state()
+        if what == "PROFILE" and len(args) == 2:
+            if profiles.get(args[1]) is None:
+                return "ERR bad-argument profiles are " + " ".join(sorted(profiles.PROFILES))
+            if not u.maintenance:
+                return "ERR maintenance-required hold DEAL for 3 s on the unit first"
+            err = u.new_game(now, args[1].lower())
+            return "ERR " + err if err else self._ok_state()
+        if what == "BALANCE" and len(args) == 3:
+            card = _int(args[1])
+            amount = _int(args[2])
+            if card is None or not 1 <= card <= 6 or amount is None:
+                return "ERR bad-argument SET BALANCE <1-6> <amount>"
+            if amount % u.ledger.profile.resolution:
+                return "ERR bad-argument amount is not a multiple of %d" % (
+                    u.ledger.profile.resolution)
+            if not u.maintenance:
+                return "ERR maintenance-required hold DEAL for 3 s on the unit first"
+            rec = u.ledger.set_balance(card, amount)
+            if isinstance(rec, str):
+                return "ERR " + rec
+            u._open = None  # a maintenance change is not the banker's to undo
+            u.rev += 1
+            return self._ok_state()
+        return "ERR bad-argument SET SOUND <0-2> | SET PROFILE <name> | SET BALANCE <card> <amount>"
+
+    def _backup(self, args):
+        if args:
+            return "ERR bad-argument BACKUP takes no argument"
+        return "OK " + jsonw.dumps(self.unit.ledger.snapshot())
+
+    def _restore(self, args):
+        if len(args) != 1 or args[0].upper() != "PREVIOUS":
+            return "ERR bad-argument RESTORE PREVIOUS"
+        u = self.unit
+        if not u.maintenance:
+            return "ERR maintenance-required hold DEAL for 3 s on the unit first"
+        err = u.ledger.restore_previous()
+        if err:
+            return "ERR " + err
+        u._open = None
+        u.rev += 1
+        return self._ok_state()
+
+
+def _int(s):
+    """A non-negative whole number written in decimal digits, or None."""
+    if not s or len(s) > 12:
+        return None
+    for c in s:
+        if c < "0" or c > "9":
+            return None
+    return int(s)

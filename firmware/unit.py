@@ -1,0 +1,502 @@
+"""The unit's brain: a state machine driven by keys, cards and time, with no pins and no clock.
+
+Every public method takes `now`, in ticks (see clock.py). Outputs are read back from the object
+(`display()`, `red`, `green`, `power`, ...) and tones are announced to `listeners` as
+("tone", name); each transaction as ("txn", record); power changes as ("power", "on"/"off").
+Rule ids (B1-B18) refer to SPEC.md.
+"""
+
+import money
+from clock import ticks_add, ticks_diff
+from ledger import FROM, KIND, TO, Ledger
+
+DIGITS = "0123456789"
+KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M", "K", "C", "DEAL", "+", "-")
+SLOTS = ("L", "R")
+
+# What the display says when the unit refuses, or cannot trust its store (README: error codes).
+SHOW_FUNDS = ("Err1", False, False)  # B8: the payer cannot afford it
+SHOW_STORE = ("Err5", False, False)  # B17: the store was damaged; the last good copy is in use
+SHOW_NO_GAME = ("Err6", False, False)  # B17: no good copy at all; hold C for a new game
+SHOW_SERVICE = ("SErv", False, False)  # maintenance mode on
+SHOW_PLAY = ("PLAY", False, False)  # maintenance mode off
+OFF = ("", False, False)
+
+
+class Unit:
+    # Tuning, in milliseconds (the seed's numbers where it gives them).
+    card_ms = 1000  # B3: the card number before the balance
+    transfer_ms = 1000  # B6: the payer's new balance before the payee's
+    message_ms = 1000  # B12: the volume digit; B8: the refusal
+    hold_ms = 3000  # B11: C held for a new game; DEAL held for maintenance
+    off_ms = 60000  # B16
+    deal_min_ms = 13000  # B13
+    deal_max_ms = 50000
+    deal_warn_ms = 5000
+    deal_done_ms = 5000
+
+    def __init__(self, store, rng, profile=None):
+        self.ledger = Ledger(store, profile)
+        self.profile_wanted = profile
+        self.rng = rng
+        self.listeners = []
+        self.power = True
+        self.slots = {"L": None, "R": None}
+        self.entry = ""
+        self.tally = 0
+        self.error = None
+        self.deal = "idle"
+        self.maintenance = False
+        self.store_status = "new"
+        self.rev = 0
+        self._last = 0  # ticks of the last key, card movement or deal end (B16)
+        self._flash = None  # a message shown over everything ...
+        self._flash_until = None  # ... until then, or until the next input when None
+        self._focus = None  # the card whose balance shows, when not the default (B6)
+        self._focus_next = None  # the payee, shown from _focus_at (B6)
+        self._focus_at = 0
+        self._open = None  # the transaction C may still reverse (B10)
+        self._go_used = False  # B9: the Go of this insertion of the L card is taken
+        self._c_down = None  # ticks C went down, while it is held (B11)
+        self._c_fired = False
+        self._deal_down = None  # ticks DEAL went down, while it is held (maintenance)
+        self._ignore_up = None  # the key that woke the unit is not input (B16)
+        self._deal_warn = 0
+        self._deal_end = 0
+        self._green_until = 0
+
+    # -- outputs -------------------------------------------------------------------------------
+
+    @property
+    def volume(self):
+        return self.ledger.volume
+
+    @property
+    def red(self):
+        if not self.power:
+            return "off"
+        if self.deal == "running":
+            return "slow"
+        if self.deal == "ending":
+            return "fast"
+        return "off"
+
+    @property
+    def green(self):
+        if not self.power:
+            return "off"
+        if self.deal == "done":
+            return "slow"
+        return "on" if self.maintenance else "off"
+
+    def display(self):
+        """(text, k, M): what the five cells and the two annunciators show."""
+        if not self.power:
+            return OFF
+        if self._flash is not None:
+            return self._flash
+        if self.entry:
+            return money.entry_display(self.entry)
+        if not self.ledger.ready:
+            return SHOW_NO_GAME
+        card = self._shown_card()
+        if card:
+            return money.fmt(self.ledger.bal[card], self.ledger.profile)
+        return money.fmt(self.tally, self.ledger.profile)
+
+    def _shown_card(self):
+        slots = self.slots
+        focus = self._focus
+        if focus and (slots["L"] == focus or slots["R"] == focus):
+            return focus
+        return slots["R"] or slots["L"]  # with both cards in, the payer (B3)
+
+    def _emit(self, kind, arg):
+        for fn in self.listeners:
+            fn(kind, arg)
+
+    def _tone(self, name):
+        if self.ledger.volume:  # B18: at volume 0 nothing sounds
+            self._emit("tone", name)
+
+    def _show(self, msg, now, ms):
+        self._flash = msg
+        self._flash_until = None if ms is None else ticks_add(now, ms)
+
+    # -- boot and power ----------------------------------------------------------------------
+
+    def boot(self, now):
+        status = self.ledger.load(self.profile_wanted)
+        self.store_status = status
+        self.power = True
+        self._last = now
+        if status == "damaged":
+            self.error = "store-damaged"  # B17: until the banker presses a key
+            if self.ledger.ready:
+                self._show(SHOW_STORE, now, None)
+        self.rev += 1
+        return status
+
+    def _wake(self, now):
+        self.power = True
+        self._last = now
+        self.rev += 1
+        self._emit("power", "on")
+
+    def _switch_off(self):
+        # B16: entry, tally and undo dropped; cards stay where they are.
+        self.power = False
+        self.entry = ""
+        self.tally = 0
+        self._open = None
+        self._flash = None
+        self._focus = None
+        self._focus_next = None
+        self._c_down = None
+        self._deal_down = None
+        self.deal = "idle"
+        self.maintenance = False
+        self.rev += 1
+        self._emit("power", "off")
+
+    def _input(self, now):
+        """A key or a card movement: activity, and the end of whatever it interrupts (B3)."""
+        self._last = now
+        self.error = None
+        self._flash = None
+        self._focus = None
+        self._focus_next = None
+        self.rev += 1
+
+    def _refuse(self, code):
+        self.error = code
+        self._tone("error")
+
+    # -- keys ----------------------------------------------------------------------------------
+
+    def key_down(self, key, now):
+        if key not in KEYS:
+            return "bad-key"
+        if not self.power:
+            self._wake(now)
+            self._ignore_up = key  # B16: the waking key is not taken as input
+            return None
+        self._input(now)
+        if key == "C":
+            self._c_down = now  # acts on release, or after hold_ms (B10, B11)
+            self._c_fired = False
+            self._tone("click")
+        elif key == "DEAL":
+            self._deal_down = now
+            self._deal_key(now)
+        elif key == "+" or key == "-":
+            self._commit(key, now)
+        else:
+            self._type(key, now)
+        return None
+
+    def key_up(self, key, now):
+        if key not in KEYS:
+            return "bad-key"
+        if key == self._ignore_up:
+            self._ignore_up = None
+            return None
+        if key == "C" and self._c_down is not None:
+            self._c_down = None
+            if not self._c_fired and self.power:
+                self._clear(now)
+                self.rev += 1
+        elif key == "DEAL":
+            self._deal_down = None
+        return None
+
+    def _type(self, key, now):
+        entry = self.entry
+        no_card = self.slots["L"] is None and self.slots["R"] is None
+        if key == "." and no_card and not entry:
+            self._cycle_volume(now)
+        elif key == "M" and not entry:
+            self._go()
+        elif money.accepts(entry, key):
+            self.entry = entry + key
+            self._tone("click")
+        else:
+            self._refuse("bad-entry")  # B2: ignored, the entry stays as it was
+
+    def _cycle_volume(self, now):
+        # B12: 2 -> 1 -> 0 -> 2, shown for a second, persisted.
+        vol = (self.ledger.volume - 1) % 3
+        err = self.ledger.save_volume(vol)
+        if err:
+            self._refuse(err)
+            return
+        self._show((DIGITS[vol], False, False), now, self.message_ms)
+        self._tone("click")
+
+    def _go(self):
+        left = self.slots["L"]
+        if left is None or self.slots["R"] is not None:
+            # B9 needs one card, in L; with no card at all M is a suffix with no digits (B2).
+            self._refuse("bad-entry" if self.slots["R"] is None else "wrong-slot")
+            return
+        if self._go_used:
+            self._refuse("go-taken")  # once per insertion
+            return
+        rec = self.ledger.go(left)
+        if isinstance(rec, str):
+            self._refuse(rec)
+            return
+        self._go_used = True
+        self._done(rec)
+        self._tone("money-in")
+
+    def _commit(self, sign, now):
+        left = self.slots["L"]
+        right = self.slots["R"]
+        ledger = self.ledger
+        if left is None and right is None:
+            self._tally(sign)
+            return
+        # B7: + needs exactly one card, in L; - needs a card in R.
+        if (sign == "+" and (right is not None or left is None)) or (sign == "-" and right is None):
+            self._refuse("wrong-slot")
+            return
+        amount, err = money.parse(self.entry, ledger.profile)
+        if err:
+            self._refuse(err)
+            return
+        if sign == "+":
+            rec = ledger.receive(left, amount)
+        elif left is None:
+            rec = ledger.pay(right, amount)
+        else:
+            rec = ledger.transfer(right, left, amount)
+        if isinstance(rec, str):
+            self._refuse(rec)
+            if rec == "insufficient-funds":
+                self._show(SHOW_FUNDS, now, self.message_ms)  # B8: the display says so
+            return
+        self.entry = ""
+        self._done(rec)
+        if sign == "+":
+            self._tone("money-in")
+        else:
+            self._tone("money-out")
+            if left is not None:
+                # B6: the payer's new balance for a second, then the payee's, with its tone.
+                self._focus_next = left
+                self._focus_at = ticks_add(now, self.transfer_ms)
+
+    def _done(self, rec):
+        self._open = rec
+        self._emit("txn", rec)
+
+    def _tally(self, sign):
+        # B14: an adding machine; B2's format, not its limits; never below 0; no account moves.
+        amount, err = money.parse(self.entry, self.ledger.profile, False)
+        if err:
+            self._refuse(err)
+            return
+        if sign == "+":
+            self.tally += amount
+        else:
+            self.tally = max(0, self.tally - amount)
+        self.entry = ""
+        self._tone("click")
+
+    def _clear(self, now):
+        """A plain C (B10; B14 without a card)."""
+        if self.entry:
+            self.entry = ""
+            return
+        if self.slots["L"] is None and self.slots["R"] is None:
+            self.tally = 0
+            return
+        rec = self._open
+        if rec is None:
+            return  # nothing to clear or reverse: nothing happens
+        undo = self.ledger.undo(rec)
+        if isinstance(undo, str):
+            self._refuse(undo)
+            return
+        self._open = None
+        if rec[KIND] == "go":
+            self._go_used = False  # B9: a reversed Go may be taken again
+        self._emit("txn", undo)
+        self._tone("money-in" if undo[TO] else "money-out")
+
+    # -- the deal timer (B13) ------------------------------------------------------------------
+
+    def _deal_key(self, now):
+        if self.deal == "running" or self.deal == "ending":
+            self._deal_finish(now)
+            return
+        ms = self.rng.randint(self.deal_min_ms, self.deal_max_ms)
+        self.deal = "running"
+        self._deal_end = ticks_add(now, ms)
+        self._deal_warn = ticks_add(now, ms - self.deal_warn_ms)
+        self._tone("click")
+
+    def _deal_finish(self, now):
+        self.deal = "done"
+        self._green_until = ticks_add(now, self.deal_done_ms)
+        self._last = now  # B16: a deal end counts as activity
+        self._tone("deal-end")
+
+    # -- cards (B3) ----------------------------------------------------------------------------
+
+    def card_in(self, slot, card, now):
+        if slot not in SLOTS or not isinstance(card, int) or not 1 <= card <= 6:
+            return "bad-argument"
+        slots = self.slots
+        if slots[slot] is not None:
+            return "slot-occupied"
+        other = slots["R" if slot == "L" else "L"]
+        if other == card:
+            return "card-in-use"
+        if not self.power:
+            self._wake(now)  # a card wakes the unit and is taken as input (B16)
+        self._input(now)
+        if other is None:
+            # B14: a card ends the tally, with whatever was typed for it.
+            self.tally = 0
+            self.entry = ""
+        slots[slot] = card
+        if slot == "L":
+            self._go_used = False
+        self._show((DIGITS[card], False, False), now, self.card_ms)
+        self._tone("card")
+        return None
+
+    def card_out(self, slot, now):
+        if slot not in SLOTS:
+            return "bad-argument"
+        card = self.slots[slot]
+        if card is None:
+            return "slot-empty"
+        self.slots[slot] = None
+        if slot == "L":
+            self._go_used = False
+        rec = self._open
+        if rec is not None and (rec[FROM] == card or rec[TO] == card):
+            self._open = None  # B10: correcting needs the cards still in
+        if not self.power:
+            self.rev += 1  # a removal does not wake the unit
+            return None
+        self._input(now)
+        self.entry = ""  # B3: removing a card discards an entry in progress
+        return None
+
+    # -- time ----------------------------------------------------------------------------------
+
+    def deadline(self):
+        """Ticks of the next timed change, or None: a host may sleep until then."""
+        if not self.power:
+            return None
+        due = None
+        if self._c_down is None and self.deal == "idle":
+            due = ticks_add(self._last, self.off_ms)  # B16
+        if self._flash is not None and self._flash_until is not None:
+            due = _sooner(due, self._flash_until)
+        if self._focus_next is not None:
+            due = _sooner(due, self._focus_at)
+        if self._c_down is not None and not self._c_fired:
+            due = _sooner(due, ticks_add(self._c_down, self.hold_ms))
+        if self._deal_down is not None:
+            due = _sooner(due, ticks_add(self._deal_down, self.hold_ms))
+        deal = self.deal
+        if deal == "running":
+            due = _sooner(due, self._deal_warn)
+        elif deal == "ending":
+            due = _sooner(due, self._deal_end)
+        elif deal == "done":
+            due = _sooner(due, self._green_until)
+        return due
+
+    def tick(self, now):
+        if not self.power:
+            return
+        before = self.rev
+        if self._flash is not None and self._flash_until is not None:
+            if ticks_diff(now, self._flash_until) >= 0:
+                self._flash = None
+                self.rev += 1
+        if self._focus_next is not None and ticks_diff(now, self._focus_at) >= 0:
+            self._focus = self._focus_next
+            self._focus_next = None
+            self.rev += 1
+            self._tone("money-in")  # B6: the payee's side of the transfer
+        if self._c_down is not None and not self._c_fired:
+            if ticks_diff(now, ticks_add(self._c_down, self.hold_ms)) >= 0:
+                self._c_fired = True
+                self._new_game(now)
+        if self._deal_down is not None:
+            if ticks_diff(now, ticks_add(self._deal_down, self.hold_ms)) >= 0:
+                self._deal_down = None
+                self._toggle_maintenance(now)
+        self._deal_tick(now)
+        if self._c_down is None and self.deal == "idle":
+            if ticks_diff(now, ticks_add(self._last, self.off_ms)) >= 0:
+                self._switch_off()
+        return self.rev != before
+
+    def _deal_tick(self, now):
+        deal = self.deal
+        if deal == "running" and ticks_diff(now, self._deal_warn) >= 0:
+            self.deal = deal = "ending"
+            self.rev += 1
+            self._tone("deal-warning")
+        if deal == "ending" and ticks_diff(now, self._deal_end) >= 0:
+            self._deal_finish(self._deal_end)
+            self.rev += 1
+            deal = self.deal
+        if deal == "done" and ticks_diff(now, self._green_until) >= 0:
+            self.deal = "idle"
+            self.rev += 1
+
+    def _new_game(self, now):
+        # B11: every account back to the start; log and tally cleared; seq numbers go on.
+        err = self.ledger.new_game()
+        if err:
+            self._refuse(err)
+            return
+        self.tally = 0
+        self.entry = ""
+        self._open = None
+        self._go_used = False
+        self._flash = None
+        self.error = None
+        self.rev += 1
+        self._tone("new-game")
+
+    def _toggle_maintenance(self, now):
+        # Holding DEAL for hold_ms: the banker, at the unit, lets host tools change money.
+        self.deal = "idle"  # the deal the press started is not meant
+        self.maintenance = not self.maintenance
+        self._show(SHOW_SERVICE if self.maintenance else SHOW_PLAY, now, self.message_ms)
+        self.rev += 1
+        self._tone("click")
+
+    # -- host tools ------------------------------------------------------------------------------
+
+    def new_game(self, now, profile=None):
+        """A new game from a host (B11), optionally in another profile (B15)."""
+        self._input(now)
+        if profile is not None:
+            err = self.ledger.new_game(profile)
+            if err:
+                return err
+            self.tally = 0
+            self.entry = ""
+            self._open = None
+            self._go_used = False
+            self._tone("new-game")
+            return None
+        self._new_game(now)
+        return self.error
+
+
+def _sooner(a, b):
+    if a is None:
+        return b
+    return b if ticks_diff(b, a) < 0 else a

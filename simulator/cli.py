@@ -1,0 +1,56 @@
+"""`python -m simulator`: parse the command line and start the chosen front end."""
+
+import sys
+
+import simulator  # noqa: F401  (puts firmware/ on sys.path)
+from simulator import options
+
+
+def main(argv):
+    try:
+        opts = options.parse(argv)
+    except options.UsageError as e:
+        sys.stderr.write("simulator: %s\n%s" % (e, options.USAGE))
+        return 2
+    if opts.help:
+        sys.stdout.write(options.USAGE)
+        return 0
+    from simulator.host import Host
+
+    try:
+        host = Host(opts)
+    except ValueError as e:
+        sys.stderr.write("simulator: %s\n" % e)
+        return 2
+    try:
+        if opts.headless:
+            from simulator import headless
+
+            if opts.mode == "pty":
+                return headless.run_pty(host)
+            if opts.mode == "tcp":
+                return headless.run_tcp(host, opts.port)
+            return headless.run_stdio(host)
+        return _interactive(host, opts)
+    except KeyboardInterrupt:
+        return 0
+
+
+def _interactive(host, opts):
+    """The desktop window where a display exists, the terminal front end elsewhere."""
+    try:
+        from simulator import gui
+    except ImportError:
+        gui = None
+    if gui is not None and not opts.terminal and gui.available():
+        return gui.run(host, opts)
+    try:
+        from simulator import terminal
+    except ImportError:
+        terminal = None
+    if terminal is not None:
+        return terminal.run(host, opts)
+    from simulator import headless
+
+    sys.stderr.write("simulator: no display; type protocol commands (HELLO, KEY 1 5 0 K +, ...)\n")
+    return headless.run_stdio(host)

@@ -1,0 +1,97 @@
+"""The simulator's command line (SPEC: "Simulator command line"), parsed without argparse so it
+runs under the MicroPython unix port too."""
+
+USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT] [--state DIR]
+                          [--virtual-clock] [--seed N] [--profile world|classic|francs]
+                          [--maintenance] [--terminal]
+
+  (no --headless)   the desktop window; a terminal front end where no display exists
+  --headless        no window: serve the serial protocol
+  --stdio           on standard input/output (the default with --headless); exits at EOF
+  --pty             on a new pseudo-terminal; prints 'listening pty <path>' first
+  --tcp PORT        on 127.0.0.1:PORT (0 picks one); prints 'listening tcp 127.0.0.1:<port>'
+  --state DIR       where the flash is kept (headless default: nothing kept)
+  --virtual-clock   time moves only on ADVANCE and HOLD
+  --seed N          reproducible deal timer draws (B13)
+  --profile NAME    the edition's money (B15); a different one starts a new game
+  --maintenance     grant maintenance mode (host tools may set balances, restore, profile)
+  --terminal        the terminal front end even where a display exists
+"""
+
+
+class Options:
+    def __init__(self):
+        self.headless = False
+        self.mode = None  # "stdio" | "pty" | "tcp"
+        self.port = 0
+        self.state = None
+        self.virtual_clock = False
+        self.seed = None
+        self.profile = None
+        self.maintenance = False
+        self.terminal = False
+        self.help = False
+
+
+class UsageError(Exception):
+    pass
+
+
+def parse(argv):
+    o = Options()
+    args = list(argv)
+    i = 0
+
+    def value(flag):
+        if i + 1 >= len(args):
+            raise UsageError(flag + " needs a value")
+        return args[i + 1]
+
+    while i < len(args):
+        a = args[i]
+        if "=" in a and a.startswith("--"):
+            a, v = a.split("=", 1)
+            args[i:i + 1] = [a, v]
+        if a == "--headless":
+            o.headless = True
+        elif a in ("--stdio", "--pty"):
+            if o.mode and o.mode != a[2:]:
+                raise UsageError("choose one of --stdio, --pty, --tcp")
+            o.mode = a[2:]
+        elif a == "--tcp":
+            if o.mode and o.mode != "tcp":
+                raise UsageError("choose one of --stdio, --pty, --tcp")
+            o.mode = "tcp"
+            o.port = _num(value(a), a, 0, 65535)
+            i += 1
+        elif a == "--state":
+            o.state = value(a)
+            i += 1
+        elif a == "--virtual-clock":
+            o.virtual_clock = True
+        elif a == "--seed":
+            o.seed = _num(value(a), a, 0, (1 << 63) - 1)
+            i += 1
+        elif a == "--profile":
+            o.profile = value(a).lower()
+            i += 1
+        elif a == "--maintenance":
+            o.maintenance = True
+        elif a == "--terminal":
+            o.terminal = True
+        elif a in ("-h", "--help"):
+            o.help = True
+        else:
+            raise UsageError("unknown option " + a)
+        i += 1
+    return o
+
+
+def _num(s, flag, lo, hi):
+    try:
+        n = int(s)
+    except ValueError:
+        raise UsageError(flag + " takes a whole number") from None
+    if not lo <= n <= hi:
+        raise UsageError("%s takes a number from %d to %d" % (flag, lo, hi))
+    return n
