@@ -1,0 +1,135 @@
+"""Holtek HT1621 segment-LCD driver (the reference display: battery friendly).
+
+Follows the HT1621 datasheet (Holtek, "HT1621 RAM Mapping 32x4 LCD Controller for I/O MCU"):
+- "Command Format" and "Command Summary": a frame starts with CS low and a 3-bit mode ID:
+  `100` COMMAND mode, then a 9-bit command (C8..C1 MSB first, then one don't-care bit);
+  `101` WRITE mode, then the 6-bit RAM address A5..A0 (MSB first), then data nibbles
+  D0 D1 D2 D3 (D0 first); in "successive address writing" further nibbles go to the next
+  addresses. CS high ends the frame.
+- "Timing Diagrams" (WRITE mode): DATA is latched on the rising edge of WR. The minimum WR
+  clock width (about 3.3 us at 3 V) is longer than one MicroPython `Pin.value()` call is
+  short, so plain bit-banging needs no delays.
+- "Command Summary": SYS EN (0000-0001), LCD ON (0000-0011), BIAS 1/3 4 COMs (0010-1001),
+  RC 256K (0001-1000), LCD OFF (0000-0010), SYS DIS (0000-0000: oscillator and bias generator
+  off, the power-down mode of "D.C. Characteristics" I_STB, under 1 uA at 3 V).
+
+The chip holds the picture in its own RAM and refreshes the glass itself, so nothing here runs
+from a timer: a flash write that masks interrupts does not disturb the display.
+
+The glass: the common 6-digit 7-segment HT1621 module. Each digit is two RAM addresses (one
+byte, sent high nibble first); `segment_bits` says which bit of that byte lights each segment
+a-g and the decimal point. Digits 0-4 (left to right) are the unit's five cells; digit 5 is the
+annunciator cell, showing `k_glyph` or `M_glyph`. Another glass: change the class attributes.
+
+Pins are duck-typed: anything with `.value(v)` (machine.Pin outputs).
+"""
+
+# bit of a segment pattern -> bit of the module's digit byte: a b c d e f g dp
+SEGMENT_BITS = (4, 5, 6, 3, 2, 0, 1, 7)
+
+
+class HT1621:
+    # Command codes, "Command Summary" (the 8 bits after the 100 ID; a 9th don't-care bit follows)
+    SYS_DIS = 0x00
+    SYS_EN = 0x01
+    LCD_OFF = 0x02
+    LCD_ON = 0x03
+    TIMER_DIS = 0x04
+    WDT_DIS = 0x05
+    TONE_OFF = 0x08
+    RC_256K = 0x18
+    BIAS_THIRD_4COM = 0x29
+
+    digits = 6  # digits on the glass
+    cells = 5  # the unit's cells: digits 0 .. cells-1
+    annunciator = 5  # the digit that shows k or M
+    segment_bits = SEGMENT_BITS
+    # The annunciator glyphs as segment patterns (bit 0 = a ... bit 6 = g):
+    k_glyph = 0x75  # a c e f g: the usual seven-segment "K"
+    M_glyph = 0x37  # a b c e f: the usual seven-segment "M" (an arch)
+
+    def __init__(self, cs, wr, data):
+        self.cs = cs
+        self.wr = wr
+        self.data = data
+        self._shown = None
+        self._on = False
+        cs.value(1)
+        wr.value(1)
+        data.value(1)
+        self.on()
+
+    # -- the frames -------------------------------------------------------------------------
+
+    def _bits(self, value, count):
+        wr = self.wr
+        data = self.data
+        mask = 1 << (count - 1)
+        while mask:
+            wr.value(0)
+            data.value(1 if value & mask else 0)
+            wr.value(1)  # latched on this rising edge
+            mask >>= 1
+
+    def command(self, code):
+        """One COMMAND-mode frame: 100, C7..C0, one don't-care bit."""
+        self.cs.value(0)
+        self._bits(0b100, 3)
+        self._bits(code << 1, 9)
+        self.cs.value(1)
+
+    def write(self, address, data_bytes):
+        """One WRITE-mode frame with successive address writing from `address`.
+
+        Each byte fills two addresses: its high nibble first, each nibble sent D0 first.
+        """
+        self.cs.value(0)
+        self._bits(0b101, 3)
+        self._bits(address, 6)
+        wr = self.wr
+        pin = self.data
+        for byte in data_bytes:
+            for nibble in (byte >> 4, byte & 0x0F):
+                for i in range(4):  # D0, D1, D2, D3
+                    wr.value(0)
+                    pin.value((nibble >> i) & 1)
+                    wr.value(1)
+        self.cs.value(1)
+
+    # -- the display ------------------------------------------------------------------------
+
+    def on(self):
+        for code in (self.BIAS_THIRD_4COM, self.RC_256K, self.TIMER_DIS, self.WDT_DIS,
+                     self.TONE_OFF, self.SYS_EN, self.LCD_ON):
+            self.command(code)
+        self._on = True
+        self._shown = None
+
+    def off(self):
+        """Blank and power the controller down (SYS DIS): under a microamp."""
+        self.command(self.LCD_OFF)
+        self.command(self.SYS_DIS)
+        self._on = False
+        self._shown = None
+
+    def map_pattern(self, pattern):
+        """A segment pattern (bit 0 = a ... bit 6 = g, bit 7 = dp) as this glass's digit byte."""
+        out = 0
+        bits = self.segment_bits
+        for i in range(8):
+            if pattern & (1 << i):
+                out |= 1 << bits[i]
+        return out
+
+    def show_patterns(self, patterns, k=False, M=False):
+        """Show five cell patterns (left to right) and an annunciator; writes only changes."""
+        frame = bytearray(self.digits)
+        for i in range(self.cells):
+            frame[i] = self.map_pattern(patterns[i])
+        glyph = self.M_glyph if M else (self.k_glyph if k else 0)
+        frame[self.annunciator] = self.map_pattern(glyph)
+        if not self._on:
+            self.on()
+        if frame != self._shown:
+            self.write(0, frame)
+            self._shown = frame

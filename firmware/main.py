@@ -1,0 +1,230 @@
+"""The Pico's main loop: the shared core (unit.py, protocol.py) in the body board_pico.py builds.
+
+On reset MicroPython runs this file by itself; it needs no host, no `sys.argv`, and prints
+nothing until a host asks (output written before a host opens the USB port is lost).
+
+The loop, each turn:
+1. fire the unit's timers that are due (`unit.deadline()`);
+2. scan the keypad and poll the card slots (debounced in the drivers) into key and card events;
+3. draw the outputs when `unit.rev` changed, advance the beeper and the flashing lights;
+4. wait on the USB serial port with `select.poll` until the next scan, the unit's next
+   deadline or the beeper's next note, whichever is first; read with `read(1)` one byte at a
+   time (on rp2 a multi-byte `read()` blocks after a poll), cut lines with protocol.LineReader
+   and answer each line with `Protocol.handle`. A host resynchronises by sending `HELLO`: a
+   partial line in front of it only gets one `ERR` reply.
+
+Switched off (B16) everything is blanked and the loop slows to one scan every `standby_ms`:
+on battery it spends that time in `machine.lightsleep` (about 1 mA for the Pico, see
+docs/hardware.md), on USB power in `poll` so the serial port stays up. A key or a card seen by
+a scan wakes the unit (rp2 cannot yet wake from an indefinite lightsleep on a pin, so the
+wake sources are checked between timed sleeps). With a power latch fitted, switching off
+releases it instead.
+
+Ctrl-C from mpremote still stops the program: the USB serial driver turns it into
+KeyboardInterrupt, which nothing here catches for long (the display is blanked and it is raised
+again), so `make deploy` works over a running unit.
+
+`boot(board)` builds everything and returns the App without entering the loop, so a bench can
+measure the heap after boot (tools/heap.py).
+"""
+
+import gc
+import os
+import select
+import sys
+import time
+
+import rng
+from clock import RealClock, ticks_diff
+from protocol import LineReader, Protocol
+from store import FileStore
+from unit import Unit
+
+
+class App:
+    scan_ms = 10  # keypad and slot scan period while on (debounce is 30 ms, slots 50 ms)
+    standby_ms = 100  # scan period while off: a key press lasts longer than this
+    burst = 64  # bytes read from serial per turn at most, so keys are never starved
+
+    def __init__(self, board, state_dir, stdin=None, stdout=None):
+        self.board = board
+        make_dir(state_dir)
+        self.unit = Unit(FileStore(state_dir), rng.Entropy())
+        self.clock = RealClock(time.ticks_ms, time.sleep_ms)
+        self.protocol = Protocol(self.unit, self.clock)
+        self.unit.listeners.append(self._on_event)
+        self.reader = LineReader()
+        self.stdin = stdin if stdin is not None else getattr(sys.stdin, "buffer", sys.stdin)
+        self.stdout = stdout if stdout is not None else sys.stdout
+        self.poller = select.poll()
+        self.poller.register(sys.stdin, select.POLLIN)
+        self.eof = False
+        self._rev = -1
+        self._power = None
+
+    # -- start ----------------------------------------------------------------------------------
+
+    def start(self):
+        now = self.clock.now()
+        self.unit.boot(now)
+        self.render(now)
+
+    # -- the unit's outputs ---------------------------------------------------------------------
+
+    def _on_event(self, kind, arg):
+        if kind == "tone":
+            self.board.tone(arg, self.unit.volume, self.clock.now())
+
+    def render(self, now):
+        u = self.unit
+        board = self.board
+        if u.power != self._power:
+            self._power = u.power
+            self._rev = -1
+            if not u.power:
+                board.blank()
+                if board.latch is not None:
+                    board.latch.release()  # with a latch fitted the power goes here
+        if u.power:
+            if u.rev != self._rev:
+                self._rev = u.rev
+                text, k, m = u.display()
+                board.show(text, k, m)
+                board.lights(u.red, u.green)
+            board.leds.update(now)
+        board.beeper.update(now)
+
+    # -- the unit's inputs ----------------------------------------------------------------------
+
+    def scan(self, now):
+        u = self.unit
+        board = self.board
+        for kind, key in board.keypad.scan(now):
+            if kind == "down":
+                u.key_down(key, now)
+            elif kind == "up":
+                u.key_up(key, now)
+        for name in ("L", "R"):
+            ev = board.slots[name].poll(now)
+            if ev is not None:
+                if ev[0] == "in":
+                    u.card_in(name, ev[1], now)
+                else:
+                    u.card_out(name, now)
+
+    def timers(self, now):
+        due = self.unit.deadline()
+        if due is not None and ticks_diff(now, due) >= 0:
+            self.unit.tick(now)
+
+    # -- serial ---------------------------------------------------------------------------------
+
+    def write(self, lines):
+        out = self.stdout
+        for line in lines:
+            out.write(line)
+            out.write("\n")
+
+    def serial(self, timeout_ms):
+        """Wait up to timeout_ms for serial input; answer every complete line."""
+        if not self.poller.poll(timeout_ms):
+            return
+        for _ in range(self.burst):
+            b = self.stdin.read(1)
+            if not b:
+                self.eof = True  # the unix port's stdin ended; on the Pico it never does
+                return
+            line = self.reader.push(b[0] if isinstance(b, bytes) else ord(b))
+            if line is not None:
+                self.write(self.protocol.handle(line))
+            if not self.poller.poll(0):
+                return
+
+    # -- the loop -------------------------------------------------------------------------------
+
+    def wait_ms(self, now):
+        """How long the loop may sleep: until the next scan, timer or note."""
+        wait = self.scan_ms
+        for due in (self.unit.deadline(), self.board.beeper.deadline()):
+            if due is not None:
+                left = ticks_diff(due, now)
+                if left < wait:
+                    wait = left if left > 0 else 0
+        return wait
+
+    def turn(self):
+        """One pass of the loop; it sleeps (poll or lightsleep) inside. False at end of input."""
+        now = self.clock.now()
+        self.timers(now)
+        self.scan(now)
+        self.timers(now)
+        self.render(now)
+        if self.protocol.pending:
+            self.write(self.protocol.drain())  # events of keys, cards and timers
+        if self.unit.power:
+            self.serial(self.wait_ms(now))
+        elif self.board.usb_powered():
+            self.serial(self.standby_ms)
+        else:
+            self.board.sleep(self.standby_ms)
+            self.serial(0)
+        return not self.eof
+
+    def run(self):
+        while self.turn():
+            pass
+
+
+def make_dir(path):
+    try:
+        os.mkdir(path)
+    except OSError:
+        pass  # it exists (or cannot be made, and opening the store will say so)
+
+
+def state_dir():
+    if sys.platform == "rp2":
+        import pins
+
+        return pins.STATE_DIR
+    getenv = getattr(os, "getenv", None)
+    found = getenv("BANK_STATE") if getenv is not None else None
+    return found or "bank-state"
+
+
+def boot(board=None, directory=None):
+    """Build the board (from pins.py when none is given) and the core; boot; return the App."""
+    if board is None:
+        import board_pico
+
+        board = board_pico.build()
+    app = App(board, directory or state_dir())
+    app.start()
+    gc.collect()
+    return app
+
+
+def main():
+    app = boot()
+    try:
+        app.run()
+    except KeyboardInterrupt:
+        app.board.blank()  # Ctrl-C (mpremote): leave the unit dark, then stop as asked
+        raise
+    except Exception as exc:  # noqa: BLE001 - a unit in the field restarts rather than dies
+        if sys.platform != "rp2":
+            raise
+        app.board.blank()
+        try:
+            with open(state_dir() + "/crash.txt", "w") as f:
+                sys.print_exception(exc, f)  # type: ignore[attr-defined]
+        except OSError:
+            pass
+        time.sleep_ms(2000)  # a window for Ctrl-C before the reset
+        import machine
+
+        machine.reset()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,140 @@
+"""A fake `machine` module for tests, on CPython and on the MicroPython unix port.
+
+It records what the drivers do, so tests can check it against the datasheets' frames:
+
+- `Pin`: every level written to an output is appended to the module-wide `trace` as
+  `(pin_id, level)`. An input reads `pin.level`, or, if a test set `pin.reader` (a function of
+  no arguments), whatever that returns: that is how a test wires a keypad matrix or a card slot.
+  Pins are kept per id in `pins`, so a test can find the pin a board built.
+- `PWM`: `freq()` and `duty_u16()` calls are recorded in `pwm.history` as `(freq, duty)`.
+- `SPI`: bytes written are appended to `spi.written`.
+- `lightsleep`, `idle`, `reset`, `freq`, `unique_id` do nothing harmful and count calls.
+
+Only what the firmware uses is here.
+"""
+
+trace = []  # (pin id, level) for every write to a pin, in order
+pins = {}  # pin id -> the last Pin made for it
+sleeps = []  # the ms of every lightsleep() call
+resets = [0]
+
+
+def clear():
+    """Forget the trace and the sleeps (not the pins)."""
+    del trace[:]
+    del sleeps[:]
+
+
+class Pin:
+    IN = 0
+    OUT = 1
+    OPEN_DRAIN = 2
+    ALT = 3
+    PULL_UP = 1
+    PULL_DOWN = 2
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
+
+    def __init__(self, id, mode=-1, pull=-1, value=None):
+        self.id = id
+        self.mode = mode
+        self.pull = pull
+        # an unconnected input with a pull-up reads 1
+        self.level = 1 if pull == Pin.PULL_UP else 0
+        self.reader = None
+        self.irq_handler = None
+        if value is not None:
+            self.value(value)
+        pins[id] = self
+
+    def init(self, mode=-1, pull=-1, value=None):
+        if mode != -1:
+            self.mode = mode
+        if pull != -1:
+            self.pull = pull
+        if value is not None:
+            self.value(value)
+
+    def value(self, v=None):
+        if v is None:
+            if self.reader is not None:
+                return 1 if self.reader() else 0
+            return self.level
+        self.level = 1 if v else 0
+        trace.append((self.id, self.level))
+        return None
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+    def irq(self, handler=None, trigger=0, hard=False):
+        self.irq_handler = handler
+        return None
+
+    def __repr__(self):
+        return "Pin(%r)" % (self.id,)
+
+
+class PWM:
+    def __init__(self, pin, freq=0, duty_u16=0):
+        self.pin = pin
+        self._freq = freq
+        self._duty = duty_u16
+        self.history = []
+        self.deinited = False
+
+    def freq(self, f=None):
+        if f is None:
+            return self._freq
+        self._freq = f
+        self.history.append((self._freq, self._duty))
+        return None
+
+    def duty_u16(self, d=None):
+        if d is None:
+            return self._duty
+        self._duty = d
+        self.history.append((self._freq, self._duty))
+        return None
+
+    def deinit(self):
+        self.deinited = True
+        self._duty = 0
+        self.history.append((self._freq, 0))
+
+
+class SPI:
+    def __init__(self, id=0, baudrate=1000000, polarity=0, phase=0, bits=8, firstbit=0,
+                 sck=None, mosi=None, miso=None):
+        self.id = id
+        self.written = bytearray()
+
+    def write(self, buf):
+        self.written.extend(buf)
+
+
+def lightsleep(ms=None):
+    sleeps.append(ms)
+
+
+def idle():
+    pass
+
+
+def reset():
+    resets[0] += 1
+    raise SystemExit("machine.reset()")
+
+
+def freq(hz=None):
+    return 125000000
+
+
+def unique_id():
+    return b"\xe6\x61\x38\x62\x1b\x2c\x4e\x2a"
