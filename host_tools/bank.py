@@ -125,6 +125,7 @@ class Bank:
         if not self._closed:
             self._closed = True
             try:
+                _close_socket_quickly(self.port)
                 self.port.close()
             except (serial.SerialException, OSError):
                 pass
@@ -350,6 +351,21 @@ class Bank:
 
     def restore_previous(self):
         return self.request("RESTORE PREVIOUS")
+
+
+def _close_socket_quickly(port):
+    """pyserial's socket:// close() sleeps 0.3 s "for quick reconnects"; a CLI run should not
+    pay that on every command. Close the socket ourselves (pyserial 3.5's attributes)."""
+    sock = getattr(port, "_socket", None)
+    if sock is None or not getattr(port, "is_open", False):
+        return
+    try:
+        sock.shutdown(2)  # socket.SHUT_RDWR
+    except OSError:
+        pass
+    sock.close()
+    port._socket = None
+    port.is_open = False
 
 
 def split_keys(keys):

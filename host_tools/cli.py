@@ -238,53 +238,46 @@ def cmd_monitor(bank, args):
     return EXIT_OK
 
 
+LOG_ALL = 999  # more than any unit keeps (the firmware keeps 200)
+
+
 def cmd_backup(bank, args):
+    """The whole state: what the core protocol shows (profile, sound, balances, log), plus the
+    unit's own snapshot from the BACKUP extension when it has one."""
     info = bank.hello()
-    try:
-        data = bank.backup()
-        complete = True
-    except CommandError as exc:
-        if exc.code != "unknown-command":
-            raise
-        data = _backup_from_core(bank, info)  # a unit without the BACKUP extension
-        complete = False
+    state = bank.state()
     doc = {
         "format": BACKUP_FORMAT,
         "version": BACKUP_VERSION,
         "taken": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
         "unit": info,
-        "complete": complete,
+        "profile": info.get("profile"),
+        "volume": state.get("sound"),
+        "balances": {str(k): v for k, v in sorted(bank.balances().items())},
+        "log": bank.log(LOG_ALL),
+        "snapshot": None,
     }
-    doc.update(data)
+    try:
+        doc["snapshot"] = bank.backup()
+    except CommandError as exc:
+        if exc.code != "unknown-command":
+            raise
     try:
         with open(args.file, "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=1)
             f.write("\n")
     except OSError as exc:
         raise UsageError("cannot write %s: %s" % (args.file, exc.strerror)) from None
-    balances = doc.get("balances") or {}
     say(
-        "backed up %d accounts and %d log entries (profile %s) to %s%s"
+        "backed up 6 balances and %d log entries (profile %s) to %s%s"
         % (
-            len(balances),
-            len(doc.get("log") or []),
-            doc.get("profile"),
+            len(doc["log"]),
+            doc["profile"],
             args.file,
-            "" if complete else " (no BACKUP on this unit: balances, settings and log only)",
+            "" if doc["snapshot"] is not None else " (this unit has no BACKUP: no snapshot)",
         )
     )
     return EXIT_OK
-
-
-def _backup_from_core(bank, info):
-    state = bank.state()
-    return {
-        "profile": info.get("profile"),
-        "volume": state.get("sound"),
-        "balances": {str(k): v for k, v in sorted(bank.balances().items())},
-        "log": bank.log(999),
-        "previous": None,
-    }
 
 
 def _load_backup(path):
