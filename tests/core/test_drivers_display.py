@@ -1,0 +1,208 @@
+"""The display drivers against the bus frames their datasheets define, on the fake machine.
+
+Each test decodes the pin levels the driver wrote (machine.trace) back into the frames a chip
+would see, and checks those frames: the unit shows 14.995 with M lit (SPEC B1).
+"""
+
+import machine
+import segments
+from drivers.ht1621 import HT1621
+from drivers.tm1637 import TM1637
+
+# -- HT1621 ---------------------------------------------------------------------------------
+
+
+def ht1621_frames(trace, cs="CS", wr="WR", data="DATA"):
+    """The bit strings the chip clocks in: one list per CS-low frame.
+
+    HT1621 datasheet, "Timing Diagrams": a frame is CS low; DATA is latched on each rising
+    edge of WR while CS is low; CS high ends it.
+    """
+    level = {cs: 1, wr: 1, data: 1}
+    frames = []
+    bits = None
+    for pin, v in trace:
+        if pin not in level:
+            continue
+        old = level[pin]
+        level[pin] = v
+        if pin == cs and old == 1 and v == 0:
+            bits = []
+        elif pin == cs and old == 0 and v == 1:
+            frames.append(bits)
+            bits = None
+        elif pin == wr and old == 0 and v == 1 and bits is not None:
+            bits.append(level[data])
+    return frames
+
+
+def msb(bits):
+    n = 0
+    for b in bits:
+        n = (n << 1) | b
+    return n
+
+
+def parse_ht1621(frames):
+    """HT1621 "Command Format": ID 100 + 8 command bits + 1 don't-care bit; ID 101 + 6-bit
+    address (A5 first) + 4-bit data nibbles, D0 first, to successive addresses."""
+    commands = []
+    ram = {}
+    for bits in frames:
+        mode = msb(bits[:3])
+        if mode == 0b100:
+            assert len(bits) == 12, "a command frame is 3 + 9 bits"
+            commands.append(msb(bits[3:11]))
+        elif mode == 0b101:
+            address = msb(bits[3:9])
+            body = bits[9:]
+            assert len(body) % 4 == 0, "data comes in whole nibbles"
+            for i in range(0, len(body), 4):
+                nibble = body[i] | body[i + 1] << 1 | body[i + 2] << 2 | body[i + 3] << 3
+                ram[address + i // 4] = nibble
+        else:
+            raise AssertionError("unknown mode ID %s" % bits[:3])
+    return commands, ram
+
+
+def make_ht1621():
+    machine.clear()
+    lcd = HT1621(machine.Pin("CS", machine.Pin.OUT), machine.Pin("WR", machine.Pin.OUT),
+                 machine.Pin("DATA", machine.Pin.OUT))
+    return lcd
+
+
+def test_ht1621_starts_the_controller_with_the_datasheet_commands():
+    make_ht1621()
+    commands, ram = parse_ht1621(ht1621_frames(machine.trace))
+    # "Command Summary": BIAS 1/3 4 COM, RC 256K, TIMER DIS, WDT DIS, TONE OFF, SYS EN, LCD ON
+    assert commands == [0x29, 0x18, 0x04, 0x05, 0x08, 0x01, 0x03]
+    assert ram == {}
+
+
+def test_ht1621_shows_14_995_with_M():
+    lcd = make_ht1621()
+    machine.clear()
+    lcd.show_patterns(segments.cells("14.995"), False, True)
+    commands, ram = parse_ht1621(ht1621_frames(machine.trace))
+    assert commands == []
+    # The 6-digit module's digit byte: dp c b a d e g f (bit 7 .. bit 0), high nibble at the
+    # even address. Cells 1, 4 with its point, 9, 9, 5, then the annunciator cell's M (a b c e f).
+    expected = [0x60, 0xE3, 0x7B, 0x7B, 0x5B, 0x75]
+    want = {}
+    for i, byte in enumerate(expected):
+        want[2 * i] = byte >> 4
+        want[2 * i + 1] = byte & 0x0F
+    assert ram == want
+
+
+def test_ht1621_k_annunciator_and_blank_cells():
+    lcd = make_ht1621()
+    machine.clear()
+    lcd.show_patterns(segments.cells("100"), True, False)
+    _, ram = parse_ht1621(ht1621_frames(machine.trace))
+    assert [ram[i] for i in range(4)] == [0, 0, 0, 0]  # two blank cells on the left
+    assert (ram[10], ram[11]) == (0x5, 0x7)  # k: a c e f g -> 0x57 on this glass
+
+
+def test_ht1621_writes_only_changes_and_powers_down():
+    lcd = make_ht1621()
+    lcd.show_patterns(segments.cells("15"), False, True)
+    machine.clear()
+    lcd.show_patterns(segments.cells("15"), False, True)
+    assert ht1621_frames(machine.trace) == []
+    lcd.off()
+    commands, _ = parse_ht1621(ht1621_frames(machine.trace))
+    assert commands == [0x02, 0x00]  # LCD OFF, SYS DIS: the sub-microamp power-down
+    machine.clear()
+    lcd.show_patterns(segments.cells("15"), False, True)
+    commands, ram = parse_ht1621(ht1621_frames(machine.trace))
+    assert commands[-2:] == [0x01, 0x03] and len(ram) == 12  # back on, redrawn in full
+
+
+# -- TM1637 ---------------------------------------------------------------------------------
+
+
+def tm1637_frames(trace, clk="CLK", dio="DIO"):
+    """Decode start .. stop frames into bytes (TM1637 datasheet, "Interface interpretation").
+
+    Start: DIO falls while CLK is high; stop: DIO rises while CLK is high. A bit is read on
+    each CLK rising edge, LSB first; every ninth clock is the ACK slot. Returns
+    [(bytes, acked-flags)], the stop condition's own clock edge dropped.
+    """
+    level = {clk: 1, dio: 1}
+    frames = []
+    bits = None
+    for pin, v in trace:
+        if pin not in level:
+            continue
+        old = level[pin]
+        level[pin] = v
+        if pin == dio and level[clk] == 1 and old == 1 and v == 0:
+            bits = []
+        elif pin == dio and level[clk] == 1 and old == 0 and v == 1 and bits is not None:
+            assert len(bits) % 9 == 1, "a frame is whole bytes, then the stop clock"
+            out = []
+            for i in range(0, len(bits) - 1, 9):
+                byte = 0
+                for j in range(8):
+                    byte |= bits[i + j] << j
+                out.append(byte)
+            frames.append(out)
+            bits = None
+        elif pin == clk and old == 0 and v == 1 and bits is not None:
+            bits.append(level[dio])
+    return frames
+
+
+def make_tm1637():
+    machine.clear()
+    clk = machine.Pin("CLK", machine.Pin.OUT)
+    dio = machine.Pin("DIO", machine.Pin.OPEN_DRAIN)
+    state = {"clocks": 0}
+
+    def chip_pulls_ack():
+        # The chip drives DIO low during the ninth clock of each byte: count CLK rising edges
+        # since the last start condition in the trace.
+        count = 0
+        c = d = 1
+        for pin, v in machine.trace:
+            if pin == "CLK":
+                if c == 0 and v == 1:
+                    count += 1
+                c = v
+            elif pin == "DIO":
+                if c == 1 and d == 1 and v == 0:
+                    count = 0
+                d = v
+        state["clocks"] = count
+        return 0 if count and count % 9 == 0 and c == 1 else d
+
+    dio.reader = chip_pulls_ack
+    return TM1637(clk, dio)
+
+
+def test_tm1637_shows_14_995_with_M():
+    led = make_tm1637()
+    machine.clear()
+    led.show_patterns(segments.cells("14.995"), False, True)
+    frames = tm1637_frames(machine.trace)
+    # "Data command setting" 0x40 (write, auto-increment); "Address command setting" 0xC0 and
+    # six grid bytes (SEG1..SEG8 = bit 0..7 = a..g, dp); "Display control" 0x88 | brightness.
+    # Grids run 2 1 0 5 4 3 from the left on the 6-digit module: 1, 4., 9, 9, 5, M.
+    assert frames == [
+        [0x40],
+        [0xC0, 0x6F, 0xE6, 0x06, 0x37, 0x6D, 0x6F],
+        [0x88 | 2],
+    ]
+    assert led.acks == 9  # every byte acknowledged
+
+
+def test_tm1637_off_and_no_rewrite():
+    led = make_tm1637()
+    led.show_patterns(segments.cells("0"), False, False)
+    machine.clear()
+    led.show_patterns(segments.cells("0"), False, False)
+    assert tm1637_frames(machine.trace) == []
+    led.off()
+    assert tm1637_frames(machine.trace) == [[0x80]]

@@ -1,0 +1,123 @@
+"""The keypad driver on a simulated 4 x 5 matrix of bouncing switches (fake machine)."""
+
+import machine
+from drivers.keypad import LAYOUT, Keypad
+
+
+class Matrix:
+    """Switches between open-drain row pins and pulled-up column pins: a column reads 0 when
+    a closed switch joins it to a row driven low."""
+
+    def __init__(self):
+        self.rows = [machine.Pin("R%d" % r, machine.Pin.OPEN_DRAIN, value=1) for r in range(4)]
+        self.cols = [machine.Pin("C%d" % c, machine.Pin.IN, machine.Pin.PULL_UP)
+                     for c in range(5)]
+        self.closed = set()
+        for c, pin in enumerate(self.cols):
+            pin.reader = self._reader(c)
+
+    def _reader(self, c):
+        def read():
+            for r, row in enumerate(self.rows):
+                if row.level == 0 and (r, c) in self.closed:
+                    return 0
+            return 1
+
+        return read
+
+    def where(self, key):
+        for r, row in enumerate(LAYOUT):
+            for c, k in enumerate(row):
+                if k == key:
+                    return (r, c)
+        raise KeyError(key)
+
+    def set(self, key, closed):
+        pos = self.where(key)
+        if closed:
+            self.closed.add(pos)
+        else:
+            self.closed.discard(pos)
+
+
+def run(pad, matrix, key, contact, start=0, scan_ms=2):
+    """Scan every scan_ms while `contact(t)` says whether the switch is closed at t ms."""
+    events = []
+    t = 0
+    while t <= 400:
+        matrix.set(key, contact(t))
+        for ev in pad.scan((start + t) & 0x3FFFFFFF):
+            events.append((t,) + ev)
+        t += scan_ms
+    return events
+
+
+def bouncing(t):
+    # Closes at 0 ms with 8 ms of bounce, held, opens at 200 ms with 8 ms of bounce.
+    if t < 8:
+        return (t // 2) % 2 == 0
+    if t < 200:
+        return True
+    if t < 208:
+        return (t // 2) % 2 == 1
+    return False
+
+
+def test_a_bouncing_press_is_one_down_and_one_up():
+    matrix = Matrix()
+    pad = Keypad(matrix.rows, matrix.cols)
+    events = run(pad, matrix, "5", bouncing)
+    assert events == [(0, "down", "5"), (200, "up", "5")]  # both on the first edge
+
+
+def test_debounce_is_at_least_20_ms():
+    assert Keypad.debounce_ms >= 20
+
+
+def test_long_press_and_across_the_ticks_wrap():
+    matrix = Matrix()
+    pad = Keypad(matrix.rows, matrix.cols)
+    pad.long_ms = 150
+    events = run(pad, matrix, "C", bouncing, start=(1 << 30) - 100)
+    assert events == [(0, "down", "C"), (150, "long", "C"), (200, "up", "C")]
+
+
+def test_every_key_and_two_at_once():
+    matrix = Matrix()
+    pad = Keypad(matrix.rows, matrix.cols)
+    keys = [k for row in LAYOUT for k in row if k is not None]
+    assert len(keys) == 17
+    assert sorted(keys) == sorted(["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M",
+                                   "K", "C", "DEAL", "+", "-"])
+    now = 0
+    for k in keys:
+        matrix.set(k, True)
+        assert list(pad.scan(now)) == [("down", k)]
+        now += 50
+        matrix.set(k, False)
+        assert list(pad.scan(now)) == [("up", k)]
+        now += 50
+    matrix.set("4", True)
+    matrix.set("1", True)  # same column, other row: open-drain rows keep them apart
+    got = sorted(pad.scan(now))
+    assert got == [("down", "1"), ("down", "4")]
+    assert sorted(pad.held()) == ["1", "4"]
+
+
+def test_rows_are_released_between_scans_and_all_driven_when_armed():
+    matrix = Matrix()
+    pad = Keypad(matrix.rows, matrix.cols)
+    pad.scan(0)
+    assert [r.level for r in matrix.rows] == [1, 1, 1, 1]
+    pad.arm()
+    assert not pad.any_pressed()
+    matrix.set("DEAL", True)
+    assert pad.any_pressed()
+    pad.release()
+    assert [r.level for r in matrix.rows] == [1, 1, 1, 1]
+
+
+def test_nothing_pressed_allocates_no_events():
+    matrix = Matrix()
+    pad = Keypad(matrix.rows, matrix.cols)
+    assert pad.scan(0) == ()
