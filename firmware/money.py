@@ -20,9 +20,17 @@ def _scaled(amount, unit, decimals):
     return text
 
 
+OVERFLOW = ("-----", False, True)  # 100,000 M and more: no 5 cells can say it
+
+
 def fmt(amount, profile):
-    """(text, k, M) the display shows for amount: 14995000 -> ("14.995", False, True)."""
-    if profile.m_from is not None and amount >= profile.m_from:
+    """(text, k, M) the display shows for amount: 14995000 -> ("14.995", False, True).
+
+    A profile without millions (classic) still goes to M where thousands no longer fit.
+    """
+    if amount >= 100000000000:
+        return OVERFLOW
+    if amount >= 100000000 or (profile.m_from is not None and amount >= profile.m_from):
         return _scaled(amount, 1000000, 6), False, True
     if amount >= profile.k_from:
         return _scaled(amount, 1000, 3), True, False

@@ -98,6 +98,8 @@ class Protocol:
             self.pending.append("! tone " + jsonw.dumps((("name", arg),)))
         elif kind == "txn":
             self.pending.append("! txn " + jsonw.dumps(txn_json(arg)))
+        elif kind == "game":
+            self.pending.append("! newgame " + jsonw.dumps((("profile", arg),)))
         elif kind == "power":
             self.pending.append("! power " + jsonw.dumps((("power", arg),)))
 

@@ -2,7 +2,7 @@
 
 Every public method takes `now`, in ticks (see clock.py). Outputs are read back from the object
 (`display()`, `red`, `green`, `power`, ...) and tones are announced to `listeners` as
-("tone", name); each transaction as ("txn", record); power changes as ("power", "on"/"off").
+("tone", name); each transaction as ("txn", record); power changes as ("power", "on"/"off"); a new game as ("game", profile).
 Rule ids (B1-B18) refer to SPEC.md.
 """
 
@@ -467,6 +467,7 @@ class Unit:
         self._flash = None
         self.error = None
         self.rev += 1
+        self._emit("game", self.ledger.profile.name)
         self._tone("new-game")
 
     def _toggle_maintenance(self, now):
@@ -490,6 +491,7 @@ class Unit:
             self.entry = ""
             self._open = None
             self._go_used = False
+            self._emit("game", self.ledger.profile.name)
             self._tone("new-game")
             return None
         self._new_game(now)

@@ -5,6 +5,7 @@ arguments; a failure prints its exception. The last line is 'N passed, N failed'
 Usage (from tests/): micropython mprun.py [test_file.py ...]
 """
 
+import gc
 import os
 import sys
 
@@ -34,12 +35,14 @@ def main(argv):
             sys.print_exception(e) if hasattr(sys, "print_exception") else None
             failed += 1
             continue
+        gc.collect()
         for attr in sorted(dir(mod)):
             if not attr.startswith("test_"):
                 continue
             fn = getattr(mod, attr)
             if not callable(fn):
                 continue
+            gc.collect()
             try:
                 fn()
                 passed += 1

@@ -14,6 +14,7 @@ class Rig:
         self.unit = Unit(self.store, rng.Seeded(seed), profile)
         self.tones = []
         self.txns = []
+        self.games = 0
         self.unit.listeners.append(self._hear)
         self.unit.boot(self.clock.now())
 
@@ -22,6 +23,8 @@ class Rig:
             self.tones.append(arg)
         elif kind == "txn":
             self.txns.append(arg)
+        elif kind == "game":
+            self.games += 1
 
     def press(self, *keys):
         """Each key down and up at once, as a quick press; keys may be '150K' strings."""

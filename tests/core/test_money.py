@@ -1,0 +1,98 @@
+"""B1 display of amounts, B2 entering amounts, B15 the profiles' money."""
+
+import money
+import profiles
+
+WORLD = profiles.get("world")
+CLASSIC = profiles.get("classic")
+FRANCS = profiles.get("francs")
+
+
+def test_b1_millions_truncated_never_rounded():
+    assert money.fmt(15000000, WORLD) == ("15", False, True)
+    assert money.fmt(14995000, WORLD) == ("14.995", False, True)
+    assert money.fmt(2500000, WORLD) == ("2.5", False, True)
+    assert money.fmt(123456000, WORLD) == ("123.45", False, True)
+    assert money.fmt(1000000, WORLD) == ("1", False, True)
+    assert money.fmt(19999000, WORLD) == ("19.999", False, True)
+    assert money.fmt(99999999000, WORLD) == ("99999", False, True)
+    assert money.fmt(100000000000, WORLD) == ("-----", False, True)
+
+
+def test_b1_thousands_and_zero():
+    assert money.fmt(100000, WORLD) == ("100", True, False)
+    assert money.fmt(10000, WORLD) == ("10", True, False)
+    assert money.fmt(999000, WORLD) == ("999", True, False)
+    assert money.fmt(1000, WORLD) == ("1", True, False)
+    assert money.fmt(0, WORLD) == ("0", False, False)
+
+
+def test_b2_entries_commit_to_amounts():
+    assert money.parse("150K", WORLD) == (150000, None)
+    assert money.parse("2.5M", WORLD) == (2500000, None)
+    assert money.parse("20M", WORLD) == (20000000, None)
+    assert money.parse("10K", WORLD) == (10000, None)
+    assert money.parse(".5M", WORLD) == (500000, None)
+
+
+def test_b2_commit_refusals():
+    assert money.parse("150", WORLD) == (None, "no-suffix")
+    assert money.parse("12.5K", WORLD) == (None, "too-fine")
+    assert money.parse("9K", WORLD) == (None, "below-minimum")
+    assert money.parse("20.001M", WORLD) == (None, "above-maximum")
+    assert money.parse("21M", WORLD) == (None, "above-maximum")
+    assert money.parse("", WORLD) == (None, "no-amount")
+
+
+def test_b2_keys_refused_while_typing():
+    assert money.accepts("1234", "5")
+    assert not money.accepts("12345", "6")  # a 6th digit
+    assert not money.accepts("1.2", ".")  # a second point
+    assert not money.accepts("12K", "M")  # a second suffix
+    assert not money.accepts("12K", "3")  # a digit after the suffix
+    assert not money.accepts("", "K")  # a suffix with no digits
+    assert not money.accepts(".", "M")
+    assert money.accepts("", ".")
+    assert money.accepts("1.", "5")
+
+
+def test_b2_entry_shown_as_typed():
+    assert money.entry_display("2.5") == ("2.5", False, False)
+    assert money.entry_display("2.5M") == ("2.5", False, True)
+    assert money.entry_display("150K") == ("150", True, False)
+
+
+def test_b14_tally_keeps_format_not_limits():
+    assert money.parse("5K", WORLD, False) == (5000, None)
+    assert money.parse("50M", WORLD, False) == (50000000, None)
+    assert money.parse("5", WORLD, False) == (None, "no-suffix")
+    assert money.parse("1.5K", WORLD, False) == (None, "too-fine")
+
+
+def test_b15_classic_plain_units():
+    assert money.parse("200", CLASSIC) == (200, None)
+    assert money.parse("1", CLASSIC) == (1, None)
+    assert money.parse("99999", CLASSIC) == (99999, None)
+    assert money.parse("2K", CLASSIC) == (2000, None)  # suffixes multiply in every profile
+    assert money.parse("100K", CLASSIC) == (None, "above-maximum")
+    assert money.parse("1.5", CLASSIC) == (None, "too-fine")
+    assert money.fmt(1500, CLASSIC) == ("1500", False, False)
+    assert money.fmt(99999, CLASSIC) == ("99999", False, False)
+    assert money.fmt(100000, CLASSIC) == ("100", True, False)
+    assert money.fmt(2500000, CLASSIC) == ("2500", True, False)
+    assert money.fmt(99999999, CLASSIC) == ("99999", True, False)
+    assert money.fmt(625000000, CLASSIC) == ("625", False, True)  # k no longer fits: M
+
+
+def test_b15_francs():
+    assert money.parse("150", FRANCS) == (None, "too-fine")  # resolution 100
+    assert money.parse("100", FRANCS) == (100, None)
+    assert money.parse("20K", FRANCS) == (20000, None)
+    assert money.parse("1.5K", FRANCS) == (1500, None)
+    assert money.parse("1.05K", FRANCS) == (None, "too-fine")
+    assert money.parse("1M", FRANCS) == (1000000, None)
+    assert money.parse("1.1M", FRANCS) == (None, "above-maximum")
+    assert money.fmt(150000, FRANCS) == ("150", True, False)
+    assert money.fmt(99900, FRANCS) == ("99900", False, False)
+    assert money.fmt(125500, FRANCS) == ("125.5", True, False)
+    assert money.fmt(1500000, FRANCS) == ("1.5", False, True)

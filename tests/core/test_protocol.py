@@ -1,0 +1,176 @@
+"""The serial protocol's core (SPEC: "Serial protocol"): replies, errors, events."""
+
+import json
+
+from harness import proto_rig
+
+
+def ok(lines):
+    assert len(lines) >= 1
+    assert lines[-1].startswith("OK"), lines
+    rest = lines[-1][3:]
+    return json.loads(rest) if rest else None
+
+
+def test_hello():
+    _, p = proto_rig()
+    out = p.handle(b"HELLO")
+    assert out == ['OK {"device": "bank-unit", "firmware": "0.1.0", "protocol": 1, '
+                   '"profile": "world", "store": "new"}']
+
+
+def test_state_fields_in_order():
+    _, p = proto_rig()
+    line = p.handle("STATE")[0]
+    assert line.startswith('OK {"power": "on", "display": {"text": "0", "k": false, '
+                           '"M": false}, "red": "off", "green": "off", "slots": {"L": null, '
+                           '"R": null}, "entry": "", "deal": "idle", "sound": 2, "error": null')
+
+
+def test_commands_case_insensitive_and_keys():
+    r, p = proto_rig()
+    ok(p.handle("insert l 1"))
+    st = ok(p.handle("key 1 5 0 k +"))
+    assert st["display"] == {"text": "15.15", "k": False, "M": True}
+    assert ok(p.handle("BALANCES"))["1"] == 15150000
+    st = ok(p.handle("KEY 2 . 5 M"))
+    assert st["entry"] == "2.5M"
+
+
+def test_log_transactions():
+    r, p = proto_rig()
+    p.handle("INSERT R 2")
+    p.handle("INSERT L 1")
+    p.handle("KEY 500K -")
+    p.handle("KEY C")
+    log = ok(p.handle("LOG"))
+    assert [t["kind"] for t in log] == ["transfer", "undo"]
+    t = log[0]
+    assert (t["seq"], t["from"], t["to"], t["amount"]) == (1, 2, 1, 500000)
+    assert log[1]["undoes"] == 1 and log[1]["from"] == 1 and log[1]["to"] == 2
+    assert len(ok(p.handle("LOG 1"))) == 1
+    assert ok(p.handle("LOG 0")) == []
+    p.handle("REMOVE L")
+    p.handle("KEY 1M-")
+    assert ok(p.handle("LOG 1"))[0]["to"] == "bank"
+
+
+def test_errors_change_nothing():
+    r, p = proto_rig()
+    p.handle("INSERT L 1")
+    before = p.handle("STATE")
+    bal = p.handle("BALANCES")
+    bad = [
+        ("FROB", "ERR unknown-command"),
+        ("KEY 1 X", "ERR bad-key"),
+        ("KEY", "ERR bad-argument"),
+        ("INSERT L 7", "ERR bad-argument"),
+        ("INSERT Q 1", "ERR bad-argument"),
+        ("INSERT L", "ERR bad-argument"),
+        ("INSERT L 2", "ERR slot-occupied"),
+        ("INSERT R 1", "ERR card-in-use"),
+        ("REMOVE R", "ERR slot-empty"),
+        ("REMOVE", "ERR bad-argument"),
+        ("HOLD C", "ERR bad-argument"),
+        ("HOLD Z 100", "ERR bad-key"),
+        ("HOLD C -5", "ERR bad-argument"),
+        ("LOG x", "ERR bad-argument"),
+        ("LOG -1", "ERR bad-argument"),
+        ("ADVANCE", "ERR bad-argument"),
+        ("ADVANCE 1e3", "ERR bad-argument"),
+        ("EVENTS MAYBE", "ERR bad-argument"),
+        ("STATE now", "ERR bad-argument"),
+        ("SET BALANCE 1 5", "ERR bad-argument"),
+        ("SET BALANCE 1 5000", "ERR maintenance-required"),
+        ("SET PROFILE monopoly", "ERR bad-argument"),
+        ("RESTORE PREVIOUS", "ERR maintenance-required"),
+    ]
+    for line, code in bad:
+        out = p.handle(line)
+        assert len(out) == 1 and (out[0] == code or out[0].startswith(code + " ")), (line, out)
+    assert p.handle("STATE") == before
+    assert p.handle("BALANCES") == bal
+
+
+def test_garbage_and_long_lines():
+    from protocol import LineReader
+
+    r, p = proto_rig()
+    rd = LineReader()
+    lines = rd.feed(b"\x00\xff\x1b[2J\n" + b"K" * 201 + b"\n" + b"X" * 200 + b"\r\n\n  \nHELLO\n")
+    out = []
+    for ln in lines:
+        out.extend(p.handle(ln))
+    assert out[0].startswith("ERR bad-line")
+    assert "\x1b" not in out[0] and "\xff" not in out[0]
+    assert out[1].startswith("ERR line-too-long")
+    assert out[2].startswith("ERR unknown-command")  # exactly 200 characters is a line
+    assert out[3].startswith('OK {"device": "bank-unit"')
+    assert len(out) == 4
+    assert r.unit.entry == ""
+
+
+def test_advance_and_hold_with_virtual_clock():
+    r, p = proto_rig()
+    p.handle("INSERT R 1")
+    p.handle("KEY 1M-")
+    p.handle("REMOVE R")
+    st = ok(p.handle("HOLD C 3000"))
+    assert ok(p.handle("BALANCES"))["1"] == 15000000
+    st = ok(p.handle("ADVANCE 60000"))
+    assert st["power"] == "off"
+    st = ok(p.handle("KEY 5 5"))  # the first key wakes, the rest is input
+    assert st["power"] == "on" and st["entry"] == "5"
+
+
+def test_advance_unsupported_on_real_clock():
+    from clock import RealClock
+    from protocol import Protocol
+
+    r, _ = proto_rig()
+    p = Protocol(r.unit, RealClock(lambda: 0, lambda ms: None))
+    assert p.handle("ADVANCE 10")[0].startswith("ERR unsupported")
+
+
+def test_events_before_reply():
+    r, p = proto_rig()
+    assert p.handle("EVENTS ON") == ["OK"]
+    out = p.handle("INSERT L 3")
+    assert out[0] == '! tone {"name": "card"}'
+    assert out[-1].startswith("OK ")
+    out = p.handle("KEY 1M+")
+    assert '! tone {"name": "money-in"}' in out
+    assert out.index('! tone {"name": "money-in"}') < len(out) - 1
+    assert any(x.startswith('! txn {"seq": 1, "kind": "receive"') for x in out)
+    p.handle("EVENTS OFF")
+    assert len(p.handle("KEY 1M+")) == 1
+
+
+def test_events_from_time():
+    r, p = proto_rig(seed=5)
+    p.handle("EVENTS ON")
+    p.handle("KEY DEAL")
+    out = p.handle("ADVANCE 60000")
+    tones = [x for x in out if x.startswith("! tone")]
+    assert tones == ['! tone {"name": "deal-warning"}', '! tone {"name": "deal-end"}']
+
+
+def test_maintenance_commands():
+    r, p = proto_rig()
+    assert ok(p.handle("MAINT")) == {"maintenance": False}
+    p.handle("HOLD DEAL 3000")
+    assert ok(p.handle("MAINT")) == {"maintenance": True}
+    assert ok(p.handle("STATE"))["deal"] == "idle"
+    ok(p.handle("SET BALANCE 3 1234000"))
+    assert ok(p.handle("BALANCES"))["3"] == 1234000
+    log = ok(p.handle("LOG 1"))
+    assert log[0]["kind"] == "set" and log[0]["via"] == "serial"
+    ok(p.handle("NEWGAME"))
+    assert ok(p.handle("BALANCES"))["3"] == 15000000
+    ok(p.handle("RESTORE PREVIOUS"))
+    assert ok(p.handle("BALANCES"))["3"] == 1234000
+    ok(p.handle("SET PROFILE classic"))
+    assert ok(p.handle("HELLO"))["profile"] == "classic"
+    assert ok(p.handle("BALANCES"))["3"] == 1500
+    ok(p.handle("SET SOUND 0"))
+    assert ok(p.handle("STATE"))["sound"] == 0

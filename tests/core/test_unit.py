@@ -1,0 +1,523 @@
+"""The unit's rules B3-B16 and B18, through its events, on a virtual clock."""
+
+from harness import Rig
+
+START = 15000000
+
+
+def test_b3_card_number_then_balance():
+    r = Rig()
+    assert r.insert("L", 3) is None
+    assert r.shown() == ("3", False, False)
+    assert r.take_tones() == ["card"]
+    r.advance(999)
+    assert r.text() == "3"
+    r.advance(1)
+    assert r.shown() == ("15", False, True)
+
+
+def test_b3_a_key_during_the_card_second_ends_it_and_counts():
+    r = Rig()
+    r.insert("L", 2)
+    r.press("5")
+    assert r.shown() == ("5", False, False)
+    assert r.unit.entry == "5"
+
+
+def test_b3_both_slots_show_the_payer():
+    r = Rig()
+    r.insert("R", 1)
+    r.advance(1000).press("1M-")
+    r.insert("L", 2)
+    assert r.text() == "2"
+    r.advance(1000)
+    assert r.text() == "14"  # card 1, in R, paid the bank 1M
+
+
+def test_b3_slot_errors_change_nothing():
+    r = Rig()
+    r.insert("L", 1)
+    assert r.insert("L", 2) == "slot-occupied"
+    assert r.insert("R", 1) == "card-in-use"
+    assert r.remove("R") == "slot-empty"
+    assert r.unit.slots == {"L": 1, "R": None}
+
+
+def test_b3_removing_a_card_discards_the_entry():
+    r = Rig()
+    r.insert("L", 1)
+    r.press("150K")
+    r.remove("L")
+    assert r.unit.entry == ""
+
+
+def test_b4_receive():
+    r = Rig()
+    r.insert("L", 4)
+    r.take_tones()
+    r.press("150K+")
+    assert r.bal(4) == START + 150000
+    assert r.shown() == ("15.15", False, True)
+    assert r.take_tones()[-1] == "money-in"
+
+
+def test_b5_pay_the_bank():
+    r = Rig()
+    r.insert("R", 5)
+    r.take_tones()
+    r.press("2.5M-")
+    assert r.bal(5) == START - 2500000
+    assert r.shown() == ("12.5", False, True)
+    assert r.take_tones()[-1] == "money-out"
+
+
+def test_b6_transfer_shows_payer_then_payee():
+    r = Rig()
+    r.insert("R", 1)
+    r.insert("L", 2)
+    r.advance(1000)
+    assert r.text() == "15"
+    r.take_tones()
+    r.press("500K-")
+    assert r.bal(1) == START - 500000 and r.bal(2) == START + 500000
+    assert r.text() == "14.5"
+    assert r.take_tones() == ["click", "click", "click", "click", "money-out"]
+    r.advance(999)
+    assert r.text() == "14.5"
+    r.advance(1)
+    assert r.text() == "15.5"
+    assert r.take_tones() == ["money-in"]
+    r.advance(30000)
+    assert r.text() == "15.5"  # until the next input
+
+
+def test_b6_transfer_is_one_transaction():
+    r = Rig()
+    r.insert("R", 1)
+    r.insert("L", 2)
+    r.press("1M-")
+    assert len(r.unit.ledger.log) == 1
+    rec = r.unit.ledger.log[0]
+    assert rec[1] == "transfer" and rec[2] == 1 and rec[3] == 2 and rec[4] == 1000000
+
+
+def test_b7_slot_and_key_must_agree():
+    r = Rig()
+    r.insert("R", 1)
+    r.press("100K+")
+    assert r.unit.error == "wrong-slot"
+    assert r.unit.entry == "100K"  # left as typed, to be fixed with C
+    r.remove("R")
+    r.insert("L", 1)
+    r.press("100K-")
+    assert r.unit.error == "wrong-slot"
+    r.insert("R", 2)
+    r.press("+")
+    assert r.unit.error == "wrong-slot"
+    assert r.bal(1) == START and r.bal(2) == START
+    assert r.take_tones()[-1] == "error"
+
+
+def test_b8_no_overdraft():
+    r = Rig()
+    r.insert("R", 1)
+    r.press("15M-")
+    assert r.bal(1) == 0
+    r.press("10K-")
+    assert r.unit.error == "insufficient-funds"
+    assert r.bal(1) == 0
+    assert r.text() == "Err1"
+    assert r.unit.entry == "10K"
+    r.advance(1000)
+    assert r.shown() == ("10", True, False)  # the entry again, as typed
+
+
+def test_b8_transfer_refused_changes_neither():
+    r = Rig()
+    r.insert("R", 1)
+    r.insert("L", 2)
+    r.press("15M-", "C")  # pays 15M, and C clears... nothing typed: undoes it
+    assert r.bal(1) == START
+    r.press("15M-")
+    r.press("20K-")
+    assert r.unit.error == "insufficient-funds"
+    assert r.bal(1) == 0 and r.bal(2) == 2 * START
+
+
+def test_b2_refusals_while_typing():
+    r = Rig()
+    r.insert("L", 1)
+    r.press("123456")
+    assert r.unit.entry == "12345"
+    assert r.unit.error == "bad-entry"
+    r.press("C", "1.2.")
+    assert r.unit.entry == "1.2"
+    r.press("KM")
+    assert r.unit.entry == "1.2K"
+    r.press("3")
+    assert r.unit.entry == "1.2K"
+
+
+def test_b2_refused_commits_keep_the_entry():
+    r = Rig()
+    r.insert("L", 1)
+    r.press("150+")
+    assert r.unit.error == "no-suffix" and r.unit.entry == "150"
+    assert r.bal(1) == START
+    r.press("C", "12.5K+")
+    assert r.unit.error == "too-fine"
+    r.press("C", "5K+")
+    assert r.unit.error == "below-minimum"
+    r.press("C", "21M+")
+    assert r.unit.error == "above-maximum"
+    assert r.bal(1) == START
+    assert r.shown() == ("21", False, True)
+    r.press("C", "20M+")
+    assert r.bal(1) == START + 20000000
+
+
+def test_b9_go_once_per_insertion():
+    r = Rig()
+    r.insert("L", 1)
+    r.take_tones()
+    r.press("M")
+    assert r.bal(1) == START + 2000000
+    assert r.take_tones() == ["money-in"]
+    r.press("M")
+    assert r.unit.error == "go-taken"
+    assert r.bal(1) == START + 2000000
+    r.remove("L")
+    r.insert("L", 1)
+    r.press("M")
+    assert r.bal(1) == START + 4000000
+    assert r.unit.ledger.log[-1][1] == "go"
+
+
+def test_b9_go_needs_one_card_in_l():
+    r = Rig()
+    r.insert("R", 1)
+    r.press("M")
+    assert r.unit.error == "wrong-slot" and r.bal(1) == START
+    r.insert("L", 2)
+    r.press("M")
+    assert r.unit.error == "wrong-slot" and r.bal(2) == START
+
+
+def test_b9_reversed_go_may_be_taken_again():
+    r = Rig()
+    r.insert("L", 1)
+    r.press("M", "C")
+    assert r.bal(1) == START
+    r.press("M")
+    assert r.bal(1) == START + 2000000
+
+
+def test_b10_c_clears_the_entry_first():
+    r = Rig()
+    r.insert("L", 1)
+    r.press("100K+", "50K", "C")
+    assert r.unit.entry == ""
+    assert r.bal(1) == START + 100000
+
+
+def test_b10_undo_one_level_logged():
+    r = Rig()
+    r.insert("L", 1)
+    r.press("100K+", "C")
+    assert r.bal(1) == START
+    log = r.unit.ledger.log
+    assert log[-1][1] == "undo" and log[-1][7] == log[-2][0]
+    r.press("C")  # one level only: nothing more happens
+    assert r.bal(1) == START and len(log) == 2
+
+
+def test_b10_undo_of_transfer_shows_payer():
+    r = Rig()
+    r.insert("R", 1)
+    r.insert("L", 2)
+    r.press("1M-")
+    r.advance(1000)
+    assert r.text() == "16"
+    r.press("C")
+    assert r.bal(1) == START and r.bal(2) == START
+    assert r.text() == "15"
+
+
+def test_b10_closed_by_removal_and_next_transaction():
+    r = Rig()
+    r.insert("L", 1)
+    r.press("100K+")
+    r.remove("L")
+    r.insert("L", 1)
+    r.press("C")
+    assert r.bal(1) == START + 100000
+    r.press("100K+", "200K+", "C")
+    assert r.bal(1) == START + 200000  # only the last one reversed
+    r.press("C")
+    assert r.bal(1) == START + 200000
+
+
+def test_b10_closed_by_switch_off():
+    r = Rig()
+    r.insert("L", 1)
+    r.press("100K+")
+    r.advance(60000)
+    assert not r.unit.power
+    r.press("C")  # wakes
+    r.press("C")
+    assert r.bal(1) == START + 100000
+
+
+def test_b10_c_with_nothing_does_nothing():
+    r = Rig()
+    r.insert("L", 1)
+    r.advance(1000)
+    r.take_tones()
+    r.press("C")
+    assert r.bal(1) == START and r.unit.error is None
+    assert "error" not in r.take_tones()
+
+
+def test_b11_new_game_after_3s_hold():
+    r = Rig()
+    r.insert("R", 1)
+    r.press("5M-")
+    seq = r.unit.ledger.seq
+    r.remove("R")
+    r.take_tones()
+    r.hold("C", 2999)
+    assert r.bal(1) == START - 5000000
+    r.hold("C", 3000)
+    assert r.bal(1) == START
+    assert r.unit.ledger.log == []
+    assert "new-game" in r.take_tones()
+    r.insert("R", 1)
+    r.press("1M-")
+    assert r.unit.ledger.log[0][0] == seq + 1  # seq numbers continue
+    assert r.unit.ledger.previous[2][1] == START - 5000000  # the game before, kept
+
+
+def test_b11_shorter_hold_is_a_plain_c():
+    r = Rig()
+    r.insert("L", 1)
+    r.press("100K+")
+    r.hold("C", 2000)
+    assert r.bal(1) == START  # the undo of B10, on release
+
+
+def test_b12_volume_cycles_and_persists():
+    r = Rig()
+    assert r.unit.volume == 2
+    r.press(".")
+    assert r.unit.volume == 1 and r.text() == "1"
+    r.advance(1000)
+    assert r.text() == "0"
+    r.press(".")
+    assert r.unit.volume == 0
+    r.take_tones()
+    r.insert("L", 1)
+    r.press("100K+")
+    assert r.take_tones() == []  # B18: at volume 0 nothing sounds
+    r.remove("L")
+    r.press(".")
+    assert r.unit.volume == 2
+    r2 = Rig(store=r.store)
+    assert r2.unit.volume == 2
+    r.press(".")
+    r3 = Rig(store=r.store)
+    assert r3.unit.volume == 1
+
+
+def test_b12_point_is_decimal_with_a_card_or_an_entry():
+    r = Rig()
+    r.press("1.")
+    assert r.unit.entry == "1." and r.unit.volume == 2
+    r.press("C")
+    r.insert("L", 1)
+    r.press(".")
+    assert r.unit.entry == "." and r.unit.volume == 2
+
+
+def test_b13_deal_timer_phases():
+    r = Rig(seed=7)
+    r.press("DEAL")
+    u = r.unit
+    assert u.deal == "running" and u.red == "slow" and u.green == "off"
+    ms = 0
+    while u.deal == "running":
+        r.advance(100)
+        ms += 100
+    assert u.deal == "ending" and u.red == "fast"
+    assert "deal-warning" in r.take_tones()
+    while u.deal == "ending":
+        r.advance(100)
+        ms += 100
+    assert 13000 <= ms <= 50100
+    assert u.deal == "done" and u.red == "off" and u.green == "slow"
+    assert r.take_tones() == ["deal-end"]
+    r.advance(5000)
+    assert u.deal == "idle" and u.green == "off"
+
+
+def test_b13_deal_stopped_early_and_restarted():
+    r = Rig()
+    r.press("DEAL")
+    r.advance(2000)
+    r.press("DEAL")
+    assert r.unit.deal == "done" and r.unit.green == "slow"
+    assert r.take_tones()[-1] == "deal-end"
+    r.press("DEAL")
+    assert r.unit.deal == "running"
+
+
+def test_b13_cards_and_keys_work_during_a_deal():
+    r = Rig()
+    r.press("DEAL")
+    r.insert("L", 1)
+    r.press("1M+")
+    assert r.bal(1) == START + 1000000 and r.unit.deal == "running"
+
+
+def test_b13_durations_cover_13_to_50_seconds():
+    lo = 10 ** 9
+    hi = 0
+    for seed in range(300):
+        r = Rig(seed=seed)
+        r.press("DEAL")
+        d = r.unit._deal_end - r.clock.now()
+        lo = min(lo, d)
+        hi = max(hi, d)
+        assert 13000 <= d <= 50000
+    assert lo < 14000 and hi > 49000
+
+
+def test_b14_tally():
+    r = Rig()
+    r.press("2M+", "500K+", "100K-")
+    assert r.unit.tally == 2400000
+    assert r.shown() == ("2.4", False, True)
+    r.press("5M-")
+    assert r.unit.tally == 0
+    r.press("3K+")  # below the 10k entry minimum: fine in the tally
+    assert r.unit.tally == 3000
+    r.press("7K", "C")
+    assert r.unit.tally == 3000
+    r.press("C")
+    assert r.unit.tally == 0
+    assert r.unit.ledger.total() == 6 * START  # no account moved
+
+
+def test_b14_card_clears_tally():
+    r = Rig()
+    r.press("2M+")
+    r.insert("L", 1)
+    assert r.unit.tally == 0
+    r.remove("L")
+    assert r.text() == "0"
+
+
+def test_b15_classic_profile():
+    r = Rig(profile="classic")
+    assert r.bal(1) == 1500
+    r.insert("L", 1)
+    r.press("M")
+    assert r.bal(1) == 1700
+    r.remove("L")
+    r.insert("R", 1)
+    r.press("50-")
+    assert r.bal(1) == 1650
+    r.advance(1000)
+    assert r.shown() == ("1650", False, False)
+
+
+def test_b15_francs_profile():
+    r = Rig(profile="francs")
+    assert r.bal(2) == 150000
+    r.insert("L", 2)
+    r.press("M")
+    assert r.bal(2) == 170000
+    assert r.shown() == ("170", True, False)
+    r.press("2.5K+")
+    assert r.bal(2) == 172500
+
+
+def test_b15_profile_change_starts_new_game():
+    r = Rig()
+    r.insert("L", 1)
+    r.press("1M+")
+    r2 = Rig(profile="classic", store=r.store)
+    assert r2.unit.ledger.profile.name == "classic"
+    assert r2.bal(1) == 1500
+    r3 = Rig(store=r.store)  # no profile asked for: the stored one
+    assert r3.unit.ledger.profile.name == "classic"
+
+
+def test_b16_switch_off_after_60s():
+    r = Rig()
+    r.insert("L", 1)
+    r.press("150K")
+    r.advance(59999)
+    assert r.unit.power
+    r.advance(1)
+    u = r.unit
+    assert not u.power and u.display() == ("", False, False)
+    assert u.entry == "" and u.red == "off"
+    assert u.slots["L"] == 1  # cards stay where they are
+
+
+def test_b16_waking_key_is_not_input():
+    r = Rig()
+    r.insert("L", 1)
+    r.advance(60000)
+    r.press("5")
+    assert r.unit.power and r.unit.entry == ""
+    r.press("5")
+    assert r.unit.entry == "5"
+
+
+def test_b16_card_wakes_and_counts():
+    r = Rig()
+    r.advance(60000)
+    assert not r.unit.power
+    r.insert("R", 2)
+    assert r.unit.power and r.text() == "2"
+
+
+def test_b16_tally_dropped_and_deal_end_counts_as_activity():
+    r = Rig(seed=3)
+    r.press("1M+")
+    r.press("DEAL")
+    end = r.unit._deal_end
+    r.advance(50000)
+    assert r.unit.power and r.unit.deal in ("done", "idle")
+    # 60 s after the deal's end, not after the key
+    from clock import ticks_diff
+    left = 60000 - ticks_diff(r.clock.now(), end)
+    r.advance(left - 1)
+    assert r.unit.power
+    r.advance(1)
+    assert not r.unit.power and r.unit.tally == 0
+
+
+def test_b16_removal_does_not_wake():
+    r = Rig()
+    r.insert("L", 1)
+    r.advance(60000)
+    r.remove("L")
+    assert not r.unit.power and r.unit.slots["L"] is None
+
+
+def test_b18_tones_are_named_and_distinct():
+    import tones
+
+    assert set(tones.NAMES) == set(tones.TONES)
+    seen = set()
+    for name in tones.NAMES:
+        notes = tones.TONES[name]
+        assert notes not in seen
+        seen.add(notes)
+    r = Rig()
+    r.insert("L", 1)
+    r.press("1", "M", "M")
+    heard = r.take_tones()
+    assert heard == ["card", "click", "click", "error"]
