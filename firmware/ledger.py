@@ -94,7 +94,8 @@ class Ledger:
                 raise ValueError("negative balance")
         prev = snap.get("previous")
         if prev is not None:
-            prev = (str(prev["profile"]), int(prev["seq"]), [0] + [int(x) for x in prev["balances"]])
+            prev = (str(prev["profile"]), int(prev["seq"]),
+                    [0] + [int(x) for x in prev["balances"]])
         self.profile = prof
         self.base = base
         self.bal = bal

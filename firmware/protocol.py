@@ -328,7 +328,8 @@ class Protocol:
             u._open = None  # a maintenance change is not the banker's to undo
             u.rev += 1
             return self._ok_state()
-        return "ERR bad-argument SET SOUND <0-2> | SET PROFILE <name> | SET BALANCE <card> <amount>"
+        return ("ERR bad-argument SET SOUND <0-2> | SET PROFILE <name> | "
+                "SET BALANCE <card> <amount>")
 
     def _backup(self, args):
         if args:

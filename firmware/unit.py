@@ -2,7 +2,8 @@
 
 Every public method takes `now`, in ticks (see clock.py). Outputs are read back from the object
 (`display()`, `red`, `green`, `power`, ...) and tones are announced to `listeners` as
-("tone", name); each transaction as ("txn", record); power changes as ("power", "on"/"off"); a new game as ("game", profile).
+("tone", name); each transaction as ("txn", record); power changes as ("power", "on"/"off"); a new game as
+("game", profile).
 Rule ids (B1-B18) refer to SPEC.md.
 """
 
@@ -258,7 +259,8 @@ class Unit:
             self._tally(sign)
             return
         # B7: + needs exactly one card, in L; - needs a card in R.
-        if (sign == "+" and (right is not None or left is None)) or (sign == "-" and right is None):
+        wrong = right is not None or left is None if sign == "+" else right is None
+        if wrong:
             self._refuse("wrong-slot")
             return
         amount, err = money.parse(self.entry, ledger.profile)
