@@ -57,7 +57,7 @@ class App:
         self.stdin = stdin if stdin is not None else getattr(sys.stdin, "buffer", sys.stdin)
         self.stdout = stdout if stdout is not None else sys.stdout
         self.poller = select.poll()
-        self.poller.register(sys.stdin, select.POLLIN)
+        self.poller.register(stdin if stdin is not None else sys.stdin, select.POLLIN)
         self.eof = False
         self._rev = -1
         self._power = None

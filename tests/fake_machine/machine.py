@@ -13,7 +13,8 @@ It records what the drivers do, so tests can check it against the datasheets' fr
 Only what the firmware uses is here.
 """
 
-trace = []  # (pin id, level) for every write to a pin, in order
+trace = []  # (pin id, level) for every write to a pin, in order (the last TRACE_MAX or so)
+TRACE_MAX = 4000  # a long run (main.py's loop) keeps only the recent past
 pins = {}  # pin id -> the last Pin made for it
 sleeps = []  # the ms of every lightsleep() call
 resets = [0]
@@ -62,6 +63,8 @@ class Pin:
             return self.level
         self.level = 1 if v else 0
         trace.append((self.id, self.level))
+        if len(trace) > TRACE_MAX:
+            del trace[: TRACE_MAX // 2]
         return None
 
     def __call__(self, v=None):

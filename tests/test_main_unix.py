@@ -1,0 +1,181 @@
+"""firmware/main.py under the MicroPython unix port, on the fake `machine` (tests/fake_machine).
+
+The unix port is the same interpreter as the Pico's, so this runs the very loop the Pico runs:
+the protocol on stdin/stdout (HELLO, resynchronisation after garbage), no busy waiting, and the
+board: a key pressed on the (simulated) matrix, a card slid into a slot, switch-off blanking
+and the timed light sleeps of standby on battery.
+"""
+
+import json
+import os
+import resource
+import select
+import subprocess
+import time
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+FIRMWARE = os.path.join(ROOT, "firmware")
+FAKE = os.path.join(ROOT, "tests", "fake_machine")
+
+pytestmark = pytest.mark.skipif(
+    not os.path.exists(MICROPYTHON),
+    reason="no MicroPython unix port at .venv/bin/micropython (its wheel exists for Linux "
+    "x86_64 only; `make setup` installs it there)",
+)
+
+
+def env(state):
+    e = dict(os.environ)
+    e["MICROPYPATH"] = FAKE  # the fake machine; main.py's own directory comes first anyway
+    e["BANK_STATE"] = str(state)
+    return e
+
+
+def start(state):
+    return subprocess.Popen([MICROPYTHON, os.path.join(FIRMWARE, "main.py")], cwd=ROOT,
+                            env=env(state), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+
+
+def readline(proc, timeout=10.0):
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    assert ready, "no reply within %s s" % timeout
+    return proc.stdout.readline().decode()
+
+
+def ask(proc, line):
+    proc.stdin.write(line.encode() + b"\n")
+    proc.stdin.flush()
+    return readline(proc)
+
+
+def finish(proc):
+    proc.stdin.close()
+    out = proc.stdout.read()
+    err = proc.stderr.read()
+    assert proc.wait(10) == 0, err
+    return out
+
+
+def test_main_answers_hello_and_resynchronises(tmp_path):
+    proc = start(tmp_path)
+    try:
+        reply = ask(proc, "HELLO")
+        assert reply.startswith("OK {")
+        hello = json.loads(reply[3:])
+        assert hello["device"] == "bank-unit" and hello["protocol"] == 1
+        assert hello["store"] == "new"
+        # A host that opened the port mid-line: the garbage gets one ERR, HELLO then answers.
+        proc.stdin.write(b"\x00garb")
+        proc.stdin.flush()
+        first = ask(proc, "")
+        assert first.startswith("ERR ")
+        assert ask(proc, "HELLO").startswith('OK {"device": "bank-unit"')
+        assert ask(proc, "KEY 1 5 0 K").startswith('OK {"power": "on", "display": {"text": "150"')
+    finally:
+        finish(proc)
+    # The store is on the file system, where the Pico keeps it on LittleFS.
+    assert os.listdir(tmp_path)
+
+
+def test_main_sleeps_between_events(tmp_path):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = start(tmp_path)
+    assert ask(proc, "HELLO").startswith("OK")
+    time.sleep(1.0)  # idle: the loop waits in poll between 10 ms scans
+    assert ask(proc, "STATE").startswith("OK")
+    finish(proc)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    assert cpu < 0.6, "the loop used %.2f s of CPU in about 1 s: busy waiting?" % cpu
+
+
+BOARD_SCRIPT = r"""
+import sys, time, gc
+import machine, pins, board_pico, main
+from drivers.keypad import LAYOUT
+from drivers.slots import CODES
+
+board = board_pico.build()
+rows = [machine.pins[n] for n in pins.KEY_ROWS]
+cols = [machine.pins[n] for n in pins.KEY_COLS]
+closed = set()
+
+def col_reader(c):
+    def read():
+        for r in range(len(rows)):
+            if rows[r].level == 0 and (r, c) in closed:
+                return 0
+        return 1
+    return read
+
+for c in range(len(cols)):
+    cols[c].reader = col_reader(c)
+
+def press(key, on):
+    for r in range(len(LAYOUT)):
+        for c in range(len(LAYOUT[r])):
+            if LAYOUT[r][c] == key:
+                (closed.add if on else closed.discard)((r, c))
+
+card = {"pattern": 0, "seated": False}
+for i, n in enumerate(pins.SLOT_L):
+    machine.pins[n].reader = (lambda i: lambda: 0 if card["seated"] and card["pattern"] >> i & 1 else 1)(i)
+machine.pins[pins.SLOT_L_SEATED].reader = lambda: 0 if card["seated"] else 1
+
+app = main.boot(board, sys.argv[1])
+gc.collect()
+print("heap", gc.mem_alloc())
+unit = app.unit
+
+def turns(ms):
+    end = time.ticks_add(time.ticks_ms(), ms)
+    while time.ticks_diff(end, time.ticks_ms()) > 0:
+        app.turn()
+
+for key in ("2", "5", "K"):
+    press(key, True); turns(40); press(key, False); turns(40)
+print("entry", unit.entry, board.display._shown is not None)
+
+pattern = [p for p in CODES if CODES[p] == 4][0]
+card["pattern"] = pattern; card["seated"] = True
+turns(150)
+print("slots", unit.slots["L"])
+
+unit.off_ms = 50
+machine.pins[pins.VBUS_SENSE].level = 0   # on battery: standby lightsleeps
+turns(200)
+print("power", unit.power, board.display._shown, len(machine.sleeps) > 0, set(machine.sleeps))
+unit.off_ms = 60000
+press("7", True); turns(30); press("7", False); turns(30)
+print("woken", unit.power, unit.entry == "")
+"""
+
+
+def test_main_drives_the_board(tmp_path):
+    script = tmp_path / "drive.py"
+    script.write_text(BOARD_SCRIPT)
+    state = tmp_path / "state"
+    state.mkdir()
+    e = env(state)
+    e["MICROPYPATH"] = FIRMWARE + ":" + FAKE
+    # stdin stays open (and silent), as a USB port with no host: poll then really waits
+    proc = subprocess.Popen([MICROPYTHON, str(script), str(state)], cwd=ROOT, env=e,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        code = proc.wait(60)
+    finally:
+        proc.stdin.close()
+    out, err = proc.stdout.read(), proc.stderr.read()
+    assert code == 0, err + out
+    lines = dict(line.split(" ", 1) for line in out.splitlines())
+    assert int(lines["heap"]) < 200000
+    assert lines["entry"] == "25K True"  # three key presses on the matrix, typed once each
+    assert lines["slots"] == "4"  # the card slid into L reads as card 4
+    # switched off: display blanked (HT1621 powered down), standby in 100 ms light sleeps
+    assert lines["power"] == "False None True {100}"
+    assert lines["woken"] == "True True"  # a key wakes it, and is not taken as input
