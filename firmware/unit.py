@@ -2,8 +2,8 @@
 
 Every public method takes `now`, in ticks (see clock.py). Outputs are read back from the object
 (`display()`, `red`, `green`, `power`, ...) and tones are announced to `listeners` as
-("tone", name); each transaction as ("txn", record); power changes as ("power", "on"/"off"); a new game as
-("game", profile).
+("tone", name); each transaction as ("txn", record); power changes as ("power", "on"/"off");
+a new game as ("game", profile).
 Rule ids (B1-B18) refer to SPEC.md.
 """
 
