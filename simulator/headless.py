@@ -50,6 +50,10 @@ def serve_conn(host, conn):
             continue
         data = conn.read()
         if not data:
+            # The input ended: a last line without its newline is still a command.
+            last = reader.push(10) if (reader.buf or reader.over) else None
+            if last is not None:
+                _send(conn, proto.handle(last))
             return True
         out = []
         for line in reader.feed(data):

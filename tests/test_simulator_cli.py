@@ -1,0 +1,119 @@
+"""The simulator's command line (SPEC: "Simulator command line"), through real processes,
+a real pty and a real TCP socket opened with pyserial."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import serial
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def start(*args):
+    p = subprocess.Popen([sys.executable, "-m", "simulator", "--headless", *args], cwd=ROOT,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = p.stdout.readline().decode().strip()
+    return p, first
+
+
+def stop(p):
+    p.send_signal(signal.SIGTERM)
+    try:
+        p.wait(timeout=10)
+    finally:
+        if p.poll() is None:
+            p.kill()
+
+
+def ask(port, line):
+    port.write((line + "\n").encode())
+    while True:
+        reply = port.readline().decode()
+        assert reply.endswith("\n"), "no reply to %r" % line
+        if not reply.startswith("! "):
+            return reply.rstrip("\n")
+
+
+def stdio(data, *args):
+    p = subprocess.run([sys.executable, "-m", "simulator", "--headless", "--stdio", *args],
+                       input=data, capture_output=True, cwd=ROOT, timeout=60)
+    return p
+
+
+def test_tcp_serves_and_keeps_state_between_connections(tmp_path):
+    p, first = start("--tcp", "0", "--virtual-clock", "--state", str(tmp_path))
+    try:
+        assert first.startswith("listening tcp 127.0.0.1:")
+        url = "socket://" + first.split()[-1]
+        with serial.serial_for_url(url, timeout=5) as s:
+            assert ask(s, "HELLO").startswith('OK {"device": "bank-unit"')
+            ask(s, "INSERT L 4")
+            ask(s, "KEY 1M+")
+        with serial.serial_for_url(url, timeout=5) as s:  # a new connection, the same unit
+            assert json.loads(ask(s, "BALANCES")[3:])["4"] == 16000000
+            assert json.loads(ask(s, "STATE")[3:])["slots"]["L"] == 4
+    finally:
+        stop(p)
+    assert p.returncode is not None
+
+
+def test_pty_serves_with_pyserial(tmp_path):
+    p, first = start("--pty", "--virtual-clock")
+    try:
+        assert first.startswith("listening pty /dev/")
+        path = first.split()[-1]
+        with serial.Serial(path, timeout=5) as s:
+            assert ask(s, "hello").startswith("OK {")
+            assert ask(s, "ADVANCE 60000").startswith('OK {"power": "off"')
+        with serial.Serial(path, timeout=5) as s:
+            assert ask(s, "STATE").startswith('OK {"power": "off"')
+    finally:
+        stop(p)
+
+
+def test_state_survives_restart_and_profile_change(tmp_path):
+    out = stdio(b"INSERT R 2\nKEY 2.5M-\n", "--virtual-clock", "--state", str(tmp_path))
+    assert out.returncode == 0
+    out = stdio(b"HELLO\nBALANCES\n", "--state", str(tmp_path)).stdout.decode().splitlines()
+    assert '"store": "ok"' in out[0]
+    assert json.loads(out[1][3:])["2"] == 12500000
+    out = stdio(b"HELLO\nBALANCES\n", "--state", str(tmp_path), "--profile", "classic")
+    lines = out.stdout.decode().splitlines()
+    assert '"profile": "classic"' in lines[0]
+    assert json.loads(lines[1][3:])["2"] == 1500  # B15: another profile starts a new game
+
+
+def test_seed_makes_deals_reproducible():
+    script = b"KEY DEAL\n" + b"ADVANCE 100\n" * 600
+
+    def end_step(*args):
+        lines = stdio(script, "--virtual-clock", *args).stdout.decode().splitlines()
+        for i, line in enumerate(lines):
+            if '"deal": "done"' in line:
+                return i
+        raise AssertionError("the deal never ended")
+
+    a = end_step("--seed", "11")
+    assert a == end_step("--seed", "11")
+    ends = {end_step("--seed", str(n)) for n in range(12, 18)}
+    assert len(ends) > 1  # different seeds, different deals
+    assert all(130 <= e <= 501 for e in ends | {a})  # 13-50 s in 100 ms steps
+
+
+def test_usage_errors():
+    for args in (["--tcp"], ["--tcp", "x"], ["--bogus"], ["--profile", "monopoly"],
+                 ["--stdio", "--pty"]):
+        p = stdio(b"", *args)
+        assert p.returncode == 2, args
+        assert p.stderr.startswith(b"simulator: "), p.stderr
+    assert stdio(b"", "--help").stdout.startswith(b"usage: python -m simulator")
+
+
+def test_stdio_exits_at_end_of_input():
+    p = stdio(b"STATE\nHELLO", "--virtual-clock")  # no final newline: still a command
+    assert p.returncode == 0
+    lines = p.stdout.decode().splitlines()
+    assert len(lines) == 2 and lines[1].startswith('OK {"device": "bank-unit"')
