@@ -59,7 +59,7 @@ bench: setup
 	$(PY) -m bench
 
 deploy: setup
-	$(PY) tools/deploy.py $(if $(PORT),--port $(PORT))
+	$(PY) tools/deploy.py $(if $(PORT),--port $(PORT)) $(if $(MPY),--mpy)
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache
