@@ -1,0 +1,42 @@
+"""Property tests of the protocol (SPEC: serial protocol): whatever a host sends, every line
+gets exactly one reply, and a refused line changes nothing."""
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from harness import proto_rig
+from protocol import LineReader
+
+WORDS = ["KEY", "HOLD", "INSERT", "REMOVE", "STATE", "BALANCES", "LOG", "ADVANCE", "EVENTS",
+         "HELLO", "SET", "MAINT", "BACKUP", "RESTORE", "NEWGAME", "L", "R", "0", "1", "7", "C",
+         "DEAL", "+", "-", "K", "M", ".", "150K", "ON", "OFF", "-5", "99999999999999", "x"]
+
+lines = st.one_of(
+    st.lists(st.sampled_from(WORDS), min_size=0, max_size=6).map(" ".join),
+    st.binary(max_size=250).filter(lambda b: b"\n" not in b).map(lambda b: b.decode("latin-1")),
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(lines, min_size=1, max_size=12))
+def test_one_reply_per_line_and_refusals_change_nothing(batch):
+    r, p = proto_rig()
+    rd = LineReader()
+    for text in batch:
+        raw = text.encode("latin-1")
+        got = rd.feed(raw + b"\n")
+        assert len(got) == 1
+        before = (p.handle("STATE"), p.handle("BALANCES"), p.handle("LOG 200"))
+        out = p.handle(got[0])
+        replies = [x for x in out if not x.startswith("! ")]
+        if text.strip() == "" and len(raw) <= 200:
+            assert replies == []
+            continue
+        assert len(replies) == 1, (text, out)
+        reply = replies[0]
+        assert reply == "OK" or reply.startswith("OK ") or reply.startswith("ERR ")
+        assert all(32 <= ord(c) < 127 for c in reply)
+        if reply.startswith("ERR "):
+            code = reply[4:].split(" ")[0]
+            assert code and code == code.lower()
+            assert (p.handle("STATE"), p.handle("BALANCES"), p.handle("LOG 200")) == before
