@@ -44,7 +44,7 @@ class Reply(collections.namedtuple("Reply", "line ok payload code message events
 
 def printable(text, limit=80):
     """`text` safe to show a user: unprintable characters escaped, long text shortened."""
-    shown = "".join(c if " " <= c <= "~" else repr(c)[1:-1] for c in text)
+    shown = "".join(c if " " <= c <= "~" else ascii(c)[1:-1] for c in text)
     if len(shown) > limit:
         shown = shown[: limit - 3] + "..."
     return shown
@@ -54,14 +54,14 @@ def parse_event(line):
     """`! <type> <json>` -> Event, or raise ProtocolError."""
     parts = line[2:].split(" ", 1)
     if not _WORD.match(parts[0]):
-        raise ProtocolError("unparseable event line from the unit: %r" % printable(line))
+        raise ProtocolError("unparseable event line from the unit: '%s'" % printable(line))
     data = None
     if len(parts) > 1 and parts[1].strip():
         try:
             data = json.loads(parts[1])
         except ValueError:
             raise ProtocolError(
-                "unparseable event line from the unit: %r" % printable(line)
+                "unparseable event line from the unit: '%s'" % printable(line)
             ) from None
     return Event(parts[0], data, line)
 
@@ -82,8 +82,8 @@ def parse_reply(line, events=(), command=""):
         if _CODE.match(code):
             return Reply(line, False, None, code, message, list(events))
     raise ProtocolError(
-        "unparseable reply%s: %r (is this a bank unit running protocol 1?)"
-        % (" to %r" % command if command else "", printable(line))
+        "unparseable reply%s: '%s' (is this a bank unit running protocol 1?)"
+        % (" to '%s'" % command if command else "", printable(line))
     )
 
 
@@ -110,7 +110,7 @@ class Bank:
         """Open `port` (device path, pyserial URL, or None: find the Pico) and, unless
         hello=False, check with HELLO that a bank unit answers."""
         url = resolve_port(port)
-        ser = open_port(url, timeout=POLL)
+        ser = open_port(url, timeout=POLL, write_timeout=max(timeout, 1.0))
         bank = cls(ser, timeout=timeout, name=url)
         try:
             bank.discard_input()
@@ -209,7 +209,7 @@ class Bank:
             line = self.read_line(wait)
             if line is None:
                 raise ReplyTimeout(
-                    "no reply from %s to %r within %.1f s" % (self.name, shown, wait)
+                    "no reply from %s to '%s' within %.1f s" % (self.name, shown, wait)
                 )
             if not line.strip():
                 continue
@@ -222,7 +222,7 @@ class Bank:
         """Send a well-formed command; return the JSON payload of `OK` (None for a bare `OK`),
         raise CommandError for `ERR`."""
         if len(command) > MAX_LINE or "\n" in command or not command.isascii():
-            raise BankError("command too long or not plain ASCII: %r" % printable(command))
+            raise BankError("command too long or not plain ASCII: '%s'" % printable(command))
         reply = self.exchange(command, timeout)
         if not reply.ok:
             raise CommandError(command, reply.code, reply.message)
@@ -232,7 +232,7 @@ class Bank:
         payload = self.request(command, timeout)
         if not isinstance(payload, dict):
             raise ProtocolError(
-                "unexpected reply to %r: expected a JSON object, got %r"
+                "unexpected reply to %r: expected a JSON object, got '%s'"
                 % (command, printable(json.dumps(payload)))
             )
         return payload
@@ -251,7 +251,7 @@ class Bank:
                 continue
             if not line.startswith("! "):
                 raise ProtocolError(
-                    "unexpected line from %s while waiting for events: %r"
+                    "unexpected line from %s while waiting for events: '%s'"
                     % (self.name, printable(line))
                 )
             event = parse_event(line)
@@ -264,7 +264,7 @@ class Bank:
         info = self._object("HELLO")
         if info.get("device") != "bank-unit":
             raise ProtocolError(
-                "%s answered HELLO but is not a bank unit: %r"
+                "%s answered HELLO but is not a bank unit: '%s'"
                 % (self.name, printable(json.dumps(info)))
             )
         self.info = info
@@ -297,14 +297,14 @@ class Bank:
             return {int(card): int(amount) for card, amount in raw.items()}
         except (TypeError, ValueError):
             raise ProtocolError(
-                "unexpected BALANCES reply: %r" % printable(json.dumps(raw))
+                "unexpected BALANCES reply: '%s'" % printable(json.dumps(raw))
             ) from None
 
     def log(self, n=None):
         """The last n transactions (the unit's default, 20, when n is None), oldest first."""
         payload = self.request("LOG" if n is None else "LOG %d" % int(n))
         if not isinstance(payload, list):
-            raise ProtocolError("unexpected LOG reply: %r" % printable(json.dumps(payload)))
+            raise ProtocolError("unexpected LOG reply: '%s'" % printable(json.dumps(payload)))
         return payload
 
     def advance(self, ms):
@@ -381,7 +381,7 @@ def split_keys(keys):
             for ch in up:
                 if ch not in KEYS:
                     raise ValueError(
-                        "%r is not a key (keys: %s)" % (printable(part), " ".join(KEYS))
+                        "'%s' is not a key (keys: %s)" % (printable(part), " ".join(KEYS))
                     )
                 words.append(ch)
     if not words:

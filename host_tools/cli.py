@@ -130,7 +130,7 @@ def cmd_log(bank, args):
     keep = [i for i, c in enumerate(columns) if c in ("seq", "kind", "from", "to", "amount")
             or any(r[i] for r in rows)]
     shown = [[columns[i] for i in keep]] + [
-        [money(e.get(columns[i])) if columns[i] == "amount" else r[i] for i in keep]
+        [_table_cell(columns[i], e.get(columns[i]), r[i]) for i in keep]
         for e, r in zip(entries, rows, strict=True)
     ]
     widths = [max(len(row[i]) for row in shown) for i in range(len(keep))]
@@ -143,6 +143,14 @@ def cmd_log(bank, args):
         if n == 0:
             say("  ".join("-" * w for w in widths))
     return EXIT_OK
+
+
+def _table_cell(column, value, text):
+    if column == "amount":
+        return money(value)
+    if isinstance(value, dict) and all(isinstance(v, int) for v in value.values()):
+        return " ".join("%s=%s" % (k, money(v)) for k, v in value.items())  # after-balances
+    return text
 
 
 def _cell(value):
@@ -205,6 +213,7 @@ def cmd_run(bank, args):
 
 
 def cmd_monitor(bank, args):
+    bank.events.clear()  # only what happens from now on
     bank.events_on()
     sys.stderr.write("monitoring %s, Ctrl-C to stop\n" % bank.name)
     sys.stderr.flush()
@@ -342,8 +351,10 @@ def cmd_restore(bank, args):
     doc = _load_backup(args.file)
     _need_maintenance(bank)  # checked before anything changes: no half-done restore
     _maint_errors(lambda: bank.set_profile(doc["profile"]))  # starts a new game (B15, B11)
-    for card in CARDS:
-        _maint_errors(lambda c=card: bank.set_balance(int(c), doc["balances"][c]))
+    now = bank.balances()
+    for card in CARDS:  # only the ones that differ: each SET is a logged transaction
+        if now.get(int(card)) != doc["balances"][card]:
+            _maint_errors(lambda c=card: bank.set_balance(int(c), doc["balances"][c]))
     if doc.get("volume") is not None:
         _set_sound(bank, doc["volume"])
     got = {str(k): v for k, v in bank.balances().items()}
@@ -402,7 +413,7 @@ def cmd_set(bank, args):
         return EXIT_OK
     name = args.value.lower()
     if not name.isalnum():
-        raise UsageError("not a profile name: %r" % printable(args.value))
+        raise UsageError("not a profile name: '%s'" % printable(args.value))
     _maint_errors(lambda: bank.set_profile(name))
     info = bank.hello()
     if info.get("profile") != name:

@@ -61,9 +61,11 @@ def _errno_of(exc):
     return None
 
 
-def open_port(url, timeout=2.0):
-    """Open `url` with pyserial, exclusively where the platform allows, or raise a BankError."""
-    kwargs = {"timeout": timeout, "write_timeout": timeout, "baudrate": BAUDRATE}
+def open_port(url, timeout=0.05, write_timeout=2.0):
+    """Open `url` with pyserial, exclusively where the platform allows, or raise a BankError.
+    `timeout` bounds one read call (Bank polls with it); `write_timeout` is how long a write may
+    wait for a unit that takes no input before it counts as not answering."""
+    kwargs = {"timeout": timeout, "write_timeout": write_timeout, "baudrate": BAUDRATE}
     if "://" not in url:
         kwargs["exclusive"] = True  # a second host tool on the same unit fails fast: "busy"
     try:

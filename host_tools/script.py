@@ -68,7 +68,7 @@ def parse(text, name="script"):
                 step.reply = (lineno, pattern)
         else:
             raise ScriptSyntaxError(
-                "%s:%d: lines start with '> ' (a command), '< ' (its expected reply) or '#': %r"
+                "%s:%d: lines start with '> ' (a command), '< ' (its expected reply) or '#': '%s'"
                 % (name, lineno, printable(line))
             )
     return steps

@@ -1,0 +1,118 @@
+"""Misbehaving "units" on a TCP port, for the error paths of the host tools."""
+
+import socket
+import threading
+
+HELLO = ('OK {"device": "bank-unit", "firmware": "fake", "protocol": 1, "profile": "world", '
+         '"store": "ok"}')
+
+
+class FakeUnit:
+    """Accepts connections on 127.0.0.1 and answers each line through `answer(line)`, which
+    returns the bytes to send (b"" for nothing) or None to close the connection."""
+
+    def __init__(self, answer):
+        self.answer = answer
+        self.srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.srv.bind(("127.0.0.1", 0))
+        self.srv.listen(4)
+        self.url = "socket://127.0.0.1:%d" % self.srv.getsockname()[1]
+        self.received = []
+        self.conns = []
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while True:
+            try:
+                conn, _ = self.srv.accept()
+            except OSError:
+                return
+            self.conns.append(conn)
+            threading.Thread(target=self._conn, args=(conn,), daemon=True).start()
+
+    def _conn(self, conn):
+        buf = b""
+        try:
+            while True:
+                data = conn.recv(4096)
+                if not data:
+                    return
+                buf += data
+                while b"\n" in buf:
+                    line, buf = buf.split(b"\n", 1)
+                    text = line.decode(errors="replace").strip()
+                    self.received.append(text)
+                    out = self.answer(text)
+                    if out is None:
+                        conn.close()
+                        return
+                    if out:
+                        conn.sendall(out)
+        except OSError:
+            return
+
+    def close(self):
+        self.srv.close()
+        for c in self.conns:
+            try:
+                c.close()
+            except OSError:
+                pass
+
+
+def silent(line):
+    return b""
+
+
+def garbage(line):
+    return b"\x00\xffhello there\n"
+
+
+def bad_json(line):
+    return b"OK {not json\n"
+
+
+def closes(line):
+    return None
+
+
+def not_a_bank(line):
+    return b'OK {"device": "toaster", "protocol": 1}\n'
+
+
+def closes_after_hello(line):
+    if line.upper() == "HELLO":
+        return HELLO.encode() + b"\n"
+    return None
+
+
+def hello_then_silent(line):
+    if line.upper() == "HELLO":
+        return HELLO.encode() + b"\n"
+    return b""
+
+
+def hello_then_garbage(line):
+    if line.upper() == "HELLO":
+        return HELLO.encode() + b"\n"
+    return b"OK {\"1\": 15000000,\n"
+
+
+def eventful(n, then_silent=False):
+    """A unit that sends n event lines after EVENTS ON (and, before its reply, an event line
+    for every other command, to check events are not taken for replies)."""
+
+    def answer(line):
+        word = line.upper()
+        if word == "HELLO":
+            return b'! tone {"name": "click"}\n' + HELLO.encode() + b"\n"
+        if word == "EVENTS ON":
+            events = b"".join(b'! tone {"name": "money-in", "n": %d}\n' % i for i in range(n))
+            return b"OK\n" + events
+        if word == "EVENTS OFF":
+            return b"OK\n"
+        return b"" if then_silent else b"ERR unknown-command\n"
+
+    return answer

@@ -1,0 +1,575 @@
+"""`python -m host_tools` / `bank`: every subcommand and every error, by message and exit code.
+
+Most run `cli.main(argv)` in this process against a TCP simulator (fast); a few run the real
+`python -m host_tools` to show there is no traceback and that Ctrl-C is clean."""
+
+import csv
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import types
+
+import pytest
+import serial
+
+import fakes
+import targets
+from conftest import reset
+from host_tools import cli, link
+from host_tools.bank import Bank
+
+START = 15000000
+
+
+def run(capsys, *argv):
+    code = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def url(sims):
+    sim = sims("tcp")
+    with Bank.open(sim.url) as b:
+        reset(b, True)
+    return sim.url
+
+
+@pytest.fixture
+def murl(sims):
+    sim = sims("tcp", "--maintenance")
+    with Bank.open(sim.url) as b:
+        reset(b, True)
+    return sim.url
+
+
+def talk(url):
+    return Bank.open(url)
+
+
+@pytest.fixture
+def fake():
+    made = []
+
+    def make(answer):
+        f = fakes.FakeUnit(answer)
+        made.append(f)
+        return f
+
+    yield make
+    for f in made:
+        f.close()
+
+
+# -- reading -------------------------------------------------------------------------------------
+def test_status(capsys, url):
+    code, out, err = run(capsys, "--port", url, "status")
+    assert code == 0 and err == ""
+    assert "unit     bank-unit firmware" in out and "protocol 1, profile world" in out
+    assert "power    on" in out
+    assert "slots    L: -  R: -" in out
+    assert "sound    2 (loud)" in out
+
+
+def test_status_json(capsys, url):
+    code, out, _ = run(capsys, "--port", url, "status", "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["hello"]["device"] == "bank-unit" and doc["state"]["power"] == "on"
+
+
+def test_balances(capsys, url):
+    with talk(url) as b:
+        b.insert("L", 2)
+        b.press("150K+")
+    code, out, _ = run(capsys, "--port", url, "balances")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["card", "balance"]
+    assert lines[2].split() == ["2", "15,150,000"]
+    assert lines[1].split() == ["1", "15,000,000"]
+    code, out, _ = run(capsys, "--port", url, "balances", "--json")
+    assert json.loads(out) == {str(c): START + (150000 if c == 2 else 0) for c in range(1, 7)}
+
+
+def test_log_table_csv_json(capsys, url):
+    with talk(url) as b:
+        b.insert("L", 1)
+        b.press("150K+")
+        b.press("M")
+    code, out, _ = run(capsys, "--port", url, "log")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split()[:5] == ["seq", "kind", "from", "to", "amount"]
+    assert lines[2].split()[1:] == ["receive", "bank", "1", "150,000", "serial", "1=15,150,000"]
+    assert lines[3].split()[1:] == ["go", "bank", "1", "2,000,000", "serial", "1=17,150,000"]
+    code, out, _ = run(capsys, "--port", url, "log", "--csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and [r["kind"] for r in rows] == ["receive", "go"]
+    assert rows[0]["amount"] == "150000" and rows[0]["to"] == "1" and rows[0]["via"] == "serial"
+    code, out, _ = run(capsys, "--port", url, "log", "--json", "-n", "1")
+    (entry,) = json.loads(out)
+    assert code == 0 and entry["kind"] == "go"
+
+
+def test_log_empty(capsys, url):
+    code, out, _ = run(capsys, "--port", url, "log")
+    assert (code, out) == (0, "(no transactions)\n")
+
+
+# -- keys and cards ------------------------------------------------------------------------------
+def test_press_insert_remove(capsys, url):
+    code, out, _ = run(capsys, "--port", url, "insert", "l", "3")
+    assert (code, out) == (0, "display 3\n")  # B3: the card number first
+    code, out, _ = run(capsys, "--port", url, "press", "1", "5", "0", "K")
+    assert (code, out) == (0, "display 150 k\n")
+    code, out, _ = run(capsys, "--port", url, "press", "+")
+    assert (code, out) == (0, "display 15.15 M\n")
+    code, out, _ = run(capsys, "--port", url, "remove", "L")
+    assert code == 0
+    with talk(url) as b:
+        assert b.balances()[3] == START + 150000
+        assert b.state()["slots"] == {"L": None, "R": None}
+
+
+def test_press_refused_by_the_unit_is_exit_1(capsys, url):
+    run(capsys, "--port", url, "insert", "R", "1")
+    code, out, err = run(capsys, "--port", url, "press", "16M-")
+    assert code == 1
+    assert err == "bank: the unit refused it: insufficient-funds\n"
+
+
+def test_press_a_typo_touches_nothing(capsys, url):
+    code, out, err = run(capsys, "--port", url, "press", "1", "x")
+    assert code == 2 and "'x' is not a key" in err
+    with talk(url) as b:
+        assert b.state()["entry"] == ""
+
+
+def test_press_wakes_a_unit_that_switched_off(capsys, url):  # B16
+    with talk(url) as b:
+        assert b.advance(61000)["power"] == "off"
+    code, out, _ = run(capsys, "--port", url, "press", "10K")
+    assert code == 0
+    with talk(url) as b:
+        state = b.state()
+    assert state["power"] == "on" and state["entry"] == "10K"  # no key was lost
+
+
+def test_hold(capsys, url):
+    with talk(url) as b:
+        b.insert("L", 1)
+        b.press("M")
+    code, _, _ = run(capsys, "--port", url, "hold", "C", "3000")
+    assert code == 0
+    with talk(url) as b:
+        assert b.log() == []  # B11: a new game
+
+
+def test_insert_refused(capsys, url):
+    run(capsys, "--port", url, "insert", "L", "3")
+    code, _, err = run(capsys, "--port", url, "insert", "L", "4")
+    assert code == 1 and err.startswith("bank: unit refused 'INSERT L 4': slot-occupied")
+    code, _, err = run(capsys, "--port", url, "remove", "R")
+    assert code == 1 and "slot-empty" in err
+
+
+def test_bad_usage_is_exit_2(capsys, url):
+    with pytest.raises(SystemExit) as e:
+        cli.main(["--port", url, "insert", "X", "3"])
+    assert e.value.code == 2
+    with pytest.raises(SystemExit) as e:
+        cli.main(["--port", url, "insert", "L", "7"])
+    assert e.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+# -- run -----------------------------------------------------------------------------------------
+GOOD_SCRIPT = """\
+# receive 150k on card 1 (B4)
+> HELLO
+< OK {"device": "bank-unit", "protocol": 1}
+> INSERT L 1
+< OK {"slots": {"L": 1, "R": null}}
+> EVENTS ON
+< OK
+> KEY 1 5 0 K +
+< ! tone {"name": "money-in"}
+< OK {"display": {"text": "15.15", "M": true}}
+> KEY 1 X
+< ERR bad-key
+> BALANCES
+< OK {"1": 15150000, "2": 15000000}
+> STATE
+< OK {"power": "on", *
+> LOG 1
+< OK [{"kind": "receive", "amount": 150000, "via": "*"}]
+> EVENTS OFF
+"""
+
+
+def test_run_a_script_that_holds(capsys, url, tmp_path):
+    path = tmp_path / "good.txt"
+    path.write_text(GOOD_SCRIPT)
+    code, out, _ = run(capsys, "--port", url, "run", path)
+    assert code == 0
+    assert out.endswith("good.txt: all 9 commands got the expected reply\n")
+
+
+def test_run_a_script_that_does_not_hold(capsys, url, tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("> INSERT L 1\n< OK {\"slots\": {\"L\": 2}}\n> HELLO\n< OK *\n"
+                    "> EVENTS ON\n> KEY 1 0 K +\n< ! tone {\"name\": \"money-out\"}\n< OK *\n")
+    code, out, _ = run(capsys, "--port", url, "run", path)
+    assert code == 1
+    assert "bad.txt:2: > INSERT L 1\n    expected OK {\"slots\": {\"L\": 2}}\n" in out
+    assert "bad.txt:7: > KEY 1 0 K +\n    expected event ! tone {\"name\": \"money-out\"}" in out
+    assert "2 of 4 commands did not get the expected reply" in out
+
+
+def test_run_fail_fast_and_verbose(capsys, url, tmp_path):
+    path = tmp_path / "ff.txt"
+    path.write_text("> HELLO\n< ERR nope\n> INSERT L 1\n")
+    code, out, _ = run(capsys, "--port", url, "run", "-x", "-v", path)
+    assert code == 1
+    assert out.startswith("> HELLO\n< OK {\"device\": \"bank-unit\"")
+    assert "INSERT" not in out  # stopped at the first failure
+    with talk(url) as b:
+        assert b.state()["slots"]["L"] is None
+
+
+def test_run_syntax_error_and_missing_file(capsys, url, tmp_path):
+    path = tmp_path / "syntax.txt"
+    path.write_text("> HELLO\nOK\n")
+    code, _, err = run(capsys, "--port", url, "run", path)
+    assert code == 2 and "syntax.txt:2: lines start with '> '" in err
+    code, _, err = run(capsys, "--port", url, "run", tmp_path / "nope.txt")
+    assert code == 2 and "cannot read" in err and "No such file" in err
+
+
+# -- monitor -------------------------------------------------------------------------------------
+def test_monitor_prints_events(capsys, fake):
+    f = fake(fakes.eventful(3))
+    code, out, err = run(capsys, "--port", f.url, "monitor", "--count", "3")
+    assert code == 0
+    lines = out.splitlines()
+    assert len(lines) == 3
+    assert lines[0].split(None, 2)[1:] == ["tone", '{"name": "money-in", "n": 0}']
+    assert "stopped after 3 events" in err
+    assert f.received[-1] == "EVENTS OFF"  # left the unit as it found it
+
+
+def test_monitor_json_and_seconds(capsys, fake):
+    f = fake(fakes.eventful(2, then_silent=True))
+    code, out, err = run(capsys, "--port", f.url, "monitor", "--json", "--seconds", "0.2")
+    assert code == 0
+    events = [json.loads(line) for line in out.splitlines()]
+    assert [e["data"]["n"] for e in events] == [0, 1] and events[0]["type"] == "tone"
+
+
+def test_monitor_ctrl_c_exits_cleanly(fake):
+    f = fake(fakes.eventful(1))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "host_tools", "--port", f.url, "monitor"],
+        cwd=targets.REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    first = proc.stdout.readline()  # the one event: monitor is running
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=10)
+    assert "tone" in first
+    assert proc.returncode == 0
+    assert "Traceback" not in err and "stopped after 1 event" in err
+
+
+# -- backup, restore, new game, set --------------------------------------------------------------
+def test_backup_and_restore(capsys, murl, tmp_path):
+    with talk(murl) as b:
+        b.insert("L", 4)
+        b.press("M")
+        b.remove("L")
+        b.insert("R", 5)
+        b.press("1M-")
+        b.remove("R")
+        want = b.balances()
+    path = tmp_path / "game.json"
+    code, out, _ = run(capsys, "--port", murl, "backup", path)
+    assert code == 0 and out.startswith("backed up 6 balances and 2 log entries")
+    doc = json.loads(path.read_text())
+    assert doc["format"] == "bank-backup" and doc["profile"] == "world"
+    assert doc["balances"] == {str(c): v for c, v in want.items()}
+    assert [e["kind"] for e in doc["log"]] == ["go", "pay"]
+    assert doc["snapshot"]["seq"] == doc["log"][-1]["seq"]
+    run(capsys, "--port", murl, "newgame")
+    code, out, err = run(capsys, "--port", murl, "restore", path)
+    assert (code, err) == (0, "")
+    assert out == "restored profile world and 6 balances from %s\n" % path
+    with talk(murl) as b:
+        assert b.balances() == want
+        changes = [e for e in b.log(50) if e["kind"] == "set"]
+        assert len(changes) == 2 and all(e["via"] == "serial" for e in changes)
+
+
+def test_restore_needs_maintenance(capsys, url, tmp_path):
+    path = tmp_path / "game.json"
+    assert run(capsys, "--port", url, "backup", path)[0] == 0
+    doc = json.loads(path.read_text())
+    doc["balances"]["1"] = 1000
+    path.write_text(json.dumps(doc))
+    code, _, err = run(capsys, "--port", url, "restore", path)
+    assert code == 1
+    assert "not in maintenance mode: on the unit, hold DEAL for 3 seconds" in err
+    with talk(url) as b:
+        assert b.balances()[1] == START
+
+
+def test_restore_refuses_a_bad_file(capsys, murl, tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"format": "bank-backup", "profile": "world", "balances": {"1": -5}}')
+    code, _, err = run(capsys, "--port", murl, "restore", path)
+    assert code == 2 and "must give cards 1-6" in err
+    path.write_text("not json")
+    code, _, err = run(capsys, "--port", murl, "restore", path)
+    assert code == 2 and "is not a JSON file" in err
+    code, _, err = run(capsys, "--port", murl, "restore")
+    assert code == 2 and "restore needs a FILE" in err
+
+
+def test_restore_previous(capsys, murl):
+    with talk(murl) as b:
+        b.insert("L", 1)
+        b.press("M")
+        b.remove("L")
+    run(capsys, "--port", murl, "newgame")
+    code, out, _ = run(capsys, "--port", murl, "restore", "--previous")
+    assert (code, out) == (0, "restored the previous game\n")
+    with talk(murl) as b:
+        assert b.balances()[1] == START + 2000000
+
+
+def test_newgame(capsys, url):
+    with talk(url) as b:
+        b.insert("L", 6)
+        b.press("M")
+        b.remove("L")
+    code, out, _ = run(capsys, "--port", url, "newgame")
+    assert (code, out) == (0, "new game: every account at 15,000,000\n")
+    with talk(url) as b:
+        assert b.log() == [] and set(b.balances().values()) == {START}
+
+
+def test_set_sound(capsys, url):
+    code, out, _ = run(capsys, "--port", url, "set", "sound", "0")
+    assert (code, out) == (0, "sound 0 (off)\n")
+    with talk(url) as b:
+        assert b.state()["sound"] == 0
+        b.insert("L", 1)  # now the keypad cannot do it (B12): the SET SOUND extension does
+    code, out, _ = run(capsys, "--port", url, "set", "sound", "1")
+    assert (code, out) == (0, "sound 1 (soft)\n")
+    code, _, err = run(capsys, "--port", url, "set", "sound", "5")
+    assert code == 2 and "sound must be 0 (off), 1 (soft) or 2 (loud)" in err
+
+
+def test_set_profile(capsys, url, murl):
+    code, _, err = run(capsys, "--port", url, "set", "profile", "classic")
+    assert code == 1 and "not in maintenance mode" in err
+    code, out, _ = run(capsys, "--port", murl, "set", "profile", "classic")
+    assert (code, out) == (0, "profile classic: a new game has started\n")
+    with talk(murl) as b:
+        assert b.balances()[1] == 1500
+        b.set_profile("world")  # leave the shared simulator in the default profile
+    code, _, err = run(capsys, "--port", murl, "set", "profile", "monopoly")
+    assert code == 1 and "bad-argument" in err
+
+
+# -- deploy --------------------------------------------------------------------------------------
+def fake_mpremote(tmp_path, exit_code):
+    script = tmp_path / "mpremote"
+    log = tmp_path / "calls"
+    script.write_text("#!/bin/sh\necho \"$@\" >> %s\nexit %d\n" % (log, exit_code))
+    script.chmod(0o755)
+    return str(script), log
+
+
+def test_deploy(capsys, tmp_path, monkeypatch):
+    fw = tmp_path / "fw"
+    (fw / "drivers").mkdir(parents=True)
+    (fw / "main.py").write_text("")
+    (fw / "unit.py").write_text("")
+    (fw / "__pycache__").mkdir()
+    tool, calls = fake_mpremote(tmp_path, 0)
+    monkeypatch.setenv("MPREMOTE", tool)
+    code, out, _ = run(capsys, "--port", "/dev/ttyACM7", "deploy", "--firmware", fw)
+    assert code == 0 and "deployed" in out
+    assert calls.read_text() == (
+        "connect /dev/ttyACM7 fs cp {0}/main.py {0}/unit.py : + fs cp -r {0}/drivers : "
+        "+ reset\n".format(fw)
+    )
+    code, out, _ = run(capsys, "--port", "/dev/ttyACM7", "deploy", "--firmware", fw,
+                       "--dry-run", "--no-reset")
+    assert code == 0 and out.startswith(tool + " connect /dev/ttyACM7 fs cp")
+    assert "reset" not in out and calls.read_text().count("\n") == 1  # nothing more ran
+
+
+def test_deploy_errors(capsys, tmp_path, monkeypatch):
+    fw = tmp_path / "fw"
+    fw.mkdir()
+    (fw / "main.py").write_text("")
+    tool, _ = fake_mpremote(tmp_path, 1)
+    monkeypatch.setenv("MPREMOTE", tool)
+    code, _, err = run(capsys, "--port", "/dev/ttyACM7", "deploy", "--firmware", fw)
+    assert code == 1 and "deploy failed: mpremote exited with 1" in err
+    code, _, err = run(capsys, "--port", "socket://127.0.0.1:1", "deploy", "--firmware", fw)
+    assert code == 2 and "deploy needs a real board" in err
+    code, _, err = run(capsys, "--port", "/dev/x", "deploy", "--firmware", tmp_path / "none")
+    assert code == 2 and "no firmware directory" in err
+
+
+# -- errors --------------------------------------------------------------------------------------
+def ports(*devices):
+    return [types.SimpleNamespace(device=d, vid=v) for d, v in devices]
+
+
+def test_no_unit_found(capsys, monkeypatch):
+    monkeypatch.delenv("BANK_PORT", raising=False)
+    monkeypatch.setattr(link.serial.tools.list_ports, "comports",
+                        lambda: ports(("/dev/ttyUSB0", 0x0403)))
+    code, _, err = run(capsys, "status")
+    assert code == 3
+    assert err.startswith("bank: no unit found: no USB serial device with the Raspberry Pi "
+                          "vendor id 2E8A")
+
+
+def test_several_units_found(capsys, monkeypatch):
+    monkeypatch.delenv("BANK_PORT", raising=False)
+    monkeypatch.setattr(link.serial.tools.list_ports, "comports",
+                        lambda: ports(("/dev/ttyACM1", 0x2E8A), ("/dev/ttyACM0", 0x2E8A)))
+    code, _, err = run(capsys, "balances")
+    assert code == 3
+    assert err == ("bank: several units found (/dev/ttyACM0, /dev/ttyACM1); "
+                   "choose one with --port\n")
+
+
+def test_one_unit_found_is_used(monkeypatch):
+    monkeypatch.delenv("BANK_PORT", raising=False)
+    monkeypatch.setattr(link.serial.tools.list_ports, "comports",
+                        lambda: ports(("/dev/ttyACM3", 0x2E8A), ("/dev/ttyS0", None)))
+    assert link.resolve_port(None) == "/dev/ttyACM3"
+
+
+def test_port_that_does_not_exist(capsys):
+    code, _, err = run(capsys, "--port", "/dev/ttyNOPE9", "status")
+    assert (code, err) == (3, "bank: no unit at /dev/ttyNOPE9: no such port\n")
+
+
+def test_bad_url(capsys):
+    code, _, err = run(capsys, "--port", "bogus://x", "status")
+    assert code == 3 and "not a device path or a valid pyserial URL" in err
+
+
+def test_connection_refused(capsys):
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    free = s.getsockname()[1]
+    s.close()  # nothing listens there now
+    code, _, err = run(capsys, "--port", "socket://127.0.0.1:%d" % free, "status")
+    assert code == 3 and "connection refused" in err
+
+
+def test_port_busy(capsys, sims):
+    path = sims("pty").url
+    holder = serial.Serial(path, exclusive=True)
+    try:
+        code, _, err = run(capsys, "--port", path, "status")
+    finally:
+        holder.close()
+    assert code == 4
+    assert err == ("bank: port %s is busy: another program (mpremote, a serial monitor, "
+                   "another bank command?) has it open\n" % path)
+
+
+def test_reply_timeout(capsys, fake):
+    f = fake(fakes.silent)
+    code, _, err = run(capsys, "--port", f.url, "--timeout", "0.2", "status")
+    assert code == 6
+    assert err == "bank: no reply from %s to 'HELLO' within 0.2 s\n" % f.url
+
+
+def test_reply_timeout_mid_session(capsys, fake):
+    f = fake(fakes.hello_then_silent)
+    code, _, err = run(capsys, "--port", f.url, "--timeout", "0.2", "balances")
+    assert code == 6 and "to 'BALANCES' within 0.2 s" in err
+
+
+def test_unparseable_reply(capsys, fake):
+    f = fake(fakes.garbage)
+    code, _, err = run(capsys, "--port", f.url, "status")
+    assert code == 7
+    assert err.startswith("bank: unparseable reply to 'HELLO': '\\x00\\ufffdhello there'")
+    f = fake(fakes.hello_then_garbage)
+    code, _, err = run(capsys, "--port", f.url, "balances")
+    assert code == 7 and "unparseable reply to 'BALANCES'" in err
+    f = fake(fakes.not_a_bank)
+    code, _, err = run(capsys, "--port", f.url, "status")
+    assert code == 7 and "is not a bank unit" in err
+
+
+def test_unit_gone_mid_command(capsys, fake):
+    f = fake(fakes.closes_after_hello)
+    code, _, err = run(capsys, "--port", f.url, "balances")
+    assert code == 5
+    assert err.startswith("bank: %s went away (unplugged, or the simulator stopped)" % f.url)
+    f = fake(fakes.closes)
+    code, _, err = run(capsys, "--port", f.url, "status")
+    assert code == 5
+
+
+def test_events_before_a_reply_are_not_the_reply(capsys, fake):
+    f = fake(fakes.eventful(0))
+    code, out, _ = run(capsys, "--port", f.url, "--timeout", "0.2", "monitor", "--seconds",
+                       "0.05")
+    assert code == 0  # HELLO's reply came after an event line and was still found
+
+
+def test_pty_unplugged_mid_session(tmp_path):
+    if not targets.simulator_available():
+        pytest.skip("no simulator")
+    sim = targets.Simulator("pty", tmp_path)
+    try:
+        bank = Bank.open(sim.url, timeout=2.0)
+        sim.proc.kill()
+        sim.proc.wait()
+        with pytest.raises(Exception) as err:
+            for _ in range(3):  # the first write may still land in the pty's buffer
+                bank.state()
+        assert type(err.value).__name__ == "DisconnectedError"
+        assert "went away" in str(err.value)
+        bank.close()
+    finally:
+        sim.stop()
+
+
+def test_the_real_command_has_no_traceback(fake):
+    f = fake(fakes.silent)
+    proc = subprocess.run(
+        [sys.executable, "-m", "host_tools", "--port", f.url, "--timeout", "0.1", "balances"],
+        cwd=targets.REPO, capture_output=True, text=True, timeout=30,
+    )
+    assert proc.returncode == 6
+    assert proc.stderr.startswith("bank: no reply from") and "Traceback" not in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "host_tools", "--help"], cwd=targets.REPO,
+                          capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 0
+    for name in ("status", "balances", "log", "press", "insert", "remove", "run", "monitor",
+                 "backup", "restore", "newgame", "set", "deploy"):
+        assert name in proc.stdout
+
+
+def test_bank_port_environment(capsys, url, monkeypatch):
+    monkeypatch.setenv("BANK_PORT", url)
+    code, out, _ = run(capsys, "balances", "--json")
+    assert code == 0 and json.loads(out)["1"] == START
+    assert os.environ["BANK_PORT"] == url
