@@ -6,10 +6,7 @@ small ints so the unix port and CPython agree bit for bit). `Entropy` draws ever
 hardware (`os.urandom`: the ring oscillator on the Pico), so no draw says anything of the next.
 """
 
-try:
-    from os import urandom
-except ImportError:  # pragma: no cover - every target has it; keeps the import from failing
-    urandom = None
+from os import urandom  # the rp2 port draws it from the ring oscillator
 
 _M32 = 0xFFFFFFFF
 
