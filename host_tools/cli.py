@@ -488,6 +488,8 @@ def build_parser():
     s.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
     s.add_argument("--firmware", help="the firmware directory (default: the repo's firmware/)")
     s.add_argument("--no-reset", action="store_true", help="do not reset the board after")
+    s.add_argument("--mpy", action="store_true", help="compile with mpy-cross first "
+                   "(tools/deploy.py only)")
     return p
 
 

@@ -1,9 +1,10 @@
-"""`bank deploy`: copy firmware/ onto a Pico, flat, with mpremote (design.md: "Everything under
-firmware/ is copied flat onto the Pico's file system").
+"""`bank deploy`: put firmware/ on a Pico.
 
-If the repository has tools/deploy.py (the project's own deploy), that is run instead, so there
-is one way to deploy. Otherwise: `mpremote connect PORT fs cp <top-level files> : + fs cp -r
-<each sub-directory> : + reset`. `$MPREMOTE` overrides the mpremote command (tests use it).
+The repository's own `tools/deploy.py` (what `make deploy` runs) does the work when it is there,
+so there is one way to deploy; options are passed through. With `--firmware DIR` (another tree)
+or without tools/deploy.py, a plain mpremote chain copies DIR flat onto the board (design.md):
+`mpremote connect PORT fs cp <top-level files> : + fs cp -r <each sub-directory> : + reset`.
+`$MPREMOTE` overrides the mpremote command (tests use it).
 """
 
 import os
@@ -16,6 +17,8 @@ from .errors import NoUnitError
 from .link import resolve_port
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO_FIRMWARE = os.path.join(REPO, "firmware")
+TOOL = os.path.join(REPO, "tools", "deploy.py")
 SKIP = ("__pycache__",)
 
 
@@ -23,10 +26,11 @@ def mpremote_command():
     env = os.environ.get("MPREMOTE")
     if env:
         return shlex.split(env)
-    found = shutil.which("mpremote")
-    if found:
-        return [found]
-    return [sys.executable, "-m", "mpremote"]
+    here = os.path.join(os.path.dirname(sys.executable), "mpremote")
+    if os.path.exists(here):
+        return [here]
+    return [shutil.which("mpremote") or sys.executable, *([] if shutil.which("mpremote")
+                                                          else ["-m", "mpremote"])]
 
 
 def firmware_parts(firmware):
@@ -40,11 +44,14 @@ def firmware_parts(firmware):
     return files, dirs
 
 
-def plan(port, firmware, reset=True):
-    """The command lines deploy runs."""
-    tool = os.path.join(REPO, "tools", "deploy.py")
-    if os.path.isfile(tool) and firmware == os.path.join(REPO, "firmware"):
-        return [[sys.executable, tool, "--port", port]]
+def plan(port, firmware, reset=True, dry_run=False, mpy=False):
+    """(command line, runs_itself_in_dry_run) for this deploy."""
+    if os.path.isfile(TOOL) and firmware == REPO_FIRMWARE:
+        cmd = [sys.executable, TOOL, "--port", port]
+        cmd += ["--no-reset"] if not reset else []
+        cmd += ["--dry-run"] if dry_run else []
+        cmd += ["--mpy"] if mpy else []
+        return cmd, True
     files, dirs = firmware_parts(firmware)
     if not files and not dirs:
         raise NoUnitError("nothing to deploy: %s is empty" % firmware)
@@ -60,32 +67,29 @@ def plan(port, firmware, reset=True):
         if i:
             cmd.append("+")
         cmd.extend(part)
-    return [cmd]
+    return cmd, False
 
 
 def main(args):
     from .cli import UsageError
 
-    firmware = os.path.abspath(args.firmware or os.path.join(REPO, "firmware"))
+    firmware = os.path.abspath(args.firmware or REPO_FIRMWARE)
     if not os.path.isdir(firmware):
         raise UsageError("no firmware directory at %s" % firmware)
     port = resolve_port(args.port)
-    if "://" in port:
-        raise UsageError("deploy needs a real board (a device path), not %s" % port)
-    for cmd in plan(port, firmware, reset=not args.no_reset):
+    cmd, tool = plan(port, firmware, reset=not args.no_reset, dry_run=args.dry_run,
+                     mpy=args.mpy)
+    if args.dry_run and not tool:
         print(" ".join(shlex.quote(c) for c in cmd), flush=True)
-        if args.dry_run:
-            continue
-        try:
-            result = subprocess.run(cmd)
-        except OSError as exc:
-            raise NoUnitError("cannot run %s: %s" % (cmd[0], exc.strerror)) from None
-        if result.returncode != 0:
-            sys.stderr.write(
-                "bank: deploy failed: %s exited with %d\n" % (os.path.basename(cmd[0]),
-                                                                  result.returncode)
-            )
-            return 1
+        return 0
+    try:
+        result = subprocess.run(cmd)
+    except OSError as exc:
+        raise NoUnitError("cannot run %s: %s" % (cmd[0], exc.strerror)) from None
+    if result.returncode != 0:
+        sys.stderr.write("bank: deploy failed: %s exited with %d\n"
+                         % (os.path.basename(cmd[1] if tool else cmd[0]), result.returncode))
+        return 1
     if not args.dry_run:
-        print("deployed %s to %s" % (firmware, port))
+        print("deployed %s to %s" % (firmware, port), flush=True)
     return 0
