@@ -122,8 +122,11 @@ def press(key, on):
                 (closed.add if on else closed.discard)((r, c))
 
 card = {"pattern": 0, "seated": False}
+def contact(i):
+    return lambda: 0 if card["seated"] and card["pattern"] >> i & 1 else 1
+
 for i, n in enumerate(pins.SLOT_L):
-    machine.pins[n].reader = (lambda i: lambda: 0 if card["seated"] and card["pattern"] >> i & 1 else 1)(i)
+    machine.pins[n].reader = contact(i)
 machine.pins[pins.SLOT_L_SEATED].reader = lambda: 0 if card["seated"] else 1
 
 app = main.boot(board, sys.argv[1])
