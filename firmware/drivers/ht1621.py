@@ -6,9 +6,10 @@ Follows the HT1621 datasheet (Holtek, "HT1621 RAM Mapping 32x4 LCD Controller fo
   `101` WRITE mode, then the 6-bit RAM address A5..A0 (MSB first), then data nibbles
   D0 D1 D2 D3 (D0 first); in "successive address writing" further nibbles go to the next
   addresses. CS high ends the frame.
-- "Timing Diagrams" (WRITE mode): DATA is latched on the rising edge of WR. The minimum WR
-  clock width (about 3.3 us at 3 V) is longer than one MicroPython `Pin.value()` call is
-  short, so plain bit-banging needs no delays.
+- "Timing Diagrams" (WRITE mode): DATA is latched on the rising edge of WR; "A.C.
+  Characteristics": WR clock up to 150 kHz at 3 V (each phase >= 3.34 us). Each phase of the
+  loop below is a few MicroPython calls, several microseconds on a 125 MHz RP2040; should a
+  slow glass need more, `bit_delay_us` stretches the low phase.
 - "Command Summary": SYS EN (0000-0001), LCD ON (0000-0011), BIAS 1/3 4 COMs (0010-1001),
   RC 256K (0001-1000), LCD OFF (0000-0010), SYS DIS (0000-0000: oscillator and bias generator
   off, the power-down mode of "D.C. Characteristics" I_STB, under 1 uA at 3 V).
@@ -23,6 +24,8 @@ annunciator cell, showing `k_glyph` or `M_glyph`. Another glass: change the clas
 
 Pins are duck-typed: anything with `.value(v)` (machine.Pin outputs).
 """
+
+import time
 
 # bit of a segment pattern -> bit of the module's digit byte: a b c d e f g dp
 SEGMENT_BITS = (4, 5, 6, 3, 2, 0, 1, 7)
@@ -44,6 +47,7 @@ class HT1621:
     cells = 5  # the unit's cells: digits 0 .. cells-1
     annunciator = 5  # the digit that shows k or M
     segment_bits = SEGMENT_BITS
+    bit_delay_us = 0  # extra WR-low time per bit, if a module needs a slower clock
     # The annunciator glyphs as segment patterns (bit 0 = a ... bit 6 = g):
     k_glyph = 0x75  # a c e f g: the usual seven-segment "K"
     M_glyph = 0x37  # a b c e f: the usual seven-segment "M" (an arch)
@@ -64,10 +68,13 @@ class HT1621:
     def _bits(self, value, count):
         wr = self.wr
         data = self.data
+        delay = self.bit_delay_us
         mask = 1 << (count - 1)
         while mask:
             wr.value(0)
             data.value(1 if value & mask else 0)
+            if delay:
+                time.sleep_us(delay)
             wr.value(1)  # latched on this rising edge
             mask >>= 1
 
@@ -88,11 +95,14 @@ class HT1621:
         self._bits(address, 6)
         wr = self.wr
         pin = self.data
+        delay = self.bit_delay_us
         for byte in data_bytes:
             for nibble in (byte >> 4, byte & 0x0F):
                 for i in range(4):  # D0, D1, D2, D3
                     wr.value(0)
                     pin.value((nibble >> i) & 1)
+                    if delay:
+                        time.sleep_us(delay)
                     wr.value(1)
         self.cs.value(1)
 
