@@ -37,20 +37,21 @@ def fmt(amount, profile):
     return str(amount), False, False
 
 
-def accepts(entry, key):
-    """Whether key may extend entry as typed (B2): digits, at most one `.`, then K or M.
+def accepts(digits, dot, suffix, key):
+    """Whether key may extend an entry of that many digits, with or without its point and
+    suffix, as typed (B2): digits, at most one `.`, then K or M. Allocation-free: it runs on
+    every key press.
 
     A refused key sounds the error tone and is ignored; `M` on an empty entry is the Go key
     (B9) and is decided by the unit, not here.
     """
-    suffixed = entry[-1:] in ("K", "M")
-    if suffixed:
+    if suffix:
         return False  # nothing may follow the suffix
     if key == ".":
-        return "." not in entry
+        return not dot
     if key == "K" or key == "M":
-        return _digits(entry) > 0
-    return _digits(entry) < CELLS  # a digit
+        return digits > 0
+    return digits < CELLS  # a digit
 
 
 def _digits(entry):
@@ -94,12 +95,3 @@ def parse(entry, profile, limits=True):
         if amount > profile.maximum:
             return None, "above-maximum"
     return amount, None
-
-
-def entry_display(entry):
-    """(text, k, M) while typing: the keys as typed, the annunciator once K/M is pressed."""
-    if entry[-1:] == "K":
-        return entry[:-1], True, False
-    if entry[-1:] == "M":
-        return entry[:-1], False, True
-    return entry, False, False

@@ -43,7 +43,13 @@ class Unit:
         self.listeners = []
         self.power = True
         self.slots = {"L": None, "R": None}
-        self.entry = ""
+        self.entry = ""  # the keys typed, as the protocol shows them ("2.5M")
+        self._etext = ""  # the entry as the display shows it, without its suffix
+        self._ndig = 0
+        self._dot = False
+        self._suffix = ""
+        self._disp = OFF
+        self._disp_rev = -1
         self.tally = 0
         self.error = None
         self.deal = "idle"
@@ -92,12 +98,20 @@ class Unit:
 
     def display(self):
         """(text, k, M): what the five cells and the two annunciators show."""
+        # Worked out once per change (rev), however many bodies and hosts ask.
+        if self._disp_rev != self.rev:
+            self._disp = self._display()
+            self._disp_rev = self.rev
+        return self._disp
+
+    def _display(self):
         if not self.power:
             return OFF
         if self._flash is not None:
             return self._flash
         if self.entry:
-            return money.entry_display(self.entry)
+            suffix = self._suffix
+            return self._etext, suffix == "K", suffix == "M"
         if not self.ledger.ready:
             return SHOW_NO_GAME
         card = self._shown_card()
@@ -147,7 +161,7 @@ class Unit:
     def _switch_off(self):
         # B16: entry, tally and undo dropped; cards stay where they are.
         self.power = False
-        self.entry = ""
+        self._clear_entry()
         self.tally = 0
         self._open = None
         self._flash = None
@@ -218,11 +232,26 @@ class Unit:
             self._cycle_volume(now)
         elif key == "M" and not entry:
             self._go()
-        elif money.accepts(entry, key):
-            self.entry = entry + key
+        elif money.accepts(self._ndig, self._dot, self._suffix, key):
+            entry = self.entry = entry + key
+            if key == "K" or key == "M":
+                self._suffix = key
+            else:
+                self._etext = entry
+                if key == ".":
+                    self._dot = True
+                else:
+                    self._ndig += 1
             self._tone("click")
         else:
             self._refuse("bad-entry")  # B2: ignored, the entry stays as it was
+
+    def _clear_entry(self):
+        self.entry = ""
+        self._etext = ""
+        self._ndig = 0
+        self._dot = False
+        self._suffix = ""
 
     def _cycle_volume(self, now):
         # B12: 2 -> 1 -> 0 -> 2, shown for a second, persisted.
@@ -278,7 +307,7 @@ class Unit:
             if rec == "insufficient-funds":
                 self._show(SHOW_FUNDS, now, self.message_ms)  # B8: the display says so
             return
-        self.entry = ""
+        self._clear_entry()
         self._done(rec)
         if sign == "+":
             self._tone("money-in")
@@ -303,13 +332,13 @@ class Unit:
             self.tally += amount
         else:
             self.tally = max(0, self.tally - amount)
-        self.entry = ""
+        self._clear_entry()
         self._tone("click")
 
     def _clear(self, now):
         """A plain C (B10; B14 without a card)."""
         if self.entry:
-            self.entry = ""
+            self._clear_entry()
             return
         if self.slots["L"] is None and self.slots["R"] is None:
             self.tally = 0
@@ -362,7 +391,7 @@ class Unit:
         if other is None:
             # B14: a card ends the tally, with whatever was typed for it.
             self.tally = 0
-            self.entry = ""
+            self._clear_entry()
         slots[slot] = card
         if slot == "L":
             self._go_used = False
@@ -386,7 +415,7 @@ class Unit:
             self.rev += 1  # a removal does not wake the unit
             return None
         self._input(now)
-        self.entry = ""  # B3: removing a card discards an entry in progress
+        self._clear_entry()  # B3: removing a card discards an entry in progress
         return None
 
     # -- time ----------------------------------------------------------------------------------
@@ -463,7 +492,7 @@ class Unit:
             self._refuse(err)
             return
         self.tally = 0
-        self.entry = ""
+        self._clear_entry()
         self._open = None
         self._go_used = False
         self._flash = None
@@ -490,7 +519,7 @@ class Unit:
             if err:
                 return err
             self.tally = 0
-            self.entry = ""
+            self._clear_entry()
             self._open = None
             self._go_used = False
             self._emit("game", self.ledger.profile.name)

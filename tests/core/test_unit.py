@@ -156,6 +156,9 @@ def test_b2_refusals_while_typing():
     assert r.unit.entry == "1.2K"
     r.press("3")
     assert r.unit.entry == "1.2K"
+    assert r.shown() == ("1.2", True, False)  # as typed, the annunciator once K is pressed
+    r.press("C", ".5M")
+    assert r.shown() == (".5", False, True) and r.unit.entry == ".5M"
 
 
 def test_b2_refused_commits_keep_the_entry():

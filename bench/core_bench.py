@@ -1,0 +1,156 @@
+"""The core's cost per key press and per transaction; runs under CPython and the unix port.
+
+Usage (from the repo root): <python or micropython> bench/core_bench.py
+Prints one JSON object. A key press is what a banker's finger costs the unit: key down, key up,
+and the display the board then redraws. A transaction is a whole `1 5 0 K +` with the store's
+commit on a RAM-backed file system (LittleFS on a RAM block device under the unix port).
+"""
+
+import gc
+import sys
+
+sys.path.insert(0, "firmware")
+
+import rng  # noqa: E402
+from clock import VirtualClock  # noqa: E402
+from unit import Unit  # noqa: E402
+
+MP = sys.implementation.name == "micropython"
+
+try:
+    from time import ticks_diff, ticks_us  # type: ignore[attr-defined]
+except ImportError:
+    import time
+
+    def ticks_us():
+        return time.perf_counter_ns() // 1000
+
+    def ticks_diff(a, b):
+        return a - b
+
+
+def mem_alloc():
+    return gc.mem_alloc() if MP else 0  # type: ignore[attr-defined]
+
+
+def ram_store():
+    """A FileStore on a RAM LittleFS where the interpreter has one, else in a temp dir."""
+    import store
+
+    if MP:
+        import os
+
+        import vfs  # type: ignore[import-not-found]
+
+        class RAMBlockDev:
+            def __init__(self, block_size=4096, blocks=64):
+                self.bs = block_size
+                self.data = bytearray(block_size * blocks)
+                self.blocks = blocks
+
+            def readblocks(self, n, buf, off=0):
+                a = n * self.bs + off
+                buf[:] = self.data[a:a + len(buf)]
+
+            def writeblocks(self, n, buf, off=None):
+                if off is None:
+                    off = 0
+                a = n * self.bs + off
+                self.data[a:a + len(buf)] = buf
+
+            def ioctl(self, op, arg):
+                if op == 4:
+                    return self.blocks
+                if op == 5:
+                    return self.bs
+                if op == 6:
+                    return 0
+                return None
+
+        dev = RAMBlockDev()
+        vfs.VfsLfs2.mkfs(dev)
+        try:
+            vfs.umount("/ram")
+        except OSError:
+            pass
+        vfs.mount(vfs.VfsLfs2(dev), "/ram")
+        try:
+            os.mkdir("/ram/bank")
+        except OSError:
+            pass
+        return store.FileStore("/ram/bank")
+    import tempfile
+
+    return store.FileStore(tempfile.mkdtemp())
+
+
+def median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2]
+
+
+def press(u, k, now):
+    u.key_down(k, now)
+    u.key_up(k, now)
+    u.display()
+
+
+def bench_keys(n=2000, rounds=7):
+    from store import MemoryStore
+
+    clock = VirtualClock()
+    u = Unit(MemoryStore(), rng.Seeded(1), None)
+    u.boot(0)
+    u.card_in("L", 1, 0)
+    keys = ("1", "5", "0", "K", "C")
+    per = []
+    allocs = []
+    for _ in range(rounds):
+        gc.collect()
+        a0 = mem_alloc()
+        t0 = ticks_us()
+        for i in range(n):
+            press(u, keys[i % 5], clock.now())
+        t1 = ticks_us()
+        a1 = mem_alloc()
+        per.append(ticks_diff(t1, t0) / n)
+        allocs.append((a1 - a0) / n)
+    # No leak: the heap in use after 10,000 more presses, collected, is what it was.
+    gc.collect()
+    before = mem_alloc()
+    for i in range(10000):
+        press(u, keys[i % 5], clock.now())
+    gc.collect()
+    growth = mem_alloc() - before
+    return median(per), median(allocs), growth
+
+
+def bench_transactions(n=100):
+    st = ram_store()
+    u = Unit(st, rng.Seeded(1), None)
+    u.boot(0)
+    u.card_in("R", 2, 0)
+    u.card_in("L", 1, 0)
+    times = []
+    writes0 = st.writes
+    for i in range(n):
+        t0 = ticks_us()
+        for k in ("1", "0", "K", "-"):
+            press(u, k, 0)
+        times.append(ticks_diff(ticks_us(), t0))
+        if u.ledger.bal[2] < 100000:
+            u.key_down("C", 0)
+            u.key_up("C", 0)
+    assert u.ledger.seq >= n
+    return median(times), (st.writes - writes0) / n
+
+
+def main():
+    key_us, key_alloc, growth = bench_keys()
+    txn_us, commits = bench_transactions()
+    out = '{"interpreter": "%s", "key_us": %.3f, "key_alloc": %.1f, "leak_10000": %d, ' \
+          '"txn_us": %.1f, "commits_per_txn": %.2f}'
+    print(out % (sys.implementation.name, key_us, key_alloc, growth, txn_us, commits))
+
+
+main()
