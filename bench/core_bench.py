@@ -133,7 +133,7 @@ def bench_transactions(n=100):
     u.card_in("L", 1, 0)
     times = []
     writes0 = st.writes
-    for i in range(n):
+    for _ in range(n):
         t0 = ticks_us()
         for k in ("1", "0", "K", "-"):
             press(u, k, 0)
