@@ -1,0 +1,284 @@
+"""What the window and the terminal front end share: the unit's events, its outputs, its sound.
+
+A front end is a body for the brain (docs/design.md, "The board"): it turns a person's keys and
+card movements into `Unit` events at the clock's `now`, and draws the unit's outputs back. No
+rule lives here: what a key does, what the display shows, when a light flashes, is all the
+firmware's (unit.py, segments.py, lights.py, tones.py, money.py).
+"""
+
+import atexit
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+import clock as fwclock
+import lights
+import money
+import segments
+import tones
+from ledger import AMOUNT, FROM, KIND, SEQ, TO, UNDOES
+
+TONE_SHOW_MIN_MS = 450  # a tone's name stays visible at least this long, even a 15 ms click
+
+
+def state_dir():
+    """Where an interactive simulator keeps its flash when no --state is given: the seed's
+    unit keeps the balances when switched off, so the desktop one does too."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "state")
+    return os.path.join(base, "bank-unit-simulator")
+
+
+def interactive_host(host, opts):
+    """The host an interactive front end runs: the one given, or, when no --state was asked
+    for, one whose flash is kept between runs (a game can be stopped and resumed, as the seed
+    says). BANK_SIM_STATE=none keeps nothing."""
+    if opts.state is not None or os.environ.get("BANK_SIM_STATE", "") == "none":
+        return host
+    from simulator.host import Host
+
+    opts.state = os.environ.get("BANK_SIM_STATE") or state_dir()
+    return Host(opts)
+
+
+def amount_text(amount, profile):
+    """An amount as the unit's display would put it, in one line: '14.995 M', '150 k', '0'."""
+    text, k, m = money.fmt(amount, profile)
+    return text + (" M" if m else " k" if k else "")
+
+
+def grouped(amount):
+    s = str(amount)
+    out = ""
+    while len(s) > 3:
+        out = "," + s[-3:] + out
+        s = s[:-3]
+    return s + out
+
+
+def txn_text(rec, profile):
+    """A log record in one short line: '#7 transfer 3>1 250 k'."""
+    def who(c):
+        return str(c) if c else "bank"
+
+    line = "#%d %s %s>%s %s" % (rec[SEQ], rec[KIND], who(rec[FROM]), who(rec[TO]),
+                                amount_text(rec[AMOUNT], profile))
+    if rec[UNDOES]:
+        line += " (undoes #%d)" % rec[UNDOES]
+    return line
+
+
+class View:
+    """A snapshot of everything a front end draws, compared to skip redraws that change
+    nothing (an idle simulator draws nothing and wakes for nothing)."""
+
+    __slots__ = ("power", "cells", "k", "M", "red", "green", "slots", "volume", "tone", "deal",
+                 "entry", "error", "seq", "logn")
+
+    def __eq__(self, other):
+        return isinstance(other, View) and all(
+            getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    def __ne__(self, other):
+        return not self == other
+
+
+class Session:
+    """One person at one unit: inputs in, a View out, the next time anything visible changes."""
+
+    def __init__(self, host, sound=None):
+        self.host = host
+        self.unit = host.unit
+        self.clock = host.clock
+        self.sound = sound if sound is not None else Sound.default()
+        self.tone = None  # the name of the tone shown, and until when (monotonic seconds)
+        self.tone_until = 0.0
+        self.tones_heard = []  # every tone, in order (the front ends' tests read it)
+        self.unit.listeners.append(self._on_event)
+
+    def _on_event(self, kind, arg):
+        if kind == "tone":
+            self.tones_heard.append(arg)
+            self.tone = arg
+            ms = max(TONE_SHOW_MIN_MS, tones.duration(arg))
+            self.tone_until = time.monotonic() + ms / 1000.0
+            self.sound.play(arg, self.unit.volume)
+
+    # -- inputs: exactly the keypad's and the slots' events -----------------------------------
+
+    def now(self):
+        now = self.clock.now()
+        self.host.tick()  # timers that are due happen before the input, as on the Pico
+        return now
+
+    def key_down(self, key):
+        return self.unit.key_down(key, self.now())
+
+    def key_up(self, key, now=None):
+        return self.unit.key_up(key, self.now() if now is None else now)
+
+    def card_in(self, slot, card):
+        return self.unit.card_in(slot, card, self.now())
+
+    def card_out(self, slot):
+        return self.unit.card_out(slot, self.now())
+
+    def toggle_card(self, card, slot):
+        """The keyboard's card key: a card in a slot comes out; one on the table goes into slot.
+        Returns None or the error code the slot gave (slot-occupied, ...)."""
+        slots = self.unit.slots
+        for s in ("L", "R"):
+            if slots[s] == card:
+                return self.card_out(s)
+        return self.card_in(slot, card)
+
+    # -- outputs -------------------------------------------------------------------------------
+
+    def tick(self):
+        self.host.tick()
+
+    def view(self):
+        u = self.unit
+        now = self.clock.now()
+        v = View()
+        v.power = u.power
+        text, k, m = u.display()
+        v.cells = tuple(segments.cells(text))
+        v.k = k
+        v.M = m
+        v.red = lights.lit(u.red, now)
+        v.green = lights.lit(u.green, now)
+        v.slots = (u.slots["L"], u.slots["R"])
+        v.volume = u.volume
+        if self.tone is not None and time.monotonic() >= self.tone_until:
+            self.tone = None
+        v.tone = self.tone
+        v.deal = u.deal
+        v.entry = u.entry
+        v.error = u.error
+        v.seq = u.ledger.seq
+        v.logn = len(u.ledger.log)
+        return v
+
+    def ms_to_change(self):
+        """Milliseconds until something visible may change by itself, or None (until input)."""
+        waits = []
+        real = not self.clock.virtual
+        if real:
+            ms = self.host.ms_to_deadline()
+            if ms >= 0:
+                waits.append(ms)
+            now = self.clock.now()
+            for mode in (self.unit.red, self.unit.green):
+                due = lights.next_change(mode, now)
+                if due is not None:
+                    waits.append(max(0, fwclock.ticks_diff(due, now)))
+        if self.tone is not None:
+            waits.append(max(0, int((self.tone_until - time.monotonic()) * 1000) + 1))
+        return min(waits) if waits else None
+
+    def balances(self):
+        bal = self.unit.ledger.bal
+        return [(c, bal[c]) for c in range(1, 7)]
+
+    def recent(self, n):
+        log = self.unit.ledger.log
+        return list(log[-n:]) if n else []
+
+    @property
+    def profile(self):
+        return self.unit.ledger.profile
+
+
+# -- sound -----------------------------------------------------------------------------------
+
+RATE = 22050
+LEVELS = (0.0, 0.12, 0.5)  # amplitude per volume (B12): off, soft, loud
+
+
+def wav_bytes(name, volume):
+    """The tone's notes (tones.TONES) as a mono 8-bit WAV: a square wave, like the piezo's."""
+    amp = LEVELS[volume]
+    frames = bytearray()
+    for freq, ms in tones.TONES[name]:
+        n = RATE * ms // 1000
+        if not freq or not amp:
+            frames.extend(b"\x80" * n)
+            continue
+        half = RATE / (2.0 * freq)
+        hi = int(128 + 127 * amp)
+        lo = int(128 - 127 * amp)
+        frames.extend(hi if int(i / half) % 2 == 0 else lo for i in range(n))
+    head = b"RIFF" + struct.pack("<I", 36 + len(frames)) + b"WAVE"
+    fmt = b"fmt " + struct.pack("<IHHIIHH", 16, 1, 1, RATE, RATE, 1, 8)
+    return head + fmt + b"data" + struct.pack("<I", len(frames)) + bytes(frames)
+
+
+class Sound:
+    """Plays tones through paplay or aplay where there are any, in a child process, never
+    waiting for it. Like the piezo, one tone at a time: a new one cuts the one playing.
+    BANK_SIM_SOUND=off silences it (the tones still show on screen)."""
+
+    def __init__(self, player=None):
+        self.player = player
+        self.proc = None
+        self.files = {}
+        self.dir = None
+
+    @classmethod
+    def default(cls):
+        if os.environ.get("BANK_SIM_SOUND", "").lower() in ("off", "0", "no"):
+            return cls(None)
+        for exe in ("paplay", "aplay"):
+            path = shutil.which(exe)
+            if path:
+                return cls([path] if exe == "paplay" else [path, "-q"])
+        return cls(None)
+
+    @property
+    def available(self):
+        return self.player is not None
+
+    def _file(self, name, volume):
+        key = (name, volume)
+        path = self.files.get(key)
+        if path is None:
+            if self.dir is None:
+                self.dir = tempfile.mkdtemp(prefix="bank-unit-tones-")
+                atexit.register(shutil.rmtree, self.dir, True)
+            path = os.path.join(self.dir, "%s-%d.wav" % (name, volume))
+            with open(path, "wb") as f:
+                f.write(wav_bytes(name, volume))
+            self.files[key] = path
+        return path
+
+    def play(self, name, volume):
+        if self.player is None or not volume or name not in tones.TONES:
+            return
+        self.stop()
+        try:
+            self.proc = subprocess.Popen(
+                self.player + [self._file(name, volume)], stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=True)
+        except OSError:
+            self.player = None  # no sound here after all; the tones still show
+
+    def stop(self):
+        p = self.proc
+        if p is not None:
+            if p.poll() is None:
+                p.terminate()
+                try:
+                    p.wait(0.05)
+                except subprocess.TimeoutExpired:
+                    pass
+            self.proc = None
+
+
+def say(line):
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()

@@ -1,0 +1,73 @@
+"""The GUI and terminal front-end tests: a real X server (Xvfb) and real pseudo-terminals.
+
+Xvfb is started once per session on a display number it picks itself (-displayfd), so the
+tests never collide with a desktop or another run. Where Xvfb is missing the window tests are
+skipped with the reason (`make gui-deps` installs it on Debian).
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+
+def wait_for(cond, timeout=5.0, step=0.01):
+    """Poll cond() until it is truthy (returned), or fail after timeout seconds."""
+    end = time.monotonic() + timeout
+    while True:
+        v = cond()
+        if v:
+            return v
+        if time.monotonic() > end:
+            raise AssertionError("condition not met within %.1fs" % timeout)
+        time.sleep(step)
+
+
+@pytest.fixture(scope="session")
+def xdisplay():
+    """A private X server for the session; yields its DISPLAY string (':N')."""
+    exe = shutil.which("Xvfb")
+    if exe is None:
+        pytest.skip("Xvfb is not installed (make gui-deps installs it on Debian)")
+    r, w = os.pipe()
+    proc = subprocess.Popen([exe, "-displayfd", str(w), "-screen", "0", "1024x900x24",
+                             "-nolisten", "tcp"], pass_fds=(w,), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    os.close(w)
+    num = b""
+    while not num.endswith(b"\n"):
+        ch = os.read(r, 1)
+        if not ch:
+            break
+        num += ch
+    os.close(r)
+    if not num.strip():
+        proc.kill()
+        pytest.skip("Xvfb did not start")
+    display = ":" + num.decode().strip()
+    old = os.environ.get("DISPLAY")
+    os.environ["DISPLAY"] = display
+    yield display
+    if old is None:
+        os.environ.pop("DISPLAY", None)
+    else:
+        os.environ["DISPLAY"] = old
+    proc.terminate()
+    proc.wait(5)
+
+
+@pytest.fixture
+def quiet_env(tmp_path):
+    """Environment for a simulator child: no sound, its flash in a fresh directory."""
+    env = dict(os.environ)
+    env["BANK_SIM_SOUND"] = "off"
+    env["BANK_SIM_STATE"] = str(tmp_path / "flash")
+    env["PYTHONPATH"] = ROOT
+    return env

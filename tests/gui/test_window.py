@@ -1,0 +1,206 @@
+"""The window, in this process, on the session's Xvfb: keys clicked and typed, cards dragged
+and clicked into slots, and the display read back from the canvas's drawn segments (their
+colours), never from the unit. A virtual clock lets 3-second holds and 50-second deals pass at
+once; test_live.py runs the real program on a real clock."""
+
+import pytest
+
+import simulator  # noqa: F401  (firmware/ on sys.path)
+from simulator import frontend, gui, options
+from simulator.host import Host
+
+tk = pytest.importorskip("tkinter")
+
+
+@pytest.fixture
+def win(xdisplay):
+    host = Host(options.parse(["--virtual-clock", "--seed", "7"]))
+    root = tk.Tk()
+    w = gui.Window(host, root=root, sound=frontend.Sound(None))
+    root.update()
+    root.focus_force()  # no window manager under Xvfb: take the keyboard ourselves
+    root.update()
+    yield w
+    w.close()
+
+
+def click(w, key):
+    x0, y0, x1, y1 = gui.key_rects()[key]
+    x, y = (x0 + x1) // 2, (y0 + y1) // 2
+    w.canvas.event_generate("<ButtonPress-1>", x=x, y=y)
+    w.canvas.event_generate("<ButtonRelease-1>", x=x, y=y)
+    w.root.update()
+
+
+def type_keys(w, *syms, state=0):
+    for s in syms:
+        w.root.event_generate("<KeyPress>", keysym=s, state=state)
+        w.root.event_generate("<KeyRelease>", keysym=s, state=state)
+    settle(w)
+
+
+def settle(w):
+    # Key releases wait out an autorepeat grace period (gui.RELEASE_GRACE_MS) before they count.
+    w.root.update()
+    w.root.after(gui.RELEASE_GRACE_MS + 10)
+    w.root.update()
+
+
+def advance(w, ms):
+    w.host.clock.advance(w.unit, ms)
+    w.refresh()
+    w.root.update()
+
+
+def card_centre(w, n):
+    x, y = w.card_at[n]
+    return x + gui.CARD_W // 2, y + gui.CARD_H // 2
+
+
+def drag(w, n, slot):
+    x, y = card_centre(w, n)
+    x0, x1 = gui.SLOTS_X[slot]
+    tx, ty = (x0 + x1) // 2, gui.SLOT_Y + 10
+    c = w.canvas
+    c.event_generate("<ButtonPress-1>", x=x, y=y)
+    for i in range(1, 11):
+        c.event_generate("<B1-Motion>", x=x + (tx - x) * i // 10, y=y + (ty - y) * i // 10)
+    c.event_generate("<ButtonRelease-1>", x=tx, y=ty)
+    w.root.update()
+
+
+def click_card_then_slot(w, n, slot):
+    x, y = card_centre(w, n)
+    w.canvas.event_generate("<ButtonPress-1>", x=x, y=y)
+    w.canvas.event_generate("<ButtonRelease-1>", x=x, y=y)
+    x0, x1 = gui.SLOTS_X[slot]
+    w.canvas.event_generate("<ButtonPress-1>", x=(x0 + x1) // 2, y=gui.SLOT_Y)
+    w.canvas.event_generate("<ButtonRelease-1>", x=(x0 + x1) // 2, y=gui.SLOT_Y)
+    w.root.update()
+
+
+def test_boot_shows_zero_tally_and_lit_glass(win):
+    assert win.shown() == ("0", False, False, True)
+
+
+def test_receive_by_mouse_b4(win):
+    # Card 1 dragged into L, 150K + clicked: 15,150,000 shows as 15.15 with M (B1, B3, B4).
+    drag(win, 1, "L")
+    assert win.card_shown_at(1) == "L"
+    assert win.unit.slots["L"] == 1
+    assert win.shown()[:3] == ("1", False, False)  # the card's number first (B3)
+    advance(win, 1000)
+    assert win.shown()[:3] == ("15", False, True)
+    for k in ("1", "5", "0", "K"):
+        click(win, k)
+    assert win.shown()[:3] == ("150", True, False)  # the entry as typed, k lit (B2)
+    click(win, "+")
+    assert win.shown()[:3] == ("15.15", False, True)
+    assert win.session.tones_heard[-1] == "money-in"
+    assert win.canvas.itemcget(win.tone_item, "text").endswith("money-in")  # shown, B18
+
+
+def test_transfer_by_keyboard_b6(win):
+    # F2 puts card 2 in L, Shift+F3 card 3 in R; 2.5M typed, '-' pays 3 -> 2.
+    type_keys(win, "F2")
+    type_keys(win, "F3", state=1)
+    assert (win.card_shown_at(2), win.card_shown_at(3)) == ("L", "R")
+    type_keys(win, "2", "period", "5", "m", "minus")
+    assert win.shown()[:3] == ("12.5", False, True)  # the payer's new balance (B6)
+    advance(win, 1000)
+    assert win.shown()[:3] == ("17.5", False, True)  # then the payee's
+    type_keys(win, "F3", state=1)  # out again
+    assert win.card_shown_at(3) is None and win.unit.slots["R"] is None
+
+
+def test_click_card_then_slot_and_ctrl_digit(win):
+    click_card_then_slot(win, 4, "R")
+    assert win.card_shown_at(4) == "R"
+    type_keys(win, "5", state=0x4)  # Ctrl+5: card 5 into R, which is full
+    assert win.unit.slots["R"] == 4
+    assert "holds card 4" in win.status_label.cget("text")
+    # A click on the card sticking out of the slot takes it out.
+    x, y = win.card_at[4]
+    win.canvas.event_generate("<ButtonPress-1>", x=x + 10, y=y + 10)
+    win.canvas.event_generate("<ButtonRelease-1>", x=x + 10, y=y + 10)
+    win.root.update()
+    assert win.card_shown_at(4) is None and win.unit.slots["R"] is None
+
+
+def test_overdraft_refused_says_so_b8(win):
+    type_keys(win, "F6", state=1)
+    advance(win, 1000)
+    type_keys(win, "2", "0", "m", "minus", "2", "0", "m")
+    # 20M, then a second 20M typed: B2 refuses the key after the first suffix; C clears.
+    type_keys(win, "c")
+    type_keys(win, "1", "6", "m", "minus")  # 16M is more than 15M (no overdraft)
+    assert win.shown()[:3] == ("Err1", False, False)
+    assert win.unit.ledger.bal[6] == 15000000
+
+
+def test_hold_c_three_seconds_is_a_new_game_b11(win):
+    type_keys(win, "F1")
+    type_keys(win, "5", "0", "k", "plus")
+    assert win.unit.ledger.bal[1] == 15050000
+    win.root.event_generate("<KeyPress>", keysym="c")
+    win.root.update()
+    advance(win, 1500)
+    # X autorepeat: a release and a press at once, repeatedly; the key never went up.
+    for _ in range(3):
+        win.root.event_generate("<KeyRelease>", keysym="c")
+        win.root.event_generate("<KeyPress>", keysym="c")
+        win.root.update()
+    advance(win, 1500)
+    assert win.session.tones_heard[-1] == "new-game"
+    win.root.event_generate("<KeyRelease>", keysym="c")
+    settle(win)
+    assert win.unit.ledger.bal[1] == 15000000
+    assert win.shown()[:3] == ("15", False, True)
+
+
+def test_short_c_by_mouse_undoes_b10(win):
+    drag(win, 1, "L")
+    for k in ("1", "0", "0", "K", "+"):
+        click(win, k)
+    assert win.shown()[:3] == ("15.1", False, True)
+    click(win, "C")
+    assert win.shown()[:3] == ("15", False, True)
+
+
+def test_deal_lights_and_volume_b12_b13(win):
+    type_keys(win, "period")  # no card, no entry: volume 2 -> 1, shown for a second
+    assert win.shown()[:3] == ("1", False, False)
+    assert win.unit.volume == 1
+    assert win.canvas.itemcget(win.vol_items[1], "outline") == gui.BODY  # one bar left
+    click(win, "DEAL")
+    assert win.unit.deal == "running"
+    seen = set()
+    for _ in range(8):
+        advance(win, 250)
+        seen.add(win.light_shown("red"))
+    assert seen == {True, False}  # the red light flashes (lights.lit, slow)
+    advance(win, 60000)
+    assert win.unit.deal == "idle" and not win.light_shown("red")
+    assert "deal-end" in win.session.tones_heard
+
+
+def test_switch_off_look_b16(win):
+    advance(win, 60000)
+    text, k, m, lit = win.shown()
+    assert (text, k, m, lit) == ("", False, False, False)
+    assert win.canvas.itemcget(win.glass, "fill") == gui.GLASS_OFF
+    click(win, "5")  # wakes; the waking key is not input
+    assert win.shown() == ("0", False, False, True)
+
+
+def test_banker_panel_lists_balances_and_log(win):
+    type_keys(win, "b")
+    assert win.panel_shown and win.panel.winfo_ismapped()
+    type_keys(win, "F2")
+    type_keys(win, "m")  # Go (B9)
+    lab, short = win.bal_labels[2]
+    assert lab.cget("text") == "17,000,000" and short.cget("text") == "17 M"
+    log = win.log_text.get("1.0", "end")
+    assert "go bank>2 2 M" in log
+    type_keys(win, "b")
+    assert not win.panel_shown
