@@ -202,7 +202,8 @@ class Unit:
             self._c_fired = False
             self._tone("click")
         elif key == "DEAL":
-            self._deal_down = now
+            # Maintenance needs someone at the unit: a DEAL held over serial is only a DEAL.
+            self._deal_down = now if self.ledger.via == "key" else None
             self._deal_key(now)
         elif key == "+" or key == "-":
             self._commit(key, now)

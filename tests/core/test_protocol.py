@@ -158,8 +158,12 @@ def test_events_from_time():
 def test_maintenance_commands():
     r, p = proto_rig()
     assert ok(p.handle("MAINT")) == {"maintenance": False}
-    p.handle("HOLD DEAL 3000")
-    assert ok(p.handle("MAINT")) == {"maintenance": True}
+    p.handle("HOLD DEAL 3000")  # over serial: no one is at the unit, so no maintenance
+    assert ok(p.handle("MAINT")) == {"maintenance": False}
+    assert p.handle("SET BALANCE 3 1234000")[0].startswith("ERR maintenance-required")
+    r.hold("DEAL", 3000)  # on the unit's own keypad
+    assert r.text() == "SErv"
+
     assert ok(p.handle("STATE"))["deal"] == "idle"
     ok(p.handle("SET BALANCE 3 1234000"))
     assert ok(p.handle("BALANCES"))["3"] == 1234000

@@ -228,11 +228,6 @@ def test_money_changes_outside_the_keypad_need_maintenance(bank):
     assert bank.hello()["profile"] == "world"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="firmware bug: HOLD DEAL 3000 over serial toggles maintenance mode, so the "
-    "physical-presence check can be passed remotely (docs/protocol-extensions.md)",
-)
 def test_maintenance_cannot_be_entered_over_serial(bank):
     """Physical presence: holding DEAL over the protocol must not unlock maintenance."""
     bank.hold("DEAL", 3000)
