@@ -59,6 +59,7 @@ class App:
         self.poller = select.poll()
         self.poller.register(stdin if stdin is not None else sys.stdin, select.POLLIN)
         self.eof = False
+        self._prev = 10  # the byte before: the stream starts as if after a line end
         self._rev = -1
         self._power = None
 
@@ -134,11 +135,25 @@ class App:
             if not b:
                 self.eof = True  # the unix port's stdin ended; on the Pico it never does
                 return
-            line = self.reader.push(b[0] if isinstance(b, bytes) else ord(b))
+            c = b[0] if isinstance(b, bytes) else ord(b)
+            if c == 3 and self._interrupt():
+                raise KeyboardInterrupt  # mpremote (or a person) wants the REPL
+            self._prev = c
+            line = self.reader.push(c)
             if line is not None:
                 self.write(self.protocol.handle(line))
             if not self.poller.poll(0):
                 return
+
+    def _interrupt(self):
+        """Whether a Ctrl-C byte means "stop the program" rather than line noise.
+
+        The REPL's own Ctrl-C handling is switched off while the unit runs (main()), so that a
+        stray 0x03 among garbage cannot kill a unit in play. mpremote starts every session
+        with "\r\x03" at the start of a line, and a person types Ctrl-C twice: those stop it.
+        """
+        at_line_start = not self.reader.buf and not self.reader.over
+        return self._prev == 3 or (self._prev == 13 and at_line_start)
 
     # -- the loop -------------------------------------------------------------------------------
 
@@ -204,11 +219,22 @@ def boot(board=None, directory=None):
     return app
 
 
+def _kbd_intr(char):
+    try:
+        import micropython
+
+        micropython.kbd_intr(char)
+    except (ImportError, AttributeError):
+        pass
+
+
 def main():
     app = boot()
+    _kbd_intr(-1)  # 0x03 is read as data; App._interrupt decides (mpremote still gets in)
     try:
         app.run()
     except KeyboardInterrupt:
+        _kbd_intr(3)
         app.board.blank()  # Ctrl-C (mpremote): leave the unit dark, then stop as asked
         raise
     except Exception as exc:  # noqa: BLE001 - a unit in the field restarts rather than dies

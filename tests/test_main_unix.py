@@ -182,3 +182,18 @@ def test_main_drives_the_board(tmp_path):
     # switched off: display blanked (HT1621 powered down), standby in 100 ms light sleeps
     assert lines["power"] == "False None True {100}"
     assert lines["woken"] == "True True"  # a key wakes it, and is not taken as input
+
+
+def test_ctrl_c_among_garbage_does_not_stop_the_unit_but_mpremote_does(tmp_path):
+    proc = start(tmp_path)
+    try:
+        proc.stdin.write(b"ab\x03cd\x03\n")  # line noise with Ctrl-C bytes inside a line
+        proc.stdin.flush()
+        assert readline(proc).startswith("ERR bad-line")
+        assert ask(proc, "HELLO").startswith('OK {"device": "bank-unit"')
+        proc.stdin.write(b"\r\x03")  # how mpremote asks a running program to stop
+        proc.stdin.flush()
+        assert proc.wait(10) == 130  # the unix port's exit for an uncaught KeyboardInterrupt
+    finally:
+        if proc.poll() is None:
+            proc.kill()
