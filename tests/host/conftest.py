@@ -13,13 +13,7 @@ from host_tools.bank import Bank  # noqa: E402
 TARGETS = ("inproc", "pty", "tcp", "unit")
 
 
-def pytest_addoption(parser):
-    parser.addoption(
-        "--port",
-        default=None,
-        help="also run the host acceptance suite against the real unit on this port "
-        "(a device path or pyserial URL)",
-    )
+# --port is registered in tests/conftest.py, so `pytest tests --port X` works too.
 
 
 def _unit_port(config):
