@@ -89,6 +89,9 @@ class Ledger:
                     rec[TO] and bal[rec[TO]] != rec[TO_AFTER]):
                 raise ValueError("log does not add up")
             log.append(rec)
+        # The store may keep more of the log than RAM does: the oldest fold into the base.
+        while len(log) > self.log_max:
+            apply(base, log.pop(0))
         for b in bal:
             if b < 0:
                 raise ValueError("negative balance")

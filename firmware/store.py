@@ -1,15 +1,44 @@
-"""Where the ledger lives between power cycles.
+"""Where the ledger lives between power cycles (B17: nothing lost). docs/storage.md has the why.
 
 The ledger hands the store three kinds of change: `commit(ledger, rec)` after one transaction,
 `save(ledger)` after a whole-game change (new game, restore, profile), `save_settings(ledger)`
 for the volume. Each must be durable when it returns, or raise OSError and leave the previous
 state on disk (B17). `load()` gives the snapshot dict (see Ledger.snapshot) or None, and sets
-`status` to 'ok', 'new' (nothing was ever stored) or 'damaged' (what was stored is unreadable).
+`status` to 'ok', 'new' (nothing was ever stored) or 'damaged' (what was stored is unreadable,
+in part or in whole).
+
+FileStore keeps two slot files, `bank.a` and `bank.b`, and a marker `bank.id`. A slot is a
+checkpoint followed by a journal, one line each, every line `<crc32 hex8> <payload>\\n`:
+
+    H {"v": 1, "gen": 7, "profile": ..., "seq": ..., "volume": ..., "n": 3, "base": [...],
+       "bal": [...], "previous": ...}     the header: generation, game, balances
+    c <seq> <kind> <from> <to> <amount> <from_after> <to_after> <undoes> <via>   n log lines
+    r <seq> ...                           journal: one line appended per transaction
+    v <volume>                            journal: a volume change
+    s <gen>                               this slot is superseded by the checkpoint <gen>
+
+A transaction is one append of one line to the slot in use (one open, write, close: one
+LittleFS commit). Every `journal_max` lines, and for whole-game changes, a fresh checkpoint is
+written whole into the *other* slot with the next generation; only once it is closed is the old
+slot marked superseded. Boot takes the newest complete slot: a slot whose checkpoint never
+finished is a cut write (ignored); a complete line with a bad CRC, a header that does not read,
+a broken seq chain or a superseding checkpoint that is missing is damage ('damaged', the last
+good state used). A torn last line is a cut append: that transaction was never acknowledged.
 """
 
+import binascii
 import json
 
 import jsonw
+from ledger import CARDS, KINDS, apply
+
+VERSION = 1
+SLOT_NAMES = ("bank.a", "bank.b")
+MARK_NAME = "bank.id"
+MARK_TEXT = b"bank-unit store v1\n"
+
+# what a slot file turned out to be
+MISSING, INCOMPLETE, CORRUPT, VALID = range(4)
 
 
 class MemoryStore:
@@ -42,46 +71,407 @@ class MemoryStore:
         self.save(ledger)
 
 
-class FileStore(MemoryStore):
-    """The whole state in one file, replaced atomically (write a temporary, then rename)."""
+# -- the file system underneath -------------------------------------------------------------
 
-    name = "bank.json"
 
-    def __init__(self, directory):
-        MemoryStore.__init__(self)
-        self.path = directory.rstrip("/") + "/" + self.name
-        self.tmp = self.path + ".tmp"
+class OsFS:
+    """The real file system: builtin open and os. `done(f)` returns once f is durable."""
 
-    def load(self):
-        try:
-            with open(self.path) as f:
-                text = f.read()
-        except OSError:
-            self.status = "new"
-            return None
-        try:
-            snap = json.loads(text)
-            if not isinstance(snap, dict):
-                raise ValueError
-        except ValueError:
-            self.status = "damaged"
-            return None
-        self.status = "ok"
-        return snap
-
-    def _write(self, text):
+    def __init__(self):
         import os
 
-        with open(self.tmp, "w") as f:
-            f.write(text)
-        os.rename(self.tmp, self.path)
+        self.os = os
+        self.fsync = getattr(os, "fsync", None)  # CPython; on the Pico close() is the sync
+
+    def open(self, path, mode):
+        return open(path, mode)
+
+    def exists(self, path):
+        try:
+            self.os.stat(path)
+            return True
+        except OSError:
+            return False
+
+    def done(self, f):
+        try:
+            f.flush()
+            if self.fsync is not None:
+                self.fsync(f.fileno())
+        finally:
+            f.close()
+
+
+class VfsFS(OsFS):
+    """A file system object that is not mounted (vfs.VfsLfs2(bdev)): tests and the bench."""
+
+    def __init__(self, vfs):
+        self.vfs = vfs
+        self.fsync = None
+
+    def open(self, path, mode):
+        return self.vfs.open(path, mode)
+
+    def exists(self, path):
+        try:
+            self.vfs.stat(path)
+            return True
+        except OSError:
+            return False
+
+
+# -- lines ------------------------------------------------------------------------------------
+
+
+def line(payload):
+    """One stored line: the CRC32 of the payload in 8 hex digits, a space, the payload."""
+    b = payload.encode()
+    return b"%08x " % (binascii.crc32(b) & 0xFFFFFFFF) + b + b"\n"
+
+
+def check(raw):
+    """The payload of a stored line, or None if its CRC does not match."""
+    end = len(raw) - 1 if raw.endswith(b"\n") else len(raw)
+    if end < 10 or raw[8:9] != b" ":
+        return None
+    try:
+        crc = int(raw[:8], 16)
+    except ValueError:
+        return None
+    b = raw[9:end]
+    if binascii.crc32(b) & 0xFFFFFFFF != crc:
+        return None
+    try:
+        return b.decode()
+    except UnicodeError:
+        return None
+
+
+def rec_payload(tag, r):
+    return "%s %d %s %d %d %d %d %d %d %s" % (tag, r[0], r[1], r[2], r[3], r[4], r[5], r[6],
+                                              r[7], r[8])
+
+
+def parse_rec(payload):
+    """A record tuple from a 'c'/'r' payload; ValueError if it is not one."""
+    w = payload.split(" ")
+    if len(w) != 10 or w[2] not in KINDS:
+        raise ValueError("record")
+    return (int(w[1]), w[2], int(w[3]), int(w[4]), int(w[5]), int(w[6]), int(w[7]), int(w[8]),
+            w[9])
+
+
+class Slot:
+    """What boot found in one slot file."""
+
+    def __init__(self, index):
+        self.index = index
+        self.state = MISSING
+        self.head = None  # the header dict
+        self.log = []  # records: the checkpoint's, then the journal's
+        self.ckpt_ok = True  # every checkpoint line read
+        self.bad = False  # some complete line did not read: damage
+        self.clean = False  # ends with a whole good line: more may be appended
+        self.journal = 0  # journal lines
+        self.volume = None  # the last volume line
+        self.superseded = 0  # the generation that replaced this slot, 0 if none
+        self.seq = 0
+
+
+class FileStore(MemoryStore):
+    """Two alternating checkpoint+journal slot files in `directory` (module docstring).
+
+    fs: the file system (OsFS by default); tests pass one that fails on cue.
+    journal_max: journal lines in a slot before the next write makes a fresh checkpoint.
+    keep: log records a checkpoint keeps at most (None: what the ledger keeps in RAM).
+    """
+
+    journal_max = 128
+
+    def __init__(self, directory, fs=None, journal_max=None, keep=None):
+        MemoryStore.__init__(self)
+        d = directory.rstrip("/")
+        self.dir = d + "/" if d else ("/" if directory.startswith("/") else "")
+        self.fs = fs if fs is not None else OsFS()
+        if journal_max is not None:
+            self.journal_max = journal_max
+        self.keep = keep
+        self.paths = (self.dir + SLOT_NAMES[0], self.dir + SLOT_NAMES[1])
+        self.mark = self.dir + MARK_NAME
+        self.cur = None  # index of the slot in use
+        self.gen = 0  # the highest generation seen
+        self.appendable = False  # False: the next write must be a fresh checkpoint
+        self.journal = 0
+        self.marked = False
+        self.detail = None  # why the store is damaged, for logs and tests
+        self.bytes_written = 0
+
+    # -- boot ---------------------------------------------------------------------------------
+
+    def _read(self, index):
+        s = Slot(index)
+        try:
+            f = self.fs.open(self.paths[index], "rb")
+        except OSError:
+            return s
+        try:
+            self._parse(f, s)
+        except MemoryError:
+            s.state = CORRUPT  # a file that would not fit in RAM is no slot of ours
+        finally:
+            f.close()
+        return s
+
+    def _parse(self, f, s):
+        raw = f.readline()
+        if not raw.endswith(b"\n"):
+            s.state = INCOMPLETE  # the checkpoint was cut while it was written
+            return
+        p = check(raw)
+        head = None
+        if p is not None and p.startswith("H "):
+            try:
+                head = json.loads(p[2:])
+                if not isinstance(head, dict) or head.get("v") != VERSION:
+                    head = None  # a future version: a migration would go here
+            except ValueError:
+                head = None
+        if head is None:
+            s.state = CORRUPT
+            return
+        s.head = head
+        try:
+            n = int(head["n"])
+            s.seq = int(head["seq"])
+        except (KeyError, TypeError, ValueError):
+            s.state = CORRUPT
+            return
+        log = s.log
+        last = 0
+        for _ in range(n):
+            raw = f.readline()
+            if not raw.endswith(b"\n"):
+                s.state = INCOMPLETE
+                return
+            p = check(raw)
+            rec = None
+            if p is not None and p.startswith("c "):
+                try:
+                    rec = parse_rec(p)
+                except ValueError:
+                    pass
+            if rec is None or rec[0] <= last or rec[0] > s.seq:
+                s.ckpt_ok = False
+            else:
+                last = rec[0]
+                log.append(rec)
+        if not s.ckpt_ok:
+            s.bad = True
+            s.log = log = []  # the header's balances stand in for the lost history
+        s.state = VALID
+        s.clean = True
+        seq = s.seq
+        while True:
+            raw = f.readline()
+            if not raw:
+                return
+            whole = raw.endswith(b"\n")
+            p = check(raw)
+            ok = p is not None
+            if ok:
+                tag = p[:2]
+                if tag == "r ":
+                    try:
+                        rec = parse_rec(p)
+                    except ValueError:
+                        ok = False
+                    else:
+                        if rec[0] != seq + 1:
+                            ok = False  # a gap: what follows cannot be folded
+                        else:
+                            seq = rec[0]
+                            s.seq = seq
+                            log.append(rec)
+                elif tag == "v ":
+                    try:
+                        s.volume = int(p[2:]) % 3
+                    except ValueError:
+                        ok = False
+                elif tag == "s ":
+                    try:
+                        s.superseded = int(p[2:])
+                    except ValueError:
+                        ok = False
+                else:
+                    ok = False
+            if ok:
+                s.journal += 1
+            if not whole:
+                s.clean = False  # a torn last line (a cut append): nothing may follow it
+                return
+            if not ok:
+                s.bad = True  # a whole line that does not read: damage; stop here
+                s.clean = False
+                return
+
+    def load(self):
+        self.cur = None
+        self.appendable = False
+        self.detail = None
+        slots = (self._read(0), self._read(1))
+        self.marked = self.fs.exists(self.mark)
+        best = None
+        gen = 0
+        damage = []
+        for s in slots:
+            if s.head is not None:
+                try:
+                    g = int(s.head["gen"])
+                except (KeyError, TypeError, ValueError):
+                    g = 0
+                    s.state = CORRUPT
+                s.gen = g
+                if g > gen:
+                    gen = g
+            if s.state == CORRUPT:
+                damage.append("%s unreadable" % SLOT_NAMES[s.index])
+            elif s.bad:
+                damage.append("%s has bad lines" % SLOT_NAMES[s.index])
+            if s.state == VALID and (best is None or s.gen > best.gen):
+                best = s
+        self.gen = gen
+        for s in slots:
+            if s.superseded and (best is None or s.superseded > best.gen):
+                damage.append("checkpoint %d is lost" % s.superseded)
+        if best is None:
+            if self.marked or damage:
+                self.status = "damaged"  # B17: it was there; never invent balances
+                self.detail = "; ".join(damage) or "store files missing"
+            else:
+                self.status = "new"
+            return None
+        self.cur = best.index
+        self.journal = best.journal
+        self.appendable = best.clean and not damage and not best.superseded
+        if damage:
+            self.status = "damaged"
+            self.detail = "; ".join(damage)
+        else:
+            self.status = "ok"
+        return self._snapshot(best)
+
+    def _snapshot(self, s):
+        h = s.head
+        base = h["bal"] if not s.ckpt_ok else h["base"]
+        volume = h.get("volume", 2) if s.volume is None else s.volume
+        return {"v": 1, "profile": h["profile"], "seq": s.seq, "volume": volume,
+                "base": base, "log": s.log, "previous": h.get("previous")}
+
+    # -- writing ------------------------------------------------------------------------------
+
+    def _append(self, payload):
+        """One line onto the slot in use, durable on return."""
+        data = line(payload)
+        fs = self.fs
+        self.appendable = False  # until it is known whole
+        f = fs.open(self.paths[self.cur], "ab")
+        try:
+            f.write(data)
+        except BaseException:
+            f.close()
+            raise
+        fs.done(f)
+        self.appendable = True
+        self.journal += 1
         self.writes += 1
+        self.bytes_written += len(data)
+
+    def _checkpoint(self, ledger, rec=None):
+        """The whole state (with rec applied) into the other slot, as the next generation."""
+        profile = ledger.profile.name
+        seq = ledger.seq
+        base = list(ledger.base)
+        bal = list(ledger.bal)
+        log = ledger.log
+        keep = self.keep if self.keep is not None else ledger.log_max
+        if rec is not None:
+            log = log + [rec]
+            seq = rec[0]
+            apply(bal, rec)
+        drop = len(log) - keep
+        if drop > 0:
+            for r in log[:drop]:
+                apply(base, r)
+            log = log[drop:]
+        prev = ledger.previous
+        if prev is not None:
+            prev = (("profile", prev[0]), ("seq", prev[1]), ("balances", prev[2][1:]))
+        gen = self.gen + 1
+        head = (("v", VERSION), ("gen", gen), ("profile", profile), ("seq", seq),
+                ("volume", ledger.volume), ("n", len(log)), ("base", base[1:CARDS + 1]),
+                ("bal", bal[1:CARDS + 1]), ("previous", prev))
+        new = 0 if self.cur is None else 1 - self.cur
+        fs = self.fs
+        size = 0
+        f = fs.open(self.paths[new], "wb")
+        try:
+            chunk = line("H " + jsonw.dumps(head))
+            for r in log:
+                chunk += line(rec_payload("c", r))
+                if len(chunk) >= 512:
+                    f.write(chunk)
+                    size += len(chunk)
+                    chunk = b""
+            if chunk:
+                f.write(chunk)
+                size += len(chunk)
+        except BaseException:
+            f.close()
+            raise
+        fs.done(f)
+        # Durable: the new slot wins at boot from here on. Tell the old one, so a boot that
+        # finds the new slot gone knows it is damage rather than a cut checkpoint.
+        old = self.cur
+        self.gen = gen
+        self.writes += 1
+        self.bytes_written += size
+        if old is not None and self.appendable:
+            try:
+                self._append("s %d" % gen)
+                self.writes -= 1  # the note is part of this write, not a write of its own
+            except OSError:
+                pass  # the new slot is whole; the note only sharpens damage reports
+        self.cur = new
+        self.appendable = True
+        self.journal = 0
+        if not self.marked:
+            self._mark()
+
+    def _mark(self):
+        """The first durable checkpoint: from now on an empty store is damage, not 'new'."""
+        try:
+            f = self.fs.open(self.mark, "wb")
+            try:
+                f.write(MARK_TEXT)
+            except BaseException:
+                f.close()
+                raise
+            self.fs.done(f)
+            self.marked = True
+        except OSError:
+            pass  # tried again at the next checkpoint
 
     def save(self, ledger):
-        self._write(jsonw.dumps(ledger.snapshot()))
+        self._checkpoint(ledger)
 
     def commit(self, ledger, rec):
-        snap = ledger.snapshot()
-        snap["log"].append(list(rec))
-        snap["seq"] = rec[0]
-        self._write(jsonw.dumps(snap))
+        if self.appendable and self.journal < self.journal_max:
+            self._append(rec_payload("r", rec))
+        else:
+            self._checkpoint(ledger, rec)
+
+    def save_settings(self, ledger):
+        if self.appendable and self.journal < self.journal_max:
+            self._append("v %d" % ledger.volume)
+        else:
+            self._checkpoint(ledger)

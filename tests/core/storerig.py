@@ -1,0 +1,181 @@
+"""Power cuts on cue for the store tests (CPython and MicroPython alike).
+
+FaultFS is a file system in RAM that is harsher than LittleFS: every write lands the moment it
+is issued (no copy-on-write), `open(..., "wb")` truncates at once, and a file created is there
+at once, empty. Every open, write, flush and close is a step; `images` collects, before each
+step, what the flash would hold if the power failed right there (and, for a write, with only
+part of it landed). `session` is a scripted game of mixed transactions; `state` is what a
+reboot must find.
+"""
+
+from ledger import Ledger
+
+
+class PowerCut(Exception):
+    pass
+
+
+class FaultFile:
+    def __init__(self, fs, path):
+        self.fs = fs
+        self.path = path
+        self.pos = 0
+
+    def write(self, data):
+        fs = self.fs
+        fs.step("write", self.path, data)
+        fs.files[self.path].extend(data)
+        return len(data)
+
+    def flush(self):
+        self.fs.step("flush", self.path)
+
+    def close(self):
+        self.fs.step("close", self.path)
+
+    def readline(self):
+        buf = self.fs.files[self.path]
+        i = self.pos
+        j = i
+        n = len(buf)
+        while j < n and buf[j] != 10:
+            j += 1
+        if j < n:
+            j += 1
+        self.pos = j
+        return bytes(buf[i:j])
+
+    def fileno(self):
+        return -1
+
+
+class FaultFS:
+    """files: path -> bytearray. fail_at: the step number that raises OSError (a full flash)."""
+
+    def __init__(self, files=None):
+        self.files = files if files is not None else {}
+        self.steps = 0
+        self.fsync = None
+        self.dead = False
+        self.collect = None  # fn(tag, files): called with every image
+        self.tag = None  # what the images are tagged with (the op in flight)
+        self.fail_at = None
+
+    def image(self):
+        return copy_files(self.files)
+
+    def step(self, kind, path, data=None):
+        if self.dead:
+            raise PowerCut()
+        self.steps += 1
+        if self.fail_at == self.steps:
+            raise OSError(28)
+        collect = self.collect
+        if collect is not None:
+            self.collect = None  # the check boots on its own FaultFS; no images of those
+            collect(self.tag, self.files)
+            if data is not None and len(data) > 1:
+                for k in (1, len(data) // 2, len(data) - 1):
+                    img = self.image()
+                    img[path].extend(data[:k])
+                    collect(self.tag, img)
+            self.collect = collect
+
+    def open(self, path, mode):
+        if "r" in mode:
+            if path not in self.files:
+                raise OSError(2)
+            return FaultFile(self, path)
+        self.step("open", path)
+        if "w" in mode or path not in self.files:
+            self.files[path] = bytearray()
+        return FaultFile(self, path)
+
+    def exists(self, path):
+        return path in self.files
+
+    def done(self, f):
+        f.flush()
+        f.close()
+
+
+def copy_files(files):
+    out = {}
+    for k in files:
+        out[k] = bytearray(files[k])
+    return out
+
+
+def key(files):
+    """A short fingerprint of an image (a collision only skips one check)."""
+    h = 0
+    for k in files:
+        h ^= hash(k) ^ (hash(bytes(files[k])) * 31 + len(files[k]))
+    return h
+
+
+class SmallLedger(Ledger):
+    log_max = 40  # a shorter log makes every checkpoint, and so every test, quicker
+
+
+def state(ledger):
+    """What a reboot must find: balances, seq, volume, profile, the backup and the log's ends."""
+    if not ledger.ready:
+        return None
+    prev = ledger.previous
+    if prev is not None:
+        prev = (prev[0], prev[1], tuple(prev[2]))
+    log = ledger.log
+    ends = (len(log), log[0] if log else None, log[-1] if log else None)
+    return (ledger.profile.name, ledger.seq, tuple(ledger.bal), ledger.volume, prev, ends)
+
+
+class Rand:
+    """The same numbers on every interpreter."""
+
+    def __init__(self, seed):
+        self.x = seed
+
+    def below(self, n):
+        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
+        return (self.x >> 8) % n
+
+
+def session(ledger, n, seed=7, before=None, after=None):
+    """n mixed operations on a ready ledger: receive, pay, transfer, go, undo, volume, new
+    game, restore. before(i)/after(i) are called around each op (i from 0). Returns the number
+    of transactions committed."""
+    rnd = Rand(seed)
+    last = None
+    txns = 0
+    for i in range(n):
+        if before:
+            before(i)
+        c = rnd.below(100)
+        card = 1 + rnd.below(6)
+        other = 1 + (card + rnd.below(5)) % 6
+        amount = (1 + rnd.below(300)) * 10000
+        if c < 25:
+            r = ledger.receive(card, amount)
+        elif c < 45:
+            r = ledger.pay(card, amount)
+        elif c < 75:
+            r = ledger.transfer(card, other, amount)
+        elif c < 85:
+            r = ledger.go(card)
+        elif c < 93:
+            r = ledger.undo(last) if last is not None and last[1] != "undo" else None
+        elif c < 96:
+            r = ledger.save_volume((ledger.volume + 2) % 3)
+        elif c < 99:
+            r = ledger.new_game()
+        else:
+            r = ledger.restore_previous()
+        if isinstance(r, tuple):
+            last = r
+            txns += 1
+        elif c >= 93:
+            last = None
+        if after:
+            after(i)
+    return txns
