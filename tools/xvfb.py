@@ -1,0 +1,229 @@
+"""The real simulator window on a private X server, driven like a person would drive it.
+
+Used by the live GUI tests (tests/gui/test_live.py), `make screenshot` (tools/screenshot.py) and
+the idle-CPU bench (bench/idle_cpu.py). Needs Xvfb, xdotool and ImageMagick's `import`
+(`make gui-deps`). Mouse and keys go through xdotool (XTEST: real X input events, as from a
+real mouse); what the window shows is read back from a screen grab's pixels.
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+from simulator import gui  # noqa: E402  (geometry and colours of the drawing)
+import segments  # noqa: E402  (firmware/, on sys.path once simulator is imported)
+
+TOOLS = ("Xvfb", "xdotool", "import")
+
+
+def missing_tools():
+    return [t for t in TOOLS if shutil.which(t) is None]
+
+
+class Xvfb:
+    """A private X server on a display number it picks itself (-displayfd)."""
+
+    def __init__(self, size="1024x900x24"):
+        r, w = os.pipe()
+        self.proc = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(w), "-screen", "0", size, "-nolisten", "tcp"],
+            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(w)
+        num = b""
+        while not num.endswith(b"\n"):
+            ch = os.read(r, 1)
+            if not ch:
+                break
+            num += ch
+        os.close(r)
+        if not num.strip():
+            self.proc.kill()
+            raise RuntimeError("Xvfb did not start")
+        self.display = ":" + num.decode().strip()
+
+    def env(self, extra=None):
+        env = dict(os.environ)
+        env["DISPLAY"] = self.display
+        env.update(extra or {})
+        return env
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(5)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def _hex(colour):
+    return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def _near(px, colour, tol=40):
+    return sum(abs(a - b) for a, b in zip(px, _hex(colour), strict=True)) <= tol
+
+
+class LiveWindow:
+    """`python -m simulator --tcp 0 ...` on display, found by its title, and its TCP port."""
+
+    def __init__(self, display, args=(), env=None, timeout=15.0):
+        env = dict(env or os.environ)
+        env["DISPLAY"] = display
+        env.setdefault("PYTHONPATH", ROOT)
+        self.display = display
+        self.env = env
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "simulator", "--tcp", "0"] + list(args), cwd=ROOT, env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        line = self.proc.stdout.readline().decode()
+        if not line.startswith("listening tcp 127.0.0.1:"):
+            self.proc.kill()
+            raise RuntimeError("simulator said %r; stderr: %s"
+                               % (line, self.proc.stderr.read().decode()[-2000:]))
+        self.port = int(line.rsplit(":", 1)[1])
+        self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
+        self.rfile = self.sock.makefile("rb")
+        title = "^" + gui.TITLE.replace("(", "\\(").replace(")", "\\)") + "$"  # a regex
+        out = self.xdo("search", "--sync", "--onlyvisible", "--name", title, timeout=timeout)
+        self.wid = out.split()[0]
+        self.xdo("windowfocus", "--sync", self.wid)
+        self._origin = None
+
+    # -- X input ---------------------------------------------------------------------------------
+
+    def xdo(self, *args, timeout=10.0):
+        return subprocess.run(["xdotool"] + list(args), env=self.env, check=True,
+                              capture_output=True, timeout=timeout).stdout.decode()
+
+    def origin(self):
+        """The window's top-left on the screen: the canvas starts there."""
+        if self._origin is None:
+            out = self.xdo("getwindowgeometry", "--shell", self.wid)
+            vals = dict(line.split("=", 1) for line in out.split())
+            self._origin = (int(vals["X"]), int(vals["Y"]))
+        return self._origin
+
+    def _abs(self, x, y):
+        ox, oy = self.origin()
+        return str(ox + x), str(oy + y)
+
+    def click(self, x, y):
+        self.xdo("mousemove", "--sync", *self._abs(x, y), "click", "1")
+
+    def click_key(self, key):
+        x0, y0, x1, y1 = gui.key_rects()[key]
+        self.click((x0 + x1) // 2, (y0 + y1) // 2)
+
+    def drag(self, x, y, tx, ty):
+        self.xdo("mousemove", "--sync", *self._abs(x, y), "mousedown", "1")
+        for i in range(1, 6):
+            self.xdo("mousemove", "--sync", *self._abs(x + (tx - x) * i // 5,
+                                                       y + (ty - y) * i // 5))
+        self.xdo("mouseup", "1")
+
+    def drag_card(self, card, slot):
+        x, y = gui.tray_pos(card)
+        x0, x1 = gui.SLOTS_X[slot]
+        self.drag(x + gui.CARD_W // 2, y + gui.CARD_H // 2, (x0 + x1) // 2, gui.SLOT_Y + 10)
+
+    def keys(self, *names):
+        self.xdo("key", "--delay", "20", *names)
+
+    def key_down(self, name):
+        self.xdo("keydown", name)
+
+    def key_up(self, name):
+        self.xdo("keyup", name)
+
+    # -- the protocol, live --------------------------------------------------------------------
+
+    def command(self, line):
+        """One protocol command; returns the reply line (event lines are skipped)."""
+        self.sock.sendall((line + "\n").encode())
+        while True:
+            reply = self.rfile.readline().decode().rstrip("\n")
+            if not reply:
+                raise RuntimeError("the simulator closed the connection")
+            if not reply.startswith("! "):
+                return reply
+
+    # -- reading the screen back ---------------------------------------------------------------
+
+    def grab(self):
+        """(width, height, rgb bytes) of the window as it is on the screen now."""
+        out = subprocess.run(["import", "-window", self.wid, "-depth", "8", "rgb:-"],
+                             env=self.env, check=True, capture_output=True, timeout=10).stdout
+        out2 = self.xdo("getwindowgeometry", "--shell", self.wid)
+        vals = dict(line.split("=", 1) for line in out2.split())
+        w, h = int(vals["WIDTH"]), int(vals["HEIGHT"])
+        return w, h, out
+
+    def shown(self):
+        """(text, k, M, glass lit) decoded from the pixels of the drawn display."""
+        w, _h, rgb = self.grab()
+
+        def px(x, y):
+            i = (int(y) * w + int(x)) * 3
+            return tuple(rgb[i:i + 3])
+
+        def any_on(cx, cy, r):
+            return any(_near(px(x, y), gui.SEG_ON) for x in range(int(cx - r), int(cx + r) + 1)
+                       for y in range(int(cy - r), int(cy + r) + 1))
+
+        by_byte = {}
+        for ch, g in segments.GLYPHS.items():
+            by_byte.setdefault(g, ch)
+        text = ""
+        for i in range(5):
+            x = gui.CELL_X0 + i * (gui.CELL_W + gui.CELL_GAP)
+            polys, dp = gui.segment_polys(x, gui.CELL_Y0, gui.CELL_W, gui.CELL_H, gui.SEG_T)
+            byte = 0
+            for s, pts in enumerate(polys):
+                cx = sum(pts[0::2]) / 6.0
+                cy = sum(pts[1::2]) / 6.0
+                if _near(px(cx, cy), gui.SEG_ON):
+                    byte |= 1 << s
+            if byte:
+                text += by_byte.get(byte, "?")
+            if _near(px((dp[0] + dp[2]) / 2, (dp[1] + dp[3]) / 2), gui.SEG_ON):
+                text += "."
+        ax = gui.DISPLAY[2] - 20
+        m = any_on(ax, gui.CELL_Y0 + 12, 6)
+        k = any_on(ax, gui.CELL_Y0 + gui.CELL_H - 10, 6)
+        lit = _near(px(gui.DISPLAY[0] + 12, gui.DISPLAY[1] + 50), gui.GLASS_ON)
+        return text, k, m, lit
+
+    def wait_shown(self, want, timeout=5.0):
+        end = time.monotonic() + timeout
+        while True:
+            got = self.shown()
+            if got[:len(want)] == tuple(want):
+                return got
+            if time.monotonic() > end:
+                raise AssertionError("display shows %r, not %r" % (got, want))
+            time.sleep(0.02)
+
+    def stop(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        for f in (self.proc.stdout, self.proc.stderr):
+            f.close()
