@@ -116,12 +116,16 @@ class Protocol:
             return self.drain() + ["ERR line-too-long lines end within %d characters" % MAX_LINE]
         if isinstance(line, (bytes, bytearray)):
             for b in line:
-                if b != 9 and (b < 32 or b > 126):
+                if (b < 32 or b > 126) and b != 9 and b != 13:
                     return self.drain() + ["ERR bad-line only printable ASCII is understood"]
             line = line.decode()
+        else:
+            for c in line:
+                if (c < " " or c > "~") and c != "\t" and c != "\r":
+                    return self.drain() + ["ERR bad-line only printable ASCII is understood"]
         if len(line) > MAX_LINE:
             return self.drain() + ["ERR line-too-long lines end within %d characters" % MAX_LINE]
-        words = line.replace("\t", " ").strip("\r").split()
+        words = line.replace("\t", " ").replace("\r", " ").split()
         if not words:
             return self.drain()  # blank lines are ignored
         name = words[0].upper()

@@ -74,27 +74,28 @@ class Unit:
 
     # -- outputs -------------------------------------------------------------------------------
 
-    @property
-    def volume(self):
-        return self.ledger.volume
-
-    @property
-    def red(self):
-        if not self.power:
+    # red, green and volume are worked out when read. Not as properties: in MicroPython a class
+    # with a property makes every attribute store on its instances look the class up first,
+    # which cost a key press about a third of its time. __getattr__ runs only for names the
+    # instance does not have, so it slows nothing else.
+    def __getattr__(self, name):
+        if name == "red":
+            if self.power:
+                deal = self.deal
+                if deal == "running":
+                    return "slow"
+                if deal == "ending":
+                    return "fast"
             return "off"
-        if self.deal == "running":
-            return "slow"
-        if self.deal == "ending":
-            return "fast"
-        return "off"
-
-    @property
-    def green(self):
-        if not self.power:
-            return "off"
-        if self.deal == "done":
-            return "slow"
-        return "on" if self.maintenance else "off"
+        if name == "green":
+            if not self.power:
+                return "off"
+            if self.deal == "done":
+                return "slow"
+            return "on" if self.maintenance else "off"
+        if name == "volume":
+            return self.ledger.volume
+        raise AttributeError(name)
 
     def display(self):
         """(text, k, M): what the five cells and the two annunciators show."""
@@ -174,10 +175,11 @@ class Unit:
         self.rev += 1
         self._emit("power", "off")
 
-    def _input(self, now):
+    def _input(self, now, card=False):
         """A key or a card movement: activity, and the end of whatever it interrupts (B3)."""
         self._last = now
-        self.error = None
+        if not (card and self.error == "store-damaged"):
+            self.error = None  # B17: a damaged store is reported until the banker presses a key
         self._flash = None
         self._focus = None
         self._focus_next = None
@@ -388,7 +390,7 @@ class Unit:
             return "card-in-use"
         if not self.power:
             self._wake(now)  # a card wakes the unit and is taken as input (B16)
-        self._input(now)
+        self._input(now, True)
         if other is None:
             # B14: a card ends the tally, with whatever was typed for it.
             self.tally = 0
@@ -415,7 +417,7 @@ class Unit:
         if not self.power:
             self.rev += 1  # a removal does not wake the unit
             return None
-        self._input(now)
+        self._input(now, True)
         self._clear_entry()  # B3: removing a card discards an entry in progress
         return None
 

@@ -178,3 +178,37 @@ def test_maintenance_commands():
     assert ok(p.handle("BALANCES"))["3"] == 1500
     ok(p.handle("SET SOUND 0"))
     assert ok(p.handle("STATE"))["sound"] == 0
+
+
+def test_unprintable_characters_in_text_lines_too():
+    r, p = proto_rig()
+    out = p.handle("FR\x00B")
+    assert out == ["ERR bad-line only printable ASCII is understood"]
+    assert p.handle("HELLO\r")[0].startswith("OK ")
+
+
+def test_b17_damaged_store_reported_until_a_key():
+    from store import MemoryStore
+
+    from harness import Rig
+
+    class Recovered(MemoryStore):
+        """A store that had to fall back to its last good copy."""
+
+        def load(self):
+            snap = MemoryStore.load(self)
+            if snap is not None:
+                self.status = "damaged"
+            return snap
+
+    st = Recovered()
+    Rig(store=st)  # a game is stored
+    r = Rig(store=st)
+    u = r.unit
+    assert u.store_status == "damaged" and u.error == "store-damaged"
+    assert r.text() == "Err5"
+    r.insert("L", 1)
+    assert u.error == "store-damaged"  # a card is not the banker's key
+    r.press("5")
+    assert u.error is None
+    assert r.bal(1) == 15000000  # the last good copy is in use
