@@ -93,6 +93,9 @@ class OsFS:
         except OSError:
             return False
 
+    def remove(self, path):
+        self.os.remove(path)
+
     def done(self, f):
         try:
             f.flush()
@@ -118,6 +121,9 @@ class VfsFS(OsFS):
             return True
         except OSError:
             return False
+
+    def remove(self, path):
+        self.vfs.remove(path)
 
 
 # -- lines ------------------------------------------------------------------------------------
@@ -204,6 +210,7 @@ class FileStore(MemoryStore):
         self.journal = 0
         self.marked = False
         self.detail = None  # why the store is damaged, for logs and tests
+        self.scrub = False  # damage was read: drop the old slot after the next checkpoint
         self.bytes_written = 0
 
     # -- boot ---------------------------------------------------------------------------------
@@ -277,6 +284,12 @@ class FileStore(MemoryStore):
                 return
             whole = raw.endswith(b"\n")
             p = check(raw)
+            odd_end = False
+            if p is None and not whole:
+                # A torn append is a prefix of a line; a whole line whose newline reads as
+                # something else is a bit flip: the line stands, the flip is damage.
+                p = check(raw[:-1])
+                odd_end = p is not None
             ok = p is not None
             if ok:
                 tag = p[:2]
@@ -308,6 +321,7 @@ class FileStore(MemoryStore):
                 s.journal += 1
             if not whole:
                 s.clean = False  # a torn last line (a cut append): nothing may follow it
+                s.bad = odd_end
                 return
             if not ok:
                 s.bad = True  # a whole line that does not read: damage; stop here
@@ -318,6 +332,7 @@ class FileStore(MemoryStore):
         self.cur = None
         self.appendable = False
         self.detail = None
+        self.scrub = False
         slots = (self._read(0), self._read(1))
         self.marked = self.fs.exists(self.mark)
         best = None
@@ -343,6 +358,7 @@ class FileStore(MemoryStore):
         for s in slots:
             if s.superseded and (best is None or s.superseded > best.gen):
                 damage.append("checkpoint %d is lost" % s.superseded)
+        self.scrub = bool(damage)
         if best is None:
             if self.marked or damage:
                 self.status = "damaged"  # B17: it was there; never invent balances
@@ -444,6 +460,14 @@ class FileStore(MemoryStore):
         self.cur = new
         self.appendable = True
         self.journal = 0
+        if self.scrub:
+            # The new slot holds all there is; the other one held damage (or was the copy
+            # read around it). Remove it so the next boot does not report it again.
+            try:
+                fs.remove(self.paths[1 - new])
+            except OSError:
+                pass
+            self.scrub = False
         if not self.marked:
             self._mark()
 

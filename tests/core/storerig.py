@@ -94,6 +94,12 @@ class FaultFS:
     def exists(self, path):
         return path in self.files
 
+    def remove(self, path):
+        self.step("remove", path)
+        if path not in self.files:
+            raise OSError(2)
+        del self.files[path]
+
     def done(self, f):
         f.flush()
         f.close()
