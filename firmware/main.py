@@ -60,6 +60,7 @@ class App:
         self.poller.register(stdin if stdin is not None else sys.stdin, select.POLLIN)
         self.eof = False
         self._prev = 10  # the byte before: the stream starts as if after a line end
+        self.host_seen = False  # a byte came over USB serial since boot
         self._rev = -1
         self._power = None
 
@@ -136,6 +137,7 @@ class App:
                 self.eof = True  # the unix port's stdin ended; on the Pico it never does
                 return
             c = b[0] if isinstance(b, bytes) else ord(b)
+            self.host_seen = True
             if c == 3 and self._interrupt():
                 raise KeyboardInterrupt  # mpremote (or a person) wants the REPL
             self._prev = c
@@ -178,7 +180,9 @@ class App:
             self.write(self.protocol.drain())  # events of keys, cards and timers
         if self.unit.power:
             self.serial(self.wait_ms(now))
-        elif self.board.usb_powered():
+        elif self.host_seen or self.board.usb_powered():
+            # A host that has spoken is on USB, whatever the VBUS pin says: a light sleep
+            # would drop its serial port.
             self.serial(self.standby_ms)
         else:
             self.board.sleep(self.standby_ms)

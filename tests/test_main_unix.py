@@ -155,6 +155,12 @@ print("power", unit.power, board.display._shown, len(machine.sleeps) > 0, set(ma
 unit.off_ms = 60000
 press("7", True); turns(30); press("7", False); turns(30)
 print("woken", unit.power, unit.entry == "")
+
+app.host_seen = True  # a host has spoken over USB: off, but no light sleep to drop its port
+n = len(machine.sleeps)
+unit.off_ms = 50
+turns(200)
+print("hosted", unit.power, len(machine.sleeps) == n)
 """
 
 
@@ -182,6 +188,7 @@ def test_main_drives_the_board(tmp_path):
     # switched off: display blanked (HT1621 powered down), standby in 100 ms light sleeps
     assert lines["power"] == "False None True {100}"
     assert lines["woken"] == "True True"  # a key wakes it, and is not taken as input
+    assert lines["hosted"] == "False True"  # switched off, yet awake for the USB host
 
 
 def test_ctrl_c_among_garbage_does_not_stop_the_unit_but_mpremote_does(tmp_path):
