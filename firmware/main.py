@@ -55,7 +55,8 @@ class App:
         self.unit.listeners.append(self._on_event)
         self.reader = LineReader()
         self.stdin = stdin if stdin is not None else getattr(sys.stdin, "buffer", sys.stdin)
-        self.stdout = stdout if stdout is not None else sys.stdout
+        # The raw stream: the text one turns each "\n" into "\r\n" on rp2.
+        self.stdout = stdout if stdout is not None else getattr(sys.stdout, "buffer", sys.stdout)
         self.poller = select.poll()
         self.poller.register(stdin if stdin is not None else sys.stdin, select.POLLIN)
         self.eof = False
@@ -124,8 +125,7 @@ class App:
     def write(self, lines):
         out = self.stdout
         for line in lines:
-            out.write(line)
-            out.write("\n")
+            out.write((line + "\n").encode())
 
     def serial(self, timeout_ms):
         """Wait up to timeout_ms for serial input; answer every complete line."""
