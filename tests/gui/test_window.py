@@ -204,3 +204,61 @@ def test_banker_panel_lists_balances_and_log(win):
     assert "go bank>2 2 M" in log
     type_keys(win, "b")
     assert not win.panel_shown
+
+
+def test_pty_served_from_the_window_loop(win):
+    # The protocol on a pty, answered from Tk's own loop (serve.Server via file handlers).
+    import os
+    import select
+
+    line = win.serve("pty")
+    path = line.split(" ", 2)[2]
+    fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
+    try:
+        os.write(fd, b"EVENTS ON\nINSERT L 2\n")
+        buf = b""
+        for _ in range(200):
+            win.root.update()
+            if select.select([fd], [], [], 0.01)[0]:
+                buf += os.read(fd, 4096)
+            if buf.count(b"\n") >= 3:
+                break
+        lines = buf.decode().splitlines()
+        assert lines[0] == "OK"
+        assert lines[1] == '! tone {"name": "card"}'
+        assert lines[2].startswith('OK {"power": "on"')
+        assert win.card_shown_at(2) == "L"  # drawn in the window
+    finally:
+        os.close(fd)
+
+
+def test_tones_as_wav_and_silence_at_volume_0():
+    import io
+    import wave
+
+    import tones
+
+    data = frontend.wav_bytes("money-in", 2)
+    with wave.open(io.BytesIO(data)) as wv:
+        assert wv.getframerate() == frontend.RATE and wv.getnchannels() == 1
+        want = sum(frontend.RATE * ms // 1000 for _f, ms in tones.TONES["money-in"])
+        assert wv.getnframes() == want
+    played = []
+
+    class Rec(frontend.Sound):
+        def play(self, name, volume):
+            played.append((name, volume))
+
+    host = Host(options.parse(["--virtual-clock"]))
+    s = frontend.Session(host, Rec(None))
+    s.key_down(".")
+    s.key_up(".")  # 2 -> 1
+    s.key_down("5")
+    assert played[-1] == ("click", 1)
+    for _ in range(2):
+        s.key_down("C")
+        s.key_up("C")
+    s.key_down(".")  # 1 -> 0: nothing sounds any more (B18), the view shows volume 0
+    n = len(played)
+    s.key_down("5")
+    assert len(played) == n and s.view().volume == 0
