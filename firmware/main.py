@@ -36,9 +36,15 @@ import time
 
 import rng
 from clock import RealClock, ticks_diff
-from protocol import LineReader, Protocol
 from store import FileStore
 from unit import Unit
+
+try:
+    from typing import TYPE_CHECKING
+except ImportError:  # MicroPython
+    TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from protocol import LineReader, Protocol  # noqa: F401 (the type comments)
 
 
 class App:
@@ -51,9 +57,11 @@ class App:
         make_dir(state_dir)
         self.unit = Unit(FileStore(state_dir), rng.Entropy())
         self.clock = RealClock(time.ticks_ms, time.sleep_ms)
-        self.protocol = Protocol(self.unit, self.clock)
+        # The serial protocol is loaded when a host first sends a byte (_connect): a unit in
+        # play that no host talks to never spends its ~15 KB of heap on it.
+        self.protocol = None  # type: Protocol | None
         self.unit.listeners.append(self._on_event)
-        self.reader = LineReader()
+        self.reader = None  # type: LineReader | None
         self.stdin = stdin if stdin is not None else getattr(sys.stdin, "buffer", sys.stdin)
         # The raw stream: the text one turns each "\n" into "\r\n" on rp2.
         self.stdout = stdout if stdout is not None else getattr(sys.stdout, "buffer", sys.stdout)
@@ -131,6 +139,11 @@ class App:
         """Wait up to timeout_ms for serial input; answer every complete line."""
         if not self.poller.poll(timeout_ms):
             return
+        if self.reader is None:
+            self._connect()
+        reader = self.reader
+        protocol = self.protocol
+        assert reader is not None and protocol is not None
         for _ in range(self.burst):
             b = self.stdin.read(1)
             if not b:
@@ -138,23 +151,29 @@ class App:
                 return
             c = b[0] if isinstance(b, bytes) else ord(b)
             self.host_seen = True
-            if c == 3 and self._interrupt():
+            if c == 3 and self._interrupt(reader):
                 raise KeyboardInterrupt  # mpremote (or a person) wants the REPL
             self._prev = c
-            line = self.reader.push(c)
+            line = reader.push(c)
             if line is not None:
-                self.write(self.protocol.handle(line))
+                self.write(protocol.handle(line))
             if not self.poller.poll(0):
                 return
 
-    def _interrupt(self):
+    def _connect(self):
+        from protocol import LineReader, Protocol
+
+        self.protocol = Protocol(self.unit, self.clock)
+        self.reader = LineReader()
+
+    def _interrupt(self, reader):
         """Whether a Ctrl-C byte means "stop the program" rather than line noise.
 
         The REPL's own Ctrl-C handling is switched off while the unit runs (main()), so that a
         stray 0x03 among garbage cannot kill a unit in play. mpremote starts every session
         with "\r\x03" at the start of a line, and a person types Ctrl-C twice: those stop it.
         """
-        at_line_start = not self.reader.buf and not self.reader.over
+        at_line_start = not reader.buf and not reader.over
         return self._prev == 3 or (self._prev == 13 and at_line_start)
 
     # -- the loop -------------------------------------------------------------------------------
@@ -176,7 +195,7 @@ class App:
         self.scan(now)
         self.timers(now)
         self.render(now)
-        if self.protocol.pending:
+        if self.protocol is not None and self.protocol.pending:
             self.write(self.protocol.drain())  # events of keys, cards and timers
         if self.unit.power:
             self.serial(self.wait_ms(now))
