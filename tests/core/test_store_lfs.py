@@ -1,0 +1,109 @@
+"""B17 on the real LittleFS (vfs.VfsLfs2 of the MicroPython unix port, on a RAM block device).
+
+A scripted game runs on the store; before every block program and every erase LittleFS makes,
+the flash is copied as it stands, and as it would stand with that program half done, and each
+copy is mounted as the next boot would mount it. Every time: it mounts (a failed mount is a
+reformat on the rp2 port), the store reads 'ok', and the balances are those before or after
+the transaction in flight, never a mixture. Runs only under MicroPython (pytest runs this file
+through the unix port: tests/test_store_lfs_mp.py); under CPython it defines no tests.
+"""
+
+from lfsdev import LFS2, RamDev, mkfs, mount
+from storerig import SmallLedger, session, state
+from store import FileStore, VfsFS
+from ledger import Ledger
+
+J = 16
+
+
+def _ledger(fsobj, cls, journal_max):
+    return cls(FileStore("/bank", fs=VfsFS(fsobj), journal_max=journal_max))
+
+
+def _new_dev():
+    dev = RamDev()
+    mkfs(dev)
+    fsobj = mount(dev)
+    fsobj.mkdir("/bank")
+    return dev, fsobj
+
+
+def _states(ops, seed, cls, journal_max):
+    dev, fsobj = _new_dev()
+    led = _ledger(fsobj, cls, journal_max)
+    assert led.load() == "new"
+    states = {-1: (None, state(led))}
+    cur = [None]
+
+    def before(i):
+        cur[0] = state(led)
+
+    def after(i):
+        states[i] = (cur[0], state(led))
+
+    session(led, ops, seed, before, after)
+    return states, dev
+
+
+def _cut_everywhere(ops, seed, cls=SmallLedger, journal_max=J, every=1):
+    states = _states(ops, seed, cls, journal_max)[0]
+    tag = [-1]
+    n = [0]
+    seen = [0, 0]
+
+    def boot(image):
+        n[0] += 1
+        fsobj = mount(image)  # raises if LittleFS would not mount: the rp2 port reformats then
+        led = _ledger(fsobj, cls, journal_max)
+        status = led.load()
+        got = state(led)
+        ok = states[tag[0]]
+        if tag[0] == -1 and status == "new":
+            got = None
+        else:
+            assert status == "ok", (tag[0], status, led.store.detail)
+        assert got in ok, (tag[0], got, ok)
+        seen[got == ok[1]] += 1
+
+    def on_write(d, block, off, buf):
+        if n[0] % every == 0:
+            boot(d.copy())  # cut before this program
+            half = d.copy()
+            a = block * 4096 + off
+            k = len(buf) // 2
+            half.data[a:a + k] = buf[:k]
+            boot(half)  # cut halfway through it
+
+    def on_erase(d, block):
+        boot(d.copy())  # cut before the erase ...
+        half = d.copy()
+        a = block * 4096
+        half.data[a:a + 2048] = b"\xff" * 2048
+        boot(half)  # ... and halfway through it
+
+    dev, fsobj = _new_dev()
+    led = _ledger(fsobj, cls, journal_max)
+    dev.on_write = on_write
+    dev.on_erase = on_erase
+    led.load()
+
+    def before(i):
+        tag[0] = i
+
+    session(led, ops, seed, before)
+    dev.on_write = dev.on_erase = None
+    boot(dev.copy())
+    assert state(led) == states[ops - 1][1]
+    return n[0], seen
+
+
+if LFS2 is not None:
+
+    def test_littlefs_power_cut_before_and_inside_every_program_and_erase():
+        boots, seen = _cut_everywhere(130, 7)
+        print("lfs boots:", boots, "before/after:", seen)
+        assert boots > 500 and seen[0] > 100 and seen[1] > 100, (boots, seen)
+
+    def test_littlefs_power_cuts_with_the_default_store_and_a_full_log():
+        boots, seen = _cut_everywhere(60, 9, Ledger, None)
+        assert boots > 200, boots
