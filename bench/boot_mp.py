@@ -3,13 +3,15 @@
     MICROPYPATH=<firmware dir>:tests/fake_machine micropython bench/boot_mp.py STATE_DIR
 
 <firmware dir> is `firmware` (sources) or a copy compiled with mpy-cross (main.py kept as .py).
-Prints one JSON object: `heap` (bytes in use after main.boot, collected) and `boot_us` (from
-`import main` to main.boot returning, which has drawn the first display on the board).
+Prints one JSON object: `heap` (bytes in use after main.boot, collected), `boot_us` (from
+`import main` to main.boot returning, which has drawn the first display on the board),
+`talking` (the heap in use once a host has sent HELLO: the protocol is loaded then) and `pins`
+(the heap of the fake Pin objects, left out of both).
 
 The fake `machine` and `rp2` are imported before the first reading: on a Pico they are built in
 (in flash), not on the heap. What the fake records for tests (every pin level written, every
-PWM change) is dropped before the second reading; the Pin objects it made stay counted, though
-a Pico's pins are static objects in flash.
+PWM change) is dropped before the second reading, and the fake's Pin objects are not counted:
+a Pico's `machine.Pin(n)` returns a static object in flash and allocates nothing.
 """
 
 import gc
@@ -32,4 +34,24 @@ machine.clear()
 app.board.beeper.pwm.history = []
 gc.collect()
 after = gc.mem_alloc()
-print('{"heap": %d, "boot_us": %d}' % (after - before, time.ticks_diff(t1, t0)))
+
+# What one fake Pin costs, times the pins the board made.
+n = len(machine.pins)
+extra = []
+gc.collect()
+p0 = gc.mem_alloc()
+for i in range(20):
+    extra.append(machine.Pin(100 + i, machine.Pin.IN))
+gc.collect()
+pins = (gc.mem_alloc() - p0) * n // 20
+del extra
+for i in range(20):
+    del machine.pins[100 + i]
+
+app._connect()
+reply = app.protocol.handle(b"HELLO")
+machine.clear()
+gc.collect()
+talking = gc.mem_alloc()
+print('{"heap": %d, "boot_us": %d, "talking": %d, "pins": %d}' % (
+    after - before - pins, time.ticks_diff(t1, t0), talking - before - pins, pins))
