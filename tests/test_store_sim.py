@@ -1,0 +1,200 @@
+"""B17 in the simulator, as a process: every acknowledged transaction survives a restart, a
+kill -9 at any moment, and switch-off/wake; a damaged state directory is reported over serial."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+START = 15000000
+
+
+class Sim:
+    def __init__(self, state, *extra, python=None):
+        cmd = [python or sys.executable, "-m", "simulator", "--headless", "--tcp", "0",
+               "--state", str(state), "--virtual-clock", "--seed", "1"] + list(extra)
+        self.p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            first = self.p.stdout.readline().decode()
+            assert first.startswith("listening tcp 127.0.0.1:"), first
+            port = int(first.rsplit(":", 1)[1])
+            self.s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        except BaseException:
+            self.p.kill()  # never leave a simulator behind
+            self.p.wait(10)
+            raise
+        self.f = self.s.makefile("rb")
+
+    def send(self, *lines):
+        self.s.sendall("".join(line + "\n" for line in lines).encode())
+
+    def reply(self):
+        while True:
+            line = self.f.readline().decode()
+            assert line, "the simulator closed the connection"
+            if not line.startswith("!"):
+                return line.rstrip("\n")
+
+    def cmd(self, line):
+        self.send(line)
+        return self.reply()
+
+    def json(self, line):
+        r = self.cmd(line)
+        assert r.startswith("OK "), r
+        return json.loads(r[3:])
+
+    def kill9(self):
+        self.p.send_signal(signal.SIGKILL)
+        self.p.wait(10)
+        self.close()
+
+    def stop(self):
+        self.close()
+        self.p.send_signal(signal.SIGTERM)
+        try:
+            self.p.wait(10)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait(10)
+
+    def close(self):
+        try:
+            self.f.close()
+            self.s.close()
+        except OSError:
+            pass
+        for pipe in (self.p.stdout, self.p.stderr):
+            pipe.close()
+
+
+@pytest.fixture
+def state(tmp_path):
+    return tmp_path / "flash"
+
+
+def _bal(sim):
+    b = sim.json("BALANCES")
+    return [b[str(c)] for c in range(1, 7)]
+
+
+def test_restart_keeps_every_transaction_the_log_and_the_volume(state):
+    sim = Sim(state)
+    assert json.loads(sim.cmd("HELLO")[3:])["store"] == "new"
+    sim.cmd("INSERT L 3")
+    sim.cmd("KEY 2 5 0 K +")
+    sim.cmd("REMOVE L")
+    sim.cmd("INSERT R 2")
+    sim.cmd("INSERT L 5")
+    sim.cmd("KEY 1 . 5 M -")
+    sim.cmd("REMOVE L")
+    sim.cmd("REMOVE R")
+    sim.cmd("KEY .")  # B12: volume 2 -> 1, persisted
+    bal = _bal(sim)
+    log = sim.json("LOG 50")
+    sim.stop()
+    sim = Sim(state)
+    assert json.loads(sim.cmd("HELLO")[3:])["store"] == "ok"
+    assert _bal(sim) == bal == [START, START - 1500000, START + 250000, START, START + 1500000,
+                                START]
+    assert sim.json("LOG 50") == log and [t["kind"] for t in log] == ["receive", "transfer"]
+    assert sim.json("STATE")["sound"] == 1
+    sim.stop()
+
+
+def test_kill_9_at_any_moment_loses_no_acknowledged_transfer(state):
+    """50 transfers of 10k from card 2 to card 1 are sent at once; the simulator is killed
+    with SIGKILL after the k-th reply. Every acknowledged one is there, none is half there."""
+    total = 0
+    for k in (0, 1, 7, 23, 49):
+        sim = Sim(state)
+        before = _bal(sim)
+        sim.cmd("INSERT R 2")
+        sim.cmd("INSERT L 1")
+        sim.send(*["KEY 1 0 K -"] * 50)
+        for _ in range(k):
+            r = sim.reply()
+            assert r.startswith("OK "), r
+        sim.kill9()
+        sim = Sim(state)
+        assert json.loads(sim.cmd("HELLO")[3:])["store"] == "ok"
+        after = _bal(sim)
+        moved = after[0] - before[0]
+        assert moved % 10000 == 0 and k * 10000 <= moved <= 50 * 10000, (k, moved)
+        assert after[1] == before[1] - moved and after[2:] == before[2:]  # both or neither
+        total += moved
+        sim.cmd("REMOVE L")
+        sim.cmd("REMOVE R")
+        sim.stop()
+    sim = Sim(state)
+    assert _bal(sim)[:2] == [START + total, START - total]
+    sim.stop()
+
+
+def test_switch_off_and_wake_keep_everything(state):
+    sim = Sim(state)
+    sim.cmd("INSERT L 4")
+    sim.cmd("KEY M")  # B9: Go
+    sim.cmd("REMOVE L")
+    bal = _bal(sim)
+    assert bal[3] == START + 2000000
+    assert sim.json("ADVANCE 61000")["power"] == "off"  # B16
+    assert sim.json("KEY 1")["power"] == "on"  # the waking key is not input
+    assert _bal(sim) == bal
+    sim.json("ADVANCE 61000")
+    sim.kill9()  # switched off, then the batteries are pulled
+    sim = Sim(state)
+    assert _bal(sim) == bal and json.loads(sim.cmd("HELLO")[3:])["store"] == "ok"
+    sim.stop()
+
+
+def test_a_damaged_state_dir_is_reported_and_the_last_good_copy_used(state):
+    sim = Sim(state)
+    sim.cmd("INSERT L 6")
+    sim.cmd("KEY 1 0 0 K +")
+    sim.cmd("REMOVE L")
+    bal = _bal(sim)
+    sim.stop()
+    with open(os.path.join(str(state), "bank.a"), "r+b") as f:  # a flip in the slot's last line
+        data = f.read()
+        f.seek(len(data) - 5)
+        f.write(b"#")
+    sim = Sim(state)
+    hello = json.loads(sim.cmd("HELLO")[3:])
+    st = sim.json("STATE")
+    assert hello["store"] == "damaged" and st["error"] == "store-damaged"
+    assert st["display"]["text"] in ("Err5", "Err6")
+    assert _bal(sim) != bal or st["display"]["text"] == "Err5"  # never the new game, quietly
+    sim.stop()
+
+
+def _stdio(python, state, *lines):
+    cmd = [python, "-m", "simulator", "--headless", "--stdio", "--state", str(state),
+           "--virtual-clock", "--seed", "1"]
+    out = subprocess.run(cmd, cwd=ROOT, input="".join(x + "\n" for x in lines).encode(),
+                         capture_output=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    return [x for x in out.stdout.decode().splitlines() if not x.startswith("!")]
+
+
+def test_the_unix_port_simulator_reads_and_writes_the_same_store(state):
+    mp = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if not os.path.exists(mp):
+        pytest.skip("no MicroPython unix port in this venv (Linux x86_64 only)")
+    sim = Sim(state)
+    sim.cmd("INSERT L 2")
+    sim.cmd("KEY 3 0 K +")
+    bal = _bal(sim)
+    sim.kill9()
+    out = _stdio(mp, state, "BALANCES", "INSERT L 2", "KEY 2 0 K +", "BALANCES", "HELLO")
+    assert json.loads(out[0][3:]) == {str(c + 1): b for c, b in enumerate(bal)}
+    bal2 = json.loads(out[3][3:])
+    assert bal2["2"] == bal[1] + 20000 and json.loads(out[4][3:])["store"] == "ok"
+    sim = Sim(state)
+    assert _bal(sim) == [bal2[str(c)] for c in range(1, 7)]
+    sim.stop()
