@@ -167,6 +167,10 @@ class Window:
         self.status_label = tk.Label(main, text="", bg="#3b3b3b", fg="#ffd166", anchor="w",
                                      font=("Helvetica", 10, "bold"))
         self.status_label.pack(side="top", fill="x")
+        # takefocus=0: the keyboard stays with the unit (space is DEAL, not this button).
+        self.panel_button = tk.Button(main, text="banker panel (b)", takefocus=0,
+                                      command=self.toggle_panel, font=("Helvetica", 9))
+        self.panel_button.pack(side="top", anchor="e", padx=8, pady=(0, 6))
         self.panel = tk.Frame(root, bg="#f5f1e6", padx=10, pady=10)
         self._build_unit(c)
         self._build_panel(self.panel)

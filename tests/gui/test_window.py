@@ -262,3 +262,10 @@ def test_tones_as_wav_and_silence_at_volume_0():
     n = len(played)
     s.key_down("5")
     assert len(played) == n and s.view().volume == 0
+
+
+def test_panel_button_and_keys_still_reach_the_unit(win):
+    win.panel_button.invoke()
+    assert win.panel_shown
+    type_keys(win, "space")  # still DEAL, not the button
+    assert win.unit.deal == "running"
