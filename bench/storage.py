@@ -1,0 +1,183 @@
+"""Flash cost of a transaction: `writes_per_transaction()` (make bench reads it).
+
+The store (firmware/store.py) runs a long mixed game on the real LittleFS of the MicroPython
+unix port (vfs.VfsLfs2 on a RAM block device with the rp2 port's settings: 4 KB blocks,
+progsize 256), and the block device counts what reaches the flash. Under CPython this file runs
+itself under .venv/bin/micropython; without the unix port it falls back to counting at the file
+level (no block figures). Also: `python -m bench.storage` prints the figures.
+
+    writes   store commits (LittleFS file syncs) per transaction, checkpoints included
+    bytes    bytes programmed into flash per transaction (data, metadata, checkpoints)
+    programs block programs per transaction; erases: 4 KB block erases per transaction
+    file_bytes  bytes the store hands the file system per transaction
+    games    flash lifetime in games (see docs/storage.md for the assumptions)
+"""
+
+import sys
+
+TXNS = 600
+GAME_TXNS = 300  # transactions in a long game (an evening of Monopoly)
+FS_BLOCKS = 352  # the Pico's LittleFS: 1408 KB of 4 KB blocks (rp2 port, 2 MB flash)
+FIRMWARE_BLOCKS = 60  # the firmware's own files on the same file system stay put
+CYCLES = 100000  # erase cycles of the Pico's NOR flash
+BLOCK = 4096
+
+
+class _Dev:
+    def __init__(self, blocks):
+        self.data = bytearray(blocks * BLOCK)
+        self.blocks = blocks
+        self.programs = 0
+        self.programmed = 0
+        self.erases = 0
+
+    def readblocks(self, block, buf, off=0):
+        a = block * BLOCK + off
+        buf[:] = self.data[a:a + len(buf)]
+
+    def writeblocks(self, block, buf, off=0):
+        a = block * BLOCK + off
+        self.data[a:a + len(buf)] = buf
+        self.programs += 1
+        self.programmed += len(buf)
+
+    def ioctl(self, op, arg):
+        if op == 4:
+            return self.blocks
+        if op == 5:
+            return BLOCK
+        if op == 6:
+            self.erases += 1
+        return 0
+
+
+def _game(store, n):
+    from ledger import Ledger
+
+    led = Ledger(store)
+    led.load()
+    x = 12345
+    for i in range(n):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        card = 1 + (x >> 8) % 6
+        other = 1 + (card + (x >> 12) % 5) % 6
+        amount = (1 + (x >> 16) % 200) * 10000
+        k = i % 4
+        if k == 0:
+            led.receive(card, amount)
+        elif k == 1:
+            if isinstance(led.pay(card, amount), str):
+                led.receive(card, amount)
+        elif k == 2:
+            if isinstance(led.transfer(card, other, amount), str):
+                led.go(card)
+        else:
+            led.go(card)
+    return led
+
+
+def _lfs():
+    """On the unix port: the figures, measured on VfsLfs2."""
+    import vfs
+
+    from store import FileStore, VfsFS
+
+    dev = _Dev(64)
+    vfs.VfsLfs2.mkfs(dev, progsize=256)
+    fsobj = vfs.VfsLfs2(dev, progsize=256)
+    fsobj.mkdir("/bank")
+    store = FileStore("/bank", fs=VfsFS(fsobj))
+    led = _game(store, 10)  # the first checkpoint, the marker: not a transaction's cost
+    p0, b0, e0 = dev.programs, dev.programmed, dev.erases
+    w0, f0 = store.writes, store.bytes_written
+    _game_on(led, TXNS)
+    n = TXNS
+    erases = (dev.erases - e0) / n
+    return {"writes": round((store.writes - w0) / n, 3),
+            "bytes": round((dev.programmed - b0) / n),
+            "programs": round((dev.programs - p0) / n, 2),
+            "erases": round(erases, 3),
+            "file_bytes": round((store.bytes_written - f0) / n),
+            "games": int((FS_BLOCKS - FIRMWARE_BLOCKS) * CYCLES / (erases * GAME_TXNS)),
+            "on": "LittleFS (vfs.VfsLfs2, RAM block device, 4 KB blocks, progsize 256)"}
+
+
+def _game_on(led, n):
+    x = 777
+    for i in range(n):
+        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        card = 1 + (x >> 8) % 6
+        amount = (1 + (x >> 16) % 200) * 10000
+        if i % 3 == 0 or isinstance(led.transfer(card, 1 + card % 6, amount), str):
+            led.go(card)
+
+
+class _CountFS:
+    """CPython fallback: the store's own writes, counted at the file level."""
+
+    def __init__(self):
+        from store import OsFS
+
+        self.inner = OsFS()
+        self.inner.fsync = None
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+def _files():
+    import shutil
+    import tempfile
+
+    from store import FileStore
+
+    d = tempfile.mkdtemp()
+    try:
+        store = FileStore(d, fs=_CountFS())
+        led = _game(store, 10)
+        w0, f0 = store.writes, store.bytes_written
+        _game_on(led, TXNS)
+        n = TXNS
+        return {"writes": round((store.writes - w0) / n, 3), "bytes": None,
+                "file_bytes": round((store.bytes_written - f0) / n),
+                "on": "file level only (no MicroPython unix port)"}
+    finally:
+        shutil.rmtree(d)
+
+
+def writes_per_transaction():
+    """A dict: writes and bytes per transaction, and the rest (module docstring)."""
+    if sys.implementation.name == "micropython":
+        return _lfs()
+    import json
+    import os
+    import subprocess
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    repo = os.path.dirname(here)
+    mp = os.path.join(os.path.dirname(sys.executable), "micropython")
+    if not os.path.exists(mp):
+        mp = os.path.join(repo, ".venv", "bin", "micropython")
+    if os.path.exists(mp):
+        out = subprocess.run([mp, os.path.join(here, "storage.py")], cwd=repo,
+                             capture_output=True, text=True, timeout=120)
+        if out.returncode == 0:
+            return json.loads(out.stdout.strip().splitlines()[-1])
+    sys.path.insert(0, os.path.join(repo, "firmware"))
+    return _files()
+
+
+def _main():
+    if sys.implementation.name == "micropython":
+        sys.path.insert(0, "firmware")
+        import json
+
+        print(json.dumps(_lfs()))
+    else:
+        got = writes_per_transaction()
+        for k in sorted(got):
+            print("%-10s %s" % (k, got[k]))
+
+
+if __name__ == "__main__":
+    _main()
