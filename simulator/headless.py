@@ -118,18 +118,36 @@ def run_pty(host):
         serve_conn(host, conn)
 
 
+def _listen(socket, port):
+    """A listening socket on 127.0.0.1:port and the port it got. The unix port's sockets
+    cannot say which port 0 picked, so there the simulator picks one itself."""
+    tries = 50 if (port == 0 and IS_MICROPYTHON) else 1
+    for _ in range(tries):
+        want = port
+        if port == 0 and IS_MICROPYTHON:
+            import os
+
+            r = os.urandom(2)
+            want = 20000 + ((r[0] << 8) | r[1]) % 40000
+        srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            srv.bind(socket.getaddrinfo("127.0.0.1", want)[0][-1])
+        except OSError:
+            srv.close()
+            if tries == 1:
+                raise
+            continue
+        srv.listen(1)
+        real = want if IS_MICROPYTHON else srv.getsockname()[1]
+        return srv, real
+    raise OSError("no free port found")
+
+
 def run_tcp(host, port):
     import socket
 
-    srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    addr = socket.getaddrinfo("127.0.0.1", port)[0][-1]
-    srv.bind(addr)
-    srv.listen(1)
-    if IS_MICROPYTHON:
-        real = port  # the unix port cannot tell an ephemeral port; ask for a fixed one
-    else:
-        real = srv.getsockname()[1]
+    srv, real = _listen(socket, port)
     _stdout_line("listening tcp 127.0.0.1:%d" % real)
     poller = select.poll()
     poller.register(srv, select.POLLIN)
