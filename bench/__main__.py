@@ -174,7 +174,8 @@ def main():
     else:
         rows.append(("flash writes per transaction (RAM LittleFS)", "%s" % st[0], "1",
                      yes(st[0] is not None and st[0] <= 1)))
-        rows.append(("flash bytes per transaction", "%s B" % st[1], "-", "-"))
+        rows.append(("flash bytes per transaction (data + metadata)",
+                     NOT_MEASURED if st[1] is None else "%.0f B" % st[1], "-", "-"))
     rows.append(("serial commands per second, pty, headless simulator",
                  "%.0f /s" % commands_per_second(), "-", "-"))
     idle = idle_cpu()
