@@ -13,10 +13,11 @@ PORT ?=
 
 .PHONY: setup sim test lint mpy typecheck pytest test-mp bench deploy clean gui-deps screenshot
 
-$(STAMP): requirements.txt requirements-unix-port.txt
+$(STAMP): requirements.txt requirements-unix-port.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --no-deps -e .  # the `bank` console script (host tools)
 ifeq ($(UNIX_PORT),yes)
 	$(PY) -m pip install --quiet -r requirements-unix-port.txt
 endif
