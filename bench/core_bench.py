@@ -11,8 +11,8 @@ import sys
 
 sys.path.insert(0, "firmware")
 
-import rng  # noqa: E402
-from clock import VirtualClock  # noqa: E402
+import seeded  # noqa: E402
+from vclock import VirtualClock  # noqa: E402
 from unit import Unit  # noqa: E402
 
 MP = sys.implementation.name == "micropython"
@@ -99,7 +99,7 @@ def bench_keys(n=2000, rounds=15):
     from store import MemoryStore
 
     clock = VirtualClock()
-    u = Unit(MemoryStore(), rng.Seeded(1), None)
+    u = Unit(MemoryStore(), seeded.Seeded(1), None)
     u.boot(0)
     u.card_in("L", 1, 0)
     keys = ("1", "5", "0", "K", "C")
@@ -127,7 +127,7 @@ def bench_keys(n=2000, rounds=15):
 
 def bench_transactions(n=100):
     st = ram_store()
-    u = Unit(st, rng.Seeded(1), None)
+    u = Unit(st, seeded.Seeded(1), None)
     u.boot(0)
     u.card_in("R", 2, 0)
     u.card_in("L", 1, 0)

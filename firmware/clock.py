@@ -1,4 +1,5 @@
-"""Ticks arithmetic and the two clocks a host can drive the unit with.
+"""Ticks arithmetic and the Pico's clock (the simulator's and the tests' virtual clock, which
+the Pico never imports, is in vclock.py).
 
 Ticks are milliseconds modulo 2**30, as MicroPython's ``time.ticks_ms()``. The arithmetic is
 spelled out here (not borrowed from ``time``) so the core is a pure function of the ticks it is
@@ -18,36 +19,6 @@ def ticks_add(t, delta):
 def ticks_diff(a, b):
     """a - b as a signed distance, valid while the two are less than ~6 days apart."""
     return ((a - b + _HALF) & _MASK) - _HALF
-
-
-def run_until(unit, start, target):
-    """Let time pass from start to target, firing every timer of the unit on its own tick."""
-    now = start
-    while True:
-        due = unit.deadline()
-        if due is None or ticks_diff(due, target) > 0:
-            break
-        if ticks_diff(due, now) > 0:
-            now = due
-        if not unit.tick(now):
-            break  # a deadline that changes nothing: never spin on it
-    unit.tick(target)
-    return target
-
-
-class VirtualClock:
-    """Time moves only when told (ADVANCE, HOLD): tests run a 50 s deal in microseconds."""
-
-    virtual = True
-
-    def __init__(self, start=0):
-        self.t = start & _MASK
-
-    def now(self):
-        return self.t
-
-    def advance(self, unit, ms):
-        self.t = run_until(unit, self.t, ticks_add(self.t, ms))
 
 
 class RealClock:

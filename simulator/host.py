@@ -5,6 +5,8 @@ import time
 import clock as fwclock
 import profiles
 import rng
+import seeded
+import vclock
 from protocol import Protocol
 from store import FileStore, MemoryStore
 from unit import Unit
@@ -47,9 +49,9 @@ class Host:
             self.store = FileStore(opts.state)
         else:
             self.store = MemoryStore()
-        self.rng = rng.Seeded(opts.seed) if opts.seed is not None else rng.Entropy()
+        self.rng = seeded.Seeded(opts.seed) if opts.seed is not None else rng.Entropy()
         if opts.virtual_clock:
-            self.clock = fwclock.VirtualClock()
+            self.clock = vclock.VirtualClock()
         else:
             self.clock = fwclock.RealClock(ticks_ms, sleep_ms)
         self.unit = Unit(self.store, self.rng, opts.profile)

@@ -1,7 +1,7 @@
 """A unit on a virtual clock, for the core's plain tests (CPython and MicroPython alike)."""
 
-import rng
-from clock import VirtualClock
+import seeded
+from vclock import VirtualClock
 from protocol import Protocol
 from store import MemoryStore
 from unit import Unit
@@ -11,7 +11,7 @@ class Rig:
     def __init__(self, profile=None, seed=1, store=None):
         self.store = store if store is not None else MemoryStore()
         self.clock = VirtualClock()
-        self.unit = Unit(self.store, rng.Seeded(seed), profile)
+        self.unit = Unit(self.store, seeded.Seeded(seed), profile)
         self.tones = []
         self.txns = []
         self.games = 0

@@ -3,7 +3,7 @@ below 0 (B8), and money enters or leaves only through the bank's own operations:
 conserve the total, and the balances are always the fold of the log (B6, B10, B17)."""
 
 import ledger as L
-import rng
+import seeded
 from harness import Rig
 from unit import KEYS
 
@@ -12,7 +12,7 @@ STEPS = 6000
 
 def _play(seed, profile=None):
     r = Rig(profile=profile, seed=seed)
-    dice = rng.Seeded(seed * 7919 + 1)
+    dice = seeded.Seeded(seed * 7919 + 1)
     u = r.unit
     start_total = u.ledger.total()
     bank_net = 0  # what the bank has paid into the accounts

@@ -3,13 +3,13 @@
 garbage and missing files: boot never crashes, never resets to the start quietly, and either
 finds the last state, or an earlier state it has a whole copy of, or reports the damage."""
 
-import rng
+import seeded
 from protocol import Protocol
 from storerig import FaultFS, Rand, SmallLedger, copy_files, session, state
 from store import FileStore
 from unit import Unit
 
-from clock import VirtualClock
+from vclock import VirtualClock
 
 J = 16
 
@@ -115,7 +115,7 @@ def test_garbage_and_missing_files():
 def _unit(files):
     fs = FaultFS(copy_files(files))
     clock = VirtualClock()
-    u = Unit(FileStore("/bank", fs=fs, journal_max=J), rng.Seeded(1))
+    u = Unit(FileStore("/bank", fs=fs, journal_max=J), seeded.Seeded(1))
     u.boot(clock.now())
     return u, clock, fs
 
