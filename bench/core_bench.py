@@ -96,7 +96,7 @@ def press(u, k, now):
 
 
 def bench_keys(n=2000, rounds=15):
-    from store import MemoryStore
+    from store_extra import MemoryStore
 
     clock = VirtualClock()
     u = Unit(MemoryStore(), seeded.Seeded(1), None)

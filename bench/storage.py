@@ -80,7 +80,8 @@ def _lfs():
     """On the unix port: the figures, measured on VfsLfs2."""
     import vfs
 
-    from store import FileStore, VfsFS
+    from store import FileStore
+    from store_extra import VfsFS
 
     dev = _Dev(64)
     vfs.VfsLfs2.mkfs(dev, progsize=256)

@@ -29,7 +29,6 @@ good state used). A torn last line is a cut append: that transaction was never a
 import binascii
 import json
 
-import jsonw
 from ledger import CARDS, KINDS, apply
 
 VERSION = 1
@@ -39,36 +38,6 @@ MARK_TEXT = b"bank-unit store v1\n"
 
 # what a slot file turned out to be
 MISSING, INCOMPLETE, CORRUPT, VALID = range(4)
-
-
-class MemoryStore:
-    """A store in RAM, for tests and for a simulator run without --state."""
-
-    def __init__(self):
-        self.data = None
-        self.status = "new"
-        self.writes = 0
-
-    def load(self):
-        if self.data is None:
-            self.status = "new"
-            return None
-        self.status = "ok"
-        return json.loads(self.data)
-
-    def save(self, ledger):
-        self.data = jsonw.dumps(ledger.snapshot())
-        self.writes += 1
-
-    def commit(self, ledger, rec):
-        snap = ledger.snapshot()
-        snap["log"].append(list(rec))
-        snap["seq"] = rec[0]
-        self.data = jsonw.dumps(snap)
-        self.writes += 1
-
-    def save_settings(self, ledger):
-        self.save(ledger)
 
 
 # -- the file system underneath -------------------------------------------------------------
@@ -103,27 +72,6 @@ class OsFS:
                 self.fsync(f.fileno())
         finally:
             f.close()
-
-
-class VfsFS(OsFS):
-    """A file system object that is not mounted (vfs.VfsLfs2(bdev)): tests and the bench."""
-
-    def __init__(self, vfs):
-        self.vfs = vfs
-        self.fsync = None
-
-    def open(self, path, mode):
-        return self.vfs.open(path, mode)
-
-    def exists(self, path):
-        try:
-            self.vfs.stat(path)
-            return True
-        except OSError:
-            return False
-
-    def remove(self, path):
-        self.vfs.remove(path)
 
 
 # -- lines ------------------------------------------------------------------------------------
@@ -184,7 +132,7 @@ class Slot:
         self.seq = 0
 
 
-class FileStore(MemoryStore):
+class FileStore:
     """Two alternating checkpoint+journal slot files in `directory` (module docstring).
 
     fs: the file system (OsFS by default); tests pass one that fails on cue.
@@ -195,7 +143,8 @@ class FileStore(MemoryStore):
     journal_max = 128
 
     def __init__(self, directory, fs=None, journal_max=None, keep=None):
-        MemoryStore.__init__(self)
+        self.status = "new"
+        self.writes = 0
         d = directory.rstrip("/")
         self.dir = d + "/" if d else ("/" if directory.startswith("/") else "")
         self.fs = fs if fs is not None else OsFS()
@@ -404,6 +353,8 @@ class FileStore(MemoryStore):
 
     def _checkpoint(self, ledger, rec=None):
         """The whole state (with rec applied) into the other slot, as the next generation."""
+        import jsonw  # here, not at the top: a reboot with a store reads no JSON writer
+
         profile = ledger.profile.name
         seq = ledger.seq
         base = list(ledger.base)

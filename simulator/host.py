@@ -8,7 +8,8 @@ import rng
 import seeded
 import vclock
 from protocol import Protocol
-from store import FileStore, MemoryStore
+from store import FileStore
+from store_extra import MemoryStore
 from unit import Unit
 
 try:

@@ -3,7 +3,7 @@
 import seeded
 from vclock import VirtualClock
 from protocol import Protocol
-from store import MemoryStore
+from store_extra import MemoryStore
 from unit import Unit
 
 

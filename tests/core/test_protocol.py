@@ -188,7 +188,7 @@ def test_unprintable_characters_in_text_lines_too():
 
 
 def test_b17_damaged_store_reported_until_a_key():
-    from store import MemoryStore
+    from store_extra import MemoryStore
 
     from harness import Rig
 

@@ -10,7 +10,8 @@ through the unix port: tests/test_store_lfs_mp.py); under CPython it defines no 
 
 from lfsdev import LFS2, RamDev, mkfs, mount
 from storerig import SmallLedger, session, state
-from store import FileStore, VfsFS
+from store import FileStore
+from store_extra import VfsFS
 from ledger import Ledger
 
 J = 16

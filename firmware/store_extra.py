@@ -1,0 +1,59 @@
+"""The stores and file systems of the simulator, the tests and the bench; the Pico never imports
+this module (main.py uses store.FileStore on the real file system), so it costs the unit no heap.
+"""
+
+import json
+
+import jsonw
+from store import OsFS
+
+
+class MemoryStore:
+    """A store in RAM, for tests and for a simulator run without --state."""
+
+    def __init__(self):
+        self.data = None
+        self.status = "new"
+        self.writes = 0
+
+    def load(self):
+        if self.data is None:
+            self.status = "new"
+            return None
+        self.status = "ok"
+        return json.loads(self.data)
+
+    def save(self, ledger):
+        self.data = jsonw.dumps(ledger.snapshot())
+        self.writes += 1
+
+    def commit(self, ledger, rec):
+        snap = ledger.snapshot()
+        snap["log"].append(list(rec))
+        snap["seq"] = rec[0]
+        self.data = jsonw.dumps(snap)
+        self.writes += 1
+
+    def save_settings(self, ledger):
+        self.save(ledger)
+
+
+class VfsFS(OsFS):
+    """A file system object that is not mounted (vfs.VfsLfs2(bdev)): tests and the bench."""
+
+    def __init__(self, vfs):
+        self.vfs = vfs
+        self.fsync = None
+
+    def open(self, path, mode):
+        return self.vfs.open(path, mode)
+
+    def exists(self, path):
+        try:
+            self.vfs.stat(path)
+            return True
+        except OSError:
+            return False
+
+    def remove(self, path):
+        self.vfs.remove(path)
