@@ -12,22 +12,22 @@ DP = 0x80
 #      g
 #    e   c
 #      d
-GLYPHS = {
-    "0": 0x3F, "1": 0x06, "2": 0x5B, "3": 0x4F, "4": 0x66,
-    "5": 0x6D, "6": 0x7D, "7": 0x07, "8": 0x7F, "9": 0x6F,
-    " ": 0x00, "-": 0x40, "_": 0x08,
-    "A": 0x77, "b": 0x7C, "C": 0x39, "c": 0x58, "d": 0x5E, "E": 0x79, "F": 0x71,
-    "G": 0x3D, "H": 0x76, "h": 0x74, "I": 0x06, "J": 0x1E, "L": 0x38, "n": 0x54,
-    "o": 0x5C, "P": 0x73, "r": 0x50, "S": 0x6D, "t": 0x78, "U": 0x3E, "u": 0x1C,
-    "v": 0x1C, "Y": 0x6E, "y": 0x6E,
-}
+# The glyphs: the character at CHARS[i] shows CODES[i] (a string and bytes, not a dict: a dict
+# of 37 entries cost the Pico 1 KB of heap).
+CHARS = "0123456789 -_AbCcdEFGHhIJLnoPrStUuvYy"
+CODES = (b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f\x00\x40\x08"
+         b"\x77\x7c\x39\x58\x5e\x79\x71\x3d\x76\x74\x06\x1e\x38\x54"
+         b"\x5c\x73\x50\x6d\x78\x3e\x1c\x1c\x6e\x6e")
 
 
 def glyph(ch):
-    g = GLYPHS.get(ch)
-    if g is None:
-        g = GLYPHS.get(ch.upper(), GLYPHS.get(ch.lower(), 0x40))  # unknown: a dash
-    return g
+    """The segments of one character; a letter not in CHARS in its other case; else a dash."""
+    i = CHARS.find(ch)
+    if i < 0:
+        i = CHARS.find(ch.upper())
+        if i < 0:
+            i = CHARS.find(ch.lower())
+    return CODES[i] if i >= 0 else 0x40
 
 
 def cells(text):

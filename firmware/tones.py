@@ -1,18 +1,19 @@
-"""The unit's tones (B18): each name, the notes it plays as (frequency Hz, milliseconds).
+"""The unit's tones (B18): each name, the notes it plays as frequency Hz, milliseconds, ...
 
 Frequencies sit in a piezo's loud band (2-4 kHz) and are distinct by pitch and rhythm, so a
 player hears which happened without looking. A frequency of 0 is a rest.
 """
 
+# Each tone's notes, flat: Hz, ms, Hz, ms, ... (a tuple per tone, not one per note: half the heap)
 TONES = {
-    "click": ((3000, 15),),
-    "card": ((2000, 60), (0, 30), (2600, 60)),
-    "money-in": ((2200, 70), (2800, 70), (3400, 110)),
-    "money-out": ((3400, 70), (2800, 70), (2200, 110)),
-    "error": ((600, 250),),
-    "new-game": ((2000, 120), (2500, 120), (3000, 120), (4000, 300)),
-    "deal-warning": ((3600, 80), (0, 60), (3600, 80), (0, 60), (3600, 80)),
-    "deal-end": ((2400, 600),),
+    "click": (3000, 15),
+    "card": (2000, 60, 0, 30, 2600, 60),
+    "money-in": (2200, 70, 2800, 70, 3400, 110),
+    "money-out": (3400, 70, 2800, 70, 2200, 110),
+    "error": (600, 250),
+    "new-game": (2000, 120, 2500, 120, 3000, 120, 4000, 300),
+    "deal-warning": (3600, 80, 0, 60, 3600, 80, 0, 60, 3600, 80),
+    "deal-end": (2400, 600),
 }
 
 NAMES = ("click", "card", "money-in", "money-out", "error", "new-game", "deal-warning",
@@ -21,9 +22,3 @@ NAMES = ("click", "card", "money-in", "money-out", "error", "new-game", "deal-wa
 # PWM duty per volume level (B12): 0 silent, 1 soft, 2 loud (a square wave is loudest at 50%).
 DUTY_U16 = (0, 2000, 32768)
 
-
-def duration(name):
-    t = 0
-    for _f, ms in TONES[name]:
-        t += ms
-    return t

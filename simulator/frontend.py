@@ -104,7 +104,7 @@ class Session:
         if kind == "tone":
             self.tones_heard.append(arg)
             self.tone = arg
-            ms = max(TONE_SHOW_MIN_MS, tones.duration(arg))
+            ms = max(TONE_SHOW_MIN_MS, sum(tones.TONES[arg][1::2]))
             self.tone_until = time.monotonic() + ms / 1000.0
             self.sound.play(arg, self.unit.volume)
 
@@ -204,7 +204,8 @@ def wav_bytes(name, volume):
     """The tone's notes (tones.TONES) as a mono 8-bit WAV: a square wave, like the piezo's."""
     amp = LEVELS[volume]
     frames = bytearray()
-    for freq, ms in tones.TONES[name]:
+    notes = tones.TONES[name]  # flat: Hz, ms, Hz, ms, ...
+    for freq, ms in zip(notes[0::2], notes[1::2], strict=True):
         n = RATE * ms // 1000
         if not freq or not amp:
             frames.extend(b"\x80" * n)

@@ -399,11 +399,11 @@ class Window:
 
     def shown(self):
         """(text, k, M, power look) decoded from the canvas items' colours, not from the unit."""
-        from segments import GLYPHS
+        from segments import CHARS, CODES
 
         c = self.canvas
         by_byte = {}
-        for ch, g in GLYPHS.items():
+        for ch, g in zip(CHARS, CODES, strict=True):
             by_byte.setdefault(g, ch)
         text = ""
         for i in range(5):

@@ -52,10 +52,10 @@ def big_digits(cells, lit=True):
 
 def read_big_digits(rows):
     """The inverse of big_digits: the text the rows show (the tests read the screen with it)."""
-    from segments import GLYPHS
+    from segments import CHARS, CODES
 
     by_byte = {}
-    for ch, g in GLYPHS.items():
+    for ch, g in zip(CHARS, CODES, strict=True):
         by_byte.setdefault(g, ch)
     text = ""
     for i in range(5):

@@ -181,7 +181,7 @@ class LiveWindow:
                        for y in range(int(cy - r), int(cy + r) + 1))
 
         by_byte = {}
-        for ch, g in segments.GLYPHS.items():
+        for ch, g in zip(segments.CHARS, segments.CODES, strict=True):
             by_byte.setdefault(g, ch)
         text = ""
         for i in range(5):

@@ -5,10 +5,11 @@ A passive piezo disc driven by PWM (RP2040 datasheet, section 4.5 "PWM"; MicroPy
 at the note's frequency is loudest at 50 % duty; a narrow pulse is much softer, which gives the
 three volume levels (B12): 2 loud, 1 soft, 0 silent.
 
-`play(notes, volume, now)` starts a sequence of (frequency Hz, duration ms) notes, a frequency
-of 0 being a rest, and returns at once; `update(now)` moves on to the next note when its time
-has come and `deadline()` says when that is, so the main loop can sleep until then. A new
-sequence replaces the one playing. Nothing here sleeps or reads the clock.
+`play(notes, volume, now)` starts a sequence of notes given flat (frequency Hz, duration ms,
+frequency Hz, duration ms, ...: tones.TONES), a frequency of 0 being a rest, and returns at
+once; `update(now)` moves on to the next note when its time has come and `deadline()` says when
+that is, so the main loop can sleep until then. A new sequence replaces the one playing.
+Nothing here sleeps or reads the clock.
 """
 
 from clock import ticks_add, ticks_diff
@@ -38,7 +39,9 @@ class Beeper:
         self._start(now)
 
     def _start(self, now):
-        freq, ms = self._notes[self._i]
+        notes = self._notes
+        freq = notes[self._i]
+        ms = notes[self._i + 1]
         self._gap = False
         if freq > 0:
             self.pwm.freq(int(freq))
@@ -51,12 +54,12 @@ class Beeper:
         """Advance the sequence to `now`. Cheap when nothing is due."""
         while self._until is not None and ticks_diff(now, self._until) >= 0:
             due = self._until
-            if not self._gap and self.gap_ms and self._i + 1 < len(self._notes):
+            if not self._gap and self.gap_ms and self._i + 2 < len(self._notes):
                 self.pwm.duty_u16(0)
                 self._gap = True
                 self._until = ticks_add(due, self.gap_ms)
                 continue
-            self._i += 1
+            self._i += 2
             if self._i >= len(self._notes):
                 self.stop()
                 return
