@@ -7,9 +7,15 @@ given and behaves the same on CPython, the unix port and the Pico, forever: no v
 outgrows a small int.
 """
 
-TICKS_PERIOD = 1 << 30
-_MASK = TICKS_PERIOD - 1
-_HALF = TICKS_PERIOD >> 1
+try:
+    from micropython import const
+except ImportError:  # CPython: const() is MicroPython's compile-time constant
+    def const(x):  # type: ignore[misc]
+        return x
+
+TICKS_PERIOD = const(1 << 30)
+_MASK = const((1 << 30) - 1)  # const: folded into the code, not kept in the module
+_HALF = const(1 << 29)
 
 
 def ticks_add(t, delta):

@@ -27,22 +27,29 @@ Pins are duck-typed: anything with `.value(v)` (machine.Pin outputs).
 
 import time
 
+try:
+    from micropython import const
+except ImportError:  # CPython: const() is MicroPython's compile-time constant
+    def const(x):  # type: ignore[misc]
+        return x
+
 # bit of a segment pattern -> bit of the module's digit byte: a b c d e f g dp
 SEGMENT_BITS = (4, 5, 6, 3, 2, 0, 1, 7)
 
 
-class HT1621:
-    # Command codes, "Command Summary" (the 8 bits after the 100 ID; a 9th don't-care bit follows)
-    SYS_DIS = 0x00
-    SYS_EN = 0x01
-    LCD_OFF = 0x02
-    LCD_ON = 0x03
-    TIMER_DIS = 0x04
-    WDT_DIS = 0x05
-    TONE_OFF = 0x08
-    RC_256K = 0x18
-    BIAS_THIRD_4COM = 0x29
+# Command codes, "Command Summary" (the 8 bits after the 100 ID; a 9th don't-care bit follows)
+_SYS_DIS = const(0x00)
+_SYS_EN = const(0x01)
+_LCD_OFF = const(0x02)
+_LCD_ON = const(0x03)
+_TIMER_DIS = const(0x04)
+_WDT_DIS = const(0x05)
+_TONE_OFF = const(0x08)
+_RC_256K = const(0x18)
+_BIAS_THIRD_4COM = const(0x29)
 
+
+class HT1621:
     digits = 6  # digits on the glass
     cells = 5  # the unit's cells: digits 0 .. cells-1
     annunciator = 5  # the digit that shows k or M
@@ -109,16 +116,16 @@ class HT1621:
     # -- the display ------------------------------------------------------------------------
 
     def on(self):
-        for code in (self.BIAS_THIRD_4COM, self.RC_256K, self.TIMER_DIS, self.WDT_DIS,
-                     self.TONE_OFF, self.SYS_EN, self.LCD_ON):
+        for code in (_BIAS_THIRD_4COM, _RC_256K, _TIMER_DIS, _WDT_DIS, _TONE_OFF, _SYS_EN,
+                     _LCD_ON):
             self.command(code)
         self._on = True
         self._shown = None
 
     def off(self):
         """Blank and power the controller down (SYS DIS): under a microamp."""
-        self.command(self.LCD_OFF)
-        self.command(self.SYS_DIS)
+        self.command(_LCD_OFF)
+        self.command(_SYS_DIS)
         self._on = False
         self._shown = None
 
