@@ -8,7 +8,6 @@ management: `usb_powered()` and `sleep(ms)` (a timed lightsleep, see main.py).
 import machine
 from machine import PWM, Pin
 
-import pins
 import segments
 import tones
 from drivers.beeper import Beeper
@@ -59,7 +58,7 @@ def _in(n):
     return Pin(n, Pin.IN, Pin.PULL_UP)
 
 
-def _display():
+def _display(pins):
     if pins.DISPLAY == "tm1637":
         from drivers.tm1637 import TM1637
 
@@ -73,7 +72,9 @@ def _display():
 
 
 def build():
-    display = _display()
+    import pins  # read here only: main.boot drops the pin map once the board is built
+
+    display = _display(pins)
     keypad = Keypad([Pin(n, Pin.OPEN_DRAIN, value=1) for n in pins.KEY_ROWS],
                     [_in(n) for n in pins.KEY_COLS])
     slots = {

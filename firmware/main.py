@@ -237,6 +237,7 @@ def boot(board=None, directory=None):
 
         board = board_pico.build()
     app = App(board, directory or state_dir())
+    sys.modules.pop("pins", None)  # the pin map is read by build() and state_dir() only
     app.start()
     gc.collect()
     return app
