@@ -239,6 +239,8 @@ def boot(board=None, directory=None):
     app = App(board, directory or state_dir())
     sys.modules.pop("pins", None)  # the pin map is read by build() and state_dir() only
     app.start()
+    # Boot-only code: the slot reader (store.load ran once, in start) goes with the pin map.
+    sys.modules.pop("storeload", None)
     gc.collect()
     return app
 
