@@ -26,7 +26,7 @@ a broken seq chain or a superseding checkpoint that is missing is damage ('damag
 good state used). A torn last line is a cut append: that transaction was never acknowledged.
 """
 
-import binascii
+from crc import crc32
 
 from ledger import CARDS, apply
 
@@ -75,7 +75,7 @@ class OsFS:
 def line(payload):
     """One stored line: the CRC32 of the payload in 8 hex digits, a space, the payload."""
     b = payload.encode()
-    return b"%08x " % (binascii.crc32(b) & 0xFFFFFFFF) + b + b"\n"
+    return b"%08x " % (crc32(b) & 0xFFFFFFFF) + b + b"\n"
 
 
 def rec_payload(tag, r):

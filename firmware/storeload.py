@@ -5,7 +5,7 @@ loaded, since a unit in play never reads its slots again: the code is on the hea
 only. A test or a host that loads again just imports it again.
 """
 
-import binascii
+from crc import crc32
 import json
 
 from ledger import KINDS
@@ -25,7 +25,7 @@ def check(raw):
     except ValueError:
         return None
     b = raw[9:end]
-    if binascii.crc32(b) & 0xFFFFFFFF != crc:
+    if crc32(b) & 0xFFFFFFFF != crc:
         return None
     try:
         return b.decode()
