@@ -10,6 +10,7 @@ import gc
 import sys
 
 sys.path.insert(0, "firmware")
+sys.path.insert(0, "tests/core")
 
 import seeded  # noqa: E402
 from vclock import VirtualClock  # noqa: E402
@@ -42,38 +43,15 @@ def ram_store():
 
         import vfs  # type: ignore[import-not-found]
 
-        class RAMBlockDev:
-            def __init__(self, block_size=4096, blocks=64):
-                self.bs = block_size
-                self.data = bytearray(block_size * blocks)
-                self.blocks = blocks
+        from lfsdev import RamDev, mkfs, mount  # the RAM flash the storage tests use
 
-            def readblocks(self, n, buf, off=0):
-                a = n * self.bs + off
-                buf[:] = self.data[a:a + len(buf)]
-
-            def writeblocks(self, n, buf, off=None):
-                if off is None:
-                    off = 0
-                a = n * self.bs + off
-                self.data[a:a + len(buf)] = buf
-
-            def ioctl(self, op, arg):
-                if op == 4:
-                    return self.blocks
-                if op == 5:
-                    return self.bs
-                if op == 6:
-                    return 0
-                return None
-
-        dev = RAMBlockDev()
-        vfs.VfsLfs2.mkfs(dev)
+        dev = RamDev(64)
+        mkfs(dev)
         try:
             vfs.umount("/ram")
         except OSError:
             pass
-        vfs.mount(vfs.VfsLfs2(dev), "/ram")
+        vfs.mount(mount(dev), "/ram")
         try:
             os.mkdir("/ram/bank")
         except OSError:

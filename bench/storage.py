@@ -20,35 +20,6 @@ GAME_TXNS = 300  # transactions in a long game (an evening of Monopoly)
 FS_BLOCKS = 352  # the Pico's LittleFS: 1408 KB of 4 KB blocks (rp2 port, 2 MB flash)
 FIRMWARE_BLOCKS = 60  # the firmware's own files on the same file system stay put
 CYCLES = 100000  # erase cycles of the Pico's NOR flash
-BLOCK = 4096
-
-
-class _Dev:
-    def __init__(self, blocks):
-        self.data = bytearray(blocks * BLOCK)
-        self.blocks = blocks
-        self.programs = 0
-        self.programmed = 0
-        self.erases = 0
-
-    def readblocks(self, block, buf, off=0):
-        a = block * BLOCK + off
-        buf[:] = self.data[a:a + len(buf)]
-
-    def writeblocks(self, block, buf, off=0):
-        a = block * BLOCK + off
-        self.data[a:a + len(buf)] = buf
-        self.programs += 1
-        self.programmed += len(buf)
-
-    def ioctl(self, op, arg):
-        if op == 4:
-            return self.blocks
-        if op == 5:
-            return BLOCK
-        if op == 6:
-            self.erases += 1
-        return 0
 
 
 def _game(store, n):
@@ -78,14 +49,13 @@ def _game(store, n):
 
 def _lfs():
     """On the unix port: the figures, measured on VfsLfs2."""
-    import vfs
-
+    from lfsdev import RamDev, mkfs, mount  # the RAM flash the storage tests use
     from store import FileStore
     from store_extra import VfsFS
 
-    dev = _Dev(64)
-    vfs.VfsLfs2.mkfs(dev, progsize=256)
-    fsobj = vfs.VfsLfs2(dev, progsize=256)
+    dev = RamDev(64)
+    mkfs(dev)
+    fsobj = mount(dev)
     fsobj.mkdir("/bank")
     store = FileStore("/bank", fs=VfsFS(fsobj))
     led = _game(store, 10)  # the first checkpoint, the marker: not a transaction's cost
@@ -171,6 +141,7 @@ def writes_per_transaction():
 def _main():
     if sys.implementation.name == "micropython":
         sys.path.insert(0, "firmware")
+        sys.path.insert(0, "tests/core")
         import json
 
         print(json.dumps(_lfs()))
