@@ -72,7 +72,8 @@ bench: setup
 	$(PY) -m bench
 
 deploy: setup
-	$(PY) tools/deploy.py $(if $(PORT),--port $(PORT)) $(if $(MPY),--mpy)
+	$(PY) tools/deploy.py $(if $(PORT),--port $(PORT)) \
+	  --mpy $(if $(filter 1 yes,$(MPY)),yes,$(if $(filter 0 no,$(MPY)),no,auto))
 
 clean:
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache

@@ -7,19 +7,27 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEPLOY = os.path.join(ROOT, "tools", "deploy.py")
 
-FAKE = """import json, sys
+FAKE = """import json, os, sys
+if any("implementation._mpy" in a for a in sys.argv):  # the board is asked which .mpy it imports
+    if os.environ.get("FAKE_MPY"):
+        print(os.environ["FAKE_MPY"])
+        sys.exit(0)
+    sys.exit(1)  # a board that cannot be asked
 with open(sys.argv[1], "w") as f:
     json.dump(sys.argv[2:], f)
 """
 
 
-def run_deploy(tmp_path, *args):
+def run_deploy(tmp_path, *args, mpy=None):
     fake = tmp_path / "fake_mpremote.py"
     fake.write_text(FAKE)
     record = tmp_path / "argv.json"
     env = dict(os.environ)
     env["MPREMOTE"] = "%s %s %s" % (sys.executable, fake, record)
     env.pop("BANK_PORT", None)
+    env.pop("FAKE_MPY", None)
+    if mpy is not None:
+        env["FAKE_MPY"] = str(mpy)
     res = subprocess.run([sys.executable, DEPLOY] + list(args), cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
@@ -59,3 +67,29 @@ def test_deploy_mpy_keeps_main_as_source(tmp_path):
     assert ":/unit.py" not in copied
     assert "'/unit.py'" in cmds[0][3]  # the stale source is removed so it cannot shadow
     assert cmds[-1][0] == "fs"
+
+
+def copied_files(argv):
+    return {c[3] for c in chain(argv) if c[:2] == ["fs", "cp"]}
+
+
+def test_deploy_auto_compiles_for_a_board_that_imports_our_mpy(tmp_path):
+    # sys.implementation._mpy of an rp2 board on MicroPython 1.23+: v6.3, arch armv6m (2)
+    argv = run_deploy(tmp_path, "--port", "/dev/ttyACM7", mpy=6 | (3 << 8) | (2 << 10))
+    files = copied_files(argv)
+    assert ":/unit.mpy" in files and ":/main.py" in files and ":/unit.py" not in files
+
+
+def test_deploy_auto_sends_sources_to_an_older_micropython(tmp_path):
+    # MicroPython 1.21 imports mpy v6.1 only: compiled modules would not import there
+    argv = run_deploy(tmp_path, "--port", "/dev/ttyACM7", mpy=6 | (1 << 8) | (2 << 10))
+    files = copied_files(argv)
+    assert ":/unit.py" in files and ":/unit.mpy" not in files
+
+
+def test_deploy_auto_sends_sources_when_the_board_will_not_say(tmp_path):
+    files = copied_files(run_deploy(tmp_path, "--port", "/dev/ttyACM7"))
+    assert ":/unit.py" in files and ":/unit.mpy" not in files
+    files = copied_files(run_deploy(tmp_path, "--port", "/dev/ttyACM7", "--mpy", "no",
+                                    mpy=6 | (3 << 8)))
+    assert ":/unit.py" in files

