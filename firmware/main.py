@@ -139,11 +139,6 @@ class App:
         """Wait up to timeout_ms for serial input; answer every complete line."""
         if not self.poller.poll(timeout_ms):
             return
-        if self.reader is None:
-            self._connect()
-        reader = self.reader
-        protocol = self.protocol
-        assert reader is not None and protocol is not None
         for _ in range(self.burst):
             b = self.stdin.read(1)
             if not b:
@@ -151,11 +146,18 @@ class App:
                 return
             c = b[0] if isinstance(b, bytes) else ord(b)
             self.host_seen = True
+            reader = self.reader
             if c == 3 and self._interrupt(reader):
                 raise KeyboardInterrupt  # mpremote (or a person) wants the REPL
             self._prev = c
+            if reader is None:
+                if c == 10 or c == 13:
+                    continue  # nothing of a line yet: no need for the protocol
+                reader = self._connect()  # mpremote's "\r\x03" never gets here: loads nothing
             line = reader.push(c)
             if line is not None:
+                protocol = self.protocol
+                assert protocol is not None
                 self.write(protocol.handle(line))
             if not self.poller.poll(0):
                 return
@@ -164,7 +166,8 @@ class App:
         from protocol import LineReader, Protocol
 
         self.protocol = Protocol(self.unit, self.clock)
-        self.reader = LineReader()
+        reader = self.reader = LineReader()
+        return reader
 
     def _interrupt(self, reader):
         """Whether a Ctrl-C byte means "stop the program" rather than line noise.
@@ -173,7 +176,7 @@ class App:
         stray 0x03 among garbage cannot kill a unit in play. mpremote starts every session
         with "\r\x03" at the start of a line, and a person types Ctrl-C twice: those stop it.
         """
-        at_line_start = not reader.buf and not reader.over
+        at_line_start = reader is None or (not reader.buf and not reader.over)
         return self._prev == 3 or (self._prev == 13 and at_line_start)
 
     # -- the loop -------------------------------------------------------------------------------

@@ -204,3 +204,16 @@ def test_ctrl_c_among_garbage_does_not_stop_the_unit_but_mpremote_does(tmp_path)
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_mpremote_gets_in_before_any_host_has_spoken(tmp_path):
+    # mpremote's first bytes to a freshly reset unit: the program stops at once, without
+    # loading the serial protocol first (on a Pico that would cost a compile).
+    proc = start(tmp_path)
+    try:
+        proc.stdin.write(b"\r\x03")
+        proc.stdin.flush()
+        assert proc.wait(10) == 130
+    finally:
+        if proc.poll() is None:
+            proc.kill()
