@@ -7,7 +7,6 @@ skipped with the reason (`make gui-deps` installs it on Debian).
 
 import os
 import shutil
-import subprocess
 import sys
 import time
 
@@ -36,22 +35,13 @@ def xdisplay():
     exe = shutil.which("Xvfb")
     if exe is None:
         pytest.skip("Xvfb is not installed (make gui-deps installs it on Debian)")
-    r, w = os.pipe()
-    proc = subprocess.Popen([exe, "-displayfd", str(w), "-screen", "0", "1024x900x24",
-                             "-nolisten", "tcp"], pass_fds=(w,), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    os.close(w)
-    num = b""
-    while not num.endswith(b"\n"):
-        ch = os.read(r, 1)
-        if not ch:
-            break
-        num += ch
-    os.close(r)
-    if not num.strip():
-        proc.kill()
+    from tools.xvfb import Xvfb  # the same X server make screenshot uses
+
+    try:
+        server = Xvfb()
+    except RuntimeError:
         pytest.skip("Xvfb did not start")
-    display = ":" + num.decode().strip()
+    display = server.display
     old = os.environ.get("DISPLAY")
     os.environ["DISPLAY"] = display
     yield display
@@ -59,8 +49,7 @@ def xdisplay():
         os.environ.pop("DISPLAY", None)
     else:
         os.environ["DISPLAY"] = old
-    proc.terminate()
-    proc.wait(5)
+    server.stop()
 
 
 @pytest.fixture
