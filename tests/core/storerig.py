@@ -185,3 +185,18 @@ def session(ledger, n, seed=7, before=None, after=None):
         if after:
             after(i)
     return txns
+
+
+def recorded(led, ops, seed):
+    """A first run of session() on a freshly loaded ledger: ({op: (state before, state after)},
+    transactions), with -1 the first boot's checkpoint. Cut tests check every boot against it."""
+    states = {-1: (None, state(led))}
+    cur = [None]
+
+    def before(i):
+        cur[0] = state(led)
+
+    def after(i):
+        states[i] = (cur[0], state(led))
+
+    return states, session(led, ops, seed, before, after)

@@ -3,7 +3,7 @@ session (receive, pay, transfer, go, undo, volume, new game, restore); each time
 finds the state just before or just after the operation in flight, never a mixture, never a
 reset. FaultFS (storerig.py) lands every write at once, so a cut leaves torn files."""
 
-from storerig import FaultFS, SmallLedger, copy_files, key, session, state
+from storerig import FaultFS, SmallLedger, copy_files, key, recorded, session, state
 from store import FileStore
 
 
@@ -18,17 +18,7 @@ def _states(ops, journal_max, seed):
     """A first run: the state before and after each op (-1: the first boot's checkpoint)."""
     led = SmallLedger(FileStore("/bank", fs=FaultFS(), journal_max=journal_max))
     assert led.load() == "new"
-    states = {-1: (None, state(led))}
-    cur = [None]
-
-    def before(i):
-        cur[0] = state(led)
-
-    def after(i):
-        states[i] = (cur[0], state(led))
-
-    txns = session(led, ops, seed, before, after)
-    return states, txns
+    return recorded(led, ops, seed)
 
 
 def _cut_everywhere(ops, journal_max, seed):

@@ -9,7 +9,7 @@ through the unix port: tests/test_store_lfs_mp.py); under CPython it defines no 
 """
 
 from lfsdev import LFS2, RamDev, mkfs, mount
-from storerig import SmallLedger, session, state
+from storerig import SmallLedger, recorded, session, state
 from store import FileStore
 from store_extra import VfsFS
 from ledger import Ledger
@@ -33,17 +33,7 @@ def _states(ops, seed, cls, journal_max):
     dev, fsobj = _new_dev()
     led = _ledger(fsobj, cls, journal_max)
     assert led.load() == "new"
-    states = {-1: (None, state(led))}
-    cur = [None]
-
-    def before(i):
-        cur[0] = state(led)
-
-    def after(i):
-        states[i] = (cur[0], state(led))
-
-    session(led, ops, seed, before, after)
-    return states, dev
+    return recorded(led, ops, seed)[0], dev
 
 
 def _cut_everywhere(ops, seed, cls=SmallLedger, journal_max=J, every=1):
