@@ -31,8 +31,8 @@ def unix_port():
             and os.path.exists(MICROPYTHON))
 
 
-def run_json(cmd, env=None, timeout=120):
-    out = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True,
+def run_json(cmd, env=None, timeout=120, cwd=REPO):
+    out = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True,
                          timeout=timeout, check=True).stdout
     return json.loads(out.strip().splitlines()[-1])
 
@@ -42,30 +42,27 @@ def core(interp):
 
 
 def compile_mpy(dest):
-    """firmware/ compiled with mpy-cross into dest, main.py kept as a .py (it is run, not
-    imported, on a Pico)."""
-    src = os.path.join(REPO, "firmware")
-    for root, _dirs, files in os.walk(src):
-        rel = os.path.relpath(root, src)
-        os.makedirs(os.path.join(dest, rel), exist_ok=True)
-        for f in files:
-            if not f.endswith(".py"):
-                continue
-            path = os.path.join(root, f)
-            if rel == "." and f == "main.py":
-                shutil.copy(path, os.path.join(dest, f))
-                continue
-            out = os.path.join(dest, rel, f[:-3] + ".mpy")
-            subprocess.run([MPY_CROSS, "-o", out, path], check=True)
+    """firmware/ compiled into dest exactly as `make deploy` compiles it for a Pico (main.py
+    kept as source: it is run, not imported)."""
+    sys.path.insert(0, os.path.join(REPO, "tools"))
+    import deploy
+
+    for rel, path in deploy.compile_all(deploy.sources(), dest):
+        if not path.startswith(dest):
+            target = os.path.join(dest, rel)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            shutil.copy(path, target)
 
 
 def boot(fw_dir, runs=5):
     """Median heap after boot and time to the first display, each run a fresh interpreter."""
-    env = dict(os.environ, MICROPYPATH="%s:%s" % (fw_dir, os.path.join(REPO, "tests",
-                                                                     "fake_machine")))
+    # Run from the firmware's directory, as a Pico runs from its file system's root: modules
+    # are found as "unit.mpy", not by a long path (each module's path is a qstr on the heap).
+    env = dict(os.environ, MICROPYPATH=".:%s" % os.path.join(REPO, "tests", "fake_machine"))
+    script = os.path.join(REPO, "bench", "boot_mp.py")
     with tempfile.TemporaryDirectory() as state:
-        run_json([MICROPYTHON, "bench/boot_mp.py", state], env)  # the store exists: a reboot
-        got = [run_json([MICROPYTHON, "bench/boot_mp.py", state], env) for _ in range(runs)]
+        run_json([MICROPYTHON, script, state], env, cwd=fw_dir)  # the store exists: a reboot
+        got = [run_json([MICROPYTHON, script, state], env, cwd=fw_dir) for _ in range(runs)]
     def med(key):
         xs = sorted(g[key] for g in got)
         return xs[len(xs) // 2]

@@ -10,9 +10,14 @@ A record is a tuple:
     (seq, kind, from, to, amount, from_after, to_after, undoes, via)
 from/to are card numbers 1-6, or 0 for the bank; *_after are the balances the move left (0 for
 the bank); undoes is the seq a reversal names (0 otherwise); via is "key" or "serial".
+
+Only what play needs lives here. Loading (storeload.py) runs at boot; whole-game changes (new
+game, restore, a balance set by the banker: games.py) a few times a game: each is imported when
+needed and dropped after, so a unit in play keeps their code off its heap.
 """
 
 import profiles
+import transient
 
 CARDS = 6
 SEQ, KIND, FROM, TO, AMOUNT, FROM_AFTER, TO_AFTER, UNDOES, VIA = range(9)
@@ -44,95 +49,18 @@ class Ledger:
         self.ready = False  # False while there are no balances to trust (B17)
         self.via = "key"
 
-    # -- loading and saving --------------------------------------------------------------
+    # -- loading ---------------------------------------------------------------------------
 
     def load(self, profile=None):
         """Restore the game from the store; returns the store's status ('ok', 'new', 'damaged').
 
         A 'new' store starts a game. A damaged store with no good copy leaves the ledger not
         ready: the unit says so and waits for the banker's new game; nothing is invented.
+        The code is boot's own (storeload.py), dropped once the game is loaded.
         """
-        snap = self.store.load()
-        status = self.store.status
-        if snap is None:
-            if status == "new":
-                self._start(profile, keep_previous=False)
-                self._save()
-                self.ready = True
-            return status
-        try:
-            self._restore(snap)
-        except (KeyError, IndexError, TypeError, ValueError):
-            self.store.status = status = "damaged"
-            self.ready = False
-            return status
-        self.ready = True
-        if profile and profiles.get(profile) is not self.profile:
-            self.new_game(profile)  # B15: starting with another profile starts a new game
-        return status
-
-    def _restore(self, snap):
-        prof = profiles.get(snap["profile"])
-        if prof is None:
-            raise ValueError("profile")
-        base = [0] + [int(x) for x in snap["base"]]
-        if len(base) != CARDS + 1:
-            raise ValueError("base")
-        bal = list(base)
-        log = []
-        for r in snap["log"]:
-            rec = (int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), int(r[6]),
-                   int(r[7]), str(r[8]))
-            apply(bal, rec)
-            # The after-balances are a check on the fold: a log that does not add up is damaged.
-            if (rec[FROM] and bal[rec[FROM]] != rec[FROM_AFTER]) or (
-                    rec[TO] and bal[rec[TO]] != rec[TO_AFTER]):
-                raise ValueError("log does not add up")
-            log.append(rec)
-        # The store may keep more of the log than RAM does: the oldest fold into the base.
-        while len(log) > self.log_max:
-            apply(base, log.pop(0))
-        for b in bal:
-            if b < 0:
-                raise ValueError("negative balance")
-        prev = snap.get("previous")
-        if prev is not None:
-            prev = (str(prev["profile"]), int(prev["seq"]),
-                    [0] + [int(x) for x in prev["balances"]])
-        self.profile = prof
-        self.base = base
-        self.bal = bal
-        self.log = log
-        self.seq = int(snap["seq"])
-        self.previous = prev
-        self.volume = int(snap.get("volume", 2)) % 3
-
-    def snapshot(self):
-        """Everything the store keeps, as plain data."""
-        prev = None
-        if self.previous is not None:
-            prev = {"profile": self.previous[0], "seq": self.previous[1],
-                    "balances": self.previous[2][1:]}
-        return {"v": 1, "profile": self.profile.name, "seq": self.seq, "volume": self.volume,
-                "base": self.base[1:], "log": [list(r) for r in self.log], "previous": prev}
-
-    def _save(self):
-        self.store.save(self)
-
-    def _start(self, profile, keep_previous=True):
-        if keep_previous and self.ready:
-            self.previous = (self.profile.name, self.seq, list(self.bal))
-        if profile:
-            self.profile = profiles.get(profile)
-        start = self.profile.start
-        self.base = [0] + [start] * CARDS
-        self.bal = list(self.base)
-        self.log = []
+        return transient.call("storeload", "into", self, profile)
 
     # -- moving money ----------------------------------------------------------------------
-
-    def balance(self, card):
-        return self.bal[card]
 
     def _commit(self, kind, frm, to, amount, undoes=0):
         """Append one transaction, durable first; the record, or an error code."""
@@ -172,48 +100,6 @@ class Ledger:
         """Reverse rec (B10): the money goes back the way it came, as a logged transaction."""
         return self._commit("undo", rec[TO], rec[FROM], rec[AMOUNT], rec[SEQ])
 
-    def set_balance(self, card, amount):
-        """Maintenance (host tools): put a balance straight, logged as the move it took."""
-        have = self.bal[card]
-        if amount >= have:
-            return self._commit("set", 0, card, amount - have)
-        return self._commit("set", card, 0, have - amount)
-
-    # -- games -------------------------------------------------------------------------------
-
-    def new_game(self, profile=None):
-        """B11/B15: every account back to the start, the log cleared, seq numbers go on."""
-        old = (self.profile, self.base, self.bal, self.log, self.previous, self.ready)
-        self._start(profile)
-        self.ready = True
-        try:
-            self._save()
-        except OSError:
-            self.profile, self.base, self.bal, self.log, self.previous, self.ready = old
-            return "store-failed"
-        return None
-
-    def restore_previous(self):
-        """Bring back the game before the last new game; the current one becomes the backup."""
-        if self.previous is None:
-            return "no-backup"
-        old = (self.profile, self.base, self.bal, self.log, self.previous, self.seq)
-        name, _seq, bal = self.previous
-        cur = (self.profile.name, self.seq, list(self.bal))
-        self.profile = profiles.get(name)
-        self.base = list(bal)
-        self.bal = list(bal)
-        self.previous = cur
-        self.seq += 1
-        self.log = [(self.seq, "restore", 0, 0, 0, 0, 0, 0, self.via)]
-        try:
-            self._save()
-        except OSError:
-            self.profile, self.base, self.bal, self.log, self.previous, self.seq = old
-            return "store-failed"
-        self.ready = True
-        return None
-
     def save_volume(self, volume):
         self.volume = volume
         try:
@@ -221,9 +107,3 @@ class Ledger:
         except OSError:
             return "store-failed"
         return None
-
-    def total(self):
-        t = 0
-        for c in range(1, CARDS + 1):
-            t += self.bal[c]
-        return t

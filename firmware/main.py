@@ -241,9 +241,7 @@ def boot(board=None, directory=None):
         board = board_pico.build()
     app = App(board, directory or state_dir())
     sys.modules.pop("pins", None)  # the pin map is read by build() and state_dir() only
-    app.start()
-    # Boot-only code: the slot reader (store.load ran once, in start) goes with the pin map.
-    sys.modules.pop("storeload", None)
+    app.start()  # the slot reader, boot-only code, was dropped once it had loaded the game
     gc.collect()
     return app
 

@@ -8,6 +8,7 @@ command changes nothing: arguments are checked in full before anything is presse
 
 import jsonw
 import profiles
+import transient
 from ledger import (AMOUNT, FROM, FROM_AFTER, KIND, SEQ, TO, TO_AFTER, UNDOES, VIA)
 from unit import KEYS
 from version import VERSION
@@ -291,7 +292,8 @@ class Protocol:
         if args:
             return "ERR bad-argument NEWGAME takes no argument"
         now = self.clock.now()
-        err = self.unit.new_game(now)
+        self.unit._input(now)
+        err = transient.call("games", "new_game", self.unit, now)
         if err:
             return "ERR " + err
         return self._ok_state()
@@ -314,7 +316,8 @@ class Protocol:
                 return "ERR bad-argument profiles are " + " ".join(sorted(profiles.PROFILES))
             if not u.maintenance:
                 return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-            err = u.new_game(now, args[1].lower())
+            u._input(now)
+            err = transient.call("games", "new_game", u, now, args[1].lower())
             return "ERR " + err if err else self._ok_state()
         if what == "BALANCE" and len(args) == 3:
             card = _int(args[1])
@@ -326,7 +329,7 @@ class Protocol:
                     u.ledger.profile.resolution)
             if not u.maintenance:
                 return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-            rec = u.ledger.set_balance(card, amount)
+            rec = transient.call("games", "set_balance", u.ledger, card, amount)
             if isinstance(rec, str):
                 return "ERR " + rec
             u._open = None  # a maintenance change is not the banker's to undo
@@ -338,7 +341,7 @@ class Protocol:
     def _backup(self, args):
         if args:
             return "ERR bad-argument BACKUP takes no argument"
-        return "OK " + jsonw.dumps(self.unit.ledger.snapshot())
+        return "OK " + jsonw.dumps(transient.call("games", "snapshot", self.unit.ledger))
 
     def _restore(self, args):
         if len(args) != 1 or args[0].upper() != "PREVIOUS":
@@ -346,7 +349,7 @@ class Protocol:
         u = self.unit
         if not u.maintenance:
             return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-        err = u.ledger.restore_previous()
+        err = transient.call("games", "restore_previous", u.ledger)
         if err:
             return "ERR " + err
         u._open = None

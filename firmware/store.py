@@ -28,7 +28,7 @@ good state used). A torn last line is a cut append: that transaction was never a
 
 from crc import crc32
 
-from ledger import CARDS, apply
+import transient
 
 VERSION = 1
 SLOT_NAMES = ("bank.a", "bank.b")
@@ -116,8 +116,8 @@ class FileStore:
     # -- boot ---------------------------------------------------------------------------------
 
     def load(self):
-        # The reading of the slots is code boot runs once: it lives in storeload.py, which
-        # main.boot drops once the game is loaded (about 3 KB of heap a unit in play keeps).
+        # The reading of the slots is code boot runs once: storeload.py, imported by
+        # Ledger.load for the boot only.
         import storeload
 
         return storeload.load(self)
@@ -142,89 +142,9 @@ class FileStore:
         self.bytes_written += len(data)
 
     def _checkpoint(self, ledger, rec=None):
-        """The whole state (with rec applied) into the other slot, as the next generation."""
-        import jsonw  # here, not at the top: a reboot with a store reads no JSON writer
-
-        profile = ledger.profile.name
-        seq = ledger.seq
-        base = list(ledger.base)
-        bal = list(ledger.bal)
-        log = ledger.log
-        keep = self.keep if self.keep is not None else ledger.log_max
-        if rec is not None:
-            log = log + [rec]
-            seq = rec[0]
-            apply(bal, rec)
-        drop = len(log) - keep
-        if drop > 0:
-            for r in log[:drop]:
-                apply(base, r)
-            log = log[drop:]
-        prev = ledger.previous
-        if prev is not None:
-            prev = (("profile", prev[0]), ("seq", prev[1]), ("balances", prev[2][1:]))
-        gen = self.gen + 1
-        head = (("v", VERSION), ("gen", gen), ("profile", profile), ("seq", seq),
-                ("volume", ledger.volume), ("n", len(log)), ("base", base[1:CARDS + 1]),
-                ("bal", bal[1:CARDS + 1]), ("previous", prev))
-        new = 0 if self.cur is None else 1 - self.cur
-        fs = self.fs
-        size = 0
-        f = fs.open(self.paths[new], "wb")
-        try:
-            chunk = line("H " + jsonw.dumps(head))
-            for r in log:
-                chunk += line(rec_payload("c", r))
-                if len(chunk) >= 512:
-                    f.write(chunk)
-                    size += len(chunk)
-                    chunk = b""
-            if chunk:
-                f.write(chunk)
-                size += len(chunk)
-        except BaseException:
-            f.close()
-            raise
-        fs.done(f)
-        # Durable: the new slot wins at boot from here on. Tell the old one, so a boot that
-        # finds the new slot gone knows it is damage rather than a cut checkpoint.
-        old = self.cur
-        self.gen = gen
-        self.writes += 1
-        self.bytes_written += size
-        if old is not None and self.appendable:
-            try:
-                self._append("s %d" % gen)
-                self.writes -= 1  # the note is part of this write, not a write of its own
-            except OSError:
-                pass  # the new slot is whole; the note only sharpens damage reports
-        self.cur = new
-        self.appendable = True
-        self.journal = 0
-        if self.scrub:
-            # The new slot holds all there is; the other one held damage (or was the copy
-            # read around it). Remove it so the next boot does not report it again.
-            try:
-                fs.remove(self.paths[1 - new])
-            except OSError:
-                pass
-            self.scrub = False
-        if not self.marked:
-            self._mark()
-
-    def _mark(self):
-        """The first durable checkpoint: from now on an empty store is damage, not 'new'."""
-        try:
-            f = self.fs.open(self.mark, "wb")
-            try:
-                f.write(MARK_TEXT)
-            except BaseException:
-                f.close()
-                raise
-            self.fs.done(f)
-            self.marked = True
-        except OSError:
-            pass  # tried again at the next checkpoint
+        # Every journal_max transactions, or for a whole-game change: its code (checkpoint.py)
+        # is on the heap only while it runs.
+        transient.call("checkpoint", "write", self, ledger, rec)
 
     def save(self, ledger):
         self._checkpoint(ledger)

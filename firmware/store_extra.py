@@ -4,6 +4,7 @@ this module (main.py uses store.FileStore on the real file system), so it costs 
 
 import json
 
+import games
 import jsonw
 from store import OsFS
 
@@ -24,11 +25,11 @@ class MemoryStore:
         return json.loads(self.data)
 
     def save(self, ledger):
-        self.data = jsonw.dumps(ledger.snapshot())
+        self.data = jsonw.dumps(games.snapshot(ledger))
         self.writes += 1
 
     def commit(self, ledger, rec):
-        snap = ledger.snapshot()
+        snap = games.snapshot(ledger)
         snap["log"].append(list(rec))
         snap["seq"] = rec[0]
         self.data = jsonw.dumps(snap)

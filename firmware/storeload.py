@@ -1,15 +1,79 @@
-"""Boot's reading of the store's slot files (store.py's docstring has the format).
+"""Boot's loading of the game: the store's slot files read (store.py's docstring has the
+format) and the ledger rebuilt from what they hold.
 
-FileStore.load imports this module; main.boot drops it from sys.modules once the game is
-loaded, since a unit in play never reads its slots again: the code is on the heap during boot
-only. A test or a host that loads again just imports it again.
+Ledger.load calls `into` through transient.call: the module is dropped once the game is loaded,
+since a unit in play never reads its slots again, so its code is on the heap during boot only.
 """
 
 from crc import crc32
 import json
 
-from ledger import KINDS
+import profiles
+import transient
+from ledger import CARDS, FROM, FROM_AFTER, KINDS, TO, TO_AFTER, apply
 from store import SLOT_NAMES, VERSION
+
+
+def into(ledger, profile=None):
+    """Ledger.load: the game from ledger.store; returns the store's status (Ledger.load)."""
+    store = ledger.store
+    snap = store.load()
+    status = store.status
+    if snap is None:
+        if status == "new":
+            transient.call("games", "start", ledger, profile, False)
+            store.save(ledger)
+            ledger.ready = True
+        return status
+    try:
+        restore(ledger, snap)
+    except (KeyError, IndexError, TypeError, ValueError):
+        store.status = status = "damaged"
+        ledger.ready = False
+        return status
+    ledger.ready = True
+    if profile and profiles.get(profile) is not ledger.profile:
+        # B15: starting with another profile starts a new game
+        transient.call("games", "reset", ledger, profile)
+    return status
+
+
+def restore(ledger, snap):
+    """The ledger from a snapshot (games.snapshot); ValueError and the like if it is not one."""
+    prof = profiles.get(snap["profile"])
+    if prof is None:
+        raise ValueError("profile")
+    base = [0] + [int(x) for x in snap["base"]]
+    if len(base) != CARDS + 1:
+        raise ValueError("base")
+    bal = list(base)
+    log = []
+    for r in snap["log"]:
+        rec = (int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), int(r[6]),
+               int(r[7]), str(r[8]))
+        apply(bal, rec)
+        # The after-balances are a check on the fold: a log that does not add up is damaged.
+        if (rec[FROM] and bal[rec[FROM]] != rec[FROM_AFTER]) or (
+                rec[TO] and bal[rec[TO]] != rec[TO_AFTER]):
+            raise ValueError("log does not add up")
+        log.append(rec)
+    # The store may keep more of the log than RAM does: the oldest fold into the base.
+    while len(log) > ledger.log_max:
+        apply(base, log.pop(0))
+    for b in bal:
+        if b < 0:
+            raise ValueError("negative balance")
+    prev = snap.get("previous")
+    if prev is not None:
+        prev = (str(prev["profile"]), int(prev["seq"]),
+                [0] + [int(x) for x in prev["balances"]])
+    ledger.profile = prof
+    ledger.base = base
+    ledger.bal = bal
+    ledger.log = log
+    ledger.seq = int(snap["seq"])
+    ledger.previous = prev
+    ledger.volume = int(snap.get("volume", 2)) % 3
 
 # what a slot file turned out to be
 MISSING, INCOMPLETE, CORRUPT, VALID = range(4)

@@ -8,6 +8,7 @@ Rule ids (B1-B18) refer to SPEC.md.
 """
 
 import money
+import transient
 from clock import ticks_add, ticks_diff
 from ledger import FROM, KIND, TO, Ledger
 
@@ -463,7 +464,8 @@ class Unit:
         if self._c_down is not None and not self._c_fired:
             if ticks_diff(now, ticks_add(self._c_down, self.hold_ms)) >= 0:
                 self._c_fired = True
-                self._new_game(now)
+                # B11: every account back to the start; log and tally cleared; seq goes on.
+                transient.call("games", "new_game", self, now)
         if self._deal_down is not None:
             if ticks_diff(now, ticks_add(self._deal_down, self.hold_ms)) >= 0:
                 self._deal_down = None
@@ -488,22 +490,6 @@ class Unit:
             self.deal = "idle"
             self.rev += 1
 
-    def _new_game(self, now):
-        # B11: every account back to the start; log and tally cleared; seq numbers go on.
-        err = self.ledger.new_game()
-        if err:
-            self._refuse(err)
-            return
-        self.tally = 0
-        self._clear_entry()
-        self._open = None
-        self._go_used = False
-        self._flash = None
-        self.error = None
-        self.rev += 1
-        self._emit("game", self.ledger.profile.name)
-        self._tone("new-game")
-
     def _toggle_maintenance(self, now):
         # Holding DEAL for hold_ms: the banker, at the unit, lets host tools change money.
         self.deal = "idle"  # the deal the press started is not meant
@@ -511,25 +497,6 @@ class Unit:
         self._show(SHOW_SERVICE if self.maintenance else SHOW_PLAY, now, self.message_ms)
         self.rev += 1
         self._tone("click")
-
-    # -- host tools ------------------------------------------------------------------------------
-
-    def new_game(self, now, profile=None):
-        """A new game from a host (B11), optionally in another profile (B15)."""
-        self._input(now)
-        if profile is not None:
-            err = self.ledger.new_game(profile)
-            if err:
-                return err
-            self.tally = 0
-            self._clear_entry()
-            self._open = None
-            self._go_used = False
-            self._emit("game", self.ledger.profile.name)
-            self._tone("new-game")
-            return None
-        self._new_game(now)
-        return self.error
 
 
 def _sooner(a, b):

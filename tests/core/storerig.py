@@ -8,6 +8,7 @@ part of it landed). `session` is a scripted game of mixed transactions; `state` 
 reboot must find.
 """
 
+import games
 from ledger import Ledger
 
 
@@ -174,9 +175,9 @@ def session(ledger, n, seed=7, before=None, after=None):
         elif c < 96:
             r = ledger.save_volume((ledger.volume + 2) % 3)
         elif c < 99:
-            r = ledger.new_game()
+            r = games.reset(ledger)
         else:
-            r = ledger.restore_previous()
+            r = games.restore_previous(ledger)
         if isinstance(r, tuple):
             last = r
             txns += 1

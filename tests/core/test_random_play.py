@@ -14,7 +14,7 @@ def _play(seed, profile=None):
     r = Rig(profile=profile, seed=seed)
     dice = seeded.Seeded(seed * 7919 + 1)
     u = r.unit
-    start_total = u.ledger.total()
+    start_total = sum(u.ledger.bal)
     bank_net = 0  # what the bank has paid into the accounts
     games = 0
     for step in range(STEPS):
@@ -61,10 +61,10 @@ def _play(seed, profile=None):
         if r.games != games:
             # a new game (C held 3 s) reset the accounts: the books start again from there
             games = r.games
-            start_total = led.total()
+            start_total = sum(led.bal)
             bank_net = 0
             assert start_total == 6 * led.profile.start
-        assert led.total() == start_total + bank_net, (seed, step)
+        assert sum(led.bal) == start_total + bank_net, (seed, step)
         text, k, m = u.display()
         assert len(text.replace(".", "")) <= 5, (seed, step, text, u.entry, u.tally, u.slots)
     return r

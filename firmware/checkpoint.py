@@ -1,0 +1,95 @@
+"""A checkpoint: the whole game written into the store's other slot file (store.py's docstring
+has the format and the order of the writes that keeps it safe against a power cut).
+
+FileStore writes one every `journal_max` transactions and for every whole-game change, through
+transient.call: this code is on the heap only while it runs.
+"""
+
+import jsonw
+from ledger import CARDS, apply
+from store import MARK_TEXT, VERSION, line, rec_payload
+
+
+def write(store, ledger, rec=None):
+    """The whole state (with rec applied) into the other slot, as the next generation."""
+    profile = ledger.profile.name
+    seq = ledger.seq
+    base = list(ledger.base)
+    bal = list(ledger.bal)
+    log = ledger.log
+    keep = store.keep if store.keep is not None else ledger.log_max
+    if rec is not None:
+        log = log + [rec]
+        seq = rec[0]
+        apply(bal, rec)
+    drop = len(log) - keep
+    if drop > 0:
+        for r in log[:drop]:
+            apply(base, r)
+        log = log[drop:]
+    prev = ledger.previous
+    if prev is not None:
+        prev = (("profile", prev[0]), ("seq", prev[1]), ("balances", prev[2][1:]))
+    gen = store.gen + 1
+    head = (("v", VERSION), ("gen", gen), ("profile", profile), ("seq", seq),
+            ("volume", ledger.volume), ("n", len(log)), ("base", base[1:CARDS + 1]),
+            ("bal", bal[1:CARDS + 1]), ("previous", prev))
+    new = 0 if store.cur is None else 1 - store.cur
+    fs = store.fs
+    size = 0
+    f = fs.open(store.paths[new], "wb")
+    try:
+        chunk = line("H " + jsonw.dumps(head))
+        for r in log:
+            chunk += line(rec_payload("c", r))
+            if len(chunk) >= 512:
+                f.write(chunk)
+                size += len(chunk)
+                chunk = b""
+        if chunk:
+            f.write(chunk)
+            size += len(chunk)
+    except BaseException:
+        f.close()
+        raise
+    fs.done(f)
+    # Durable: the new slot wins at boot from here on. Tell the old one, so a boot that
+    # finds the new slot gone knows it is damage rather than a cut checkpoint.
+    old = store.cur
+    store.gen = gen
+    store.writes += 1
+    store.bytes_written += size
+    if old is not None and store.appendable:
+        try:
+            store._append("s %d" % gen)
+            store.writes -= 1  # the note is part of this write, not a write of its own
+        except OSError:
+            pass  # the new slot is whole; the note only sharpens damage reports
+    store.cur = new
+    store.appendable = True
+    store.journal = 0
+    if store.scrub:
+        # The new slot holds all there is; the other one held damage (or was the copy
+        # read around it). Remove it so the next boot does not report it again.
+        try:
+            fs.remove(store.paths[1 - new])
+        except OSError:
+            pass
+        store.scrub = False
+    if not store.marked:
+        _mark(store)
+
+
+def _mark(store):
+    """The first durable checkpoint: from now on an empty store is damage, not 'new'."""
+    try:
+        f = store.fs.open(store.mark, "wb")
+        try:
+            f.write(MARK_TEXT)
+        except BaseException:
+            f.close()
+            raise
+        store.fs.done(f)
+        store.marked = True
+    except OSError:
+        pass  # tried again at the next checkpoint

@@ -1,0 +1,92 @@
+"""Whole-game changes: a new game (B11), another edition (B15), the game before brought back,
+a balance put straight by the banker, and the whole game as plain data (BACKUP, MemoryStore).
+
+They happen a few times a game, so callers reach them through transient.call: the code is
+imported for the change and dropped after. Each change is durable before it is made (B17): a
+store that fails leaves the game as it was and gives "store-failed".
+"""
+
+import profiles
+from ledger import CARDS
+
+
+def start(ledger, profile, keep_previous=True):
+    """Every account at the profile's start, the log empty (seq numbers go on)."""
+    if keep_previous and ledger.ready:
+        ledger.previous = (ledger.profile.name, ledger.seq, list(ledger.bal))
+    if profile:
+        ledger.profile = profiles.get(profile)
+    ledger.base = [0] + [ledger.profile.start] * CARDS
+    ledger.bal = list(ledger.base)
+    ledger.log = []
+
+
+def reset(ledger, profile=None):
+    """B11/B15: a new game in the ledger, the one before kept for restore_previous."""
+    old = (ledger.profile, ledger.base, ledger.bal, ledger.log, ledger.previous, ledger.ready)
+    start(ledger, profile)
+    ledger.ready = True
+    try:
+        ledger.store.save(ledger)
+    except OSError:
+        (ledger.profile, ledger.base, ledger.bal, ledger.log, ledger.previous,
+         ledger.ready) = old
+        return "store-failed"
+    return None
+
+
+def new_game(unit, now, profile=None):
+    """The unit's new game (C held, or NEWGAME/SET PROFILE from a host); None or the error."""
+    err = reset(unit.ledger, profile)
+    if err:
+        unit._refuse(err)
+        return err
+    unit.tally = 0
+    unit._clear_entry()
+    unit._open = None
+    unit._go_used = False
+    unit._flash = None
+    unit.error = None
+    unit.rev += 1
+    unit._emit("game", unit.ledger.profile.name)
+    unit._tone("new-game")
+    return None
+
+
+def restore_previous(ledger):
+    """Bring back the game before the last new game; the current one becomes the backup."""
+    if ledger.previous is None:
+        return "no-backup"
+    old = (ledger.profile, ledger.base, ledger.bal, ledger.log, ledger.previous, ledger.seq)
+    name, _seq, bal = ledger.previous
+    cur = (ledger.profile.name, ledger.seq, list(ledger.bal))
+    ledger.profile = profiles.get(name)
+    ledger.base = list(bal)
+    ledger.bal = list(bal)
+    ledger.previous = cur
+    ledger.seq += 1
+    ledger.log = [(ledger.seq, "restore", 0, 0, 0, 0, 0, 0, ledger.via)]
+    try:
+        ledger.store.save(ledger)
+    except OSError:
+        ledger.profile, ledger.base, ledger.bal, ledger.log, ledger.previous, ledger.seq = old
+        return "store-failed"
+    ledger.ready = True
+    return None
+
+
+def set_balance(ledger, card, amount):
+    """Maintenance (host tools): put a balance straight, logged as the move it took."""
+    have = ledger.bal[card]
+    if amount >= have:
+        return ledger._commit("set", 0, card, amount - have)
+    return ledger._commit("set", card, 0, have - amount)
+
+
+def snapshot(ledger):
+    """Everything the store keeps, as plain data (what storeload.restore reads)."""
+    prev = ledger.previous
+    if prev is not None:
+        prev = {"profile": prev[0], "seq": prev[1], "balances": prev[2][1:]}
+    return {"v": 1, "profile": ledger.profile.name, "seq": ledger.seq, "volume": ledger.volume,
+            "base": ledger.base[1:], "log": [list(r) for r in ledger.log], "previous": prev}
