@@ -1,53 +1,15 @@
-"""The Pico's body for the brain: builds every driver from the pin map in pins.py.
-
-A board has what docs/design.md lists: `show(text, k, M)` and `blank()`, the keypad, the two
-card slots, `tone(name, volume, now)`, `lights(red, green)`, plus the Pico's own power
-management: `usb_powered()` and `sleep(ms)` (a timed lightsleep, see main.py).
+"""The Pico's body for the brain: board.Board with every driver built from the pin map in
+pins.py. Boot-only code: main.boot drops this module and the pin map once the board is built.
 """
 
-import machine
 from machine import PWM, Pin
 
-import segments
 import tones
+from board import Board
 from drivers.beeper import Beeper
 from drivers.keypad import Keypad
 from drivers.leds import Leds
 from drivers.slots import Slot
-
-
-class Board:
-    def __init__(self, display, keypad, slots, beeper, leds, latch=None, vbus=None):
-        self.display = display
-        self.keypad = keypad
-        self.slots = slots  # {'L': Slot, 'R': Slot}
-        self.beeper = beeper
-        self.leds = leds
-        self.latch = latch
-        self.vbus = vbus
-
-    def show(self, text, k, M):
-        self.display.show_patterns(segments.cells(text), k, M)
-
-    def blank(self):
-        self.display.off()
-        self.leds.off()
-        self.beeper.stop()
-
-    def tone(self, name, volume, now):
-        notes = tones.TONES.get(name)
-        if notes:
-            self.beeper.play(notes, volume, now)
-
-    def lights(self, red, green):
-        self.leds.set(red, green)
-
-    def usb_powered(self):
-        return True if self.vbus is None else bool(self.vbus.value())
-
-    def sleep(self, ms):
-        """A timed light sleep: the clocks stop, the RP2040 draws about a milliamp."""
-        machine.lightsleep(ms)
 
 
 def _out(n):
@@ -72,7 +34,7 @@ def _display(pins):
 
 
 def build():
-    import pins  # read here only: main.boot drops the pin map once the board is built
+    import pins
 
     display = _display(pins)
     keypad = Keypad([Pin(n, Pin.OPEN_DRAIN, value=1) for n in pins.KEY_ROWS],

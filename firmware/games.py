@@ -1,5 +1,6 @@
 """Whole-game changes: a new game (B11), another edition (B15), the game before brought back,
-a balance put straight by the banker, and the whole game as plain data (BACKUP, MemoryStore).
+a balance put straight by the banker, and the whole game as plain data (BACKUP, MemoryStore);
+and the unit's settings: the volume (B12) and maintenance mode.
 
 They happen a few times a game, so callers reach them through transient.call: the code is
 imported for the change and dropped after. Each change is durable before it is made (B17): a
@@ -51,6 +52,27 @@ def new_game(unit, now, profile=None):
     unit._emit("game", unit.ledger.profile.name)
     unit._tone("new-game")
     return None
+
+
+def cycle_volume(unit, now):
+    """B12: `.` with no card and no entry: 2 -> 1 -> 0 -> 2, shown for a second, persisted."""
+    vol = (unit.ledger.volume - 1) % 3
+    err = unit.ledger.save_volume(vol)
+    if err:
+        unit._refuse(err)
+        return
+    unit._show(("012"[vol], False, False), now, unit.message_ms)
+    unit._tone("click")
+
+
+def toggle_maintenance(unit, now):
+    """DEAL held for hold_ms: the banker, at the unit, lets host tools change money."""
+    unit.deal = "idle"  # the deal the press started is not meant
+    unit.maintenance = not unit.maintenance
+    unit._show(("SErv", False, False) if unit.maintenance else ("PLAY", False, False), now,
+               unit.message_ms)
+    unit.rev += 1
+    unit._tone("click")
 
 
 def restore_previous(ledger):

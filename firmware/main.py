@@ -240,7 +240,9 @@ def boot(board=None, directory=None):
 
         board = board_pico.build()
     app = App(board, directory or state_dir())
-    sys.modules.pop("pins", None)  # the pin map is read by build() and state_dir() only
+    # Read by build() and state_dir() only: boot-only code and data.
+    sys.modules.pop("board_pico", None)
+    sys.modules.pop("pins", None)
     app.start()  # the slot reader, boot-only code, was dropped once it had loaded the game
     gc.collect()
     return app

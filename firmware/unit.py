@@ -20,8 +20,6 @@ SLOTS = ("L", "R")
 SHOW_FUNDS = ("Err1", False, False)  # B8: the payer cannot afford it
 SHOW_STORE = ("Err5", False, False)  # B17: the store was damaged; the last good copy is in use
 SHOW_NO_GAME = ("Err6", False, False)  # B17: no good copy at all; hold C for a new game
-SHOW_SERVICE = ("SErv", False, False)  # maintenance mode on
-SHOW_PLAY = ("PLAY", False, False)  # maintenance mode off
 OFF = ("", False, False)
 
 
@@ -233,7 +231,7 @@ class Unit:
         entry = self.entry
         no_card = self.slots["L"] is None and self.slots["R"] is None
         if key == "." and no_card and not entry:
-            self._cycle_volume(now)
+            transient.call("games", "cycle_volume", self, now)
         elif key == "M" and not entry:
             self._go()
         elif money.accepts(self._ndig, self._dot, self._suffix, key):
@@ -256,16 +254,6 @@ class Unit:
         self._ndig = 0
         self._dot = False
         self._suffix = ""
-
-    def _cycle_volume(self, now):
-        # B12: 2 -> 1 -> 0 -> 2, shown for a second, persisted.
-        vol = (self.ledger.volume - 1) % 3
-        err = self.ledger.save_volume(vol)
-        if err:
-            self._refuse(err)
-            return
-        self._show((DIGITS[vol], False, False), now, self.message_ms)
-        self._tone("click")
 
     def _go(self):
         left = self.slots["L"]
@@ -469,7 +457,7 @@ class Unit:
         if self._deal_down is not None:
             if ticks_diff(now, ticks_add(self._deal_down, self.hold_ms)) >= 0:
                 self._deal_down = None
-                self._toggle_maintenance(now)
+                transient.call("games", "toggle_maintenance", self, now)
         self._deal_tick(now)
         if self._c_down is None and self.deal == "idle":
             if ticks_diff(now, ticks_add(self._last, self.off_ms)) >= 0:
@@ -489,14 +477,6 @@ class Unit:
         if deal == "done" and ticks_diff(now, self._green_until) >= 0:
             self.deal = "idle"
             self.rev += 1
-
-    def _toggle_maintenance(self, now):
-        # Holding DEAL for hold_ms: the banker, at the unit, lets host tools change money.
-        self.deal = "idle"  # the deal the press started is not meant
-        self.maintenance = not self.maintenance
-        self._show(SHOW_SERVICE if self.maintenance else SHOW_PLAY, now, self.message_ms)
-        self.rev += 1
-        self._tone("click")
 
 
 def _sooner(a, b):

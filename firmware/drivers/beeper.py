@@ -69,9 +69,6 @@ class Beeper:
         """Ticks of the next change, or None when silent."""
         return self._until
 
-    def playing(self):
-        return self._until is not None
-
     def stop(self):
         self.pwm.duty_u16(0)
         self._notes = ()

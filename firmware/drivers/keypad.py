@@ -39,35 +39,8 @@ class Keypad:
         self._long = bytearray(n)  # the long event of this press was given
         self._since = [0] * n  # ticks of the last accepted change
         self._seen = bytearray(n)  # a change was ever accepted (no lockout before the first)
-        self.release()
-
-    def release(self):
-        """All rows released (high): the idle state between scans."""
-        for r in self.rows:
-            r.value(1)
-
-    def arm(self):
-        """All rows driven low, so any key pulls a column low: `any_pressed()` then wakes."""
-        for r in self.rows:
-            r.value(0)
-
-    def any_pressed(self):
-        """With the matrix armed: is any key closed? One read per column."""
-        for c in self.cols:
-            if not c.value():
-                return True
-        return False
-
-    def held(self):
-        """The keys down now (debounced)."""
-        out = []
-        i = 0
-        for row in self.layout:
-            for key in row:
-                if self._down[i] and key is not None:
-                    out.append(key)
-                i += 1
-        return out
+        for r in rows:
+            r.value(1)  # released: the idle state between scans
 
     def scan(self, now):
         """Read the matrix once; return the events [(kind, key), ...], kind 'down'/'up'/'long'.
@@ -105,10 +78,3 @@ class Keypad:
                     events.append(("long", key))
             row_pin.value(1)
         return events or ()
-
-    def busy(self):
-        """Is any key down? (Then keep scanning; with none down a slower scan will do.)"""
-        for v in self._down:
-            if v:
-                return True
-        return False

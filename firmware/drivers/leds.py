@@ -31,13 +31,6 @@ class Leds:
                 self.pins[i].value(level)
                 self._levels[i] = level
 
-    def steady(self):
-        """True when no LED flashes, so nothing needs `update` until the modes change."""
-        for m in self.modes:
-            if m == "slow" or m == "fast":
-                return False
-        return True
-
     def off(self):
         self.set("off", "off")
         self.update(0)

@@ -24,14 +24,6 @@ from clock import ticks_diff
 CODES = {0b0001: 1, 0b0010: 2, 0b0011: 3, 0b0101: 4, 0b0111: 5, 0b1011: 6}
 
 
-def mirror(pattern, width=4):
-    out = 0
-    for i in range(width):
-        if pattern & (1 << i):
-            out |= 1 << (width - 1 - i)
-    return out
-
-
 class Slot:
     stable_ms = 50
     codes = CODES
@@ -74,7 +66,3 @@ class Slot:
         if reading is None:
             return ("out", None)
         return ("in", reading)
-
-    def settling(self):
-        """Is a reading waiting to be accepted? (Then keep polling.)"""
-        return self._fresh or self._reading != self.card

@@ -101,20 +101,14 @@ def test_every_key_and_two_at_once():
     matrix.set("1", True)  # same column, other row: open-drain rows keep them apart
     got = sorted(pad.scan(now))
     assert got == [("down", "1"), ("down", "4")]
-    assert sorted(pad.held()) == ["1", "4"]
 
 
-def test_rows_are_released_between_scans_and_all_driven_when_armed():
+def test_rows_are_released_between_scans():
     matrix = Matrix()
     pad = Keypad(matrix.rows, matrix.cols)
-    pad.scan(0)
-    assert [r.level for r in matrix.rows] == [1, 1, 1, 1]
-    pad.arm()
-    assert not pad.any_pressed()
     matrix.set("DEAL", True)
-    assert pad.any_pressed()
-    pad.release()
-    assert [r.level for r in matrix.rows] == [1, 1, 1, 1]
+    assert list(pad.scan(0)) == [("down", "DEAL")]
+    assert [r.level for r in matrix.rows] == [1, 1, 1, 1]  # no row left driven low
 
 
 def test_nothing_pressed_allocates_no_events():

@@ -1,7 +1,16 @@
 """The card slot driver with a card sliding in: contacts closing one by one, bouncing."""
 
 import machine
-from drivers.slots import CODES, Slot, mirror
+from drivers.slots import CODES, Slot
+
+
+def mirror(pattern, width=4):
+    """The pattern a card face down shows the contacts: its code, mirrored."""
+    out = 0
+    for i in range(width):
+        if pattern & (1 << i):
+            out |= 1 << (width - 1 - i)
+    return out
 
 
 class Card:

@@ -1,0 +1,45 @@
+"""The unit's body for the brain, as main.py drives it: the drivers behind one narrow interface.
+
+`show(text, k, M)` and `blank()`, the keypad, the two card slots, `tone(name, volume, now)`,
+`lights(red, green)`, plus the Pico's own power management: `usb_powered()` and `sleep(ms)` (a
+timed lightsleep, see main.py). board_pico.build() makes one from the pin map in pins.py.
+"""
+
+import machine
+
+import segments
+import tones
+
+
+class Board:
+    def __init__(self, display, keypad, slots, beeper, leds, latch=None, vbus=None):
+        self.display = display
+        self.keypad = keypad
+        self.slots = slots  # {'L': Slot, 'R': Slot}
+        self.beeper = beeper
+        self.leds = leds
+        self.latch = latch
+        self.vbus = vbus
+
+    def show(self, text, k, M):
+        self.display.show_patterns(segments.cells(text), k, M)
+
+    def blank(self):
+        self.display.off()
+        self.leds.off()
+        self.beeper.stop()
+
+    def tone(self, name, volume, now):
+        notes = tones.TONES.get(name)
+        if notes:
+            self.beeper.play(notes, volume, now)
+
+    def lights(self, red, green):
+        self.leds.set(red, green)
+
+    def usb_powered(self):
+        return True if self.vbus is None else bool(self.vbus.value())
+
+    def sleep(self, ms):
+        """A timed light sleep: the clocks stop, the RP2040 draws about a milliamp."""
+        machine.lightsleep(ms)
