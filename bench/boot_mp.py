@@ -1,12 +1,14 @@
 """Heap in use after boot and the time to the first display, under the MicroPython unix port.
 
-    MICROPYPATH=<firmware dir>:tests/fake_machine micropython bench/boot_mp.py STATE_DIR
+    cd <firmware dir> && MICROPYPATH=.:tests/fake_machine micropython bench/boot_mp.py STATE [play]
 
-<firmware dir> is `firmware` (sources) or a copy compiled with mpy-cross (main.py kept as .py).
-Prints one JSON object: `heap` (bytes in use after main.boot, collected), `boot_us` (from
-`import main` to main.boot returning, which has drawn the first display on the board),
-`talking` (the heap in use once a host has sent HELLO: the protocol is loaded then) and `pins`
-(the heap of the fake Pin objects, left out of both).
+<firmware dir> is `firmware` (sources) or a copy compiled as `make deploy` compiles it. Prints
+one JSON object: `heap` (bytes in use after main.boot, collected), `boot_us` (from `import main`
+to main.boot returning, which has drawn the first display on the board), `talking` (the heap in
+use once a host has sent HELLO: the protocol is loaded then) and `pins` (the heap of the fake
+Pin objects, left out of all). With `play`, 300 transactions are made after boot (so the store
+in STATE then holds a game whose log fills what the unit keeps in RAM) and `heap` is read after
+them.
 
 The fake `machine` and `rp2` are imported before the first reading: on a Pico they are built in
 (in flash), not on the heap. What the fake records for tests (every pin level written, every
@@ -22,6 +24,7 @@ import machine  # noqa: F401  (the fake; built in on a Pico)
 import rp2  # noqa: F401
 
 state = sys.argv[1] if len(sys.argv) > 1 else "/tmp/bank-bench-boot"
+play = len(sys.argv) > 2 and sys.argv[2] == "play"
 gc.collect()
 before = gc.mem_alloc()
 t0 = time.ticks_us()
@@ -30,6 +33,15 @@ import main  # noqa: E402
 main.make_dir(state)
 app = main.boot(None, state)
 t1 = time.ticks_us()
+if play:
+    u = app.unit
+    now = app.clock.now()
+    u.card_in("L", 1, now)
+    for _ in range(300):
+        for k in "20K+":
+            u.key_down(k, now)
+            u.key_up(k, now)
+        app.render(now)
 machine.clear()
 app.board.beeper.pwm.history = []
 gc.collect()

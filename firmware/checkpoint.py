@@ -16,10 +16,10 @@ def write(store, ledger, rec=None):
     seq = ledger.seq
     base = list(ledger.base)
     bal = list(ledger.bal)
-    log = ledger.log
+    log = ledger.records()
     keep = store.keep if store.keep is not None else ledger.log_max
     if rec is not None:
-        log = log + [rec]
+        log.append(rec)
         seq = rec[0]
         apply(bal, rec)
     drop = len(log) - keep

@@ -9,6 +9,7 @@ store that fails leaves the game as it was and gives "store-failed".
 
 import profiles
 from ledger import CARDS
+from txlog import Log
 
 
 def start(ledger, profile, keep_previous=True):
@@ -19,7 +20,7 @@ def start(ledger, profile, keep_previous=True):
         ledger.profile = profiles.get(profile)
     ledger.base = [0] + [ledger.profile.start] * CARDS
     ledger.bal = list(ledger.base)
-    ledger.log = []
+    ledger.log = Log(ledger.log_max)  # a new one: reset() may need the old one back
 
 
 def reset(ledger, profile=None):
@@ -87,7 +88,8 @@ def restore_previous(ledger):
     ledger.bal = list(bal)
     ledger.previous = cur
     ledger.seq += 1
-    ledger.log = [(ledger.seq, "restore", 0, 0, 0, 0, 0, 0, ledger.via)]
+    ledger.log = Log(ledger.log_max)
+    ledger.log.append((ledger.seq, "restore", 0, 0, 0, 0, 0, 0, ledger.via))
     try:
         ledger.store.save(ledger)
     except OSError:
@@ -111,4 +113,4 @@ def snapshot(ledger):
     if prev is not None:
         prev = {"profile": prev[0], "seq": prev[1], "balances": prev[2][1:]}
     return {"v": 1, "profile": ledger.profile.name, "seq": ledger.seq, "volume": ledger.volume,
-            "base": ledger.base[1:], "log": [list(r) for r in ledger.log], "previous": prev}
+            "base": ledger.base[1:], "log": [list(r) for r in ledger.records()], "previous": prev}

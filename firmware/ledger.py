@@ -18,10 +18,10 @@ needed and dropped after, so a unit in play keeps their code off its heap.
 
 import profiles
 import transient
+from txlog import KINDS, Log  # noqa: F401 (KINDS: the kinds of record, for the modules here)
 
 CARDS = 6
 SEQ, KIND, FROM, TO, AMOUNT, FROM_AFTER, TO_AFTER, UNDOES, VIA = range(9)
-KINDS = ("receive", "pay", "transfer", "go", "undo", "set", "restore")
 
 
 def apply(bal, rec):
@@ -42,7 +42,7 @@ class Ledger:
         self.profile = profiles.get(profile or profiles.DEFAULT)
         self.bal = [0] * (CARDS + 1)  # index 0 is the bank, never read
         self.base = [0] * (CARDS + 1)
-        self.log = []
+        self.log = Log(self.log_max)  # the records since base, packed (txlog.py)
         self.seq = 0
         self.previous = None  # (profile name, seq, balances list) of the game before (B11)
         self.volume = 2
@@ -78,11 +78,28 @@ class Ledger:
             return "store-failed"
         self.seq += 1
         apply(bal, rec)
-        log = self.log
-        log.append(rec)
-        if len(log) > self.log_max:
-            apply(self.base, log.pop(0))
+        gone = self.log.append(rec)
+        if gone is not None:
+            apply(self.base, gone)
         return rec
+
+    def records(self, n=None):
+        """The last n records kept (all by default), oldest first, each with the balances it
+        left, folded from the base."""
+        log = self.log
+        count = len(log)
+        skip = count - n if n is not None and n < count else 0
+        bal = list(self.base)
+        out = []
+        for i in range(count):
+            r = log.get(i)
+            apply(bal, r)
+            if i >= skip:
+                frm = r[FROM]
+                to = r[TO]
+                out.append((r[SEQ], r[KIND], frm, to, r[AMOUNT], bal[frm] if frm else 0,
+                            bal[to] if to else 0, r[UNDOES], r[VIA]))
+        return out
 
     def receive(self, card, amount):
         return self._commit("receive", 0, card, amount)

@@ -257,10 +257,7 @@ class Protocol:
             n = _int(args[0])
             if n is None:
                 return "ERR bad-argument n is a whole number"
-        log = self.unit.ledger.log
-        recs = log[len(log) - n:] if n < len(log) else log
-        if n == 0:
-            recs = []
+        recs = self.unit.ledger.records(n)
         return "OK " + jsonw.dumps([txn_json(r) for r in recs])
 
     def _advance(self, args):

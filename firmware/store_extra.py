@@ -4,7 +4,7 @@ this module (main.py uses store.FileStore on the real file system), so it costs 
 
 import json
 
-import games
+import games  # a reference of its own: transient.call may drop it from sys.modules
 import jsonw
 from store import OsFS
 

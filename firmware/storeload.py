@@ -11,6 +11,7 @@ import json
 import profiles
 import transient
 from ledger import CARDS, FROM, FROM_AFTER, KINDS, TO, TO_AFTER, apply
+from txlog import Log
 from store import SLOT_NAMES, VERSION
 
 
@@ -58,8 +59,11 @@ def restore(ledger, snap):
             raise ValueError("log does not add up")
         log.append(rec)
     # The store may keep more of the log than RAM does: the oldest fold into the base.
-    while len(log) > ledger.log_max:
-        apply(base, log.pop(0))
+    kept = Log(ledger.log_max)
+    for rec in log:
+        gone = kept.append(rec)
+        if gone is not None:
+            apply(base, gone)
     for b in bal:
         if b < 0:
             raise ValueError("negative balance")
@@ -70,7 +74,7 @@ def restore(ledger, snap):
     ledger.profile = prof
     ledger.base = base
     ledger.bal = bal
-    ledger.log = log
+    ledger.log = kept
     ledger.seq = int(snap["seq"])
     ledger.previous = prev
     ledger.volume = int(snap.get("volume", 2)) % 3

@@ -7,12 +7,20 @@ unit in play needs for itself (README, "Performance"). Importing again costs a f
 
 import sys
 
+# MicroPython: every module the call imported is dropped (the JSON writer a checkpoint uses,
+# say). CPython keeps what else it imported: its own library may not be reloaded piecemeal.
+_ALL = sys.implementation.name == "micropython"
+
 
 def call(name, fn, *args):
     """`name.fn(*args)`; the module stays imported during the call, so code it calls that
     imports it again finds it."""
-    mod = __import__(name)
+    before = list(sys.modules) if _ALL else None
     try:
-        return getattr(mod, fn)(*args)
+        return getattr(__import__(name), fn)(*args)
     finally:
         sys.modules.pop(name, None)
+        if before is not None:
+            for k in list(sys.modules):
+                if k not in before:
+                    del sys.modules[k]

@@ -186,8 +186,7 @@ class Session:
         return [(c, bal[c]) for c in range(1, 7)]
 
     def recent(self, n):
-        log = self.unit.ledger.log
-        return list(log[-n:]) if n else []
+        return self.unit.ledger.records(n) if n else []
 
     @property
     def profile(self):

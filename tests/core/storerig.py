@@ -132,7 +132,7 @@ def state(ledger):
     prev = ledger.previous
     if prev is not None:
         prev = (prev[0], prev[1], tuple(prev[2]))
-    log = ledger.log
+    log = ledger.records()
     ends = (len(log), log[0] if log else None, log[-1] if log else None)
     return (ledger.profile.name, ledger.seq, tuple(ledger.bal), ledger.volume, prev, ends)
 

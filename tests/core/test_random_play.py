@@ -53,11 +53,14 @@ def _play(seed, profile=None):
                     assert rec[L.KIND] in ("transfer", "undo")
             r.txns = []
         r.tones = []
-        if led.log:
+        if len(led.log):
             folded = list(led.base)
-            for rec in led.log:
-                L.apply(folded, rec)
+            for i in range(len(led.log)):
+                L.apply(folded, led.log.get(i))
             assert folded == led.bal, (seed, step)
+            last = led.records(1)[0]  # its balances after are those of now
+            assert not last[L.FROM] or last[L.FROM_AFTER] == led.bal[last[L.FROM]]
+            assert not last[L.TO] or last[L.TO_AFTER] == led.bal[last[L.TO]]
         if r.games != games:
             # a new game (C held 3 s) reset the accounts: the books start again from there
             games = r.games
