@@ -3,8 +3,8 @@
     cd <firmware dir> && MICROPYPATH=.:tests/fake_machine micropython bench/boot_mp.py STATE [play]
 
 <firmware dir> is `firmware` (sources) or a copy compiled as `make deploy` compiles it. Prints
-one JSON object: `heap` (bytes in use after main.boot, collected), `boot_us` (from `import main`
-to main.boot returning, which has drawn the first display on the board), `talking` (the heap in
+one JSON object: `heap` (bytes in use after app.boot, collected), `boot_us` (from `import app`
+to app.boot returning, which has drawn the first display on the board), `talking` (the heap in
 use once a host has sent HELLO: the protocol is loaded then) and `pins` (the heap of the fake
 Pin objects, left out of all). With `play`, 300 transactions are made after boot (so the store
 in STATE then holds a game whose log fills what the unit keeps in RAM) and `heap` is read after
@@ -28,22 +28,22 @@ play = len(sys.argv) > 2 and sys.argv[2] == "play"
 gc.collect()
 before = gc.mem_alloc()
 t0 = time.ticks_us()
-import main  # noqa: E402
+import app  # noqa: E402
 
-main.make_dir(state)
-app = main.boot(None, state)
+app.make_dir(state)
+running = app.boot(None, state)
 t1 = time.ticks_us()
 if play:
-    u = app.unit
-    now = app.clock.now()
+    u = running.unit
+    now = running.clock.now()
     u.card_in("L", 1, now)
     for _ in range(300):
         for k in "20K+":
             u.key_down(k, now)
             u.key_up(k, now)
-        app.render(now)
+        running.render(now)
 machine.clear()
-app.board.beeper.pwm.history = []
+running.board.beeper.pwm.history = []
 gc.collect()
 after = gc.mem_alloc()
 
@@ -60,8 +60,8 @@ del extra
 for i in range(20):
     del machine.pins[100 + i]
 
-app._connect()
-reply = app.protocol.handle(b"HELLO")
+running._connect()
+reply = running.protocol.handle(b"HELLO")
 machine.clear()
 gc.collect()
 talking = gc.mem_alloc()

@@ -1,4 +1,5 @@
-"""firmware/main.py under the MicroPython unix port, on the fake `machine` (tests/fake_machine).
+"""firmware/main.py (and app.py, which it runs) under the MicroPython unix port, on a fake
+`machine`
 
 The unix port is the same interpreter as the Pico's, so this runs the very loop the Pico runs:
 the protocol on stdin/stdout (HELLO, resynchronisation after garbage), no busy waiting, and the
@@ -95,7 +96,7 @@ def test_main_sleeps_between_events(tmp_path):
 
 BOARD_SCRIPT = r"""
 import sys, time, gc
-import machine, pins, board_pico, main
+import machine, pins, board_pico, app as firmware
 from drivers.keypad import LAYOUT
 from drivers.slots import CODES
 
@@ -129,7 +130,7 @@ for i, n in enumerate(pins.SLOT_L):
     machine.pins[n].reader = contact(i)
 machine.pins[pins.SLOT_L_SEATED].reader = lambda: 0 if card["seated"] else 1
 
-app = main.boot(board, sys.argv[1])
+app = firmware.boot(board, sys.argv[1])
 gc.collect()
 print("heap", gc.mem_alloc())
 unit = app.unit

@@ -9,13 +9,13 @@
   top-level modules to `/`, `drivers/` to `/drivers/`. With --mpy (by default when the board's
   MicroPython imports the .mpy version our mpy-cross writes, which the script asks it first)
   each module except main.py is compiled by mpy-cross first (smaller, faster to import, less
-  heap); main.py stays source, since MicroPython only runs `main.py` at boot. A stale copy of
-  the other form (`x.py` beside a new `x.mpy` or the reverse) is removed so it cannot shadow
-  the new one.
+  heap); main.py stays source, since MicroPython only runs `main.py` at boot (it is the few
+  lines that start app.py, where the loop lives). A stale copy of the other form (`x.py`
+  beside a new `x.mpy` or the reverse) is removed so it cannot shadow the new one.
 - The ledger in /bank is never touched.
 - Then `reset`: the Pico restarts and runs main.py by itself, no host needed.
 
-mpremote interrupts a running unit with Ctrl-C first; main.py lets that KeyboardInterrupt
+mpremote interrupts a running unit with Ctrl-C first; app.py lets that KeyboardInterrupt
 through (blanking the display), so deploying over a running unit works.
 `$MPREMOTE` overrides the mpremote command (tests use it).
 """

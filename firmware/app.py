@@ -1,0 +1,284 @@
+"""The Pico's main loop: the shared core (unit.py, protocol.py) in the body board_pico.py builds.
+
+On reset MicroPython runs main.py, which runs `main()` here (this module is compiled to .mpy
+by `make deploy`, so at boot a Pico compiles only the few lines of main.py); it needs no host,
+no `sys.argv`, and prints nothing until a host asks (output written before a host opens the USB
+port is lost).
+
+The loop, each turn:
+1. fire the unit's timers that are due (`unit.deadline()`);
+2. scan the keypad and poll the card slots (debounced in the drivers) into key and card events;
+3. draw the outputs when `unit.rev` changed, advance the beeper and the flashing lights;
+4. wait on the USB serial port with `select.poll` until the next scan, the unit's next
+   deadline or the beeper's next note, whichever is first; read with `read(1)` one byte at a
+   time (on rp2 a multi-byte `read()` blocks after a poll), cut lines with protocol.LineReader
+   and answer each line with `Protocol.handle`. A host resynchronises by sending `HELLO`: a
+   partial line in front of it only gets one `ERR` reply.
+
+Switched off (B16) everything is blanked and the loop slows to one scan every `standby_ms`:
+on battery it spends that time in `machine.lightsleep` (about 1 mA for the Pico, see
+docs/hardware.md), on USB power in `poll` so the serial port stays up. A key or a card seen by
+a scan wakes the unit (rp2 cannot yet wake from an indefinite lightsleep on a pin, so the
+wake sources are checked between timed sleeps). With a power latch fitted, switching off
+releases it instead.
+
+Ctrl-C from mpremote still stops the program: the USB serial driver turns it into
+KeyboardInterrupt, which nothing here catches for long (the display is blanked and it is raised
+again), so `make deploy` works over a running unit.
+
+`boot(board)` builds everything and returns the App without entering the loop, so a bench can
+measure the heap after boot (bench/boot_mp.py).
+"""
+
+import gc
+import os
+import select
+import sys
+import time
+
+import rng
+from clock import RealClock, ticks_diff
+from store import FileStore
+from unit import Unit
+
+try:
+    from typing import TYPE_CHECKING
+except ImportError:  # MicroPython
+    TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from protocol import LineReader, Protocol  # noqa: F401 (the type comments)
+
+
+class App:
+    scan_ms = 10  # keypad and slot scan period while on (debounce is 30 ms, slots 50 ms)
+    standby_ms = 100  # scan period while off: a key press lasts longer than this
+    burst = 64  # bytes read from serial per turn at most, so keys are never starved
+
+    def __init__(self, board, state_dir, stdin=None, stdout=None):
+        self.board = board
+        make_dir(state_dir)
+        self.unit = Unit(FileStore(state_dir), rng.Entropy())
+        self.clock = RealClock(time.ticks_ms, time.sleep_ms)
+        # The serial protocol is loaded when a host first sends a byte (_connect): a unit in
+        # play that no host talks to never spends its ~15 KB of heap on it.
+        self.protocol = None  # type: Protocol | None
+        self.unit.listeners.append(self._on_event)
+        self.reader = None  # type: LineReader | None
+        self.stdin = stdin if stdin is not None else getattr(sys.stdin, "buffer", sys.stdin)
+        # The raw stream: the text one turns each "\n" into "\r\n" on rp2.
+        self.stdout = stdout if stdout is not None else getattr(sys.stdout, "buffer", sys.stdout)
+        self.poller = select.poll()
+        self.poller.register(stdin if stdin is not None else sys.stdin, select.POLLIN)
+        self.eof = False
+        self._prev = 10  # the byte before: the stream starts as if after a line end
+        self.host_seen = False  # a byte came over USB serial since boot
+        self._rev = -1
+        self._power = None
+
+    # -- start ----------------------------------------------------------------------------------
+
+    def start(self):
+        now = self.clock.now()
+        self.unit.boot(now)
+        self.render(now)
+
+    # -- the unit's outputs ---------------------------------------------------------------------
+
+    def _on_event(self, kind, arg):
+        if kind == "tone":
+            self.board.tone(arg, self.unit.volume, self.clock.now())
+
+    def render(self, now):
+        u = self.unit
+        board = self.board
+        if u.power != self._power:
+            self._power = u.power
+            self._rev = -1
+            if not u.power:
+                board.blank()
+                if board.latch is not None:
+                    board.latch.release()  # with a latch fitted the power goes here
+        if u.power:
+            if u.rev != self._rev:
+                self._rev = u.rev
+                text, k, m = u.display()
+                board.show(text, k, m)
+                board.lights(u.red, u.green)
+            board.leds.update(now)
+        board.beeper.update(now)
+
+    # -- the unit's inputs ----------------------------------------------------------------------
+
+    def scan(self, now):
+        u = self.unit
+        board = self.board
+        for kind, key in board.keypad.scan(now):
+            if kind == "down":
+                u.key_down(key, now)
+            elif kind == "up":
+                u.key_up(key, now)
+        for name in ("L", "R"):
+            ev = board.slots[name].poll(now)
+            if ev is not None:
+                if ev[0] == "in":
+                    u.card_in(name, ev[1], now)
+                else:
+                    u.card_out(name, now)
+
+    def timers(self, now):
+        due = self.unit.deadline()
+        if due is not None and ticks_diff(now, due) >= 0:
+            self.unit.tick(now)
+
+    # -- serial ---------------------------------------------------------------------------------
+
+    def write(self, lines):
+        out = self.stdout
+        for line in lines:
+            out.write((line + "\n").encode())
+
+    def serial(self, timeout_ms):
+        """Wait up to timeout_ms for serial input; answer every complete line."""
+        if not self.poller.poll(timeout_ms):
+            return
+        for _ in range(self.burst):
+            b = self.stdin.read(1)
+            if not b:
+                self.eof = True  # the unix port's stdin ended; on the Pico it never does
+                return
+            c = b[0] if isinstance(b, bytes) else ord(b)
+            self.host_seen = True
+            reader = self.reader
+            if c == 3 and self._interrupt(reader):
+                raise KeyboardInterrupt  # mpremote (or a person) wants the REPL
+            self._prev = c
+            if reader is None:
+                if c == 10 or c == 13:
+                    continue  # nothing of a line yet: no need for the protocol
+                reader = self._connect()  # mpremote's "\r\x03" never gets here: loads nothing
+            line = reader.push(c)
+            if line is not None:
+                protocol = self.protocol
+                assert protocol is not None
+                self.write(protocol.handle(line))
+            if not self.poller.poll(0):
+                return
+
+    def _connect(self):
+        from protocol import LineReader, Protocol
+
+        self.protocol = Protocol(self.unit, self.clock)
+        reader = self.reader = LineReader()
+        return reader
+
+    def _interrupt(self, reader):
+        """Whether a Ctrl-C byte means "stop the program" rather than line noise.
+
+        The REPL's own Ctrl-C handling is switched off while the unit runs (main()), so that a
+        stray 0x03 among garbage cannot kill a unit in play. mpremote starts every session
+        with "\r\x03" at the start of a line, and a person types Ctrl-C twice: those stop it.
+        """
+        at_line_start = reader is None or (not reader.buf and not reader.over)
+        return self._prev == 3 or (self._prev == 13 and at_line_start)
+
+    # -- the loop -------------------------------------------------------------------------------
+
+    def wait_ms(self, now):
+        """How long the loop may sleep: until the next scan, timer or note."""
+        wait = self.scan_ms
+        for due in (self.unit.deadline(), self.board.beeper.deadline()):
+            if due is not None:
+                left = ticks_diff(due, now)
+                if left < wait:
+                    wait = left if left > 0 else 0
+        return wait
+
+    def turn(self):
+        """One pass of the loop; it sleeps (poll or lightsleep) inside. False at end of input."""
+        now = self.clock.now()
+        self.timers(now)
+        self.scan(now)
+        self.timers(now)
+        self.render(now)
+        if self.protocol is not None and self.protocol.pending:
+            self.write(self.protocol.drain())  # events of keys, cards and timers
+        if self.unit.power:
+            self.serial(self.wait_ms(now))
+        elif self.host_seen or self.board.usb_powered():
+            # A host that has spoken is on USB, whatever the VBUS pin says: a light sleep
+            # would drop its serial port.
+            self.serial(self.standby_ms)
+        else:
+            self.board.sleep(self.standby_ms)
+            self.serial(0)
+        return not self.eof
+
+    def run(self):
+        while self.turn():
+            pass
+
+
+def make_dir(path):
+    try:
+        os.mkdir(path)
+    except OSError:
+        pass  # it exists (or cannot be made, and opening the store will say so)
+
+
+def state_dir():
+    if sys.platform == "rp2":
+        import pins
+
+        return pins.STATE_DIR
+    getenv = getattr(os, "getenv", None)
+    found = getenv("BANK_STATE") if getenv is not None else None
+    return found or "bank-state"
+
+
+def boot(board=None, directory=None):
+    """Build the board (from pins.py when none is given) and the core; boot; return the App."""
+    if board is None:
+        import board_pico
+
+        board = board_pico.build()
+    app = App(board, directory or state_dir())
+    # Read by build() and state_dir() only: boot-only code and data.
+    sys.modules.pop("board_pico", None)
+    sys.modules.pop("pins", None)
+    app.start()  # the slot reader, boot-only code, was dropped once it had loaded the game
+    gc.collect()
+    return app
+
+
+def _kbd_intr(char):
+    try:
+        import micropython
+
+        micropython.kbd_intr(char)
+    except (ImportError, AttributeError):
+        pass
+
+
+def main():
+    app = boot()
+    _kbd_intr(-1)  # 0x03 is read as data; App._interrupt decides (mpremote still gets in)
+    try:
+        app.run()
+    except KeyboardInterrupt:
+        _kbd_intr(3)
+        app.board.blank()  # Ctrl-C (mpremote): leave the unit dark, then stop as asked
+        raise
+    except Exception as exc:  # noqa: BLE001 - a unit in the field restarts rather than dies
+        if sys.platform != "rp2":
+            raise
+        app.board.blank()
+        try:
+            with open(state_dir() + "/crash.txt", "w") as f:
+                sys.print_exception(exc, f)  # type: ignore[attr-defined]
+        except OSError:
+            pass
+        time.sleep_ms(2000)  # a window for Ctrl-C before the reset
+        import machine
+
+        machine.reset()
+
