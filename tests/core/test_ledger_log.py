@@ -70,3 +70,19 @@ def test_boot_and_rare_changes_leave_their_code_unimported():
     assert r.unit.volume == 1 and "games" not in sys.modules
     r2 = Rig(store=store)  # a reboot reads the store again: the loader comes back for it
     assert r2.unit.volume == 1 and "storeload" not in sys.modules
+
+
+def test_a_checkpoint_leaves_its_code_unimported():
+    from store import FileStore
+    from storerig import FaultFS
+
+    store = FileStore("bank", FaultFS(), journal_max=2)
+    r = Rig(store=store)
+    r.unit.card_in("L", 1, r.clock.now())
+    gen = store.gen
+    for _ in range(3):
+        r.press("10K+")
+    assert store.gen > gen  # a checkpoint was written
+    assert "checkpoint" not in sys.modules and "storeload" not in sys.modules
+    r2 = Rig(store=FileStore("bank", store.fs))  # and it reads back
+    assert r2.unit.ledger.records() == r.unit.ledger.records()
