@@ -3,7 +3,7 @@
 The ledger hands the store three kinds of change: `commit(ledger, rec)` after one transaction,
 `save(ledger)` after a whole-game change (new game, restore, profile), `save_settings(ledger)`
 for the volume. Each must be durable when it returns, or raise OSError and leave the previous
-state on disk (B17). `load()` gives the snapshot dict (see Ledger.snapshot) or None, and sets
+state on disk (B17). `load()` gives the snapshot dict (see games.snapshot) or None, and sets
 `status` to 'ok', 'new' (nothing was ever stored) or 'damaged' (what was stored is unreadable,
 in part or in whole).
 
