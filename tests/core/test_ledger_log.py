@@ -48,7 +48,10 @@ def test_records_give_the_balances_each_move_left():
 
 
 def test_the_ring_folds_its_oldest_records_into_the_base():
-    r = Rig()
+    from store import FileStore
+    from storerig import FaultFS
+
+    r = Rig(store=FileStore("bank", FaultFS()))  # appends: no JSON of the whole game each time
     led = r.unit.ledger
     r.unit.card_in("L", 1, r.clock.now())
     for _ in range(led.log_max + 5):
