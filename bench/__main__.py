@@ -59,7 +59,7 @@ def boot(fw_dir, runs=5):
     display, heap after boot mid-game with the log in RAM full, heap once a host has spoken)."""
     # Run from the firmware's directory, as a Pico runs from its file system's root: modules
     # are found as "unit.mpy", not by a long path (each module's path is a qstr on the heap).
-    env = dict(os.environ, MICROPYPATH=".:%s" % os.path.join(REPO, "tests", "fake_machine"))
+    env = dict(os.environ, MICROPYPATH=os.path.join(REPO, "tests", "fake_machine"))
     script = os.path.join(REPO, "bench", "boot_mp.py")
 
     def med(got, key):

@@ -1,6 +1,6 @@
 """Heap in use after boot and the time to the first display, under the MicroPython unix port.
 
-    cd <firmware dir> && MICROPYPATH=.:tests/fake_machine micropython bench/boot_mp.py STATE [play]
+    cd <firmware dir> && MICROPYPATH=tests/fake_machine micropython bench/boot_mp.py STATE [play]
 
 <firmware dir> is `firmware` (sources) or a copy compiled as `make deploy` compiles it. Prints
 one JSON object: `heap` (bytes in use after app.boot, collected), `boot_us` (from `import app`
@@ -20,8 +20,12 @@ import gc
 import sys
 import time
 
-import machine  # noqa: F401  (the fake; built in on a Pico)
-import rp2  # noqa: F401
+# Modules are found from the current directory, as on a Pico ("" first on sys.path), not from
+# this script's directory, which the unix port puts first.
+sys.path[0] = ""
+
+import machine  # noqa: F401, E402  (the fake; built in on a Pico)
+import rp2  # noqa: F401, E402
 
 state = sys.argv[1] if len(sys.argv) > 1 else "/tmp/bank-bench-boot"
 play = len(sys.argv) > 2 and sys.argv[2] == "play"

@@ -33,7 +33,8 @@ BUILD = os.path.join(REPO, "build", "mpy")
 PICO_VID = 0x2E8A
 KEEP_SOURCE = ("main.py", "boot.py")
 # -O3: no line numbers and no asserts in the bytecode, about 1 KB less heap for the firmware;
-# -s: the module's name as its source file, not this machine's path (one qstr less per module).
+# -s: the file's name on the Pico as its source (unit.mpy): the qstr a traceback names is then
+# the one the import made for the module's path, not a second one with this machine's path.
 # A traceback on the unit (crash.txt) then names the function, not the line: MPY=0 for those.
 MPY_FLAGS = ("-march=armv6m", "-O3")
 
@@ -93,8 +94,9 @@ def compile_all(files, out_dir=BUILD):
             continue
         target = os.path.join(out_dir, rel[:-3] + ".mpy")
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        subprocess.run([cross] + list(MPY_FLAGS) + ["-s", rel, "-o", target, full], check=True)
-        plan.append((rel[:-3] + ".mpy", target))
+        dest = rel[:-3] + ".mpy"
+        subprocess.run([cross] + list(MPY_FLAGS) + ["-s", dest, "-o", target, full], check=True)
+        plan.append((dest, target))
     return plan
 
 
