@@ -17,6 +17,11 @@ import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if REPO not in sys.path:
+    sys.path.insert(0, REPO)
+
+from host_tools import procs  # noqa: E402
+
 SETTLE_S = 1.0
 
 
@@ -44,49 +49,23 @@ def _env(state):
     return env
 
 
-def _stop(proc):
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-def _first_line(proc, timeout=15.0):
-    fd = proc.stdout.fileno()
-    buf = b""
-    end = time.monotonic() + timeout
-    while b"\n" not in buf and time.monotonic() < end:
-        r, _, _ = select.select([fd], [], [], 0.1)
-        if r:
-            chunk = os.read(fd, 4096)
-            if not chunk:
-                break
-            buf += chunk
-    return buf.decode(errors="replace")
-
-
 def headless(seconds=3.0):
     with tempfile.TemporaryDirectory() as state:
         proc = subprocess.Popen(
             [sys.executable, "-m", "simulator", "--headless", "--tcp", "0", "--state", state],
             cwd=REPO, env=_env(state), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         try:
-            if not _first_line(proc).startswith("listening tcp"):
+            if not procs.first_line(proc).startswith("listening tcp"):
                 return None
             time.sleep(SETTLE_S)
             return _percent(proc.pid, seconds)
         finally:
-            _stop(proc)
-            proc.stdout.close()
+            procs.stop(proc)
 
 
 def gui(seconds=3.0):
     if shutil.which("Xvfb") is None:
         return None
-    sys.path.insert(0, REPO)
     from tools.xvfb import Xvfb
 
     try:
@@ -100,13 +79,12 @@ def gui(seconds=3.0):
             proc = subprocess.Popen([sys.executable, "-m", "simulator", "--tcp", "0"], cwd=REPO,
                                     env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             try:
-                if not _first_line(proc).startswith("listening tcp"):
+                if not procs.first_line(proc).startswith("listening tcp"):
                     return None  # no Tk, or the window could not open
                 time.sleep(SETTLE_S)
                 return _percent(proc.pid, seconds)
             finally:
-                _stop(proc)
-                proc.stdout.close()
+                procs.stop(proc)
     finally:
         x.stop()
 
@@ -133,7 +111,7 @@ def terminal(seconds=3.0):
             time.sleep(SETTLE_S)
             return _percent(proc.pid, seconds)
         finally:
-            _stop(proc)
+            procs.stop(proc)
             os.close(master)
 
 

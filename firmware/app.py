@@ -60,7 +60,7 @@ class App:
         self.unit = Unit(FileStore(state_dir), rng.Entropy())
         self.clock = RealClock(time.ticks_ms, time.sleep_ms)
         # The serial protocol is loaded when a host first sends a byte (_connect): a unit in
-        # play that no host talks to never spends its ~15 KB of heap on it.
+        # play that no host talks to never spends its ~12 KB of heap on it.
         self.protocol = None  # type: Protocol | None
         self.unit.listeners.append(self._on_event)
         self.reader = None  # type: LineReader | None

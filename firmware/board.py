@@ -1,8 +1,8 @@
-"""The unit's body for the brain, as main.py drives it: the drivers behind one narrow interface.
+"""The unit's body for the brain, as app.py drives it: the drivers behind one narrow interface.
 
 `show(text, k, M)` and `blank()`, the keypad, the two card slots, `tone(name, volume, now)`,
 `lights(red, green)`, plus the Pico's own power management: `usb_powered()` and `sleep(ms)` (a
-timed lightsleep, see main.py). board_pico.build() makes one from the pin map in pins.py.
+timed lightsleep, see app.py). board_pico.build() makes one from the pin map in pins.py.
 """
 
 import machine

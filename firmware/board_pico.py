@@ -1,5 +1,5 @@
 """The Pico's body for the brain: board.Board with every driver built from the pin map in
-pins.py. Boot-only code: main.boot drops this module and the pin map once the board is built.
+pins.py. Boot-only code: app.boot drops this module and the pin map once the board is built.
 """
 
 from machine import PWM, Pin

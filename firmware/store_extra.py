@@ -43,18 +43,8 @@ class VfsFS(OsFS):
     """A file system object that is not mounted (vfs.VfsLfs2(bdev)): tests and the bench."""
 
     def __init__(self, vfs):
-        self.vfs = vfs
+        self.os = vfs  # stat and remove as the os module has them
         self.fsync = None
 
     def open(self, path, mode):
-        return self.vfs.open(path, mode)
-
-    def exists(self, path):
-        try:
-            self.vfs.stat(path)
-            return True
-        except OSError:
-            return False
-
-    def remove(self, path):
-        self.vfs.remove(path)
+        return self.os.open(path, mode)

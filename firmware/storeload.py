@@ -48,7 +48,8 @@ def restore(ledger, snap):
     if len(base) != CARDS + 1:
         raise ValueError("base")
     bal = list(base)
-    log = []
+    # The store may keep more of the log than RAM does: the oldest fold into the base.
+    kept = Log(ledger.log_max)
     for r in snap["log"]:
         rec = (int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), int(r[6]),
                int(r[7]), str(r[8]))
@@ -57,10 +58,6 @@ def restore(ledger, snap):
         if (rec[FROM] and bal[rec[FROM]] != rec[FROM_AFTER]) or (
                 rec[TO] and bal[rec[TO]] != rec[TO_AFTER]):
             raise ValueError("log does not add up")
-        log.append(rec)
-    # The store may keep more of the log than RAM does: the oldest fold into the base.
-    kept = Log(ledger.log_max)
-    for rec in log:
         gone = kept.append(rec)
         if gone is not None:
             apply(base, gone)

@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 
+from . import procs
 from .bank import Bank
 
 MIX = ("STATE", "BALANCES", "HELLO", "LOG 1")
@@ -40,14 +41,22 @@ def spawn_pty_simulator(state_dir, extra=()):
         cwd=repo,
         stdout=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
-        text=True,
     )
-    first = proc.stdout.readline().split()
+    first = procs.first_line(proc).split()
     if first[:2] != ["listening", "pty"] or len(first) != 3:
-        proc.kill()
-        proc.wait()
+        procs.stop(proc)
         raise RuntimeError("simulator did not announce its pty: %r" % " ".join(first))
     return proc, first[2]
+
+
+def pty_rate(n=2000):
+    """Commands per second over a pty to a simulator of its own, on a temporary state."""
+    with tempfile.TemporaryDirectory() as state:
+        proc, path = spawn_pty_simulator(state)
+        try:
+            return commands_per_second(path, n)
+        finally:
+            procs.stop(proc)
 
 
 def main(argv=None):
@@ -57,13 +66,7 @@ def main(argv=None):
         rate = commands_per_second(argv[0], n)
         print("%.0f commands/s over %s (%d round trips)" % (rate, argv[0], n))
         return 0
-    with tempfile.TemporaryDirectory() as state:
-        proc, path = spawn_pty_simulator(state)
-        try:
-            rate = commands_per_second(path, n)
-        finally:
-            proc.terminate()
-            proc.wait(5)
+    rate = pty_rate(n)
     print("%.0f commands/s over a pty to the simulator (%d round trips)" % (rate, n))
     return 0
 

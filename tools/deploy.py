@@ -30,6 +30,11 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(REPO, "firmware")
 BUILD = os.path.join(REPO, "build", "mpy")
+if REPO not in sys.path:
+    sys.path.insert(0, REPO)
+
+# The one way to find mpremote ($MPREMOTE, the venv's, the PATH's), shared with `bank deploy`.
+from host_tools.deploy import mpremote_command as mpremote  # noqa: E402
 PICO_VID = 0x2E8A
 KEEP_SOURCE = ("main.py", "boot.py")
 # -O3: no line numbers and no asserts in the bytecode, about 1 KB less heap for the firmware;
@@ -51,16 +56,6 @@ def find_pico():
         raise SystemExit("deploy: several Picos found (%s); choose one with PORT=..."
                          % ", ".join(sorted(found)))
     return found[0]
-
-
-def mpremote():
-    env = os.environ.get("MPREMOTE")
-    if env:
-        return shlex.split(env)
-    here = os.path.join(os.path.dirname(sys.executable), "mpremote")
-    if os.path.exists(here):
-        return [here]
-    return [sys.executable, "-m", "mpremote"]
 
 
 def sources(root=FIRMWARE):

@@ -17,6 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+from host_tools import procs  # noqa: E402
 from simulator import gui  # noqa: E402  (geometry and colours of the drawing)
 import segments  # noqa: E402  (firmware/, on sys.path once simulator is imported)
 
@@ -55,8 +56,7 @@ class Xvfb:
         return env
 
     def stop(self):
-        self.proc.terminate()
-        self.proc.wait(5)
+        procs.stop(self.proc)
 
     def __enter__(self):
         return self
@@ -85,9 +85,10 @@ class LiveWindow:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "simulator", "--tcp", "0"] + list(args), cwd=ROOT, env=env,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        line = self.proc.stdout.readline().decode()
+        line = procs.first_line(self.proc, timeout)
         if not line.startswith("listening tcp 127.0.0.1:"):
             self.proc.kill()
+            self.proc.wait()
             raise RuntimeError("simulator said %r; stderr: %s"
                                % (line, self.proc.stderr.read().decode()[-2000:]))
         self.port = int(line.rsplit(":", 1)[1])
@@ -218,12 +219,4 @@ class LiveWindow:
             self.sock.close()
         except OSError:
             pass
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        for f in (self.proc.stdout, self.proc.stderr):
-            f.close()
+        procs.stop(self.proc)

@@ -5,7 +5,6 @@ Every target gives a `Bank`; the acceptance suite does not know which it has, ex
 """
 
 import os
-import select
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ if FIRMWARE not in sys.path:
 if REPO not in sys.path:
     sys.path.insert(0, REPO)
 
+from host_tools import procs  # noqa: E402
 from host_tools.bank import Bank  # noqa: E402
 
 START_TIMEOUT = 15.0
@@ -39,7 +39,7 @@ class Simulator:
             args, cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
-        line = self._first_line()
+        line = procs.first_line(self.proc, START_TIMEOUT)
         words = line.split()
         if mode == "pty":
             ok = words[:2] == ["listening", "pty"] and len(words) == 3
@@ -48,36 +48,14 @@ class Simulator:
             ok = words[:2] == ["listening", "tcp"] and len(words) == 3
             self.url = "socket://" + words[2] if ok else None
         if not ok:
+            self.proc.kill()
+            self.proc.wait()
+            err = self.proc.stderr.read().decode(errors="replace")[-2000:]
             self.stop()
-            raise RuntimeError(
-                "simulator did not announce itself: %r; stderr: %s"
-                % (line, self.proc.stderr.read().decode(errors="replace")[-2000:])
-            )
-
-    def _first_line(self):
-        fd = self.proc.stdout.fileno()
-        buf = b""
-        deadline = time.monotonic() + START_TIMEOUT
-        while b"\n" not in buf and time.monotonic() < deadline:
-            ready, _, _ = select.select([fd], [], [], 0.1)
-            if ready:
-                chunk = os.read(fd, 1024)
-                if not chunk:
-                    break
-                buf += chunk
-        return buf.split(b"\n")[0].decode(errors="replace")
+            raise RuntimeError("simulator did not announce itself: %r; stderr: %s" % (line, err))
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        for f in (self.proc.stdout, self.proc.stderr):
-            if f:
-                f.close()
+        procs.stop(self.proc)
 
 
 class InProcessPort:
