@@ -1,6 +1,6 @@
 """The log a ledger keeps in RAM (txlog.py) and the rare code it reaches through transient.py:
-what LOG and a checkpoint read back is what was committed, and a unit in play keeps neither
-the boot's loader nor the new-game code imported."""
+what LOG (SPEC, serial protocol) and a checkpoint read back is what was committed (B17), and a
+unit in play keeps neither the boot's loader nor the new-game code imported (B11, B12)."""
 
 import sys
 
@@ -15,7 +15,7 @@ def test_a_record_comes_back_as_it_went_in():
     recs = [
         (1, "receive", 0, 6, 20000000, 0, 35000000, 0, "key"),
         (2, "transfer", 6, 1, 999999999999, 0, 0, 0, "serial"),  # beyond 32 bits
-        (4294967295, "undo", 1, 6, 5, 0, 0, 4294967294, "key"),
+        (4294967295, "undo", 1, 6, 5, 0, 0, 4294967294, "key"),  # B10: names the seq undone
     ] + [(10 + i, k, 3, 4, i, 0, 0, 0, "serial") for i, k in enumerate(KINDS)]
     for rec in recs:
         log = Log(1)
@@ -38,7 +38,7 @@ def test_records_give_the_balances_each_move_left():
     r = Rig()
     r.unit.card_in("L", 1, r.clock.now())
     r.unit.card_in("R", 2, r.clock.now())
-    r.press("3M-")  # B6: 2 pays 1
+    r.press("3M-")  # B6: 2 pays 1, both balances after in one record
     r.unit.card_out("L", r.clock.now())
     r.press("1M-")  # 2 pays the bank
     led = r.unit.ledger
