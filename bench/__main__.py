@@ -77,6 +77,42 @@ def boot(fw_dir, runs=5):
     return med(fresh, "heap"), med(fresh, "boot_us"), med(mid, "heap"), med(mid, "talking")
 
 
+# MicroPython's webassembly port, pinned: the one 32-bit MicroPython this machine can run.
+WASM_PACKAGE = "@micropython/micropython-webassembly-pyscript"
+WASM_VERSION = "1.29.0-6"
+WASM_DIR = os.path.join(REPO, "build", "wasm32")
+
+
+def code_heap(fw_dir):
+    """Heap of the code a booted unit keeps imported, on the 64-bit unix port (code_mp.py)."""
+    env = dict(os.environ, MICROPYPATH=os.path.join(REPO, "tests", "fake_machine"))
+    return run_json([MICROPYTHON, os.path.join(REPO, "bench", "code_mp.py")], env,
+                    cwd=fw_dir)["code"]
+
+
+def code_heap_32(fw_dir):
+    """The same on a 32-bit MicroPython (the webassembly port under node), or None without
+    node and npm. The package is installed into build/ on first use."""
+    node = shutil.which("node")
+    npm = shutil.which("npm")
+    pkg = os.path.join(WASM_DIR, "node_modules", *WASM_PACKAGE.split("/"))
+    if node is None:
+        return None
+    if not os.path.exists(os.path.join(pkg, "micropython.mjs")):
+        if npm is None:
+            return None
+        os.makedirs(WASM_DIR, exist_ok=True)
+        try:
+            subprocess.run([npm, "install", "--silent", "--no-audit", "--no-fund", "--prefix",
+                            WASM_DIR, "%s@%s" % (WASM_PACKAGE, WASM_VERSION)],
+                           check=True, capture_output=True, timeout=300)
+        except (subprocess.SubprocessError, OSError):
+            return None
+    return run_json([node, os.path.join(REPO, "bench", "wasm32.mjs"), pkg, fw_dir,
+                     os.path.join(REPO, "tests", "fake_machine"),
+                     os.path.join(REPO, "bench", "code_mp.py")])["code"]
+
+
 def storage():
     """(writes per transaction, bytes per transaction) from bench/storage.py, or None."""
     try:
@@ -153,6 +189,8 @@ def main():
         with tempfile.TemporaryDirectory() as d:
             compile_mpy(d)
             heap_mpy, boot_mpy, play_mpy, talk_mpy = boot(d)
+            code64 = code_heap(d)
+            code32 = code_heap_32(d)
         rows.append(("heap in use after boot, new game, .mpy", "%.1f KB" % (heap_mpy / 1024),
                      "< 40 KB", yes(heap_mpy < 40 * 1024)))
         rows.append(("heap in use after boot, game of 300 transactions, .mpy",
@@ -161,6 +199,11 @@ def main():
                      "-", "-"))
         rows.append(("heap in use once a host has said HELLO, .mpy",
                      "%.1f KB" % (talk_mpy / 1024), "-", "-"))
+        rows.append(("heap of the code a booted unit keeps, .mpy, 64-bit unix port",
+                     "%.1f KB" % (code64 / 1024), "-", "-"))
+        rows.append(("heap of the same code, 32-bit (MicroPython webassembly port)",
+                     NOT_MEASURED + " (no node/npm)" if code32 is None
+                     else "%.1f KB" % (code32 / 1024), "-", "-"))
         rows.append(("import + first display, .py", "%.1f ms" % (boot_py / 1000), "-", "-"))
         rows.append(("import + first display, .mpy", "%.1f ms" % (boot_mpy / 1000), "-", "-"))
     else:
