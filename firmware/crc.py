@@ -1,7 +1,8 @@
 """CRC-32 (IEEE 802.3, the one zlib and binascii compute) for the store's lines.
 
-MicroPython builds binascii.crc32 only where deflate is built too; a board without it still
-boots and reads the same files, with this slower bitwise version.
+MicroPython builds binascii.crc32 only where deflate is built too (the Pico's has it); a board
+without it still boots and reads the same files: store.py imports this slower bitwise version
+instead, and only then, so a unit with binascii never has this module on its heap.
 """
 
 
@@ -13,8 +14,3 @@ def bitwise(data, crc=0):
             crc = (crc >> 1) ^ (0xEDB88320 if crc & 1 else 0)
     return crc ^ 0xFFFFFFFF
 
-
-try:
-    from binascii import crc32
-except ImportError:
-    crc32 = bitwise

@@ -26,7 +26,10 @@ a broken seq chain or a superseding checkpoint that is missing is damage ('damag
 good state used). A torn last line is a cut append: that transaction was never acknowledged.
 """
 
-from crc import crc32
+try:
+    from binascii import crc32
+except ImportError:  # built without deflate: crc.py's bitwise one, same numbers, slower
+    from crc import bitwise as crc32
 
 import transient
 

@@ -5,14 +5,13 @@ Ledger.load calls `into` through transient.call: the module is dropped once the 
 since a unit in play never reads its slots again, so its code is on the heap during boot only.
 """
 
-from crc import crc32
 import json
 
 import profiles
 import transient
 from ledger import CARDS, FROM, FROM_AFTER, KINDS, TO, TO_AFTER, apply
 from txlog import Log
-from store import SLOT_NAMES, VERSION
+from store import SLOT_NAMES, VERSION, crc32
 
 
 def into(ledger, profile=None):
