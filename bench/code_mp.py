@@ -3,8 +3,9 @@ port) or 32-bit (the webassembly port, through bench/wasm32.mjs), as a Pico is.
 
     cd <firmware compiled as make deploy does> && micropython bench/code_mp.py
 
-Imports the modules a booted unit keeps (app and everything it imports, the board and the
-drivers pins.py picks) and prints `{"code": bytes}`: the heap they take, collected. What a Pico
+Imports the modules a booted unit keeps (app and everything it imports, the board and its
+drivers, with the HT1621 display that pins.py wires by default; keep the list in step with
+board_pico.build) and prints `{"code": bytes}`: the heap they take, collected. What a Pico
 has built in (machine, time, os, json, ...) is imported first and not counted.
 """
 
