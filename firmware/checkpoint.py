@@ -10,19 +10,34 @@ from ledger import CARDS, apply
 from store import MARK_TEXT, VERSION, line, rec_payload
 
 
-def write(store, ledger, rec=None):
-    """The whole state (with rec applied) into the other slot, as the next generation."""
+def write(store, ledger, rec=None, fresh=None):
+    """The whole state (with rec applied) into the other slot, as the next generation.
+
+    The log carried on is the slot in use's, read back (Ledger.history), with rec after it.
+    fresh is a whole-game change instead: the game starts again from the ledger's balances, its
+    log only the records in fresh (a restore's, which move no money).
+    """
     profile = ledger.profile.name
     seq = ledger.seq
-    base = list(ledger.base)
     bal = list(ledger.bal)
-    log = ledger.records()
-    keep = store.keep if store.keep is not None else ledger.log_max
+    got = None
+    if fresh is None:
+        try:
+            got = ledger.history()
+        except OSError:
+            # The slot in use no longer reads: the balances (in RAM, right) go on without the
+            # log before them. Money is kept; the history is what is lost.
+            store.detail = "log unreadable; a new checkpoint from the balances"
+    if got is None:
+        base = list(bal)
+        log = fresh or []
+    else:
+        base, log = got
     if rec is not None:
         log.append(rec)
         seq = rec[0]
         apply(bal, rec)
-    drop = len(log) - keep
+    drop = len(log) - store.keep
     if drop > 0:
         for r in log[:drop]:
             apply(base, r)

@@ -9,30 +9,27 @@ store that fails leaves the game as it was and gives "store-failed".
 
 import profiles
 from ledger import CARDS
-from txlog import Log
 
 
 def start(ledger, profile, keep_previous=True):
-    """Every account at the profile's start, the log empty (seq numbers go on)."""
+    """Every account at the profile's start (seq numbers go on); the store is told by the
+    caller, with an empty log."""
     if keep_previous and ledger.ready:
         ledger.previous = (ledger.profile.name, ledger.seq, list(ledger.bal))
     if profile:
         ledger.profile = profiles.get(profile)
-    ledger.base = [0] + [ledger.profile.start] * CARDS
-    ledger.bal = list(ledger.base)
-    ledger.log = Log(ledger.log_max)  # a new one: reset() may need the old one back
+    ledger.bal = [0] + [ledger.profile.start] * CARDS  # a new list: reset() may need the old
 
 
 def reset(ledger, profile=None):
     """B11/B15: a new game in the ledger, the one before kept for restore_previous."""
-    old = (ledger.profile, ledger.base, ledger.bal, ledger.log, ledger.previous, ledger.ready)
+    old = (ledger.profile, ledger.bal, ledger.previous, ledger.ready)
     start(ledger, profile)
     ledger.ready = True
     try:
         ledger.store.save(ledger)
     except OSError:
-        (ledger.profile, ledger.base, ledger.bal, ledger.log, ledger.previous,
-         ledger.ready) = old
+        ledger.profile, ledger.bal, ledger.previous, ledger.ready = old
         return "store-failed"
     return None
 
@@ -80,20 +77,18 @@ def restore_previous(ledger):
     """Bring back the game before the last new game; the current one becomes the backup."""
     if ledger.previous is None:
         return "no-backup"
-    old = (ledger.profile, ledger.base, ledger.bal, ledger.log, ledger.previous, ledger.seq)
+    old = (ledger.profile, ledger.bal, ledger.previous, ledger.seq)
     name, _seq, bal = ledger.previous
     cur = (ledger.profile.name, ledger.seq, list(ledger.bal))
     ledger.profile = profiles.get(name)
-    ledger.base = list(bal)
     ledger.bal = list(bal)
     ledger.previous = cur
     ledger.seq += 1
-    ledger.log = Log(ledger.log_max)
-    ledger.log.append((ledger.seq, "restore", 0, 0, 0, 0, 0, 0, ledger.via))
     try:
-        ledger.store.save(ledger)
+        # The restored game's log starts with the restore itself.
+        ledger.store.save(ledger, [(ledger.seq, "restore", 0, 0, 0, 0, 0, 0, ledger.via)])
     except OSError:
-        ledger.profile, ledger.base, ledger.bal, ledger.log, ledger.previous, ledger.seq = old
+        ledger.profile, ledger.bal, ledger.previous, ledger.seq = old
         return "store-failed"
     ledger.ready = True
     return None
@@ -107,10 +102,16 @@ def set_balance(ledger, card, amount):
     return ledger._commit("set", card, 0, have - amount)
 
 
-def snapshot(ledger):
-    """Everything the store keeps, as plain data (what storeload.restore reads)."""
+def snapshot(ledger, history=None):
+    """Everything the store keeps, as plain data (what storeload.restore reads). history:
+    (base, records), the ledger's by default (OSError if the store cannot read them back)."""
+    if history is None:
+        history = ledger.history()
+    if history is None:
+        history = (ledger.bal, [])  # nothing stored yet: the game is its balances
     prev = ledger.previous
     if prev is not None:
         prev = {"profile": prev[0], "seq": prev[1], "balances": prev[2][1:]}
     return {"v": 1, "profile": ledger.profile.name, "seq": ledger.seq, "volume": ledger.volume,
-            "base": ledger.base[1:], "log": [list(r) for r in ledger.records()], "previous": prev}
+            "base": list(history[0][1:]), "log": [list(r) for r in history[1]],
+            "previous": prev}

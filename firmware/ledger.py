@@ -6,6 +6,10 @@ more transaction, and a store that loses the tail of its log loses whole transac
 half of one. Every change is handed to the store, which makes it durable, *before* the balances
 in memory move (B17): a store that fails leaves the ledger as it was.
 
+The log lives in the store, not in RAM: the ledger keeps the balances it folds to, and
+`records(n)` reads the last n back from the store (LOG, BACKUP). A unit in play so keeps no
+copy of what its flash already holds.
+
 A record is a tuple:
     (seq, kind, from, to, amount, from_after, to_after, undoes, via)
 from/to are card numbers 1-6, or 0 for the bank; *_after are the balances the move left (0 for
@@ -18,9 +22,10 @@ needed and dropped after, so a unit in play keeps their code off its heap.
 
 import profiles
 import transient
-from txlog import KINDS, Log  # noqa: F401 (KINDS: the kinds of record, for the modules here)
 
 CARDS = 6
+KINDS = ("receive", "pay", "transfer", "go", "undo", "set", "restore")
+VIAS = ("key", "serial")
 SEQ, KIND, FROM, TO, AMOUNT, FROM_AFTER, TO_AFTER, UNDOES, VIA = range(9)
 
 
@@ -35,14 +40,10 @@ def apply(bal, rec):
 
 
 class Ledger:
-    log_max = 200  # a ring: older records fold into the base
-
     def __init__(self, store, profile=None):
         self.store = store
         self.profile = profiles.get(profile or profiles.DEFAULT)
         self.bal = [0] * (CARDS + 1)  # index 0 is the bank, never read
-        self.base = [0] * (CARDS + 1)
-        self.log = Log(self.log_max)  # the records since base, packed (txlog.py)
         self.seq = 0
         self.previous = None  # (profile name, seq, balances list) of the game before (B11)
         self.volume = 2
@@ -78,28 +79,31 @@ class Ledger:
             return "store-failed"
         self.seq += 1
         apply(bal, rec)
-        gone = self.log.append(rec)
-        if gone is not None:
-            apply(self.base, gone)
         return rec
 
+    def history(self):
+        """(base, records): the log the store keeps, oldest first, and the balances it starts
+        from; None before anything is stored; OSError if the store cannot read it back.
+
+        Only what this ledger committed: a write that failed may still have landed its line,
+        a record the ledger never took (its seq is past ours), and the next checkpoint drops.
+        """
+        got = self.store.history()
+        if got is not None:
+            log = got[1]
+            while log and log[-1][SEQ] > self.seq:
+                log.pop()
+        return got
+
     def records(self, n=None):
-        """The last n records kept (all by default), oldest first, each with the balances it
-        left, folded from the base."""
-        log = self.log
-        count = len(log)
-        skip = count - n if n is not None and n < count else 0
-        bal = list(self.base)
-        out = []
-        for i in range(count):
-            r = log.get(i)
-            apply(bal, r)
-            if i >= skip:
-                frm = r[FROM]
-                to = r[TO]
-                out.append((r[SEQ], r[KIND], frm, to, r[AMOUNT], bal[frm] if frm else 0,
-                            bal[to] if to else 0, r[UNDOES], r[VIA]))
-        return out
+        """The last n records (all by default), oldest first (LOG); OSError as history()."""
+        if n is not None and n <= 0:
+            return []
+        got = self.history()
+        if got is None:
+            return []
+        log = got[1]
+        return log[-n:] if n is not None and n < len(log) else log
 
     def receive(self, card, amount):
         return self._commit("receive", 0, card, amount)

@@ -257,7 +257,10 @@ class Protocol:
             n = _int(args[0])
             if n is None:
                 return "ERR bad-argument n is a whole number"
-        recs = self.unit.ledger.records(n)
+        try:
+            recs = self.unit.ledger.records(n)  # read back from the store
+        except OSError:
+            return "ERR store-failed the log could not be read back"
         return "OK " + jsonw.dumps([txn_json(r) for r in recs])
 
     def _advance(self, args):
@@ -338,7 +341,11 @@ class Protocol:
     def _backup(self, args):
         if args:
             return "ERR bad-argument BACKUP takes no argument"
-        return "OK " + jsonw.dumps(transient.call("games", "snapshot", self.unit.ledger))
+        try:
+            snap = transient.call("games", "snapshot", self.unit.ledger)
+        except OSError:
+            return "ERR store-failed the log could not be read back"
+        return "OK " + jsonw.dumps(snap)
 
     def _restore(self, args):
         if len(args) != 1 or args[0].upper() != "PREVIOUS":

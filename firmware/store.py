@@ -1,11 +1,13 @@
 """Where the ledger lives between power cycles (B17: nothing lost). docs/storage.md has the why.
 
 The ledger hands the store three kinds of change: `commit(ledger, rec)` after one transaction,
-`save(ledger)` after a whole-game change (new game, restore, profile), `save_settings(ledger)`
-for the volume. Each must be durable when it returns, or raise OSError and leave the previous
-state on disk (B17). `load()` gives the snapshot dict (see games.snapshot) or None, and sets
-`status` to 'ok', 'new' (nothing was ever stored) or 'damaged' (what was stored is unreadable,
-in part or in whole).
+`save(ledger, log)` for a whole-game change (new game, restore, profile: the game starts again
+from the ledger's balances, its log only `log`), `save_settings(ledger)` for the volume. Each
+must be durable when it returns, or raise OSError and leave the previous state on disk (B17).
+`load()` gives the snapshot dict (see games.snapshot) or None, and sets `status` to 'ok', 'new'
+(nothing was ever stored) or 'damaged' (what was stored is unreadable, in part or in whole).
+The store is where the log is kept: `history()` gives (base, records), the last `keep` records
+and the balances they start from, or None before anything is stored.
 
 FileStore keeps two slot files, `bank.a` and `bank.b`, and a marker `bank.id`. A slot is a
 checkpoint followed by a journal, one line each, every line `<crc32 hex8> <payload>\\n`:
@@ -91,10 +93,11 @@ class FileStore:
 
     fs: the file system (OsFS by default); tests pass one that fails on cue.
     journal_max: journal lines in a slot before the next write makes a fresh checkpoint.
-    keep: log records a checkpoint keeps at most (None: what the ledger keeps in RAM).
+    keep: log records a checkpoint carries on, and history() gives, at most.
     """
 
     journal_max = 128
+    keep = 200  # LOG reaches this far back; older records fold into the checkpoint's base
 
     def __init__(self, directory, fs=None, journal_max=None, keep=None):
         self.status = "new"
@@ -104,7 +107,8 @@ class FileStore:
         self.fs = fs if fs is not None else OsFS()
         if journal_max is not None:
             self.journal_max = journal_max
-        self.keep = keep
+        if keep is not None:
+            self.keep = keep
         self.paths = (self.dir + SLOT_NAMES[0], self.dir + SLOT_NAMES[1])
         self.mark = self.dir + MARK_NAME
         self.cur = None  # index of the slot in use
@@ -119,11 +123,14 @@ class FileStore:
     # -- boot ---------------------------------------------------------------------------------
 
     def load(self):
-        # The reading of the slots is code boot runs once: storeload.py, imported by
-        # Ledger.load for the boot only.
+        # The reading of the slots is storeload.py's, imported by Ledger.load for the boot.
         import storeload
 
         return storeload.load(self)
+
+    def history(self):
+        # Read back from the slot in use (LOG, BACKUP, a checkpoint): a few times a game.
+        return transient.call("storeload", "history", self)
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -144,13 +151,13 @@ class FileStore:
         self.writes += 1
         self.bytes_written += len(data)
 
-    def _checkpoint(self, ledger, rec=None):
+    def _checkpoint(self, ledger, rec=None, fresh=None):
         # Every journal_max transactions, or for a whole-game change: its code (checkpoint.py)
         # is on the heap only while it runs.
-        transient.call("checkpoint", "write", self, ledger, rec)
+        transient.call("checkpoint", "write", self, ledger, rec, fresh)
 
-    def save(self, ledger):
-        self._checkpoint(ledger)
+    def save(self, ledger, log=()):
+        self._checkpoint(ledger, None, list(log))
 
     def commit(self, ledger, rec):
         if self.appendable and self.journal < self.journal_max:

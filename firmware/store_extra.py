@@ -6,11 +6,15 @@ import json
 
 import games  # a reference of its own: transient.call may drop it from sys.modules
 import jsonw
+import ledger as L
 from store import OsFS
 
 
 class MemoryStore:
-    """A store in RAM, for tests and for a simulator run without --state."""
+    """A store in RAM, for tests and for a simulator run without --state. It holds the game as
+    the JSON a snapshot writes, so nothing it keeps is shared with the ledger's objects."""
+
+    keep = 200  # as FileStore: the log it keeps at most
 
     def __init__(self):
         self.data = None
@@ -24,19 +28,30 @@ class MemoryStore:
         self.status = "ok"
         return json.loads(self.data)
 
-    def save(self, ledger):
-        self.data = jsonw.dumps(games.snapshot(ledger))
-        self.writes += 1
+    def history(self):
+        if self.data is None:
+            return None
+        snap = json.loads(self.data)
+        return [0] + snap["base"], [tuple(r) for r in snap["log"]]
 
-    def commit(self, ledger, rec):
-        snap = games.snapshot(ledger)
-        snap["log"].append(list(rec))
-        snap["seq"] = rec[0]
+    def _write(self, snap):
         self.data = jsonw.dumps(snap)
         self.writes += 1
 
+    def save(self, ledger, log=()):
+        self._write(games.snapshot(ledger, (ledger.bal, list(log))))
+
+    def commit(self, ledger, rec):
+        base, log = ledger.history() or (list(ledger.bal), [])
+        log.append(rec)
+        while len(log) > self.keep:
+            L.apply(base, log.pop(0))
+        snap = games.snapshot(ledger, (base, log))
+        snap["seq"] = rec[0]
+        self._write(snap)
+
     def save_settings(self, ledger):
-        self.save(ledger)
+        self._write(games.snapshot(ledger))
 
 
 class VfsFS(OsFS):

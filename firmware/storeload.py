@@ -1,16 +1,14 @@
-"""Boot's loading of the game: the store's slot files read (store.py's docstring has the
-format) and the ledger rebuilt from what they hold.
+"""Reading the store's slot files (store.py's docstring has the format): at boot, the ledger
+rebuilt from them; in play, the log they hold (`history`: LOG, BACKUP and each checkpoint).
 
-Ledger.load calls `into` through transient.call: the module is dropped once the game is loaded,
-since a unit in play never reads its slots again, so its code is on the heap during boot only.
+Callers reach it through transient.call: its code is on the heap only while it reads.
 """
 
 import json
 
 import profiles
 import transient
-from ledger import CARDS, FROM, FROM_AFTER, KINDS, TO, TO_AFTER, apply
-from txlog import Log
+from ledger import CARDS, FROM, FROM_AFTER, KINDS, TO, TO_AFTER, VIAS, apply
 from store import SLOT_NAMES, VERSION, crc32
 
 
@@ -47,19 +45,17 @@ def restore(ledger, snap):
     if len(base) != CARDS + 1:
         raise ValueError("base")
     bal = list(base)
-    # The store may keep more of the log than RAM does: the oldest fold into the base.
-    kept = Log(ledger.log_max)
     for r in snap["log"]:
         rec = (int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), int(r[6]),
                int(r[7]), str(r[8]))
+        if rec[1] not in KINDS or rec[8] not in VIAS or not (0 <= rec[FROM] <= CARDS and
+                                                            0 <= rec[TO] <= CARDS):
+            raise ValueError("record")
         apply(bal, rec)
         # The after-balances are a check on the fold: a log that does not add up is damaged.
         if (rec[FROM] and bal[rec[FROM]] != rec[FROM_AFTER]) or (
                 rec[TO] and bal[rec[TO]] != rec[TO_AFTER]):
             raise ValueError("log does not add up")
-        gone = kept.append(rec)
-        if gone is not None:
-            apply(base, gone)
     for b in bal:
         if b < 0:
             raise ValueError("negative balance")
@@ -68,9 +64,7 @@ def restore(ledger, snap):
         prev = (str(prev["profile"]), int(prev["seq"]),
                 [0] + [int(x) for x in prev["balances"]])
     ledger.profile = prof
-    ledger.base = base
     ledger.bal = bal
-    ledger.log = kept
     ledger.seq = int(snap["seq"])
     ledger.previous = prev
     ledger.volume = int(snap.get("volume", 2)) % 3
@@ -100,10 +94,17 @@ def check(raw):
 def parse_rec(payload):
     """A record tuple from a 'c'/'r' payload; ValueError if it is not one."""
     w = payload.split(" ")
-    if len(w) != 10 or w[2] not in KINDS:
+    if len(w) != 10:
         raise ValueError("record")
-    return (int(w[1]), w[2], int(w[3]), int(w[4]), int(w[5]), int(w[6]), int(w[7]), int(w[8]),
-            w[9])
+    # The kind and via as the constants, not fresh strings: a LOG of 200 records read back
+    # holds one copy of each word.
+    kind = KINDS[KINDS.index(w[2])]
+    via = VIAS[VIAS.index(w[9])]
+    frm = int(w[3])
+    to = int(w[4])
+    if not (0 <= frm <= CARDS and 0 <= to <= CARDS):
+        raise ValueError("record")
+    return (int(w[1]), kind, frm, to, int(w[5]), int(w[6]), int(w[7]), int(w[8]), via)
 
 
 class Slot:
@@ -294,3 +295,23 @@ def _snapshot(s):
     volume = h.get("volume", 2) if s.volume is None else s.volume
     return {"v": 1, "profile": h["profile"], "seq": s.seq, "volume": volume,
             "base": base, "log": s.log, "previous": h.get("previous")}
+
+
+def history(store):
+    """(base, records): the log kept in the slot in use, at most store.keep records, and the
+    balances where it starts (index 0, the bank, unused). What boot read, read again: the slot
+    changes only by appends since. OSError if it no longer reads."""
+    if store.cur is None:
+        return None
+    s = _read(store, store.cur)
+    if s.state != VALID:
+        raise OSError("slot unreadable")
+    snap = _snapshot(s)
+    base = [0] + [int(x) for x in snap["base"]]
+    log = s.log
+    drop = len(log) - store.keep
+    if drop > 0:
+        for r in log[:drop]:
+            apply(base, r)
+        log = log[drop:]
+    return base, log

@@ -77,7 +77,7 @@ class View:
     nothing (an idle simulator draws nothing and wakes for nothing)."""
 
     __slots__ = ("power", "cells", "k", "M", "red", "green", "slots", "volume", "tone", "deal",
-                 "entry", "error", "seq", "logn")
+                 "entry", "error", "seq", "writes")
 
     def __eq__(self, other):
         return isinstance(other, View) and all(
@@ -161,7 +161,7 @@ class Session:
         v.entry = u.entry
         v.error = u.error
         v.seq = u.ledger.seq
-        v.logn = len(u.ledger.log)
+        v.writes = u.ledger.store.writes  # the log changed (a new game keeps seq)
         return v
 
     def ms_to_change(self):
@@ -186,7 +186,11 @@ class Session:
         return [(c, bal[c]) for c in range(1, 7)]
 
     def recent(self, n):
-        return self.unit.ledger.records(n) if n else []
+        """The last n transactions, read back from the store (none if it cannot be read)."""
+        try:
+            return self.unit.ledger.records(n) if n else []
+        except OSError:
+            return []
 
     @property
     def profile(self):

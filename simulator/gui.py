@@ -309,7 +309,7 @@ class Window:
         if not self.panel_shown:
             return
         led = self.unit.ledger
-        key = (led.seq, len(led.log), tuple(led.bal))
+        key = (led.seq, led.store.writes, tuple(led.bal))
         if key == self._panel_key:
             return
         self._panel_key = key

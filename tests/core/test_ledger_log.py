@@ -1,65 +1,91 @@
-"""The log a ledger keeps in RAM (txlog.py) and the rare code it reaches through transient.py:
-what LOG (SPEC, serial protocol) and a checkpoint read back is what was committed (B17), and a
-unit in play keeps neither the boot's loader nor the new-game code imported (B11, B12)."""
+"""The log lives in the store, not in RAM (ledger.py, store.py): what LOG (SPEC, serial
+protocol), BACKUP and a checkpoint read back is exactly what was committed (B6, B10, B17), a
+write that failed never shows, and a slot that no longer reads costs the history, never the
+money. The rare code is reached through transient.py: a unit in play keeps neither the boot's
+loader nor the new-game code imported (B11, B12)."""
 
 import sys
 
 import ledger as L
 from harness import Rig
+from store import FileStore
 from store_extra import MemoryStore
-from txlog import KINDS, Log
+from storerig import FaultFS
 
 
-def test_a_record_comes_back_as_it_went_in():
-    log = Log(4)
-    recs = [
-        (1, "receive", 0, 6, 20000000, 0, 35000000, 0, "key"),
-        (2, "transfer", 6, 1, 999999999999, 0, 0, 0, "serial"),  # beyond 32 bits
-        (4294967295, "undo", 1, 6, 5, 0, 0, 4294967294, "key"),  # B10: names the seq undone
-    ] + [(10 + i, k, 3, 4, i, 0, 0, 0, "serial") for i, k in enumerate(KINDS)]
-    for rec in recs:
-        log = Log(1)
-        assert log.append(rec) is None
-        got = log.get(0)
-        assert got[:5] == rec[:5] and got[7:] == rec[7:], (got, rec)
-        assert got[5] is None and got[6] is None  # worked out by Ledger.records
-
-
-def test_a_full_ring_hands_back_its_oldest_record():
-    log = Log(3)
-    for seq in range(1, 4):
-        assert log.append((seq, "pay", 2, 0, seq * 1000, 0, 0, 0, "key")) is None
-    gone = log.append((4, "go", 0, 5, 2000000, 0, 0, 0, "key"))
-    assert gone[0] == 1 and gone[L.AMOUNT] == 1000 and len(log) == 3
-    assert [log.get(i)[0] for i in range(3)] == [2, 3, 4]
+def _file_rig(journal_max=None, keep=None):
+    return Rig(store=FileStore("bank", FaultFS(), journal_max=journal_max, keep=keep))
 
 
 def test_records_give_the_balances_each_move_left():
-    r = Rig()
-    r.unit.card_in("L", 1, r.clock.now())
-    r.unit.card_in("R", 2, r.clock.now())
-    r.press("3M-")  # B6: 2 pays 1, both balances after in one record
-    r.unit.card_out("L", r.clock.now())
-    r.press("1M-")  # 2 pays the bank
+    for store in (MemoryStore(), FileStore("bank", FaultFS())):
+        r = Rig(store=store)
+        r.unit.card_in("L", 1, r.clock.now())
+        r.unit.card_in("R", 2, r.clock.now())
+        r.press("3M-")  # B6: 2 pays 1, both balances after in one record
+        r.unit.card_out("L", r.clock.now())
+        r.press("1M-")  # 2 pays the bank
+        led = r.unit.ledger
+        assert r.txns == led.records()  # what each commit announced, balances after included
+        assert led.records(1) == [r.txns[-1]]
+        assert led.records(0) == [] and led.records(-3) == []
+
+
+def test_the_store_keeps_its_last_records_and_folds_older_ones_into_its_base():
+    for store in (MemoryStore(), FileStore("bank", FaultFS(), journal_max=4)):
+        store.keep = 10
+        r = Rig(store=store)
+        led = r.unit.ledger
+        r.unit.card_in("L", 1, r.clock.now())
+        for _ in range(25):
+            r.press("10K+")
+        assert led.records() == r.txns[-10:]
+        base, log = led.history()
+        assert base[1] == led.profile.start + 15 * 10000  # the 15 folded away
+        assert led.bal[1] == led.profile.start + 25 * 10000
+        r2 = Rig(store=store)  # a reboot reads the same back
+        assert r2.unit.ledger.records() == r.txns[-10:] and r2.unit.ledger.bal == led.bal
+
+
+def test_a_write_that_failed_but_landed_is_not_in_the_log_and_the_next_checkpoint_drops_it():
+    r = _file_rig(journal_max=50)
     led = r.unit.ledger
-    assert r.txns == led.records()  # what each commit announced, balances after included
-    assert led.records(1) == [r.txns[-1]]
-    assert led.records(0) == []
-
-
-def test_the_ring_folds_its_oldest_records_into_the_base():
-    from store import FileStore
-    from storerig import FaultFS
-
-    r = Rig(store=FileStore("bank", FaultFS()))  # appends: no JSON of the whole game each time
-    led = r.unit.ledger
+    fs = led.store.fs
     r.unit.card_in("L", 1, r.clock.now())
-    for _ in range(led.log_max + 5):
+    r.press("10K+")
+    before = (led.seq, list(led.bal), led.records())
+    fs.fail_at = fs.steps + 3  # open, write, then the flush fails: the line is on flash
+    r.press("20K+")
+    fs.fail_at = None
+    assert r.unit.error == "store-failed"
+    assert (led.seq, led.bal, led.records()) == before  # B17: refused means nothing happened
+    r.press("C", "30K+")  # B2 kept the refused entry. The store no longer trusts its slot's
+    # end: this write is a fresh checkpoint
+    assert [t[L.AMOUNT] for t in led.records()] == [10000, 30000]
+    r2 = Rig(store=FileStore("bank", fs))
+    assert r2.unit.store_status == "ok"
+    assert r2.unit.ledger.records() == led.records() and r2.unit.ledger.bal == led.bal
+
+
+def test_a_slot_that_no_longer_reads_loses_the_log_not_the_money():
+    r = _file_rig(journal_max=3)
+    led = r.unit.ledger
+    store = led.store
+    r.unit.card_in("L", 1, r.clock.now())
+    r.press("10K+")
+    path = store.paths[store.cur]
+    store.fs.files[path][20] ^= 0x01  # the header line of the slot in use goes bad
+    try:
+        led.records()
+        assert False, "a bad slot read back"
+    except OSError:
+        pass
+    for _ in range(3):  # the third append fills the journal: a checkpoint from the balances
         r.press("10K+")
-    recs = led.records()
-    assert len(recs) == led.log_max and recs[-1] == r.txns[-1]
-    assert recs[0] == r.txns[5]
-    assert led.base[1] == led.profile.start + 5 * 10000
+    assert led.bal[1] == led.profile.start + 4 * 10000
+    assert led.records() == r.txns[-1:]  # the checkpoint started the log again from there
+    r2 = Rig(store=FileStore("bank", store.fs))
+    assert r2.unit.ledger.bal == led.bal and r2.unit.ledger.seq == led.seq
 
 
 def test_boot_and_rare_changes_leave_their_code_unimported():
@@ -75,10 +101,7 @@ def test_boot_and_rare_changes_leave_their_code_unimported():
     assert r2.unit.volume == 1 and "storeload" not in sys.modules
 
 
-def test_a_checkpoint_leaves_its_code_unimported():
-    from store import FileStore
-    from storerig import FaultFS
-
+def test_a_checkpoint_and_a_log_read_leave_their_code_unimported():
     store = FileStore("bank", FaultFS(), journal_max=2)
     r = Rig(store=store)
     r.unit.card_in("L", 1, r.clock.now())
@@ -87,5 +110,6 @@ def test_a_checkpoint_leaves_its_code_unimported():
         r.press("10K+")
     assert store.gen > gen  # a checkpoint was written
     assert "checkpoint" not in sys.modules and "storeload" not in sys.modules
+    assert len(r.unit.ledger.records()) == 3 and "storeload" not in sys.modules
     r2 = Rig(store=FileStore("bank", store.fs))  # and it reads back
     assert r2.unit.ledger.records() == r.unit.ledger.records()

@@ -53,12 +53,13 @@ def _play(seed, profile=None):
                     assert rec[L.KIND] in ("transfer", "undo")
             r.txns = []
         r.tones = []
-        if len(led.log):
-            folded = list(led.base)
-            for i in range(len(led.log)):
-                L.apply(folded, led.log.get(i))
-            assert folded == led.bal, (seed, step)
-            last = led.records(1)[0]  # its balances after are those of now
+        base, log = led.history()
+        if log:
+            folded = list(base)
+            for rec in log:
+                L.apply(folded, rec)
+            assert folded == led.bal, (seed, step)  # the store's log adds up to the balances
+            last = log[-1]  # its balances after are those of now
             assert not last[L.FROM] or last[L.FROM_AFTER] == led.bal[last[L.FROM]]
             assert not last[L.TO] or last[L.TO_AFTER] == led.bal[last[L.TO]]
         if r.games != games:
