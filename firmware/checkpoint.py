@@ -13,7 +13,8 @@ from store import MARK_TEXT, VERSION, line, rec_payload
 def write(store, ledger, rec=None, fresh=None):
     """The whole state (with rec applied) into the other slot, as the next generation.
 
-    The log carried on is the slot in use's, read back (Ledger.history), with rec after it.
+    The log carried on is the slot in use's, read back (Ledger.history) as its stored lines,
+    with rec after it.
     fresh is a whole-game change instead: the game starts again from the ledger's balances, its
     log only the records in fresh (a restore's, which move no money).
     """
@@ -23,7 +24,7 @@ def write(store, ledger, rec=None, fresh=None):
     got = None
     if fresh is None:
         try:
-            got = ledger.history()
+            got = ledger.history(None, True)
         except OSError:
             # The slot in use no longer reads: the balances (in RAM, right) go on without the
             # log before them. Money is kept; the history is what is lost.
@@ -40,6 +41,9 @@ def write(store, ledger, rec=None, fresh=None):
     drop = len(log) - store.keep
     if drop > 0:
         for r in log[:drop]:
+            if isinstance(r, bytes):  # carried as stored: only its move is read
+                w = r.split(b" ")
+                r = (0, 0, int(w[3]), int(w[4]), int(w[5]))
             apply(base, r)
         log = log[drop:]
     prev = ledger.previous
@@ -56,7 +60,8 @@ def write(store, ledger, rec=None, fresh=None):
     try:
         chunk = line("H " + jsonw.dumps(head))
         for r in log:
-            chunk += line(rec_payload("c", r))
+            # A carried line keeps its payload, tagged as the checkpoint's ("r ..." -> "c ...").
+            chunk += line(b"c" + r[1:] if isinstance(r, bytes) else rec_payload("c", r))
             if len(chunk) >= 512:
                 f.write(chunk)
                 size += len(chunk)

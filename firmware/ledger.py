@@ -81,29 +81,21 @@ class Ledger:
         apply(bal, rec)
         return rec
 
-    def history(self):
-        """(base, records): the log the store keeps, oldest first, and the balances it starts
-        from; None before anything is stored; OSError if the store cannot read it back.
-
-        Only what this ledger committed: a write that failed may still have landed its line,
-        a record the ledger never took (its seq is past ours), and the next checkpoint drops.
-        """
-        got = self.store.history()
-        if got is not None:
-            log = got[1]
-            while log and log[-1][SEQ] > self.seq:
-                log.pop()
-        return got
+    def history(self, n=None, raw=False):
+        """(base, records): the last n records the store keeps (all by default), oldest first,
+        and, for all, the balances before them; None before anything is stored; OSError if the
+        store cannot read them back. Only what this ledger committed (a failed write may have
+        landed its line). raw: as stored, for a checkpoint to carry on (storeload.history)."""
+        return self.store.history(self.seq, n, raw)
 
     def records(self, n=None):
         """The last n records (all by default), oldest first (LOG); OSError as history()."""
         if n is not None and n <= 0:
             return []
-        got = self.history()
-        if got is None:
-            return []
-        log = got[1]
-        return log[-n:] if n is not None and n < len(log) else log
+        # A number, even for all: LOG shows what reads, as boot did; only a checkpoint or a
+        # backup needs the whole log or nothing (history(None)).
+        got = self.history(self.store.keep if n is None else n)
+        return [] if got is None else got[1]
 
     def receive(self, card, amount):
         return self._commit("receive", 0, card, amount)

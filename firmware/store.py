@@ -78,8 +78,9 @@ class OsFS:
 
 
 def line(payload):
-    """One stored line: the CRC32 of the payload in 8 hex digits, a space, the payload."""
-    b = payload.encode()
+    """One stored line: the CRC32 of the payload (str, or bytes as stored) in 8 hex digits, a
+    space, the payload."""
+    b = payload if isinstance(payload, bytes) else payload.encode()
     return b"%08x " % (crc32(b) & 0xFFFFFFFF) + b + b"\n"
 
 
@@ -128,9 +129,9 @@ class FileStore:
 
         return storeload.load(self)
 
-    def history(self):
+    def history(self, seq, n=None, raw=False):
         # Read back from the slot in use (LOG, BACKUP, a checkpoint): a few times a game.
-        return transient.call("storeload", "history", self)
+        return transient.call("storeload", "history", self, seq, n, raw)
 
     # -- writing ------------------------------------------------------------------------------
 

@@ -28,11 +28,15 @@ class MemoryStore:
         self.status = "ok"
         return json.loads(self.data)
 
-    def history(self):
+    def history(self, seq, n=None, raw=False):
+        """As FileStore.history; records are always tuples here (raw is a slot file's)."""
         if self.data is None:
             return None
         snap = json.loads(self.data)
-        return [0] + snap["base"], [tuple(r) for r in snap["log"]]
+        log = [tuple(r) for r in snap["log"] if r[0] <= seq]
+        if n is None:
+            return [0] + snap["base"], log
+        return None, log[-n:] if n < len(log) else log
 
     def _write(self, snap):
         self.data = jsonw.dumps(snap)

@@ -73,8 +73,8 @@ def restore(ledger, snap):
 MISSING, INCOMPLETE, CORRUPT, VALID = range(4)
 
 
-def check(raw):
-    """The payload of a stored line, or None if its CRC does not match."""
+def _bytes(raw):
+    """The payload of a stored line as bytes, or None if its CRC does not match."""
     end = len(raw) - 1 if raw.endswith(b"\n") else len(raw)
     if end < 10 or raw[8:9] != b" ":
         return None
@@ -83,7 +83,13 @@ def check(raw):
     except ValueError:
         return None
     b = raw[9:end]
-    if crc32(b) & 0xFFFFFFFF != crc:
+    return b if crc32(b) & 0xFFFFFFFF == crc else None
+
+
+def check(raw):
+    """The payload of a stored line, or None if its CRC does not match."""
+    b = _bytes(raw)
+    if b is None:
         return None
     try:
         return b.decode()
@@ -297,21 +303,71 @@ def _snapshot(s):
             "base": base, "log": s.log, "previous": h.get("previous")}
 
 
-def history(store):
-    """(base, records): the log kept in the slot in use, at most store.keep records, and the
-    balances where it starts (index 0, the bank, unused). What boot read, read again: the slot
-    changes only by appends since. OSError if it no longer reads."""
+def history(store, seq, n=None, raw=False):
+    """(base, records): the last n records the slot in use keeps (all of them by default, at
+    most store.keep), oldest first, and the balances before the first (index 0, the bank,
+    unused); None before anything is stored. Records are tuples, or with raw their stored
+    payloads (bytes), which a checkpoint carries on as they are.
+
+    Only records up to seq, the ledger's: a write that failed may have landed its line.
+    Boot checked the slot, and it has changed only by appends since, so each line's CRC and
+    seq are checked but only the records returned are parsed. All of them (n None) is what a
+    checkpoint carries on: a line that does not read, or a log that stops short of seq, is
+    OSError, never a shorter log. The last n (LOG) stop at such a line, as boot did.
+    """
     if store.cur is None:
         return None
-    s = _read(store, store.cur)
-    if s.state != VALID:
-        raise OSError("slot unreadable")
-    snap = _snapshot(s)
-    base = [0] + [int(x) for x in snap["base"]]
-    log = s.log
-    drop = len(log) - store.keep
-    if drop > 0:
-        for r in log[:drop]:
-            apply(base, r)
-        log = log[drop:]
-    return base, log
+    want = store.keep if n is None or n > store.keep else n
+    f = store.fs.open(store.paths[store.cur], "rb")
+    try:
+        p = check(f.readline())
+        head = json.loads(p[2:]) if p is not None and p.startswith("H ") else None
+        if not isinstance(head, dict):
+            raise OSError("slot unreadable") from None
+        at = int(head["seq"])  # the seq the slot has reached
+        base = [0] + [int(x) for x in head["base"]] if n is None else None
+        kept = []
+        last = 0  # the last checkpoint record's seq
+        while True:
+            raw_line = f.readline()
+            whole = raw_line.endswith(b"\n")
+            b = _bytes(raw_line)
+            if b is None and not whole:
+                b = _bytes(raw_line[:-1])  # as boot reads a last line (_parse)
+                if b is None:
+                    break  # the end, or a torn append: that write was never acknowledged
+            tag = b[:2] if b is not None else None
+            if tag == b"c " or tag == b"r ":
+                r_seq = int(b[2:b.find(b" ", 2)])
+                if tag == b"c " and last < r_seq <= at:
+                    last = r_seq
+                elif tag == b"r " and r_seq == at + 1 <= seq:
+                    at = r_seq
+                elif tag == b"r " and r_seq > seq:
+                    break  # a line a failed write landed: never taken
+                else:
+                    b = None
+                if b is not None:
+                    kept.append(b)
+                    if len(kept) > want:
+                        gone = kept.pop(0)
+                        if base is not None:
+                            w = gone.split(b" ")
+                            apply(base, (0, 0, int(w[3]), int(w[4]), int(w[5])))
+            elif tag != b"v " and tag != b"s ":
+                b = None
+            if b is None:
+                if n is None:
+                    raise OSError("slot unreadable")
+                break
+            if not whole:
+                break
+    except (KeyError, IndexError, TypeError, ValueError):
+        raise OSError("slot unreadable") from None
+    finally:
+        f.close()
+    if n is None and at != seq:
+        raise OSError("log short of the ledger")
+    if not raw:
+        kept = [parse_rec(b.decode()) for b in kept]
+    return base, kept

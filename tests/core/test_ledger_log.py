@@ -88,6 +88,30 @@ def test_a_slot_that_no_longer_reads_loses_the_log_not_the_money():
     assert r2.unit.ledger.bal == led.bal and r2.unit.ledger.seq == led.seq
 
 
+def test_a_bad_line_mid_slot_stops_the_log_there_and_no_checkpoint_carries_a_short_one():
+    # B17: LOG shows what reads, as boot does; a checkpoint takes the whole log or none, since
+    # a short log under the balances would fold to less money at the next boot.
+    r = _file_rig(journal_max=6)
+    led = r.unit.ledger
+    store = led.store
+    r.unit.card_in("L", 1, r.clock.now())
+    for k in (1, 2, 3):
+        r.press("%dK+" % (10 * k))
+    data = store.fs.files[store.paths[store.cur]]
+    lines = bytes(data).split(b"\n")
+    at = sum(len(x) + 1 for x in lines[:-3]) + 20  # inside the second-to-last record's line
+    data[at] ^= 0x01
+    assert [t[L.AMOUNT] for t in led.records()] == [10000]  # up to the bad line
+    assert led.bal[1] == led.profile.start + 60000  # the balances in RAM stand
+    for _ in range(4):  # 3 more fill the journal (6 lines); the 4th is a checkpoint
+        r.press("10K+")
+    assert len(r.txns) == 7
+    assert led.records() == r.txns[-1:]  # the checkpoint began again from the balances
+    r2 = Rig(store=FileStore("bank", store.fs))
+    assert r2.unit.ledger.bal == led.bal and r2.unit.ledger.seq == led.seq
+    assert r2.unit.ledger.bal[1] == led.profile.start + 100000
+
+
 def test_boot_and_rare_changes_leave_their_code_unimported():
     store = MemoryStore()
     r = Rig(store=store)
