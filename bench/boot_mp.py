@@ -34,7 +34,6 @@ before = gc.mem_alloc()
 t0 = time.ticks_us()
 import app  # noqa: E402
 
-app.make_dir(state)
 running = app.boot(None, state)
 t1 = time.ticks_us()
 if play:

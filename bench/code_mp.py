@@ -3,8 +3,8 @@ port) or 32-bit (the webassembly port, through bench/wasm32.mjs), as a Pico is.
 
     cd <firmware compiled as make deploy does> && micropython bench/code_mp.py
 
-Imports the modules a booted unit keeps (app and everything it imports, the board and its
-drivers, with the HT1621 display that pins.py wires by default; keep the list in step with
+Imports the modules a booted unit keeps (app, the core startup.py builds it from, the board
+and its drivers, with the HT1621 display that pins.py wires by default; keep the list in step with
 board_pico.build) and prints `{"code": bytes}`: the heap they take, collected. What a Pico
 has built in (machine, time, os, json, ...) is imported first and not counted.
 """
@@ -30,6 +30,9 @@ import drivers.ht1621  # noqa: E402, F401
 import drivers.keypad  # noqa: E402, F401
 import drivers.leds  # noqa: E402, F401
 import drivers.slots  # noqa: E402, F401
+import rng  # noqa: E402, F401
+import store  # noqa: E402, F401
+import unit  # noqa: E402, F401
 
 gc.collect()
 print('{"code": %d}' % (gc.mem_alloc() - before))

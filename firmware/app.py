@@ -26,20 +26,16 @@ Ctrl-C from mpremote still stops the program: the USB serial driver turns it int
 KeyboardInterrupt, which nothing here catches for long (the display is blanked and it is raised
 again), so `make deploy` works over a running unit.
 
-`boot(board)` builds everything and returns the App without entering the loop, so a bench can
-measure the heap after boot (bench/boot_mp.py).
+`boot(board)` builds everything (startup.py, boot-only code dropped after) and returns the App
+without entering the loop, so a bench can measure the heap after boot (bench/boot_mp.py).
 """
 
 import gc
-import os
 import select
 import sys
 import time
 
-import rng
-from clock import RealClock, ticks_diff
-from store import FileStore
-from unit import Unit
+from clock import ticks_diff
 
 try:
     from typing import TYPE_CHECKING
@@ -54,11 +50,10 @@ class App:
     standby_ms = 100  # scan period while off: a key press lasts longer than this
     burst = 64  # bytes read from serial per turn at most, so keys are never starved
 
-    def __init__(self, board, state_dir, stdin=None, stdout=None):
+    def __init__(self, board, unit, clock, stdin=None, stdout=None):
         self.board = board
-        make_dir(state_dir)
-        self.unit = Unit(FileStore(state_dir), rng.Entropy())
-        self.clock = RealClock(time.ticks_ms, time.sleep_ms)
+        self.unit = unit
+        self.clock = clock
         # The serial protocol is loaded when a host first sends a byte (_connect): a unit in
         # play that no host talks to never spends its ~12 KB of heap on it.
         self.protocol = None  # type: Protocol | None
@@ -74,13 +69,6 @@ class App:
         self.host_seen = False  # a byte came over USB serial since boot
         self._rev = -1
         self._power = None
-
-    # -- start ----------------------------------------------------------------------------------
-
-    def start(self):
-        now = self.clock.now()
-        self.unit.boot(now)
-        self.render(now)
 
     # -- the unit's outputs ---------------------------------------------------------------------
 
@@ -218,36 +206,17 @@ class App:
             pass
 
 
-def make_dir(path):
-    try:
-        os.mkdir(path)
-    except OSError:
-        pass  # it exists (or cannot be made, and opening the store will say so)
-
-
-def state_dir():
-    if sys.platform == "rp2":
-        import pins
-
-        return pins.STATE_DIR
-    getenv = getattr(os, "getenv", None)
-    found = getenv("BANK_STATE") if getenv is not None else None
-    return found or "bank-state"
-
-
 def boot(board=None, directory=None):
     """Build the board (from pins.py when none is given) and the core; boot; return the App."""
-    if board is None:
-        import board_pico
+    try:
+        import startup
 
-        board = board_pico.build()
-    app = App(board, directory or state_dir())
-    # Read by build() and state_dir() only: boot-only code and data.
-    sys.modules.pop("board_pico", None)
-    sys.modules.pop("pins", None)
-    app.start()  # the slot reader, boot-only code, was dropped once it had loaded the game
-    gc.collect()
-    return app
+        return startup.build(board, directory)
+    finally:
+        # Boot-only code and data: the builders and the pin map they read.
+        for name in ("startup", "board_pico", "pins"):
+            sys.modules.pop(name, None)
+        gc.collect()
 
 
 def _kbd_intr(char):
@@ -273,7 +242,7 @@ def main():
             raise
         app.board.blank()
         try:
-            with open(state_dir() + "/crash.txt", "w") as f:
+            with open(app.unit.ledger.store.dir + "crash.txt", "w") as f:
                 sys.print_exception(exc, f)  # type: ignore[attr-defined]
         except OSError:
             pass

@@ -1,0 +1,52 @@
+"""Boot: the board built from the pin map, the store, the core and the loop put together, the
+game loaded and the first display drawn (README, "Deploying").
+
+Boot-only code: `app.boot` imports this module for the boot and drops it after, with the board
+builder (board_pico.py) and the pin map, so a unit in play keeps none of it on its heap.
+"""
+
+import os
+import sys
+import time
+
+import rng
+from app import App
+from clock import RealClock
+from store import FileStore
+from unit import Unit
+
+
+def make_dir(path):
+    try:
+        os.mkdir(path)
+    except OSError:
+        pass  # it exists (or cannot be made, and opening the store will say so)
+
+
+def state_dir():
+    """Where the store lives: the pin map's STATE_DIR on a Pico; $BANK_STATE or ./bank-state
+    under the unix port."""
+    if sys.platform == "rp2":
+        import pins
+
+        return pins.STATE_DIR
+    getenv = getattr(os, "getenv", None)
+    found = getenv("BANK_STATE") if getenv is not None else None
+    return found or "bank-state"
+
+
+def build(board=None, directory=None):
+    """The App, booted: the board (from pins.py when none is given), the store in directory
+    (state_dir() by default), the game loaded and shown."""
+    if board is None:
+        import board_pico
+
+        board = board_pico.build()
+    directory = directory or state_dir()
+    make_dir(directory)
+    unit = Unit(FileStore(directory), rng.Entropy())
+    app = App(board, unit, RealClock(time.ticks_ms, time.sleep_ms))
+    now = app.clock.now()
+    unit.boot(now)  # the slot reader, boot-only code too, is dropped once it has loaded the game
+    app.render(now)
+    return app
