@@ -4,7 +4,6 @@ pins.py. Boot-only code: app.boot drops this module and the pin map once the boa
 
 from machine import PWM, Pin
 
-import tones
 from board import Board
 from drivers.beeper import Beeper
 from drivers.keypad import Keypad
@@ -44,7 +43,6 @@ def build():
         "R": Slot([_in(n) for n in pins.SLOT_R], _in(pins.SLOT_R_SEATED)),
     }
     beeper = Beeper(PWM(Pin(pins.BEEPER), freq=2000, duty_u16=0))
-    beeper.duty = tones.DUTY_U16
     leds = Leds(_out(pins.LED_RED), _out(pins.LED_GREEN))
     latch = None
     if pins.LATCH is not None:

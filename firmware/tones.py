@@ -16,9 +16,3 @@ TONES = {
     "deal-end": (2400, 600),
 }
 
-NAMES = ("click", "card", "money-in", "money-out", "error", "new-game", "deal-warning",
-         "deal-end")
-
-# PWM duty per volume level (B12): 0 silent, 1 soft, 2 loud (a square wave is loudest at 50%).
-DUTY_U16 = (0, 2000, 32768)
-

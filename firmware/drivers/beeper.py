@@ -16,7 +16,8 @@ from clock import ticks_add, ticks_diff
 
 
 class Beeper:
-    duty = (0, 1200, 32768)  # duty_u16 for volume 0, 1, 2
+    # duty_u16 for volume 0 (silent), 1 (soft), 2 (loud: a square wave is loudest at 50 %), B12
+    duty = (0, 2000, 32768)
     gap_ms = 8  # a short silence between two notes, so repeated notes are heard apart
 
     def __init__(self, pwm):

@@ -8,7 +8,6 @@ from drivers.beeper import Beeper
 def make():
     pwm = machine.PWM(machine.Pin("BUZ"), freq=2000, duty_u16=0)
     b = Beeper(pwm)
-    b.duty = tones.DUTY_U16
     return pwm, b
 
 
@@ -35,7 +34,7 @@ def test_a_tone_starts_without_blocking_and_advances_with_time():
 def test_volume_levels():
     pwm, b = make()
     b.play(tones.TONES["click"], 1, 0)
-    assert pwm.duty_u16() == tones.DUTY_U16[1] and 0 < pwm.duty_u16() < 32768
+    assert pwm.duty_u16() == Beeper.duty[1] and 0 < pwm.duty_u16() < 32768
     b.play(tones.TONES["click"], 0, 0)
     assert pwm.duty_u16() == 0 and b.deadline() is None
 
