@@ -69,6 +69,7 @@ class App:
         self.host_seen = False  # a byte came over USB serial since boot
         self._rev = -1
         self._power = None
+        self.heap = None  # (in use before the firmware, after boot), bytes: MEM (main())
 
     # -- the unit's outputs ---------------------------------------------------------------------
 
@@ -155,9 +156,17 @@ class App:
     def _connect(self):
         from protocol import LineReader, Protocol
 
-        self.protocol = Protocol(self.unit, self.clock)
+        protocol = self.protocol = Protocol(self.unit, self.clock)
+        protocol.mem = self._mem
         reader = self.reader = LineReader()
         return reader
+
+    def _mem(self):
+        """MEM (docs/protocol-extensions.md): the heap gc counts, in bytes, on the unit."""
+        base, booted = self.heap or (None, None)
+        gc.collect()
+        return (("firmware", None if base is None or booted is None else booted - base),
+                ("boot", booted), ("now", gc.mem_alloc()), ("free", gc.mem_free()))
 
     def _interrupt(self, reader):
         """Whether a Ctrl-C byte means "stop the program" rather than line noise.
@@ -228,8 +237,11 @@ def _kbd_intr(char):
         pass
 
 
-def main():
+def main(before=None):
+    """The unit: boot, then the loop for ever. before: the heap in use before main.py imported
+    the firmware (MEM reports what the firmware took)."""
     app = boot()
+    app.heap = (before, gc.mem_alloc())  # boot() has collected
     _kbd_intr(-1)  # 0x03 is read as data; App._interrupt decides (mpremote still gets in)
     try:
         app.run()

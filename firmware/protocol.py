@@ -79,6 +79,7 @@ class Protocol:
         self.clock = clock
         self.events = False
         self.pending = []
+        self.mem = None  # the body's heap figures (app.py); None where there is no unit's heap
         unit.listeners.append(self._on_event)
         self.commands = {
             "HELLO": self._hello, "KEY": self._key, "HOLD": self._hold,
@@ -88,6 +89,8 @@ class Protocol:
             # Extensions (docs/protocol.md): maintenance and backup for host tools.
             "MAINT": self._maint, "NEWGAME": self._newgame, "SET": self._set,
             "BACKUP": self._backup, "RESTORE": self._restore,
+            # ... and the unit's heap, measured where it runs (issue: the footprint on a Pico).
+            "MEM": self._mem,
         }
 
     # -- events --------------------------------------------------------------------------------
@@ -346,6 +349,13 @@ class Protocol:
         except OSError:
             return "ERR store-failed the log could not be read back"
         return "OK " + jsonw.dumps(snap)
+
+    def _mem(self, args):
+        if args:
+            return "ERR bad-argument MEM takes no argument"
+        if self.mem is None:
+            return "ERR unsupported only a unit (main.py) reports its heap"
+        return "OK " + jsonw.dumps(self.mem())
 
     def _restore(self, args):
         if len(args) != 1 or args[0].upper() != "PREVIOUS":

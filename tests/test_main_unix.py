@@ -94,6 +94,24 @@ def test_main_sleeps_between_events(tmp_path):
     assert cpu < 0.6, "the loop used %.2f s of CPU in about 1 s: busy waiting?" % cpu
 
 
+def test_mem_reports_the_units_heap(tmp_path):
+    # docs/protocol-extensions.md: what the firmware took at boot, and what is in use now that
+    # a host is talking (the protocol loaded), so a real Pico's footprint can be read off it.
+    proc = start(tmp_path)
+    try:
+        assert ask(proc, "HELLO").startswith("OK")
+        first = json.loads(ask(proc, "MEM")[3:])
+        assert list(first) == ["firmware", "boot", "now", "free"]
+        assert 20000 < first["firmware"] < first["boot"] < first["now"]
+        assert first["free"] > 0
+        assert ask(proc, "KEY 1 5 0 K").startswith("OK")
+        again = json.loads(ask(proc, "MEM")[3:])
+        assert (again["firmware"], again["boot"]) == (first["firmware"], first["boot"])
+        assert ask(proc, "MEM now").startswith("ERR bad-argument")
+    finally:
+        finish(proc)
+
+
 BOARD_SCRIPT = r"""
 import sys, time, gc
 import machine, pins, board_pico, app as firmware

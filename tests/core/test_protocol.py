@@ -132,6 +132,16 @@ def test_advance_unsupported_on_real_clock():
     assert p.handle("ADVANCE 10")[0].startswith("ERR unsupported")
 
 
+def test_mem_is_only_a_units():
+    # The simulator (CPython or the unix port) has no unit's heap to report: the same refusal
+    # on both interpreters, and nothing changes.
+    _, p = proto_rig()
+    before = p.handle("STATE")
+    assert p.handle("MEM")[0].startswith("ERR unsupported")
+    assert p.handle("MEM 1")[0].startswith("ERR bad-argument")
+    assert p.handle("STATE") == before
+
+
 def test_events_before_reply():
     r, p = proto_rig()
     assert p.handle("EVENTS ON") == ["OK"]
