@@ -157,16 +157,9 @@ class App:
         from protocol import LineReader, Protocol
 
         protocol = self.protocol = Protocol(self.unit, self.clock)
-        protocol.mem = self._mem
+        protocol.heap = self.heap or (None, None)  # MEM reports it: this is a unit
         reader = self.reader = LineReader()
         return reader
-
-    def _mem(self):
-        """MEM (docs/protocol-extensions.md): the heap gc counts, in bytes, on the unit."""
-        base, booted = self.heap or (None, None)
-        gc.collect()
-        return (("firmware", None if base is None or booted is None else booted - base),
-                ("boot", booted), ("now", gc.mem_alloc()), ("free", gc.mem_free()))
 
     def _interrupt(self, reader):
         """Whether a Ctrl-C byte means "stop the program" rather than line noise.

@@ -79,7 +79,9 @@ class Protocol:
         self.clock = clock
         self.events = False
         self.pending = []
-        self.mem = None  # the body's heap figures (app.py); None where there is no unit's heap
+        # A unit's heap in use before the firmware and after boot (app.py; either may be None);
+        # None where there is no unit's heap (the simulator).
+        self.heap = None  # type: tuple | None
         unit.listeners.append(self._on_event)
         self.commands = {
             "HELLO": self._hello, "KEY": self._key, "HOLD": self._hold,
@@ -353,9 +355,15 @@ class Protocol:
     def _mem(self, args):
         if args:
             return "ERR bad-argument MEM takes no argument"
-        if self.mem is None:
+        if self.heap is None:
             return "ERR unsupported only a unit (main.py) reports its heap"
-        return "OK " + jsonw.dumps(self.mem())
+        import gc
+
+        base, booted = self.heap
+        gc.collect()
+        return "OK " + jsonw.dumps((
+            ("firmware", None if base is None or booted is None else booted - base),
+            ("boot", booted), ("now", gc.mem_alloc()), ("free", gc.mem_free())))
 
     def _restore(self, args):
         if len(args) != 1 or args[0].upper() != "PREVIOUS":
