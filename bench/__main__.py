@@ -4,10 +4,10 @@
 
 The core's figures come from bench/core_bench.py run under the MicroPython unix port and under
 CPython; the heap after boot and the time to the first display from bench/boot_mp.py, on the
-firmware as sources and compiled with mpy-cross; flash writes from bench/storage.py; serial
-commands per second from host_tools.bench over a pty; idle CPU from bench/idle_cpu.py. The unix
-port exists for Linux x86_64 only: elsewhere its rows say so. README "Performance" says what
-each figure means on a Pico.
+firmware as sources and compiled with mpy-cross; LOG 20 from bench/log_mp.py; flash writes from
+bench/storage.py; serial commands per second from host_tools.bench over a pty; idle CPU from
+bench/idle_cpu.py. The unix port exists for Linux x86_64 only: elsewhere its rows say so.
+README "Performance" says what each figure means on a Pico.
 """
 
 import json
@@ -56,7 +56,7 @@ def compile_mpy(dest):
 
 def boot(fw_dir, runs=5):
     """Medians over fresh interpreters of (heap after boot with a new game, time to the first
-    display, heap after boot mid-game with the log in RAM full, heap once a host has spoken)."""
+    display, heap after boot mid-game, heap once a host has spoken)."""
     # Run from the firmware's directory, as a Pico runs from its file system's root: modules
     # are found as "unit.mpy", not by a long path (each module's path is a qstr on the heap).
     env = dict(os.environ, MICROPYPATH=os.path.join(REPO, "tests", "fake_machine"))
@@ -192,6 +192,8 @@ def main():
         with tempfile.TemporaryDirectory() as d:
             compile_mpy(d)
             heap_mpy, boot_mpy, play_mpy, talk_mpy = boot(d)
+            log_mpy = run_json([MICROPYTHON, os.path.join(REPO, "bench", "log_mp.py")],
+                               cwd=d)["log20_us"]
             code64 = code_heap(d)
             code32 = code_heap_32(d)
         rows.append(("heap in use after boot, new game, .mpy", "%.1f KB" % (heap_mpy / 1024),
@@ -209,6 +211,8 @@ def main():
                      else "%.1f KB" % (code32 / 1024), "-", "-"))
         rows.append(("import + first display, .py", "%.1f ms" % (boot_py / 1000), "-", "-"))
         rows.append(("import + first display, .mpy", "%.1f ms" % (boot_mpy / 1000), "-", "-"))
+        rows.append(("LOG 20 read back from flash (RAM LittleFS), 300 transactions, .mpy",
+                     "%.2f ms" % (log_mpy / 1000), "-", "-"))
     else:
         for fig in ("heap in use after boot", "import + first display"):
             rows.append((fig, SKIPPED, "< 40 KB" if fig.startswith("heap") else "-", "-"))

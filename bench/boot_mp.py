@@ -7,8 +7,8 @@ one JSON object: `heap` (bytes in use after app.boot, collected), `boot_us` (fro
 to app.boot returning, which has drawn the first display on the board), `talking` (the heap in
 use once a host has sent HELLO: the protocol is loaded then) and `pins` (the heap of the fake
 Pin objects, left out of all). With `play`, 300 transactions are made after boot (so the store
-in STATE then holds a game whose log fills what the unit keeps in RAM) and `heap` is read after
-them.
+in STATE then holds a game whose checkpoint carries the 200 records LOG reaches) and `heap` is
+read after them.
 
 The fake `machine` and `rp2` are imported before the first reading: on a Pico they are built in
 (in flash), not on the heap. What the fake records for tests (every pin level written, every
