@@ -6,6 +6,7 @@ import clock as fwclock
 import profiles
 import rng
 import seeded
+import transient
 import vclock
 from protocol import Protocol
 from store import FileStore
@@ -43,6 +44,7 @@ class Host:
     """One simulated unit: its store, random source, clock, brain and protocol."""
 
     def __init__(self, opts):
+        transient.keep = True  # a desktop keeps the rare code imported (transient.py)
         if opts.profile is not None and profiles.get(opts.profile) is None:
             raise ValueError("unknown profile %s (world, classic, francs)" % opts.profile)
         if opts.state:

@@ -7,6 +7,7 @@ loader nor the new-game code imported (B11, B12)."""
 import sys
 
 import ledger as L
+import transient
 from harness import Rig
 from store import FileStore
 from store_extra import MemoryStore
@@ -113,6 +114,7 @@ def test_a_bad_line_mid_slot_stops_the_log_there_and_no_checkpoint_carries_a_sho
 
 
 def test_boot_and_rare_changes_leave_their_code_unimported():
+    transient.keep = False  # a Pico's way (a simulator built in this process keeps them)
     store = MemoryStore()
     r = Rig(store=store)
     assert "storeload" not in sys.modules  # read at boot, dropped
@@ -126,6 +128,7 @@ def test_boot_and_rare_changes_leave_their_code_unimported():
 
 
 def test_a_checkpoint_and_a_log_read_leave_their_code_unimported():
+    transient.keep = False
     store = FileStore("bank", FaultFS(), journal_max=2)
     r = Rig(store=store)
     r.unit.card_in("L", 1, r.clock.now())
@@ -137,3 +140,22 @@ def test_a_checkpoint_and_a_log_read_leave_their_code_unimported():
     assert len(r.unit.ledger.records()) == 3 and "storeload" not in sys.modules
     r2 = Rig(store=FileStore("bank", store.fs))  # and it reads back
     assert r2.unit.ledger.records() == r.unit.ledger.records()
+
+
+def test_a_host_that_keeps_the_rare_code_reads_the_same_log():
+    # transient.keep: the simulator's way, so LOG does not import storeload.py again each time.
+    plays = []
+    for keep in (False, True):
+        transient.keep = keep
+        try:
+            r = _file_rig(journal_max=2)
+            r.unit.card_in("L", 1, r.clock.now())
+            for _ in range(5):
+                r.press("10K+")
+            plays.append((r.unit.ledger.records(), r.unit.ledger.bal))
+            assert ("storeload" in sys.modules) == keep
+        finally:
+            transient.keep = False
+            for name in ("storeload", "checkpoint", "games", "jsonw"):
+                sys.modules.pop(name, None)
+    assert plays[0] == plays[1] and len(plays[0][0]) == 5
