@@ -323,7 +323,7 @@ def history(store, seq, n=None, raw=False):
         p = check(f.readline())
         head = json.loads(p[2:]) if p is not None and p.startswith("H ") else None
         if not isinstance(head, dict):
-            raise OSError("slot unreadable") from None
+            raise OSError("slot unreadable")
         at = int(head["seq"])  # the seq the slot has reached
         base = [0] + [int(x) for x in head["base"]] if n is None else None
         kept = []
@@ -338,7 +338,8 @@ def history(store, seq, n=None, raw=False):
                     break  # the end, or a torn append: that write was never acknowledged
             tag = b[:2] if b is not None else None
             if tag == b"c " or tag == b"r ":
-                r_seq = int(b[2:b.find(b" ", 2)])
+                sp = b.find(b" ", 2)
+                r_seq = int(b[2:sp]) if sp > 2 else -1  # -1: no record of ours
                 if tag == b"c " and last < r_seq <= at:
                     last = r_seq
                 elif tag == b"r " and r_seq == at + 1 <= seq:

@@ -113,6 +113,27 @@ def test_a_bad_line_mid_slot_stops_the_log_there_and_no_checkpoint_carries_a_sho
     assert r2.unit.ledger.bal[1] == led.profile.start + 100000
 
 
+def test_a_line_with_a_good_crc_but_no_record_in_it_is_not_read_as_one():
+    # B17: a CRC proves a line is whole, not that it is ours; "r 2" would read as seq 2.
+    from store import line
+
+    r = _file_rig(journal_max=10)
+    led = r.unit.ledger
+    store = led.store
+    r.unit.card_in("L", 1, r.clock.now())
+    r.press("10K+")
+    store.fs.files[store.paths[store.cur]].extend(line("r 2"))
+    assert [t[0] for t in led.records()] == [1]
+    r.press("20K+")  # appended after the odd line: LOG stops before both, as boot would
+    assert [t[0] for t in led.records()] == [1]
+    try:
+        led.history()
+        assert False, "a checkpoint would carry a log that stops short"
+    except OSError:
+        pass
+    assert led.bal[1] == led.profile.start + 30000
+
+
 def test_boot_and_rare_changes_leave_their_code_unimported():
     transient.keep = False  # a Pico's way (a simulator built in this process keeps them)
     store = MemoryStore()
