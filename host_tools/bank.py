@@ -340,6 +340,11 @@ class Bank:
         """The whole state as a dict (extension BACKUP)."""
         return self._object("BACKUP")
 
+    def memory(self):
+        """A unit's heap in bytes (extension MEM): firmware, boot, now, free; a simulator
+        refuses it (UnitError unsupported)."""
+        return self._object("MEM")
+
     def set_balance(self, card, amount):
         return self.request("SET BALANCE %d %d" % (int(card), int(amount)))
 

@@ -86,6 +86,22 @@ def cmd_status(bank, args):
     return EXIT_OK
 
 
+MEM_ROWS = (("firmware", "the firmware took at boot"), ("boot", "in use after boot"),
+            ("now", "in use now"), ("free", "free now"))
+
+
+def cmd_mem(bank, args):
+    mem = bank.memory()
+    if args.json:
+        say(json.dumps(mem))
+        return EXIT_OK
+    for key, label in MEM_ROWS:
+        value = mem.get(key)
+        say("%-26s %s" % (label, "-" if not isinstance(value, int) else
+                          "%.1f KB (%d bytes)" % (value / 1024, value)))
+    return EXIT_OK
+
+
 def _card(card):
     return "-" if card is None else str(card)
 
@@ -467,6 +483,8 @@ def build_parser():
     s.add_argument("card", type=int, choices=range(1, 7), metavar="CARD (1-6)")
     s = sub.add_parser("remove", help="take a card out: bank remove L")
     s.add_argument("slot", type=str.upper, choices=("L", "R"))
+    s = sub.add_parser("mem", help="a unit's heap: what the firmware took, in use, free")
+    s.add_argument("--json", action="store_true")
     s = sub.add_parser("run", help="run a script of commands and expected replies")
     s.add_argument("script")
     s.add_argument("-v", "--verbose", action="store_true", help="show every line exchanged")
@@ -501,6 +519,7 @@ COMMANDS = {
     "hold": cmd_hold,
     "insert": cmd_insert,
     "remove": cmd_remove,
+    "mem": cmd_mem,
     "run": cmd_run,
     "monitor": cmd_monitor,
     "backup": cmd_backup,

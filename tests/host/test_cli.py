@@ -250,6 +250,29 @@ def test_run_syntax_error_and_missing_file(capsys, url, tmp_path):
 
 
 # -- monitor -------------------------------------------------------------------------------------
+def test_mem_on_a_unit(capsys, fake):
+    # docs/protocol-extensions.md: MEM, the heap a unit reports (main.py), in KB and bytes.
+    def unit(line):
+        if line.upper() == "MEM":
+            return b'OK {"firmware": 40960, "boot": 45056, "now": 58368, "free": 140288}\n'
+        return fakes.HELLO.encode() + b"\n" if line.upper() == "HELLO" else b"ERR unknown\n"
+
+    f = fake(unit)
+    code, out, err = run(capsys, "--port", f.url, "mem")
+    assert code == 0, err
+    assert out.splitlines() == ["the firmware took at boot  40.0 KB (40960 bytes)",
+                                "in use after boot          44.0 KB (45056 bytes)",
+                                "in use now                 57.0 KB (58368 bytes)",
+                                "free now                   137.0 KB (140288 bytes)"]
+    code, out, err = run(capsys, "--port", f.url, "mem", "--json")
+    assert code == 0 and json.loads(out)["firmware"] == 40960
+
+
+def test_mem_on_the_simulator_is_refused(capsys, url):
+    code, out, err = run(capsys, "--port", url, "mem")
+    assert code == 1 and out == "" and "unsupported" in err
+
+
 def test_monitor_prints_events(capsys, fake):
     f = fake(fakes.eventful(3))
     code, out, err = run(capsys, "--port", f.url, "monitor", "--count", "3")
