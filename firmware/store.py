@@ -6,8 +6,9 @@ from the ledger's balances, its log only `log`), `save_settings(ledger)` for the
 must be durable when it returns, or raise OSError and leave the previous state on disk (B17).
 `load()` gives the snapshot dict (see games.snapshot) or None, and sets `status` to 'ok', 'new'
 (nothing was ever stored) or 'damaged' (what was stored is unreadable, in part or in whole).
-The store is where the log is kept: `history()` gives (base, records), the last `keep` records
-and the balances they start from, or None before anything is stored.
+The store is where the log is kept: `history(seq, n, raw)` gives (base, records), the last n
+of the `keep` records it holds up to the ledger's seq and, for all of them, the balances they
+start from; None before anything is stored (storeload.history has the rules).
 
 FileStore keeps two slot files, `bank.a` and `bank.b`, and a marker `bank.id`. A slot is a
 checkpoint followed by a journal, one line each, every line `<crc32 hex8> <payload>\\n`:
