@@ -32,6 +32,7 @@ def test_a_tone_starts_without_blocking_and_advances_with_time():
 
 
 def test_volume_levels():
+    # B12: 1 is soft (a narrow pulse), 0 is silent
     pwm, b = make()
     b.play(tones.TONES["click"], 1, 0)
     assert pwm.duty_u16() == Beeper.duty[1] and 0 < pwm.duty_u16() < 32768

@@ -15,7 +15,10 @@ from storerig import FaultFS
 
 
 def _file_rig(journal_max=None, keep=None):
-    return Rig(store=FileStore("bank", FaultFS(), journal_max=journal_max, keep=keep))
+    """A unit on a file store in RAM, card 1 in the left slot: ready for `10K+`."""
+    r = Rig(store=FileStore("bank", FaultFS(), journal_max=journal_max, keep=keep))
+    r.unit.card_in("L", 1, r.clock.now())
+    return r
 
 
 def test_records_give_the_balances_each_move_left():
@@ -52,7 +55,6 @@ def test_a_write_that_failed_but_landed_is_not_in_the_log_and_the_next_checkpoin
     r = _file_rig(journal_max=50)
     led = r.unit.ledger
     fs = led.store.fs
-    r.unit.card_in("L", 1, r.clock.now())
     r.press("10K+")
     before = (led.seq, list(led.bal), led.records())
     fs.fail_at = fs.steps + 3  # open, write, then the flush fails: the line is on flash
@@ -72,7 +74,6 @@ def test_a_slot_that_no_longer_reads_loses_the_log_not_the_money():
     r = _file_rig(journal_max=3)
     led = r.unit.ledger
     store = led.store
-    r.unit.card_in("L", 1, r.clock.now())
     r.press("10K+")
     path = store.paths[store.cur]
     store.fs.files[path][20] ^= 0x01  # the header line of the slot in use goes bad
@@ -95,7 +96,6 @@ def test_a_bad_line_mid_slot_stops_the_log_there_and_no_checkpoint_carries_a_sho
     r = _file_rig(journal_max=6)
     led = r.unit.ledger
     store = led.store
-    r.unit.card_in("L", 1, r.clock.now())
     for k in (1, 2, 3):
         r.press("%dK+" % (10 * k))
     data = store.fs.files[store.paths[store.cur]]
@@ -120,7 +120,6 @@ def test_a_line_with_a_good_crc_but_no_record_in_it_is_not_read_as_one():
     r = _file_rig(journal_max=10)
     led = r.unit.ledger
     store = led.store
-    r.unit.card_in("L", 1, r.clock.now())
     r.press("10K+")
     store.fs.files[store.paths[store.cur]].extend(line("r 2"))
     assert [t[0] for t in led.records()] == [1]
@@ -170,7 +169,6 @@ def test_a_host_that_keeps_the_rare_code_reads_the_same_log():
         transient.keep = keep
         try:
             r = _file_rig(journal_max=2)
-            r.unit.card_in("L", 1, r.clock.now())
             for _ in range(5):
                 r.press("10K+")
             plays.append((r.unit.ledger.records(), r.unit.ledger.bal))
