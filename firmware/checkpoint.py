@@ -8,6 +8,7 @@ transient.call: this code is on the heap only while it runs.
 import jsonw
 from ledger import CARDS, apply
 from store import MARK_TEXT, VERSION, line, rec_payload
+from storeload import fold  # the reader of stored lines; dropped with this module
 
 
 def write(store, ledger, rec=None, fresh=None):
@@ -41,10 +42,10 @@ def write(store, ledger, rec=None, fresh=None):
     drop = len(log) - store.keep
     if drop > 0:
         for r in log[:drop]:
-            if isinstance(r, bytes):  # carried as stored: only its move is read
-                w = r.split(b" ")
-                r = (0, 0, int(w[3]), int(w[4]), int(w[5]))
-            apply(base, r)
+            if isinstance(r, bytes):  # carried as stored
+                fold(base, r)
+            else:
+                apply(base, r)
         log = log[drop:]
     prev = ledger.previous
     if prev is not None:

@@ -303,6 +303,13 @@ def _snapshot(s):
             "base": base, "log": s.log, "previous": h.get("previous")}
 
 
+def fold(bal, payload):
+    """Apply the move of a stored record line (its payload, as bytes) to bal: only its from, to
+    and amount are read."""
+    w = payload.split(b" ")
+    apply(bal, (0, 0, int(w[3]), int(w[4]), int(w[5])))
+
+
 def history(store, seq, n=None, raw=False):
     """(base, records): the last n records the slot in use keeps (all of them by default, at
     most store.keep), oldest first, and the balances before the first (index 0, the bank,
@@ -353,8 +360,7 @@ def history(store, seq, n=None, raw=False):
                     if len(kept) > want:
                         gone = kept.pop(0)
                         if base is not None:
-                            w = gone.split(b" ")
-                            apply(base, (0, 0, int(w[3]), int(w[4]), int(w[5])))
+                            fold(base, gone)
             elif tag != b"v " and tag != b"s ":
                 b = None
             if b is None:
