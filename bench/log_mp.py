@@ -2,11 +2,12 @@
 
     cd <firmware compiled as make deploy does> && micropython <repo>/bench/log_mp.py
 
-A game of 300 transactions on the store, on the unix port's LittleFS over a RAM block device
-with the Pico's settings (tests/core/lfsdev.py), then `Ledger.records(20)`, what `LOG 20`
-sends: storeload.history imported for the call from the .mpy, the slot's lines read back, the
-last 20 parsed. Prints `{"log20_us": median of 21}`. The unix port's own files would measure
-its read(2) calls instead: its readline asks the kernel for every byte.
+A game of 300 transactions (bench/storage.py's mix) on the store, on the unix port's LittleFS
+over a RAM block device with the Pico's settings (tests/core/lfsdev.py), then
+`Ledger.records(20)`, what `LOG 20` sends: storeload.history imported for the call from the
+.mpy, the slot's lines read back, the last 20 parsed. Prints `{"log20_us": median of 21}`. The
+unix port's own files would measure its read(2) calls instead: its readline asks the kernel
+for every byte.
 """
 
 import sys
@@ -16,21 +17,17 @@ sys.path[0] = ""  # the compiled firmware, as a Pico's root (see boot_mp.py)
 sys.path.append(__file__.rsplit("/", 2)[0] + "/tests/core")  # lfsdev: the RAM flash
 
 from lfsdev import RamDev, mkfs, mount  # noqa: E402
-from ledger import Ledger  # noqa: E402
 from store import FileStore  # noqa: E402
 from store_extra import VfsFS  # noqa: E402
+
+sys.path.append(__file__.rsplit("/", 1)[0])  # bench/: the game storage.py plays
+from storage import _game  # noqa: E402
 
 dev = RamDev(64)
 mkfs(dev)
 fs = mount(dev)
 fs.mkdir("/bank")
-led = Ledger(FileStore("/bank", fs=VfsFS(fs)))
-led.load()
-for i in range(300):
-    card = 1 + i % 6
-    if i % 3 == 2 and not isinstance(led.transfer(card, 1 + card % 6, 10000), str):
-        continue
-    led.receive(card, 20000)
+led = _game(FileStore("/bank", fs=VfsFS(fs)), 300)
 assert led.seq == 300
 times = []
 for _ in range(21):
