@@ -9,7 +9,6 @@ import os
 import sys
 import time
 
-import rng
 from app import App
 from clock import RealClock
 from store import FileStore
@@ -44,7 +43,7 @@ def build(board=None, directory=None):
         board = board_pico.build()
     directory = directory or state_dir()
     make_dir(directory)
-    unit = Unit(FileStore(directory), rng.Entropy())
+    unit = Unit(FileStore(directory), None)  # None: the hardware's random numbers (deal.py)
     app = App(board, unit, RealClock(time.ticks_ms, time.sleep_ms))
     now = app.clock.now()
     unit.boot(now)  # the slot reader, boot-only code too, is dropped once it has loaded the game

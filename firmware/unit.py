@@ -38,7 +38,7 @@ class Unit:
     def __init__(self, store, rng, profile=None):
         self.ledger = Ledger(store, profile)
         self.profile_wanted = profile
-        self.rng = rng
+        self.rng = rng  # the deal timer's numbers (B13); None: the hardware's (rng.Entropy)
         self.listeners = []
         self.power = True
         self.slots = {"L": None, "R": None}
@@ -67,9 +67,8 @@ class Unit:
         self._c_fired = False
         self._deal_down = None  # ticks DEAL went down, while it is held (maintenance)
         self._ignore_up = None  # the key that woke the unit is not input (B16)
-        self._deal_warn = 0
-        self._deal_end = 0
-        self._green_until = 0
+        self._deal_end = 0  # ticks the running deal ends (B13, deal.py)
+        self._deal_at = 0  # ticks of the deal timer's next step, unless it is idle
 
     # -- outputs -------------------------------------------------------------------------------
 
@@ -205,7 +204,7 @@ class Unit:
         elif key == "DEAL":
             # Maintenance needs someone at the unit: a DEAL held over serial is only a DEAL.
             self._deal_down = now if self.ledger.via == "key" else None
-            self._deal_key(now)
+            transient.call("deal", "press", self, now)  # B13
         elif key == "+" or key == "-":
             self._commit(key, now)
         else:
@@ -348,24 +347,6 @@ class Unit:
         self._emit("txn", undo)
         self._tone("money-in" if undo[TO] else "money-out")
 
-    # -- the deal timer (B13) ------------------------------------------------------------------
-
-    def _deal_key(self, now):
-        if self.deal == "running" or self.deal == "ending":
-            self._deal_finish(now)
-            return
-        ms = self.rng.randint(self.deal_min_ms, self.deal_max_ms)
-        self.deal = "running"
-        self._deal_end = ticks_add(now, ms)
-        self._deal_warn = ticks_add(now, ms - self.deal_warn_ms)
-        self._tone("click")
-
-    def _deal_finish(self, now):
-        self.deal = "done"
-        self._green_until = ticks_add(now, self.deal_done_ms)
-        self._last = now  # B16: a deal end counts as activity
-        self._tone("deal-end")
-
     # -- cards (B3) ----------------------------------------------------------------------------
 
     def card_in(self, slot, card, now):
@@ -427,13 +408,8 @@ class Unit:
             due = _sooner(due, ticks_add(self._c_down, self.hold_ms))
         if self._deal_down is not None:
             due = _sooner(due, ticks_add(self._deal_down, self.hold_ms))
-        deal = self.deal
-        if deal == "running":
-            due = _sooner(due, self._deal_warn)
-        elif deal == "ending":
-            due = _sooner(due, self._deal_end)
-        elif deal == "done":
-            due = _sooner(due, self._green_until)
+        if self.deal != "idle":
+            due = _sooner(due, self._deal_at)
         return due
 
     def tick(self, now):
@@ -458,25 +434,12 @@ class Unit:
             if ticks_diff(now, ticks_add(self._deal_down, self.hold_ms)) >= 0:
                 self._deal_down = None
                 transient.call("games", "toggle_maintenance", self, now)
-        self._deal_tick(now)
+        if self.deal != "idle" and ticks_diff(now, self._deal_at) >= 0:
+            transient.call("deal", "tick", self, now)  # B13: its next step is due
         if self._c_down is None and self.deal == "idle":
             if ticks_diff(now, ticks_add(self._last, self.off_ms)) >= 0:
                 self._switch_off()
         return self.rev != before
-
-    def _deal_tick(self, now):
-        deal = self.deal
-        if deal == "running" and ticks_diff(now, self._deal_warn) >= 0:
-            self.deal = deal = "ending"
-            self.rev += 1
-            self._tone("deal-warning")
-        if deal == "ending" and ticks_diff(now, self._deal_end) >= 0:
-            self._deal_finish(self._deal_end)
-            self.rev += 1
-            deal = self.deal
-        if deal == "done" and ticks_diff(now, self._green_until) >= 0:
-            self.deal = "idle"
-            self.rev += 1
 
 
 def _sooner(a, b):

@@ -11,7 +11,8 @@ class Rig:
     def __init__(self, profile=None, seed=1, store=None):
         self.store = store if store is not None else MemoryStore()
         self.clock = VirtualClock()
-        self.unit = Unit(self.store, seeded.Seeded(seed), profile)
+        # seed None: the hardware's random numbers, as a Pico draws them (rng.Entropy)
+        self.unit = Unit(self.store, None if seed is None else seeded.Seeded(seed), profile)
         self.tones = []
         self.txns = []
         self.games = 0

@@ -393,6 +393,20 @@ def test_b13_durations_cover_13_to_50_seconds():
     assert lo < 14000 and hi > 49000
 
 
+def test_b13_a_unit_with_no_seed_draws_its_deals_from_the_hardware():
+    # As a Pico boots (startup.py): deal.py draws from os.urandom when it runs.
+    seen = set()
+    for _ in range(40):
+        r = Rig(seed=None)
+        r.press("DEAL")
+        d = r.unit._deal_end - r.clock.now()
+        assert 13000 <= d <= 50000
+        seen.add(d)
+        r.clock.advance(r.unit, d)
+        assert r.unit.deal == "done" and r.take_tones()[-1] == "deal-end"
+    assert len(seen) > 30  # not one fixed duration
+
+
 def test_b14_tally():
     r = Rig()
     r.press("2M+", "500K+", "100K-")
