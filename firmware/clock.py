@@ -9,9 +9,8 @@ outgrows a small int.
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() is MicroPython's compile-time constant
-    def const(x):  # type: ignore[misc]
-        return x
+except ImportError:  # CPython: const() is MicroPython's compile-time constant; int(x) is x
+    const = int  # type: ignore[assignment]  # not a def: a Pico would keep its code
 
 TICKS_PERIOD = const(1 << 30)
 _MASK = const((1 << 30) - 1)  # const: folded into the code, not kept in the module
@@ -28,7 +27,8 @@ def ticks_diff(a, b):
 
 
 class RealClock:
-    """Wall time from the host; waiting really waits (HOLD on a real unit holds the key)."""
+    """Wall time from the host. Waiting is real too: HOLD on a real unit holds the key for its
+    ms (protocol.py does it with sleep_ms, the only code that ever waits on this clock)."""
 
     virtual = False
 
@@ -38,17 +38,3 @@ class RealClock:
 
     def now(self):
         return self.ticks_ms() & _MASK
-
-    def advance(self, unit, ms):
-        target = ticks_add(self.now(), ms)
-        while True:
-            left = ticks_diff(target, self.now())
-            if left <= 0:
-                break
-            due = unit.deadline()
-            step = left
-            if due is not None:
-                step = min(step, max(0, ticks_diff(due, self.now())))
-            self.sleep_ms(min(step, 20))
-            unit.tick(self.now())
-        unit.tick(self.now())

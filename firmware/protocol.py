@@ -9,6 +9,7 @@ command changes nothing: arguments are checked in full before anything is presse
 import jsonw
 import profiles
 import transient
+from clock import ticks_add, ticks_diff
 from ledger import (AMOUNT, FROM, FROM_AFTER, KIND, SEQ, TO, TO_AFTER, UNDOES, VIA)
 from unit import KEYS
 from version import VERSION
@@ -208,7 +209,10 @@ class Protocol:
         now = self.clock.now()
         u.tick(now)
         u.key_down(k, now)
-        self.clock.advance(u, ms)
+        if self.clock.virtual:
+            self.clock.advance(u, ms)
+        else:
+            _hold_real(self.clock, u, ms)
         u.key_up(k, self.clock.now())
         return self._ok_state()
 
@@ -387,3 +391,20 @@ def _int(s):
         if c < "0" or c > "9":
             return None
     return int(s)
+
+
+def _hold_real(clock, unit, ms):
+    """HOLD on a real clock (clock.RealClock): the key stays down for ms of wall time, and the
+    unit's timers fire on the way (C held 3 s starts a new game, B11)."""
+    target = ticks_add(clock.now(), ms)
+    while True:
+        left = ticks_diff(target, clock.now())
+        if left <= 0:
+            break
+        due = unit.deadline()
+        step = left
+        if due is not None:
+            step = min(step, max(0, ticks_diff(due, clock.now())))
+        clock.sleep_ms(min(step, 20))
+        unit.tick(clock.now())
+    unit.tick(clock.now())

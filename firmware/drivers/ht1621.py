@@ -29,9 +29,8 @@ import time
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() is MicroPython's compile-time constant
-    def const(x):  # type: ignore[misc]
-        return x
+except ImportError:  # CPython: const() is MicroPython's compile-time constant; int(x) is x
+    const = int  # type: ignore[assignment]  # not a def: a Pico would keep its code
 
 # bit of a segment pattern -> bit of the module's digit byte: a b c d e f g dp
 SEGMENT_BITS = (4, 5, 6, 3, 2, 0, 1, 7)

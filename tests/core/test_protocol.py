@@ -110,6 +110,33 @@ def test_garbage_and_long_lines():
     assert r.unit.entry == ""
 
 
+def test_hold_on_a_real_clock_holds_the_key_for_its_time_b11():
+    # A unit's clock (clock.RealClock): HOLD waits in sleep_ms, firing the unit's timers on the
+    # way. Its time here is a counter the sleeps move, so no test sleeps for real.
+    from clock import RealClock
+    from protocol import Protocol
+
+    r, _ = proto_rig()
+    t = [5000]
+    slept = []
+
+    def sleep_ms(ms):
+        slept.append(ms)
+        t[0] += ms
+
+    p = Protocol(r.unit, RealClock(lambda: t[0], sleep_ms))
+    p.handle("INSERT R 1")
+    p.handle("KEY 1M-")
+    p.handle("REMOVE R")
+    st = ok(p.handle("HOLD C 2999"))  # released before 3 s: a plain C, nothing reversed
+    assert ok(p.handle("BALANCES"))["1"] == 14000000 and st["power"] == "on"
+    assert sum(slept) == 2999 and max(slept) <= 20  # the key scanned as a unit scans it
+    st = ok(p.handle("HOLD C 3000"))
+    assert ok(p.handle("BALANCES"))["1"] == 15000000  # B11: a new game, every account back
+    assert sum(slept) == 5999 and t[0] == 10999
+    assert p.handle("ADVANCE 10")[0].startswith("ERR unsupported")  # time is not ours to move
+
+
 def test_advance_and_hold_with_virtual_clock():
     r, p = proto_rig()
     p.handle("INSERT R 1")
