@@ -23,10 +23,13 @@ CYCLES = 100000  # erase cycles of the Pico's NOR flash
 
 
 def _game(store, n):
+    import storeload
     from ledger import Ledger
 
-    led = Ledger(store)
-    led.load()
+    led = Ledger(store, None)
+    storeload.into(led, None)
+    move = led.move
+    go = led.profile.go
     x = 12345
     for i in range(n):
         x = (x * 1103515245 + 12345) & 0x7FFFFFFF
@@ -35,15 +38,15 @@ def _game(store, n):
         amount = (1 + (x >> 16) % 200) * 10000
         k = i % 4
         if k == 0:
-            led.receive(card, amount)
+            move("receive", 0, card, amount, 0)
         elif k == 1:
-            if isinstance(led.pay(card, amount), str):
-                led.receive(card, amount)
+            if isinstance(move("pay", card, 0, amount, 0), str):
+                move("receive", 0, card, amount, 0)
         elif k == 2:
-            if isinstance(led.transfer(card, other, amount), str):
-                led.go(card)
+            if isinstance(move("transfer", card, other, amount, 0), str):
+                move("go", 0, card, go, 0)
         else:
-            led.go(card)
+            move("go", 0, card, go, 0)
     return led
 
 
@@ -79,8 +82,8 @@ def _game_on(led, n):
         x = (x * 1103515245 + 12345) & 0x7FFFFFFF
         card = 1 + (x >> 8) % 6
         amount = (1 + (x >> 16) % 200) * 10000
-        if i % 3 == 0 or isinstance(led.transfer(card, 1 + card % 6, amount), str):
-            led.go(card)
+        if i % 3 == 0 or isinstance(led.move("transfer", card, 1 + card % 6, amount, 0), str):
+            led.move("go", 0, card, led.profile.go, 0)
 
 
 class _CountFS:

@@ -14,7 +14,7 @@ from storeload import fold  # the reader of stored lines; dropped with this modu
 def write(store, ledger, rec=None, fresh=None):
     """The whole state (with rec applied) into the other slot, as the next generation.
 
-    The log carried on is the slot in use's, read back (Ledger.history) as its stored lines,
+    The log carried on is the slot in use's, read back (storeload.history) as its stored lines,
     with rec after it.
     fresh is a whole-game change instead: the game starts again from the ledger's balances, its
     log only the records in fresh (a restore's, which move no money).
@@ -25,7 +25,7 @@ def write(store, ledger, rec=None, fresh=None):
     got = None
     if fresh is None:
         try:
-            got = ledger.history(None, True)
+            got = ledger.store.history(ledger.seq, None, True)
         except OSError:
             # The slot in use no longer reads: the balances (in RAM, right) go on without the
             # log before them. Money is kept; the history is what is lost.

@@ -55,12 +55,25 @@ def new_game(unit, now, profile=None):
 def cycle_volume(unit, now):
     """B12: `.` with no card and no entry: 2 -> 1 -> 0 -> 2, shown for a second, persisted."""
     vol = (unit.ledger.volume - 1) % 3
-    err = unit.ledger.save_volume(vol)
+    err = set_volume(unit.ledger, vol)
     if err:
         unit._refuse(err)
         return
     unit._show(("012"[vol], False, False), now, unit.message_ms)
     unit._tone("click")
+
+
+def set_volume(ledger, volume):
+    """The volume (B12: 0, 1, 2) kept in the store; None or "store-failed", which keeps it as it
+    was."""
+    old = ledger.volume
+    ledger.volume = volume
+    try:
+        ledger.store.save_settings(ledger)
+    except OSError:
+        ledger.volume = old
+        return "store-failed"
+    return None
 
 
 def toggle_maintenance(unit, now):
@@ -98,15 +111,15 @@ def set_balance(ledger, card, amount):
     """Maintenance (host tools): put a balance straight, logged as the move it took."""
     have = ledger.bal[card]
     if amount >= have:
-        return ledger._commit("set", 0, card, amount - have)
-    return ledger._commit("set", card, 0, have - amount)
+        return ledger.move("set", 0, card, amount - have, 0)
+    return ledger.move("set", card, 0, have - amount, 0)
 
 
 def snapshot(ledger, history=None):
     """Everything the store keeps, as plain data (what storeload.restore reads). history:
     (base, records), the ledger's by default (OSError if the store cannot read them back)."""
     if history is None:
-        history = ledger.history()
+        history = ledger.store.history(ledger.seq, None, False)
     if history is None:
         history = (ledger.bal, [])  # nothing stored yet: the game is its balances
     prev = ledger.previous

@@ -267,7 +267,7 @@ class Protocol:
             if n is None:
                 return "ERR bad-argument n is a whole number"
         try:
-            recs = self.unit.ledger.records(n)  # read back from the store
+            recs = transient.call("storeload", "records", self.unit.ledger, n)  # from the store
         except OSError:
             return "ERR store-failed the log could not be read back"
         return "OK " + jsonw.dumps([txn_json(r) for r in recs])
@@ -315,7 +315,7 @@ class Protocol:
             v = _int(args[1])
             if v is None or v > 2:
                 return "ERR bad-argument SET SOUND <0-2>"
-            err = u.ledger.save_volume(v)
+            err = transient.call("games", "set_volume", u.ledger, v)
             if err:
                 return "ERR " + err
             u.rev += 1

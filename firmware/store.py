@@ -125,7 +125,7 @@ class FileStore:
     # -- boot ---------------------------------------------------------------------------------
 
     def load(self):
-        # The reading of the slots is storeload.py's, imported by Ledger.load for the boot.
+        # The reading of the slots is storeload.py's, imported by Unit.boot (storeload.into).
         import storeload
 
         return storeload.load(self)

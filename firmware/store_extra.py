@@ -46,7 +46,7 @@ class MemoryStore:
         self._write(games.snapshot(ledger, (ledger.bal, list(log))))
 
     def commit(self, ledger, rec):
-        base, log = ledger.history() or (list(ledger.bal), [])
+        base, log = ledger.store.history(ledger.seq, None, False) or (list(ledger.bal), [])
         log.append(rec)
         while len(log) > self.keep:
             L.apply(base, log.pop(0))

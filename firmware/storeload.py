@@ -1,5 +1,6 @@
 """Reading the store's slot files (store.py's docstring has the format): at boot, the ledger
-rebuilt from them; in play, the log they hold (`history`: LOG, BACKUP and each checkpoint).
+rebuilt from them (`into`); in play, the log they hold (`history`: LOG, BACKUP and each
+checkpoint; `records`: LOG).
 
 Callers reach it through transient.call: its code is on the heap only while it reads.
 """
@@ -12,8 +13,11 @@ from ledger import CARDS, FROM, FROM_AFTER, KINDS, TO, TO_AFTER, VIAS, apply
 from store import SLOT_NAMES, VERSION, crc32
 
 
-def into(ledger, profile=None):
-    """Ledger.load: the game from ledger.store; returns the store's status (Ledger.load)."""
+def into(ledger, profile):
+    """The game from ledger.store, at boot (Unit.boot); returns the store's status: 'ok', 'new'
+    (a game is started in profile) or 'damaged'. A damaged store with no good copy leaves the
+    ledger not ready: the unit says so and waits for the banker's new game; nothing is
+    invented."""
     store = ledger.store
     snap = store.load()
     status = store.status
@@ -378,3 +382,16 @@ def history(store, seq, n=None, raw=False):
     if not raw:
         kept = [parse_rec(b.decode()) for b in kept]
     return base, kept
+
+
+def records(ledger, n=None):
+    """The last n records the ledger committed (all the store keeps by default), oldest first:
+    LOG and the simulator's log view; OSError if the store cannot read them back. Whatever its
+    store (FileStore's slot, through history above, or extra.MemoryStore)."""
+    store = ledger.store
+    if n is not None and n <= 0:
+        return []
+    # A number, even for all: LOG shows what reads, as boot did; only a checkpoint or a
+    # backup needs the whole log or nothing (history with n None).
+    got = store.history(ledger.seq, store.keep if n is None else n, False)
+    return [] if got is None else got[1]

@@ -10,7 +10,7 @@ Rule ids (B1-B18) refer to SPEC.md.
 import money
 import transient
 from clock import ticks_add, ticks_diff
-from ledger import FROM, KIND, TO, Ledger
+from ledger import AMOUNT, FROM, KIND, SEQ, TO, Ledger
 
 DIGITS = "0123456789"
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M", "K", "C", "DEAL", "+", "-")
@@ -140,7 +140,7 @@ class Unit:
     # -- boot and power ----------------------------------------------------------------------
 
     def boot(self, now):
-        status = self.ledger.load(self.profile_wanted)
+        status = transient.call("storeload", "into", self.ledger, self.profile_wanted)
         self.store_status = status
         self.power = True
         self._last = now
@@ -263,7 +263,7 @@ class Unit:
         if self._go_used:
             self._refuse("go-taken")  # once per insertion
             return
-        rec = self.ledger.go(left)
+        rec = self.ledger.move("go", 0, left, self.ledger.profile.go, 0)
         if isinstance(rec, str):
             self._refuse(rec)
             return
@@ -288,11 +288,11 @@ class Unit:
             self._refuse(err)
             return
         if sign == "+":
-            rec = ledger.receive(left, amount)
+            rec = ledger.move("receive", 0, left, amount, 0)
         elif left is None:
-            rec = ledger.pay(right, amount)
+            rec = ledger.move("pay", right, 0, amount, 0)
         else:
-            rec = ledger.transfer(right, left, amount)
+            rec = ledger.move("transfer", right, left, amount, 0)
         if isinstance(rec, str):
             self._refuse(rec)
             if rec == "insufficient-funds":
@@ -337,7 +337,8 @@ class Unit:
         rec = self._open
         if rec is None:
             return  # nothing to clear or reverse: nothing happens
-        undo = self.ledger.undo(rec)
+        # B10: the money goes back the way it came, as a transaction of its own.
+        undo = self.ledger.move("undo", rec[TO], rec[FROM], rec[AMOUNT], rec[SEQ])
         if isinstance(undo, str):
             self._refuse(undo)
             return

@@ -8,7 +8,9 @@ part of it landed). `session` is a scripted game of mixed transactions; `state` 
 reboot must find.
 """
 
+import storeload
 import games
+import ledger as L
 from ledger import Ledger
 
 
@@ -130,6 +132,11 @@ class SmallLedger(Ledger):
         Ledger.__init__(self, store, profile)
 
 
+def undo(ledger, rec):
+    """Reverse rec as the unit's C does (B10)."""
+    return ledger.move("undo", rec[L.TO], rec[L.FROM], rec[L.AMOUNT], rec[L.SEQ])
+
+
 def state(ledger):
     """What a reboot must find: balances, seq, volume, profile, the backup and the log's ends."""
     if not ledger.ready:
@@ -137,7 +144,7 @@ def state(ledger):
     prev = ledger.previous
     if prev is not None:
         prev = (prev[0], prev[1], tuple(prev[2]))
-    log = ledger.records()
+    log = storeload.records(ledger)
     ends = (len(log), log[0] if log else None, log[-1] if log else None)
     return (ledger.profile.name, ledger.seq, tuple(ledger.bal), ledger.volume, prev, ends)
 
@@ -168,17 +175,17 @@ def session(ledger, n, seed=7, before=None, after=None):
         other = 1 + (card + rnd.below(5)) % 6
         amount = (1 + rnd.below(300)) * 10000
         if c < 25:
-            r = ledger.receive(card, amount)
+            r = ledger.move("receive", 0, card, amount, 0)
         elif c < 45:
-            r = ledger.pay(card, amount)
+            r = ledger.move("pay", card, 0, amount, 0)
         elif c < 75:
-            r = ledger.transfer(card, other, amount)
+            r = ledger.move("transfer", card, other, amount, 0)
         elif c < 85:
-            r = ledger.go(card)
+            r = ledger.move("go", 0, card, ledger.profile.go, 0)
         elif c < 93:
-            r = ledger.undo(last) if last is not None and last[1] != "undo" else None
+            r = undo(ledger, last) if last is not None and last[1] != "undo" else None
         elif c < 96:
-            r = ledger.save_volume((ledger.volume + 2) % 3)
+            r = games.set_volume(ledger, (ledger.volume + 2) % 3)
         elif c < 99:
             r = games.reset(ledger)
         else:

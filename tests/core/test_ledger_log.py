@@ -4,6 +4,7 @@ write that failed never shows, and a slot that no longer reads costs the history
 money. The rare code is reached through transient.py: a unit in play keeps neither the boot's
 loader nor the new-game code imported (B11, B12)."""
 
+import storeload
 import sys
 
 import ledger as L
@@ -30,9 +31,10 @@ def test_records_give_the_balances_each_move_left():
         r.unit.card_out("L", r.clock.now())
         r.press("1M-")  # 2 pays the bank
         led = r.unit.ledger
-        assert r.txns == led.records()  # what each commit announced, balances after included
-        assert led.records(1) == [r.txns[-1]]
-        assert led.records(0) == [] and led.records(-3) == []
+        # What each commit announced, balances after included:
+        assert r.txns == storeload.records(led)
+        assert storeload.records(led, 1) == [r.txns[-1]]
+        assert storeload.records(led, 0) == [] and storeload.records(led, -3) == []
 
 
 def test_the_store_keeps_its_last_records_and_folds_older_ones_into_its_base():
@@ -43,12 +45,12 @@ def test_the_store_keeps_its_last_records_and_folds_older_ones_into_its_base():
         r.unit.card_in("L", 1, r.clock.now())
         for _ in range(25):
             r.press("10K+")
-        assert led.records() == r.txns[-10:]
-        base, log = led.history()
+        assert storeload.records(led) == r.txns[-10:]
+        base, log = led.store.history(led.seq, None, False)
         assert base[1] == led.profile.start + 15 * 10000  # the 15 folded away
         assert led.bal[1] == led.profile.start + 25 * 10000
         r2 = Rig(store=store)  # a reboot reads the same back
-        assert r2.unit.ledger.records() == r.txns[-10:] and r2.unit.ledger.bal == led.bal
+        assert storeload.records(r2.unit.ledger) == r.txns[-10:] and r2.unit.ledger.bal == led.bal
 
 
 def test_a_write_that_failed_but_landed_is_not_in_the_log_and_the_next_checkpoint_drops_it():
@@ -56,18 +58,33 @@ def test_a_write_that_failed_but_landed_is_not_in_the_log_and_the_next_checkpoin
     led = r.unit.ledger
     fs = led.store.fs
     r.press("10K+")
-    before = (led.seq, list(led.bal), led.records())
+    before = (led.seq, list(led.bal), storeload.records(led))
     fs.fail_at = fs.steps + 3  # open, write, then the flush fails: the line is on flash
     r.press("20K+")
     fs.fail_at = None
     assert r.unit.error == "store-failed"
-    assert (led.seq, led.bal, led.records()) == before  # B17: refused means nothing happened
+    # B17: refused means nothing happened
+    assert (led.seq, led.bal, storeload.records(led)) == before
     r.press("C", "30K+")  # B2 kept the refused entry. The store no longer trusts its slot's
     # end: this write is a fresh checkpoint
-    assert [t[L.AMOUNT] for t in led.records()] == [10000, 30000]
+    assert [t[L.AMOUNT] for t in storeload.records(led)] == [10000, 30000]
     r2 = Rig(store=FileStore("bank", fs))
     assert r2.unit.store_status == "ok"
-    assert r2.unit.ledger.records() == led.records() and r2.unit.ledger.bal == led.bal
+    assert storeload.records(r2.unit.ledger) == storeload.records(led)
+    assert r2.unit.ledger.bal == led.bal
+
+
+def test_a_volume_change_the_store_refuses_leaves_the_volume_as_it_was_b12():
+    r = Rig(store=FileStore("bank", FaultFS()))
+    fs = r.unit.ledger.store.fs
+    fs.fail_at = fs.steps + 1  # the write of the new volume fails
+    r.press(".")  # B12: no card, no entry: the volume would go 2 -> 1
+    fs.fail_at = None
+    assert r.unit.error == "store-failed" and r.unit.volume == 2
+    assert Rig(store=FileStore("bank", fs)).unit.volume == 2  # nor after a reboot
+    r.press(".")
+    assert r.unit.error is None and r.unit.volume == 1
+    assert Rig(store=FileStore("bank", fs)).unit.volume == 1
 
 
 def test_a_slot_that_no_longer_reads_loses_the_log_not_the_money():
@@ -78,14 +95,14 @@ def test_a_slot_that_no_longer_reads_loses_the_log_not_the_money():
     path = store.paths[store.cur]
     store.fs.files[path][20] ^= 0x01  # the header line of the slot in use goes bad
     try:
-        led.records()
+        storeload.records(led)
         assert False, "a bad slot read back"
     except OSError:
         pass
     for _ in range(3):  # the third append fills the journal: a checkpoint from the balances
         r.press("10K+")
     assert led.bal[1] == led.profile.start + 4 * 10000
-    assert led.records() == r.txns[-1:]  # the checkpoint started the log again from there
+    assert storeload.records(led) == r.txns[-1:]  # the checkpoint started the log again from there
     r2 = Rig(store=FileStore("bank", store.fs))
     assert r2.unit.ledger.bal == led.bal and r2.unit.ledger.seq == led.seq
 
@@ -102,12 +119,12 @@ def test_a_bad_line_mid_slot_stops_the_log_there_and_no_checkpoint_carries_a_sho
     lines = bytes(data).split(b"\n")
     at = sum(len(x) + 1 for x in lines[:-3]) + 20  # inside the second-to-last record's line
     data[at] ^= 0x01
-    assert [t[L.AMOUNT] for t in led.records()] == [10000]  # up to the bad line
+    assert [t[L.AMOUNT] for t in storeload.records(led)] == [10000]  # up to the bad line
     assert led.bal[1] == led.profile.start + 60000  # the balances in RAM stand
     for _ in range(4):  # 3 more fill the journal (6 lines); the 4th is a checkpoint
         r.press("10K+")
     assert len(r.txns) == 7
-    assert led.records() == r.txns[-1:]  # the checkpoint began again from the balances
+    assert storeload.records(led) == r.txns[-1:]  # the checkpoint began again from the balances
     r2 = Rig(store=FileStore("bank", store.fs))
     assert r2.unit.ledger.bal == led.bal and r2.unit.ledger.seq == led.seq
     assert r2.unit.ledger.bal[1] == led.profile.start + 100000
@@ -122,11 +139,11 @@ def test_a_line_with_a_good_crc_but_no_record_in_it_is_not_read_as_one():
     store = led.store
     r.press("10K+")
     store.fs.files[store.paths[store.cur]].extend(line("r 2"))
-    assert [t[0] for t in led.records()] == [1]
+    assert [t[0] for t in storeload.records(led)] == [1]
     r.press("20K+")  # appended after the odd line: LOG stops before both, as boot would
-    assert [t[0] for t in led.records()] == [1]
+    assert [t[0] for t in storeload.records(led)] == [1]
     try:
-        led.history()
+        led.store.history(led.seq, None, False)
         assert False, "a checkpoint would carry a log that stops short"
     except OSError:
         pass
@@ -157,9 +174,9 @@ def test_a_checkpoint_and_a_log_read_leave_their_code_unimported():
         r.press("10K+")
     assert store.gen > gen  # a checkpoint was written
     assert "checkpoint" not in sys.modules and "storeload" not in sys.modules
-    assert len(r.unit.ledger.records()) == 3 and "storeload" not in sys.modules
+    assert len(storeload.records(r.unit.ledger)) == 3 and "storeload" not in sys.modules
     r2 = Rig(store=FileStore("bank", store.fs))  # and it reads back
-    assert r2.unit.ledger.records() == r.unit.ledger.records()
+    assert storeload.records(r2.unit.ledger) == storeload.records(r.unit.ledger)
 
 
 def test_a_host_that_keeps_the_rare_code_reads_the_same_log():
@@ -171,7 +188,7 @@ def test_a_host_that_keeps_the_rare_code_reads_the_same_log():
             r = _file_rig(journal_max=2)
             for _ in range(5):
                 r.press("10K+")
-            plays.append((r.unit.ledger.records(), r.unit.ledger.bal))
+            plays.append((storeload.records(r.unit.ledger), r.unit.ledger.bal))
             assert ("storeload" in sys.modules) == keep
         finally:
             transient.keep = False

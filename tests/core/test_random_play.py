@@ -53,7 +53,7 @@ def _play(seed, profile=None):
                     assert rec[L.KIND] in ("transfer", "undo")
             r.txns = []
         r.tones = []
-        base, log = led.history()
+        base, log = led.store.history(led.seq, None, False)
         if log:
             folded = list(base)
             for rec in log:

@@ -3,6 +3,7 @@
 garbage and missing files: boot never crashes, never resets to the start quietly, and either
 finds the last state, or an earlier state it has a whole copy of, or reports the damage."""
 
+import storeload
 import seeded
 from protocol import Protocol
 from storerig import FaultFS, Rand, SmallLedger, copy_files, session, state
@@ -18,7 +19,7 @@ def _played(ops=70, seed=5):
     """A game on FaultFS; the files, the final state and every state the game went through."""
     fs = FaultFS()
     led = SmallLedger(FileStore("/bank", fs=fs, journal_max=J))
-    led.load()
+    storeload.into(led, None)
     history = [state(led)]
 
     def after(i):
@@ -31,7 +32,7 @@ def _played(ops=70, seed=5):
 def _boot(files):
     fs = FaultFS(copy_files(files))
     led = SmallLedger(FileStore("/bank", fs=fs, journal_max=J))
-    status = led.load()
+    status = storeload.into(led, None)
     return led, status
 
 
@@ -68,7 +69,7 @@ def test_torn_at_every_length():
             _judge(led, status, final, history)
             damaged += status == "damaged"
             if status == "damaged" and led.ready:  # the next write repairs the store
-                assert isinstance(led.go(2), tuple)
+                assert isinstance(led.move("go", 0, 2, led.profile.go, 0), tuple)
     assert damaged > 0
 
 

@@ -3,6 +3,7 @@ session (receive, pay, transfer, go, undo, volume, new game, restore); each time
 finds the state just before or just after the operation in flight, never a mixture, never a
 reset. FaultFS (storerig.py) lands every write at once, so a cut leaves torn files."""
 
+import storeload
 from storerig import FaultFS, SmallLedger, copy_files, key, recorded, session, state
 from store import FileStore
 
@@ -10,14 +11,14 @@ from store import FileStore
 def _boot(files, journal_max):
     fs = FaultFS(copy_files(files))
     led = SmallLedger(FileStore("/bank", fs=fs, journal_max=journal_max))
-    status = led.load()
+    status = storeload.into(led, None)
     return led, status, fs
 
 
 def _states(ops, journal_max, seed):
     """A first run: the state before and after each op (-1: the first boot's checkpoint)."""
     led = SmallLedger(FileStore("/bank", fs=FaultFS(), journal_max=journal_max))
-    assert led.load() == "new"
+    assert storeload.into(led, None) == "new"
     return recorded(led, ops, seed)
 
 
@@ -46,7 +47,7 @@ def _cut_everywhere(ops, journal_max, seed):
             assert sum(got[2]) == sum((ok[0] if got == ok[0] else ok[1])[2])  # money conserved
         # The unit goes on after the cut: one more transaction, then another boot finds it.
         if checked[0] % 5 == 0 and got is not None:
-            rec = led2.go(1)
+            rec = led2.move("go", 0, 1, led2.profile.go, 0)
             assert isinstance(rec, tuple)
             want = state(led2)
             led3, status3, _ = _boot(fs2.files, journal_max)
@@ -57,7 +58,7 @@ def _cut_everywhere(ops, journal_max, seed):
     led = SmallLedger(FileStore("/bank", fs=fs, journal_max=journal_max))
     fs.collect = check
     fs.tag = -1
-    led.load()
+    storeload.into(led, None)
 
     def before(i):
         fs.tag = i
@@ -87,11 +88,11 @@ def test_a_failed_write_changes_nothing_in_ram_and_the_next_write_sets_flash_str
     for at in range(1, 40):
         fs = FaultFS()
         led = SmallLedger(FileStore("/bank", fs=fs, journal_max=4))
-        led.load()
+        storeload.into(led, None)
         session(led, 12, 3)
         want = state(led)
         fs.fail_at = fs.steps + at
-        r = led.transfer(1, 2, 10000)
+        r = led.move("transfer", 1, 2, 10000, 0)
         fs.fail_at = None
         if isinstance(r, str):
             assert r == "store-failed" and state(led) == want
@@ -101,6 +102,6 @@ def test_a_failed_write_changes_nothing_in_ram_and_the_next_write_sets_flash_str
             if got != want:  # it landed after all: exactly the transfer, whole
                 assert got[1] == want[1] + 1 and got[2][1] == want[2][1] - 10000
                 assert got[2][2] == want[2][2] + 10000 and got[2][3:] == want[2][3:]
-        assert isinstance(led.go(3), tuple)
+        assert isinstance(led.move("go", 0, 3, led.profile.go, 0), tuple)
         led2, status, _ = _boot(fs.files, 4)
         assert status == "ok" and state(led2) == state(led), (at, led2.store.detail)

@@ -8,6 +8,7 @@ the transaction in flight, never a mixture. Runs only under MicroPython (pytest 
 through the unix port: tests/test_store_lfs_mp.py); under CPython it defines no tests.
 """
 
+import storeload
 from lfsdev import LFS2, RamDev, mkfs, mount
 from storerig import SmallLedger, recorded, session, state
 from store import FileStore
@@ -18,7 +19,7 @@ J = 16
 
 
 def _ledger(fsobj, cls, journal_max):
-    return cls(FileStore("/bank", fs=VfsFS(fsobj), journal_max=journal_max))
+    return cls(FileStore("/bank", fs=VfsFS(fsobj), journal_max=journal_max), None)
 
 
 def _new_dev():
@@ -32,7 +33,7 @@ def _new_dev():
 def _states(ops, seed, cls, journal_max):
     dev, fsobj = _new_dev()
     led = _ledger(fsobj, cls, journal_max)
-    assert led.load() == "new"
+    assert storeload.into(led, None) == "new"
     return recorded(led, ops, seed)[0], dev
 
 
@@ -46,7 +47,7 @@ def _cut_everywhere(ops, seed, cls=SmallLedger, journal_max=J, every=1):
         n[0] += 1
         fsobj = mount(image)  # raises if LittleFS would not mount: the rp2 port reformats then
         led = _ledger(fsobj, cls, journal_max)
-        status = led.load()
+        status = storeload.into(led, None)
         got = state(led)
         ok = states[tag[0]]
         if tag[0] == -1 and status == "new":
@@ -76,7 +77,7 @@ def _cut_everywhere(ops, seed, cls=SmallLedger, journal_max=J, every=1):
     led = _ledger(fsobj, cls, journal_max)
     dev.on_write = on_write
     dev.on_erase = on_erase
-    led.load()
+    storeload.into(led, None)
 
     def before(i):
         tag[0] = i

@@ -1,5 +1,6 @@
 """The unit's rules B3-B16 and B18, through its events, on a virtual clock."""
 
+import storeload
 from harness import Rig
 
 START = 15000000
@@ -96,7 +97,7 @@ def test_b6_transfer_is_one_transaction():
     r.insert("R", 1)
     r.insert("L", 2)
     r.press("1M-")
-    (rec,) = r.unit.ledger.records()
+    (rec,) = storeload.records(r.unit.ledger)
     assert rec[1] == "transfer" and rec[2] == 1 and rec[3] == 2 and rec[4] == 1000000
 
 
@@ -192,7 +193,7 @@ def test_b9_go_once_per_insertion():
     r.insert("L", 1)
     r.press("M")
     assert r.bal(1) == START + 4000000
-    assert r.unit.ledger.records()[-1][1] == "go"
+    assert storeload.records(r.unit.ledger)[-1][1] == "go"
 
 
 def test_b9_go_needs_one_card_in_l():
@@ -227,7 +228,7 @@ def test_b10_undo_one_level_logged():
     r.insert("L", 1)
     r.press("100K+", "C")
     assert r.bal(1) == START
-    log = r.unit.ledger.records()
+    log = storeload.records(r.unit.ledger)
     assert log[-1][1] == "undo" and log[-1][7] == log[-2][0]
     r.press("C")  # one level only: nothing more happens
     assert r.bal(1) == START and len(log) == 2
@@ -291,11 +292,11 @@ def test_b11_new_game_after_3s_hold():
     assert r.bal(1) == START - 5000000
     r.hold("C", 3000)
     assert r.bal(1) == START
-    assert r.unit.ledger.records() == []
+    assert storeload.records(r.unit.ledger) == []
     assert "new-game" in r.take_tones()
     r.insert("R", 1)
     r.press("1M-")
-    assert r.unit.ledger.records()[0][0] == seq + 1  # seq numbers continue
+    assert storeload.records(r.unit.ledger)[0][0] == seq + 1  # seq numbers continue
     assert r.unit.ledger.previous[2][1] == START - 5000000  # the game before, kept
 
 
