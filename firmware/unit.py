@@ -35,7 +35,7 @@ class Unit:
     deal_warn_ms = 5000
     deal_done_ms = 5000
 
-    def __init__(self, store, rng, profile=None):
+    def __init__(self, store, rng, profile):
         self.ledger = Ledger(store, profile)
         self.profile_wanted = profile
         self.rng = rng  # the deal timer's numbers (B13); None: the hardware's (rng.Entropy)
@@ -98,32 +98,26 @@ class Unit:
     def display(self):
         """(text, k, M): what the five cells and the two annunciators show."""
         # Worked out once per change (rev), however many bodies and hosts ask.
-        if self._disp_rev != self.rev:
-            self._disp = self._display()
-            self._disp_rev = self.rev
-        return self._disp
-
-    def _display(self):
+        if self._disp_rev == self.rev:
+            return self._disp
+        self._disp_rev = self.rev
         if not self.power:
-            return OFF
-        if self._flash is not None:
-            return self._flash
-        if self.entry:
+            shown = OFF
+        elif self._flash is not None:
+            shown = self._flash
+        elif self.entry:
             suffix = self._suffix
-            return self._etext, suffix == "K", suffix == "M"
-        if not self.ledger.ready:
-            return SHOW_NO_GAME
-        card = self._shown_card()
-        if card:
-            return money.fmt(self.ledger.bal[card], self.ledger.profile)
-        return money.fmt(self.tally, self.ledger.profile)
-
-    def _shown_card(self):
-        slots = self.slots
-        focus = self._focus
-        if focus and (slots["L"] == focus or slots["R"] == focus):
-            return focus
-        return slots["R"] or slots["L"]  # with both cards in, the payer (B3)
+            shown = (self._etext, suffix == "K", suffix == "M")
+        elif not self.ledger.ready:
+            shown = SHOW_NO_GAME
+        else:
+            slots = self.slots
+            card = self._focus  # the payee of a transfer, once its second has come (B6)
+            if not (card and (slots["L"] == card or slots["R"] == card)):
+                card = slots["R"] or slots["L"]  # with both cards in, the payer (B3)
+            shown = money.fmt(self.ledger.bal[card] if card else self.tally, self.ledger.profile)
+        self._disp = shown
+        return shown
 
     def _emit(self, kind, arg):
         for fn in self.listeners:
@@ -151,29 +145,7 @@ class Unit:
         self.rev += 1
         return status
 
-    def _wake(self, now):
-        self.power = True
-        self._last = now
-        self.rev += 1
-        self._emit("power", "on")
-
-    def _switch_off(self):
-        # B16: entry, tally and undo dropped; cards stay where they are.
-        self.power = False
-        self._clear_entry()
-        self.tally = 0
-        self._open = None
-        self._flash = None
-        self._focus = None
-        self._focus_next = None
-        self._c_down = None
-        self._deal_down = None
-        self.deal = "idle"
-        self.maintenance = False
-        self.rev += 1
-        self._emit("power", "off")
-
-    def _input(self, now, card=False):
+    def _input(self, now, card):
         """A key or a card movement: activity, and the end of whatever it interrupts (B3)."""
         self._last = now
         if not (card and self.error == "store-damaged"):
@@ -193,10 +165,10 @@ class Unit:
         if key not in KEYS:
             return "bad-key"
         if not self.power:
-            self._wake(now)
+            transient.call("power", "wake", self, now)  # B16
             self._ignore_up = key  # B16: the waking key is not taken as input
             return None
-        self._input(now)
+        self._input(now, False)
         if key == "C":
             self._c_down = now  # acts on release, or after hold_ms (B10, B11)
             self._c_fired = False
@@ -268,7 +240,8 @@ class Unit:
             self._refuse(rec)
             return
         self._go_used = True
-        self._done(rec)
+        self._open = rec  # C may reverse it (B10)
+        self._emit("txn", rec)
         self._tone("money-in")
 
     def _commit(self, sign, now):
@@ -299,7 +272,8 @@ class Unit:
                 self._show(SHOW_FUNDS, now, self.message_ms)  # B8: the display says so
             return
         self._clear_entry()
-        self._done(rec)
+        self._open = rec  # C may reverse it (B10)
+        self._emit("txn", rec)
         if sign == "+":
             self._tone("money-in")
         else:
@@ -308,10 +282,6 @@ class Unit:
                 # B6: the payer's new balance for a second, then the payee's, with its tone.
                 self._focus_next = left
                 self._focus_at = ticks_add(now, self.transfer_ms)
-
-    def _done(self, rec):
-        self._open = rec
-        self._emit("txn", rec)
 
     def _tally(self, sign):
         # B14: an adding machine; B2's format, not its limits; never below 0; no account moves.
@@ -360,7 +330,7 @@ class Unit:
         if other == card:
             return "card-in-use"
         if not self.power:
-            self._wake(now)  # a card wakes the unit and is taken as input (B16)
+            transient.call("power", "wake", self, now)  # B16: and the card is input
         self._input(now, True)
         if other is None:
             # B14: a card ends the tally, with whatever was typed for it.
@@ -439,7 +409,7 @@ class Unit:
             transient.call("deal", "tick", self, now)  # B13: its next step is due
         if self._c_down is None and self.deal == "idle":
             if ticks_diff(now, ticks_add(self._last, self.off_ms)) >= 0:
-                self._switch_off()
+                transient.call("power", "off", self)  # B16: a minute with nothing
         return self.rev != before
 
 
