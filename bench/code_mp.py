@@ -30,7 +30,6 @@ import drivers.ht1621  # noqa: E402, F401
 import drivers.keypad  # noqa: E402, F401
 import drivers.leds  # noqa: E402, F401
 import drivers.slots  # noqa: E402, F401
-import rng  # noqa: E402, F401
 import store  # noqa: E402, F401
 import unit  # noqa: E402, F401
 

@@ -50,7 +50,7 @@ class App:
     standby_ms = 100  # scan period while off: a key press lasts longer than this
     burst = 64  # bytes read from serial per turn at most, so keys are never starved
 
-    def __init__(self, board, unit, clock, stdin=None, stdout=None):
+    def __init__(self, board, unit, clock, stdin, stdout):
         self.board = board
         self.unit = unit
         self.clock = clock
@@ -208,8 +208,9 @@ class App:
             pass
 
 
-def boot(board=None, directory=None):
-    """Build the board (from pins.py when none is given) and the core; boot; return the App."""
+def boot(board, directory):
+    """Build the board (from pins.py when None) and the core, the store in directory (None: the
+    default, startup.state_dir); boot; return the App."""
     try:
         import startup
 
@@ -221,25 +222,22 @@ def boot(board=None, directory=None):
         gc.collect()
 
 
-def _kbd_intr(char):
-    try:
-        import micropython
-
-        micropython.kbd_intr(char)
-    except (ImportError, AttributeError):
-        pass
-
-
-def main(before=None):
+def main(before):
     """The unit: boot, then the loop for ever. before: the heap in use before main.py imported
     the firmware (MEM reports what the firmware took)."""
-    app = boot()
+    app = boot(None, None)
     app.heap = (before, gc.mem_alloc())  # boot() has collected
-    _kbd_intr(-1)  # 0x03 is read as data; App._interrupt decides (mpremote still gets in)
+    try:
+        from micropython import kbd_intr
+    except ImportError:  # CPython: nothing turns 0x03 into KeyboardInterrupt
+        kbd_intr = None
+    if kbd_intr is not None:
+        kbd_intr(-1)  # 0x03 is read as data; App._interrupt decides (mpremote still gets in)
     try:
         app.run()
     except KeyboardInterrupt:
-        _kbd_intr(3)
+        if kbd_intr is not None:
+            kbd_intr(3)
         app.board.blank()  # Ctrl-C (mpremote): leave the unit dark, then stop as asked
         raise
     except Exception as exc:  # noqa: BLE001 - a unit in the field restarts rather than dies

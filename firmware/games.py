@@ -27,7 +27,7 @@ def reset(ledger, profile=None):
     start(ledger, profile)
     ledger.ready = True
     try:
-        ledger.store.save(ledger)
+        ledger.store.save(ledger, ())
     except OSError:
         ledger.profile, ledger.bal, ledger.previous, ledger.ready = old
         return "store-failed"

@@ -301,7 +301,7 @@ class Protocol:
         if args:
             return "ERR bad-argument NEWGAME takes no argument"
         now = self.clock.now()
-        self.unit._input(now)
+        self.unit._input(now, False)
         err = transient.call("games", "new_game", self.unit, now)
         if err:
             return "ERR " + err
@@ -325,7 +325,7 @@ class Protocol:
                 return "ERR bad-argument profiles are " + " ".join(sorted(profiles.PROFILES))
             if not u.maintenance:
                 return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-            u._input(now)
+            u._input(now, False)
             err = transient.call("games", "new_game", u, now, args[1].lower())
             return "ERR " + err if err else self._ok_state()
         if what == "BALANCE" and len(args) == 3:

@@ -43,8 +43,8 @@ def build(board=None, directory=None):
         board = board_pico.build()
     directory = directory or state_dir()
     make_dir(directory)
-    unit = Unit(FileStore(directory), None)  # None: the hardware's random numbers (deal.py)
-    app = App(board, unit, RealClock(time.ticks_ms, time.sleep_ms))
+    unit = Unit(FileStore(directory), None, None)  # rng None: the hardware's (deal.py)
+    app = App(board, unit, RealClock(time.ticks_ms, time.sleep_ms), None, None)
     now = app.clock.now()
     unit.boot(now)  # the slot reader, boot-only code too, is dropped once it has loaded the game
     app.render(now)

@@ -130,7 +130,7 @@ class FileStore:
 
         return storeload.load(self)
 
-    def history(self, seq, n=None, raw=False):
+    def history(self, seq, n, raw):
         # Read back from the slot in use (LOG, BACKUP, a checkpoint): a few times a game.
         return transient.call("storeload", "history", self, seq, n, raw)
 
@@ -153,22 +153,20 @@ class FileStore:
         self.writes += 1
         self.bytes_written += len(data)
 
-    def _checkpoint(self, ledger, rec=None, fresh=None):
-        # Every journal_max transactions, or for a whole-game change: its code (checkpoint.py)
-        # is on the heap only while it runs.
-        transient.call("checkpoint", "write", self, ledger, rec, fresh)
+    # A checkpoint is written every journal_max transactions and for a whole-game change: its
+    # code (checkpoint.py) is on the heap only while it runs.
 
-    def save(self, ledger, log=()):
-        self._checkpoint(ledger, None, list(log))
+    def save(self, ledger, log):
+        transient.call("checkpoint", "write", self, ledger, None, list(log))
 
     def commit(self, ledger, rec):
         if self.appendable and self.journal < self.journal_max:
             self._append(rec_payload("r", rec))
         else:
-            self._checkpoint(ledger, rec)
+            transient.call("checkpoint", "write", self, ledger, rec, None)
 
     def save_settings(self, ledger):
         if self.appendable and self.journal < self.journal_max:
             self._append("v %d" % ledger.volume)
         else:
-            self._checkpoint(ledger)
+            transient.call("checkpoint", "write", self, ledger, None, None)

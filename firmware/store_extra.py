@@ -28,7 +28,7 @@ class MemoryStore:
         self.status = "ok"
         return json.loads(self.data)
 
-    def history(self, seq, n=None, raw=False):
+    def history(self, seq, n, raw):
         """As FileStore.history; records are always tuples here (raw is a slot file's)."""
         if self.data is None:
             return None
@@ -42,7 +42,7 @@ class MemoryStore:
         self.data = jsonw.dumps(snap)
         self.writes += 1
 
-    def save(self, ledger, log=()):
+    def save(self, ledger, log):
         self._write(games.snapshot(ledger, (ledger.bal, list(log))))
 
     def commit(self, ledger, rec):

@@ -24,7 +24,7 @@ def into(ledger, profile):
     if snap is None:
         if status == "new":
             transient.call("games", "start", ledger, profile, False)
-            store.save(ledger)
+            store.save(ledger, ())
             ledger.ready = True
         return status
     try:

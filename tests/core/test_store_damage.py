@@ -116,7 +116,7 @@ def test_garbage_and_missing_files():
 def _unit(files):
     fs = FaultFS(copy_files(files))
     clock = VirtualClock()
-    u = Unit(FileStore("/bank", fs=fs, journal_max=J), seeded.Seeded(1))
+    u = Unit(FileStore("/bank", fs=fs, journal_max=J), seeded.Seeded(1), None)
     u.boot(clock.now())
     return u, clock, fs
 
