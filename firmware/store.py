@@ -45,26 +45,16 @@ MARK_TEXT = b"bank-unit store v1\n"
 
 
 class OsFS:
-    """The real file system: builtin open and os. `done(f)` returns once f is durable."""
+    """The real file system: `open(path, mode)` and `remove(path)` as builtin open and os have
+    them; `done(f)` returns once f is durable."""
 
     def __init__(self):
         import os
 
-        self.os = os
+        # The builtins themselves, not methods calling them: a method's code takes heap.
+        self.open = open
+        self.remove = os.remove
         self.fsync = getattr(os, "fsync", None)  # CPython; on the Pico close() is the sync
-
-    def open(self, path, mode):
-        return open(path, mode)
-
-    def exists(self, path):
-        try:
-            self.os.stat(path)
-            return True
-        except OSError:
-            return False
-
-    def remove(self, path):
-        self.os.remove(path)
 
     def done(self, f):
         try:

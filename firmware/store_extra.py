@@ -62,8 +62,6 @@ class VfsFS(OsFS):
     """A file system object that is not mounted (vfs.VfsLfs2(bdev)): tests and the bench."""
 
     def __init__(self, vfs):
-        self.os = vfs  # stat and remove as the os module has them
+        self.open = vfs.open
+        self.remove = vfs.remove
         self.fsync = None
-
-    def open(self, path, mode):
-        return self.os.open(path, mode)

@@ -256,7 +256,11 @@ def load(store):
     store.detail = None
     store.scrub = False
     slots = (_read(store, 0), _read(store, 1))
-    store.marked = store.fs.exists(store.mark)
+    try:
+        store.fs.open(store.mark, "rb").close()
+        store.marked = True
+    except OSError:  # not there: nothing was ever stored here
+        store.marked = False
     best = None
     gen = 0
     damage = []

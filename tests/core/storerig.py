@@ -94,9 +94,6 @@ class FaultFS:
             self.files[path] = bytearray()
         return FaultFile(self, path)
 
-    def exists(self, path):
-        return path in self.files
-
     def remove(self, path):
         self.step("remove", path)
         if path not in self.files:
