@@ -6,7 +6,7 @@ from machine import PWM, Pin
 
 from board import Board
 from drivers.beeper import Beeper
-from drivers.keypad import Keypad
+from drivers.keypad import LAYOUT, Keypad
 from drivers.leds import Leds
 from drivers.slots import Slot
 
@@ -37,7 +37,7 @@ def build():
 
     display = _display(pins)
     keypad = Keypad([Pin(n, Pin.OPEN_DRAIN, value=1) for n in pins.KEY_ROWS],
-                    [_in(n) for n in pins.KEY_COLS])
+                    [_in(n) for n in pins.KEY_COLS], LAYOUT)
     slots = {
         "L": Slot([_in(n) for n in pins.SLOT_L], _in(pins.SLOT_L_SEATED)),
         "R": Slot([_in(n) for n in pins.SLOT_R], _in(pins.SLOT_R_SEATED)),

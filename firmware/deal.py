@@ -3,12 +3,17 @@ slowly, then fast for its last 5 s with a warning; at the end a tone, and the gr
 flashes for 5 s. DEAL again while it runs ends it there.
 
 The unit keeps the timer's state (`deal`: idle, running, ending, done; `_deal_end`, and
-`_deal_at`, the ticks of the next step) and its tuning (`Unit.deal_*_ms`); this code runs only
+`_deal_at`, the ticks of the next step); its tuning is here. This code runs only
 at the DEAL key and at those steps, a few times a game, so the unit reaches it through
 transient.call and a Pico keeps it off its heap in between, with the hardware random source.
 """
 
 from clock import ticks_add, ticks_diff
+
+MIN_MS = 13000  # the seed's numbers
+MAX_MS = 50000
+WARN_MS = 5000  # the fast flashing and the warning, before the end
+DONE_MS = 5000  # the green light, after it
 
 
 def press(unit, now):
@@ -21,10 +26,10 @@ def press(unit, now):
         from rng import Entropy
 
         rng = Entropy()
-    ms = rng.randint(unit.deal_min_ms, unit.deal_max_ms)
+    ms = rng.randint(MIN_MS, MAX_MS)
     unit.deal = "running"
     unit._deal_end = ticks_add(now, ms)
-    unit._deal_at = ticks_add(now, ms - unit.deal_warn_ms)
+    unit._deal_at = ticks_add(now, ms - WARN_MS)
     unit._tone("click")
 
 
@@ -45,6 +50,6 @@ def tick(unit, now):
 
 def _finish(unit, at):
     unit.deal = "done"
-    unit._deal_at = ticks_add(at, unit.deal_done_ms)
+    unit._deal_at = ticks_add(at, DONE_MS)
     unit._last = at  # B16: a deal end counts as activity
     unit._tone("deal-end")

@@ -54,21 +54,17 @@ def accepts(digits, dot, suffix, key):
     return digits < CELLS  # a digit
 
 
-def _digits(entry):
-    n = 0
-    for c in entry:
-        if "0" <= c <= "9":
-            n += 1
-    return n
-
-
-def parse(entry, profile, limits=True):
+def parse(entry, profile, limits):
     """The amount an entry commits to, as (amount, None), or (None, error code) (B2, B15).
 
-    limits=False is the tally (B14): the format and resolution hold, the 10k-20M range does not.
+    limits: True for a transaction; False is the tally (B14): the format and resolution hold,
+    the 10k-20M range does not.
     """
-    if not entry or _digits(entry) == 0:
-        return None, "no-amount"
+    for c in entry:
+        if "0" <= c <= "9":
+            break
+    else:
+        return None, "no-amount"  # empty, or a point and a suffix with no digit
     mult = 1
     body = entry
     last = entry[-1]

@@ -20,19 +20,10 @@ CODES = (b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f\x00\x40\x08"
          b"\x5c\x73\x50\x6d\x78\x3e\x1c\x1c\x6e\x6e")
 
 
-def glyph(ch):
-    """The segments of one character; a letter not in CHARS in its other case; else a dash."""
-    i = CHARS.find(ch)
-    if i < 0:
-        i = CHARS.find(ch.upper())
-        if i < 0:
-            i = CHARS.find(ch.lower())
-    return CODES[i] if i >= 0 else 0x40
-
-
 def cells(text):
     """The 5 cells' segment bytes for text, right-aligned; a '.' lights the point of the cell
-    before it ("14.995" -> 5 cells, the '4' with its point). Text too long keeps its right end."""
+    before it ("14.995" -> 5 cells, the '4' with its point). Text too long keeps its right end.
+    A letter not in CHARS shows in its other case; anything else as a dash."""
     out = []
     for ch in text:
         if ch == "." and out and not out[-1] & DP:
@@ -40,7 +31,12 @@ def cells(text):
         elif ch == ".":
             out.append(DP)  # a point on its own (an entry typed as ".5")
         else:
-            out.append(glyph(ch))
+            i = CHARS.find(ch)
+            if i < 0:
+                i = CHARS.find(ch.upper())
+                if i < 0:
+                    i = CHARS.find(ch.lower())
+            out.append(CODES[i] if i >= 0 else 0x40)
     if len(out) > CELLS:
         out = out[len(out) - CELLS:]
     return [0] * (CELLS - len(out)) + out

@@ -29,11 +29,7 @@ class Unit:
     transfer_ms = 1000  # B6: the payer's new balance before the payee's
     message_ms = 1000  # B12: the volume digit; B8: the refusal
     hold_ms = 3000  # B11: C held for a new game; DEAL held for maintenance
-    off_ms = 60000  # B16
-    deal_min_ms = 13000  # B13
-    deal_max_ms = 50000
-    deal_warn_ms = 5000
-    deal_done_ms = 5000
+    off_ms = 60000  # B16; the deal timer's (B13) are deal.py's
 
     def __init__(self, store, rng, profile):
         self.ledger = Ledger(store, profile)
@@ -256,7 +252,7 @@ class Unit:
         if wrong:
             self._refuse("wrong-slot")
             return
-        amount, err = money.parse(self.entry, ledger.profile)
+        amount, err = money.parse(self.entry, ledger.profile, True)
         if err:
             self._refuse(err)
             return

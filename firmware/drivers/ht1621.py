@@ -137,7 +137,7 @@ class HT1621:
                 out |= 1 << bits[i]
         return out
 
-    def show_patterns(self, patterns, k=False, M=False):
+    def show_patterns(self, patterns, k, M):
         """Show five cell patterns (left to right) and an annunciator; writes only changes."""
         frame = bytearray(self.digits)
         for i in range(self.cells):

@@ -30,7 +30,7 @@ class Keypad:
     debounce_ms = 30  # >= 20: longer than any bounce, shorter than the fastest double tap
     long_ms = 1000
 
-    def __init__(self, rows, cols, layout=LAYOUT):
+    def __init__(self, rows, cols, layout):
         self.rows = rows
         self.cols = cols
         self.layout = layout

@@ -1,10 +1,10 @@
 """Card slot reader: which bank card (1-6) sits in a slot, read through switch contacts.
 
 The slot (docs/hardware.md, "Card slots") has four code contacts across its back wall and a
-`seated` contact behind them. A card's leading edge has tabs and notches at the four code
-positions: a tab closes its contact, a notch leaves it open. The seated contact closes only
-when the card is fully in. Each contact is a switch to ground read on an input with a pull-up,
-so closed reads 0.
+`seated` contact behind them (None for a slot without one). A card's leading edge has tabs and
+notches at the four code positions: a tab closes its contact, a notch leaves it open. The
+seated contact closes only when the card is fully in. Each contact is a switch to ground read
+on an input with a pull-up, so closed reads 0.
 
 The six codes are chosen so that a card inserted the wrong way round reads as none:
 - face down (mirrored), its pattern is the mirror image of its code, and no code's mirror image
@@ -28,7 +28,7 @@ class Slot:
     stable_ms = 50
     codes = CODES
 
-    def __init__(self, contacts, seated=None):
+    def __init__(self, contacts, seated):
         self.contacts = contacts
         self.seated = seated
         self.card = None  # the accepted card, or None

@@ -80,7 +80,7 @@ class TM1637:
 
     # -- the display ------------------------------------------------------------------------
 
-    def show_patterns(self, patterns, k=False, M=False):
+    def show_patterns(self, patterns, k, M):
         """Show five cell patterns (left to right) and an annunciator; writes only changes."""
         grids = bytearray(self.digits)
         order = self.grid_order

@@ -65,7 +65,7 @@ def bouncing(t):
 
 def test_a_bouncing_press_is_one_down_and_one_up():
     matrix = Matrix()
-    pad = Keypad(matrix.rows, matrix.cols)
+    pad = Keypad(matrix.rows, matrix.cols, LAYOUT)
     events = run(pad, matrix, "5", bouncing)
     assert events == [(0, "down", "5"), (200, "up", "5")]  # both on the first edge
 
@@ -76,7 +76,7 @@ def test_debounce_is_at_least_20_ms():
 
 def test_long_press_and_across_the_ticks_wrap():
     matrix = Matrix()
-    pad = Keypad(matrix.rows, matrix.cols)
+    pad = Keypad(matrix.rows, matrix.cols, LAYOUT)
     pad.long_ms = 150
     events = run(pad, matrix, "C", bouncing, start=(1 << 30) - 100)
     assert events == [(0, "down", "C"), (150, "long", "C"), (200, "up", "C")]
@@ -84,7 +84,7 @@ def test_long_press_and_across_the_ticks_wrap():
 
 def test_every_key_and_two_at_once():
     matrix = Matrix()
-    pad = Keypad(matrix.rows, matrix.cols)
+    pad = Keypad(matrix.rows, matrix.cols, LAYOUT)
     keys = [k for row in LAYOUT for k in row if k is not None]
     assert len(keys) == 17
     assert sorted(keys) == sorted(["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M",
@@ -105,7 +105,7 @@ def test_every_key_and_two_at_once():
 
 def test_rows_are_released_between_scans():
     matrix = Matrix()
-    pad = Keypad(matrix.rows, matrix.cols)
+    pad = Keypad(matrix.rows, matrix.cols, LAYOUT)
     matrix.set("DEAL", True)
     assert list(pad.scan(0)) == [("down", "DEAL")]
     assert [r.level for r in matrix.rows] == [1, 1, 1, 1]  # no row left driven low
@@ -113,5 +113,5 @@ def test_rows_are_released_between_scans():
 
 def test_nothing_pressed_allocates_no_events():
     matrix = Matrix()
-    pad = Keypad(matrix.rows, matrix.cols)
+    pad = Keypad(matrix.rows, matrix.cols, LAYOUT)
     assert pad.scan(0) == ()
