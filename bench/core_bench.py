@@ -12,6 +12,7 @@ import sys
 sys.path.insert(0, "firmware")
 sys.path.insert(0, "tests/core")
 
+import power  # noqa: E402
 import seeded  # noqa: E402
 from vclock import VirtualClock  # noqa: E402
 from unit import Unit  # noqa: E402
@@ -78,7 +79,7 @@ def bench_keys(n=2000, rounds=15):
 
     clock = VirtualClock()
     u = Unit(MemoryStore(), seeded.Seeded(1), None)
-    u.boot(0)
+    power.boot(u, 0)
     u.card_in("L", 1, 0)
     keys = ("1", "5", "0", "K", "C")
     per = []
@@ -106,7 +107,7 @@ def bench_keys(n=2000, rounds=15):
 def bench_transactions(n=100):
     st = ram_store()
     u = Unit(st, seeded.Seeded(1), None)
-    u.boot(0)
+    power.boot(u, 0)
     u.card_in("R", 2, 0)
     u.card_in("L", 1, 0)
     times = []

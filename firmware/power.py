@@ -1,9 +1,28 @@
-"""Switching off and waking (B16): after a minute with no key, card or deal end the unit goes
-dark; a key or a card wakes it.
+"""Power: on at reset with the game loaded (B17), off after a minute with no key, card or deal
+end, and on again at a key or a card (B16).
 
-Run once a minute at most, so the unit reaches it through transient.call: on a Pico its code
-is on the heap only while it runs.
+Run at boot and once a minute at most, so the unit and its builders reach it through
+transient.call: on a Pico its code is on the heap only while it runs.
 """
+
+import transient
+
+SHOW_STORE = ("Err5", False, False)  # B17: the store was damaged; the last good copy is in use
+
+
+def boot(unit, now):
+    """The unit switched on: its game loaded from the store; returns the store's status, 'ok',
+    'new' or 'damaged' (storeload.into). Damage is reported until the banker presses a key."""
+    status = transient.call("storeload", "into", unit.ledger, unit.profile_wanted)
+    unit.store_status = status
+    unit.power = True
+    unit._last = now
+    if status == "damaged":
+        unit.error = "store-damaged"  # B17
+        if unit.ledger.ready:
+            unit._show(SHOW_STORE, now, None)
+    unit.rev += 1
+    return status
 
 
 def off(unit):

@@ -9,6 +9,8 @@ import os
 import sys
 import time
 
+import transient
+
 from app import App
 from clock import RealClock
 from store import FileStore
@@ -46,6 +48,6 @@ def build(board=None, directory=None):
     unit = Unit(FileStore(directory), None, None)  # rng None: the hardware's (deal.py)
     app = App(board, unit, RealClock(time.ticks_ms, time.sleep_ms), None, None)
     now = app.clock.now()
-    unit.boot(now)  # the slot reader, boot-only code too, is dropped once it has loaded the game
+    transient.call("power", "boot", unit, now)  # it and the slot reader: boot-only code too
     app.render(now)
     return app

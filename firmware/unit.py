@@ -16,9 +16,9 @@ DIGITS = "0123456789"
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M", "K", "C", "DEAL", "+", "-")
 SLOTS = ("L", "R")
 
-# What the display says when the unit refuses, or cannot trust its store (README: error codes).
+# What the display says when the unit refuses, or cannot trust its store (README: error codes;
+# Err5 is power.py's, shown from boot).
 SHOW_FUNDS = ("Err1", False, False)  # B8: the payer cannot afford it
-SHOW_STORE = ("Err5", False, False)  # B17: the store was damaged; the last good copy is in use
 SHOW_NO_GAME = ("Err6", False, False)  # B17: no good copy at all; hold C for a new game
 OFF = ("", False, False)
 
@@ -127,19 +127,7 @@ class Unit:
         self._flash = msg
         self._flash_until = None if ms is None else ticks_add(now, ms)
 
-    # -- boot and power ----------------------------------------------------------------------
-
-    def boot(self, now):
-        status = transient.call("storeload", "into", self.ledger, self.profile_wanted)
-        self.store_status = status
-        self.power = True
-        self._last = now
-        if status == "damaged":
-            self.error = "store-damaged"  # B17: until the banker presses a key
-            if self.ledger.ready:
-                self._show(SHOW_STORE, now, None)
-        self.rev += 1
-        return status
+    # -- input (boot and power are power.py's) ----------------------------------------------
 
     def _input(self, now, card):
         """A key or a card movement: activity, and the end of whatever it interrupts (B3)."""

@@ -3,6 +3,7 @@
 import time
 
 import clock as fwclock
+import power
 import profiles
 import rng
 import seeded
@@ -58,7 +59,7 @@ class Host:
         else:
             self.clock = fwclock.RealClock(ticks_ms, sleep_ms)
         self.unit = Unit(self.store, self.rng, opts.profile)
-        self.unit.boot(self.clock.now())
+        power.boot(self.unit, self.clock.now())
         if opts.maintenance:
             self.unit.maintenance = True
         self.protocol = Protocol(self.unit, self.clock)

@@ -1,5 +1,6 @@
 """A unit on a virtual clock, for the core's plain tests (CPython and MicroPython alike)."""
 
+import power
 import seeded
 from vclock import VirtualClock
 from protocol import Protocol
@@ -17,7 +18,7 @@ class Rig:
         self.txns = []
         self.games = 0
         self.unit.listeners.append(self._hear)
-        self.unit.boot(self.clock.now())
+        power.boot(self.unit, self.clock.now())
 
     def _hear(self, kind, arg):
         if kind == "tone":

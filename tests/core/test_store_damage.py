@@ -4,6 +4,7 @@ garbage and missing files: boot never crashes, never resets to the start quietly
 finds the last state, or an earlier state it has a whole copy of, or reports the damage."""
 
 import storeload
+import power
 import seeded
 from protocol import Protocol
 from storerig import FaultFS, Rand, SmallLedger, copy_files, session, state
@@ -117,7 +118,7 @@ def _unit(files):
     fs = FaultFS(copy_files(files))
     clock = VirtualClock()
     u = Unit(FileStore("/bank", fs=fs, journal_max=J), seeded.Seeded(1), None)
-    u.boot(clock.now())
+    power.boot(u, clock.now())
     return u, clock, fs
 
 
