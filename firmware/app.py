@@ -6,7 +6,7 @@ no `sys.argv`, and prints nothing until a host asks (output written before a hos
 port is lost).
 
 The loop, each turn:
-1. fire the unit's timers that are due (`unit.deadline()`);
+1. fire the unit's timers that are due (`unit.tick`);
 2. scan the keypad and poll the card slots (debounced in the drivers) into key and card events;
 3. draw the outputs when `unit.rev` changed, advance the beeper and the flashing lights;
 4. wait on the USB serial port with `select.poll` until the next scan, the unit's next
@@ -114,11 +114,6 @@ class App:
                 else:
                     u.card_out(name, now)
 
-    def timers(self, now):
-        due = self.unit.deadline()
-        if due is not None and ticks_diff(now, due) >= 0:
-            self.unit.tick(now)
-
     # -- serial ---------------------------------------------------------------------------------
 
     def write(self, lines):
@@ -186,9 +181,11 @@ class App:
     def turn(self):
         """One pass of the loop; it sleeps (poll or lightsleep) inside. False at end of input."""
         now = self.clock.now()
-        self.timers(now)
+        # The unit's timers that are due fire (tick does nothing else), before the keys (a C
+        # held past 3 s is a new game even if its release is in this scan) and after them.
+        self.unit.tick(now)
         self.scan(now)
-        self.timers(now)
+        self.unit.tick(now)
         self.render(now)
         if self.protocol is not None and self.protocol.pending:
             self.write(self.protocol.drain())  # events of keys, cards and timers
