@@ -4,7 +4,7 @@
 
 The core's figures come from bench/core_bench.py run under the MicroPython unix port and under
 CPython; the heap after boot and the time to the first display from bench/boot_mp.py, on the
-firmware as sources and compiled with mpy-cross; LOG 20 from bench/log_mp.py; flash writes from
+firmware as sources and compiled with mpy-cross; LOG 20, DEAL and a wake from bench/rare_mp.py; flash writes from
 bench/storage.py; serial commands per second from host_tools.bench over a pty; idle CPU from
 bench/idle_cpu.py. The unix port exists for Linux x86_64 only: elsewhere its rows say so.
 README "Performance" says what each figure means on a Pico.
@@ -192,8 +192,7 @@ def main():
         with tempfile.TemporaryDirectory() as d:
             compile_mpy(d)
             heap_mpy, boot_mpy, play_mpy, talk_mpy = boot(d)
-            log_mpy = run_json([MICROPYTHON, os.path.join(REPO, "bench", "log_mp.py")],
-                               cwd=d)["log20_us"]
+            rare = run_json([MICROPYTHON, os.path.join(REPO, "bench", "rare_mp.py")], cwd=d)
             code64 = code_heap(d)
             code32 = code_heap_32(d)
         rows.append(("heap in use after boot, new game, .mpy", "%.1f KB" % (heap_mpy / 1024),
@@ -212,7 +211,11 @@ def main():
         rows.append(("import + first display, .py", "%.1f ms" % (boot_py / 1000), "-", "-"))
         rows.append(("import + first display, .mpy", "%.1f ms" % (boot_mpy / 1000), "-", "-"))
         rows.append(("LOG 20 read back from flash (RAM LittleFS), 300 transactions, .mpy",
-                     "%.2f ms" % (log_mpy / 1000), "-", "-"))
+                     "%.2f ms" % (rare["log20_us"] / 1000), "-", "-"))
+        rows.append(("DEAL press, deal.py + rng.py imported for it, .mpy",
+                     "%d us" % rare["deal_us"], "-", "-"))
+        rows.append(("key press that wakes the unit, power.py imported for it, .mpy",
+                     "%d us" % rare["wake_us"], "-", "-"))
     else:
         for fig in ("heap in use after boot", "import + first display"):
             rows.append((fig, SKIPPED, "< 40 KB" if fig.startswith("heap") else "-", "-"))
