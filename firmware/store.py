@@ -115,7 +115,7 @@ class FileStore:
     # -- boot ---------------------------------------------------------------------------------
 
     def load(self):
-        # The reading of the slots is storeload.py's, imported by Unit.boot (storeload.into).
+        # The reading of the slots is storeload.py's, imported by power.boot (storeload.into).
         import storeload
 
         return storeload.load(self)

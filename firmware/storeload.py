@@ -14,7 +14,7 @@ from store import SLOT_NAMES, VERSION, crc32
 
 
 def into(ledger, profile):
-    """The game from ledger.store, at boot (Unit.boot); returns the store's status: 'ok', 'new'
+    """The game from ledger.store, at boot (power.boot); returns the store's status: 'ok', 'new'
     (a game is started in profile) or 'damaged'. A damaged store with no good copy leaves the
     ledger not ready: the unit says so and waits for the banker's new game; nothing is
     invented."""
