@@ -4,9 +4,10 @@
 
 The core's figures come from bench/core_bench.py run under the MicroPython unix port and under
 CPython; the heap after boot and the time to the first display from bench/boot_mp.py, on the
-firmware as sources and compiled with mpy-cross; LOG 20, DEAL and a wake from bench/rare_mp.py; flash writes from
-bench/storage.py; serial commands per second from host_tools.bench over a pty; idle CPU from
-bench/idle_cpu.py. The unix port exists for Linux x86_64 only: elsewhere its rows say so.
+firmware as sources and compiled with mpy-cross; LOG 20, DEAL and a wake from
+bench/rare_mp.py; flash writes from bench/storage.py; serial commands per second from
+host_tools.bench over a pty; idle CPU from bench/idle_cpu.py. The unix port exists for Linux
+x86_64 only: elsewhere its rows say so.
 README "Performance" says what each figure means on a Pico.
 """
 
