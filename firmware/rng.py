@@ -8,12 +8,15 @@ so no draw says anything of the next. The reproducible one the simulator and the
 from os import urandom  # the rp2 port draws it from the ring oscillator
 
 def _below(next32, n):
-    # Uniform in [0, n): reject the top sliver of 2**32 that would bias a plain modulo.
+    # Uniform in [0, n): reject the top sliver of 2**32 that would bias a plain modulo. A
+    # source stuck in that sliver (a broken ring oscillator, an emulator's constant) must not
+    # hang the DEAL key: after a few rejections the modulo is taken anyway.
     limit = (1 << 32) - ((1 << 32) % n)
-    while True:
+    for _ in range(8):
         r = next32()
         if r < limit:
-            return r % n
+            break
+    return r % n
 
 
 class Entropy:

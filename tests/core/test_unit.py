@@ -408,6 +408,23 @@ def test_b13_a_unit_with_no_seed_draws_its_deals_from_the_hardware():
     assert len(seen) > 30  # not one fixed duration
 
 
+def test_b13_a_random_source_stuck_high_still_gives_a_deal():
+    # A source that only ever gives the values a uniform draw rejects (a dead ring oscillator,
+    # an emulator's constant) must not hang the DEAL key.
+    import rng
+
+    calls = []
+
+    def stuck():
+        calls.append(1)
+        return 0xFFFFFFFF
+
+    n = 50000 - 13000 + 1
+    assert 0 <= rng._below(stuck, n) < n and len(calls) == 8
+    draws = iter([0xFFFFFFFF, 0xFFFFFFFF, 7])  # a rejection or two: the next good draw counts
+    assert rng._below(lambda: next(draws), n) == 7
+
+
 def test_b14_tally():
     r = Rig()
     r.press("2M+", "500K+", "100K-")
