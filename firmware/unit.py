@@ -127,7 +127,7 @@ class Unit:
         self._flash = msg
         self._flash_until = None if ms is None else ticks_add(now, ms)
 
-    # -- input (boot and power are power.py's) ----------------------------------------------
+    # -- input (boot and power are power.py's) -------------------------------------------------
 
     def _input(self, now, card):
         """A key or a card movement: activity, and the end of whatever it interrupts (B3)."""
