@@ -1,4 +1,4 @@
-"""The simulator's command line (SPEC: "Simulator command line"), parsed without argparse so it
+"""The simulator's command line (docs/protocol.md, "The simulator's command line"), parsed without argparse so it
 runs under the MicroPython unix port too."""
 
 USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT] [--state DIR]

@@ -1,7 +1,7 @@
 """The display drivers against the bus frames their datasheets define, on the fake machine.
 
 Each test decodes the pin levels the driver wrote (machine.trace) back into the frames a chip
-would see, and checks those frames: the unit shows 14.995 with M lit (SPEC B1).
+would see, and checks those frames: the unit shows 14.995 with M lit (B1).
 """
 
 import machine
