@@ -16,8 +16,8 @@ DIGITS = "0123456789"
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M", "K", "C", "DEAL", "+", "-")
 SLOTS = ("L", "R")
 
-# What the display says when the unit refuses, or cannot trust its store (docs/rules.md, "What the display says";
-# Err5 is power.py's, shown from boot).
+# What the display says when the unit refuses, or cannot trust its store (docs/rules.md, "What
+# the display says"; Err5 is power.py's, shown from boot).
 SHOW_FUNDS = ("Err1", False, False)  # B8: the payer cannot afford it
 SHOW_NO_GAME = ("Err6", False, False)  # B17: no good copy at all; hold C for a new game
 OFF = ("", False, False)
