@@ -28,6 +28,7 @@ SECTION = re.compile(r"((?:[\w.-]+/)*[\w.-]+\.md|\bREADME)[,:]?\s+\"([^\"]+)\"")
 UNQUOTED_README = re.compile(r"\bREADME: [a-z]")
 IN_PAGE_LINK = re.compile(r"\]\(#([\w-]+)\)")
 SEED_PATH = re.compile(r"seeds/\d{3}_[0-9a-f]+\.txt")
+RULE_QUOTE = re.compile(r"\bB(\d+): \"([^\"]+)\"")  # B16: "the unit boots on"
 
 
 def tracked_files():
@@ -72,6 +73,18 @@ def slug(heading):
     s = heading.strip().lower()
     s = re.sub(r"[^\w\- ]", "", s)
     return s.replace(" ", "-")
+
+
+def section_text(rel, heading):
+    """The words of the section of a markdown file whose heading starts with heading."""
+    out = []
+    inside = False
+    for line in _read(rel).splitlines():
+        if re.match(r"#{1,6} ", line):
+            inside = line.lstrip("#").strip().startswith(heading)
+        elif inside:
+            out.append(line)
+    return _words("\n".join(out)).lower()
 
 
 def rule_headings():
@@ -137,6 +150,17 @@ def document_problems(files):
                     continue  # reported above
                 if not any(h.startswith(section) for h in headings(target)):
                     bad.append(where + '%s has no section "%s"' % (target, section))
+                    continue
+                quoted = re.match(r': "([^"]+)"', line[m.end():])
+                if quoted and _words(quoted.group(1)).lower() not in section_text(target,
+                                                                                   section):
+                    bad.append(where + '%s, "%s" does not say "%s"' % (target, section,
+                                                                     quoted.group(1)))
+            for m in RULE_QUOTE.finditer(line):
+                rule = "B%s " % m.group(1)
+                if _words(m.group(2)).lower() not in section_text(RULES, rule):
+                    bad.append(where + '%s of %s does not say "%s"' % (rule.strip(), RULES,
+                                                                      m.group(2)))
             if UNQUOTED_README.search(line):
                 bad.append(where + 'a README section is cited as README, "<its heading>"')
             if rel.endswith(".md"):
@@ -197,10 +221,13 @@ def test_a_broken_document_citation_is_caught():
         '(README: error codes)',  # a section cited without its heading
         '(%s: "Serial protocol")' % UPSTREAM,  # outside the repository
         'docs/rules.md#b8-overdraft',  # no such anchor
+        'B16: "the unit never wakes"',  # not what the rule says
+        '(docs/rules.md, "The unit": "cards are read by magic")',  # not what the section says
         'docs/rules.md#b8-no-overdraft and README, "Performance"',  # fine
+        'B16: "the unit boots on", (docs/rules.md, "The unit": "reads as none")',  # fine
     ])
     bad = document_problems([("firmware/x.py", text)])
-    assert [int(b.split(":")[1]) for b in bad] == [1, 2, 3, 4, 5], bad
+    assert [int(b.split(":")[1]) for b in bad] == [1, 2, 3, 4, 5, 6, 7], bad
 
 
 def _read(rel):
