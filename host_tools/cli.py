@@ -14,6 +14,7 @@ import os
 import sys
 import time
 
+from . import link
 from . import script as script_mod
 from .bank import Bank, printable, split_keys
 from .errors import BankError, CommandError, ProtocolError
@@ -26,6 +27,7 @@ EXIT_INTERRUPTED = 130
 BACKUP_FORMAT = "bank-backup"
 BACKUP_VERSION = 1
 CARDS = ("1", "2", "3", "4", "5", "6")
+HOLD_MS = 3000  # the unit's hold for a new game (B11) and for maintenance mode
 VOLUMES = {0: "off", 1: "soft", 2: "loud"}
 PROFILES = ("world", "classic", "francs")
 
@@ -133,10 +135,17 @@ def cmd_log(bank, args):
     columns = list(LOG_COLUMNS) + extra
     rows = [[_cell(e.get(c)) for c in columns] for e in entries]
     if args.csv:
+        # One column per card's balance after the move (blank where the card did not move),
+        # so a spreadsheet reads them without unpacking JSON.
+        flat = [c for c in columns if c != "balances"]
+        head = flat + ["balance_" + card for card in CARDS]
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(columns)
-        writer.writerows(rows)
+        writer.writerow(head)
+        for e in entries:
+            after = e.get("balances") if isinstance(e.get("balances"), dict) else {}
+            writer.writerow([_cell(e.get(c)) for c in flat]
+                            + [_cell(after.get(card)) for card in CARDS])
         sys.stdout.write(buf.getvalue())
         return EXIT_OK
     if not entries:
@@ -193,6 +202,13 @@ def cmd_press(bank, args):
     return _report_state(bank.press(*args.keys))
 
 
+KEYPAD_ONLY = (
+    "maintenance mode is entered on the unit's own keypad (hold DEAL there for 3 seconds): "
+    "a DEAL held over serial is only a DEAL press, and would start the deal timer (B13). "
+    "To press DEAL, use `bank press DEAL`"
+)
+
+
 def cmd_hold(bank, args):
     if not args.no_wake:
         bank.wake()
@@ -200,7 +216,11 @@ def cmd_hold(bank, args):
 
 
 def cmd_insert(bank, args):
-    return _report_state(bank.insert(args.slot, args.card))
+    state = bank.insert(args.slot, args.card)
+    # B3: the unit shows the card's number for a second, then its balance; say both.
+    balance = bank.balances().get(args.card)
+    say("card %d in %s: balance %s" % (args.card, args.slot, money(balance)))
+    return _report_state(state)
 
 
 def cmd_remove(bank, args):
@@ -217,6 +237,8 @@ def cmd_run(bank, args):
         steps = script_mod.parse(text, args.script)
     except script_mod.ScriptSyntaxError as exc:
         raise UsageError(str(exc)) from None
+    if not args.no_wake:
+        bank.wake()  # B16: a switched-off unit would swallow the script's first key
     failed = script_mod.run(
         bank, steps, args.script, out=say, verbose=args.verbose, fail_fast=args.fail_fast
     )
@@ -331,8 +353,9 @@ def _load_backup(path):
 
 
 MAINT_HINT = (
-    "the unit is not in maintenance mode: on the unit, hold DEAL for 3 seconds "
-    "(the simulator: --maintenance), then try again"
+    "the unit is not in maintenance mode: hold DEAL for 3 seconds on the unit's own keypad "
+    "(it cannot be done over serial; the simulator: --maintenance, or hold DEAL in its "
+    "window), then try again"
 )
 
 
@@ -487,6 +510,8 @@ def build_parser():
     s.add_argument("--json", action="store_true")
     s = sub.add_parser("run", help="run a script of commands and expected replies")
     s.add_argument("script")
+    s.add_argument("--no-wake", action="store_true", help="send the first line even if the "
+                   "unit is switched off (its first key then only wakes it, B16)")
     s.add_argument("-v", "--verbose", action="store_true", help="show every line exchanged")
     s.add_argument("-x", "--fail-fast", action="store_true", help="stop at the first failure")
     s = sub.add_parser("monitor", help="show events live (Ctrl-C stops)")
@@ -550,8 +575,15 @@ def main(argv=None):
             _check_keys(args.keys if args.command == "press" else [args.key])
         if args.timeout <= 0:
             raise UsageError("--timeout must be more than 0")
+        if args.command == "hold" and args.key.upper() == "DEAL" and args.ms >= HOLD_MS:
+            raise UsageError(KEYPAD_ONLY)  # checked before anything is sent
         if args.command == "deploy":
             return cmd_deploy(args)
+        port = args.port or os.environ.get("BANK_PORT")
+        if port:
+            note = link.understood(port)[1]
+            if note:
+                error(note)
         with Bank.open(args.port, timeout=args.timeout) as bank:
             return COMMANDS[args.command](bank, args)
     except UsageError as exc:
