@@ -196,19 +196,10 @@ class Window:
         root = self.root
         self.main = main = tk.Frame(root, bg="#3b3b3b")
         main.pack(side="left", fill="both", expand=True)
-        self.canvas = c = tk.Canvas(main, width=W, height=H, bg="#3b3b3b",
-                                    highlightthickness=0)
-        c.pack(side="top", fill="both", expand=True)
-        self.big = tk.Canvas(main, width=W, height=H, bg="#3b3b3b", highlightthickness=0)
-        self.status_label = tk.Label(main, text="", bg="#3b3b3b", fg="#ffd166", anchor="w",
-                                     justify="left", wraplength=W - 10,
-                                     font=self._font("message", 12, "bold"))
-        self.status_label.pack(side="top", fill="x", padx=6)
-        self.help = tk.Label(main, text=HELP, wraplength=W - 10, justify="left",
-                             bg="#3b3b3b", fg="#dddddd", font=self._font("help", 8))
-        self.help.pack(side="top", fill="x")
+        # The lines under the unit are packed first, from the bottom: when the window is made
+        # smaller it is the drawing that gives way (and scales), not the words.
         row = tk.Frame(main, bg="#3b3b3b")
-        row.pack(side="top", fill="x", pady=(0, 6))
+        row.pack(side="bottom", fill="x", pady=(0, 6))
         # takefocus=0: the keyboard stays with the unit (space is DEAL, not these buttons).
         small = self._font("button", 9)
         self.panel_button = tk.Button(row, text="banker panel (b)", takefocus=0,
@@ -217,6 +208,17 @@ class Window:
         self.large_button = tk.Button(row, text="large display (F11)", takefocus=0,
                                       command=self.toggle_large, font=small)
         self.large_button.pack(side="right")
+        self.help = tk.Label(main, text=HELP, wraplength=W - 10, justify="left",
+                             bg="#3b3b3b", fg="#dddddd", font=self._font("help", 8))
+        self.help.pack(side="bottom", fill="x")
+        self.status_label = tk.Label(main, text="", bg="#3b3b3b", fg="#ffd166", anchor="w",
+                                     justify="left", wraplength=W - 10,
+                                     font=self._font("message", 12, "bold"))
+        self.status_label.pack(side="bottom", fill="x", padx=6)
+        self.canvas = c = tk.Canvas(main, width=W, height=H, bg="#3b3b3b",
+                                    highlightthickness=0)
+        c.pack(side="top", fill="both", expand=True)
+        self.big = tk.Canvas(main, width=W, height=H // 4, bg="#3b3b3b", highlightthickness=0)
         self.panel = tk.Frame(root, bg="#f5f1e6", padx=10, pady=10)
         self._build_unit(c)
         self._build_panel(self.panel)
@@ -548,10 +550,12 @@ class Window:
         self.large = not self.large
         if self.large:
             self.canvas.pack_forget()
-            self.big.pack(side="top", fill="both", expand=True, before=self.status_label)
+            self.status_label.pack_forget()  # the large display says it, larger
+            self.big.pack(side="top", fill="both", expand=True)
         else:
             self.big.pack_forget()
-            self.canvas.pack(side="top", fill="both", expand=True, before=self.status_label)
+            self.status_label.pack(side="bottom", fill="x", padx=6, before=self.help)
+            self.canvas.pack(side="top", fill="both", expand=True)
         self.large_button.configure(text="whole unit (F11)" if self.large else
                                     "large display (F11)")
         self._view = None
@@ -566,13 +570,15 @@ class Window:
         c.delete("all")
         bw, bh = max(c.winfo_width(), 100), max(c.winfo_height(), 100)
         margin = bw // 24
-        cell_w = (bw - 2 * margin) / 6.4  # 5 cells, their gaps and the annunciators' column
-        cell_h = min(cell_w * 1.45, bh * 0.55)
+        cell_w = (bw - 3 * margin) / 6.7  # 5 cells, their 4 gaps and the annunciators' column
+        cell_h = min(cell_w * 1.45, bh * 0.5)
         cell_w = cell_h / 1.45
         gap = cell_w * 0.2
         width = 5 * cell_w + 4 * gap + cell_w * 0.9
         x0 = (bw - width) / 2
-        y0 = max(bh * 0.12, 40)
+        # The lights' row, the glass, the cards' line and the sentence, centred as a block.
+        block = cell_h * 0.3 + cell_h + margin + cell_h * 0.6
+        y0 = max(margin / 2 + cell_h * 0.3, (bh - block) / 2 + cell_h * 0.3)
         on = v.power
         ghost = SEG_GHOST if on else SEG_OFF
         self._round_rect(c, x0 - margin / 2, y0 - margin / 2, x0 + width + margin / 2,
@@ -592,8 +598,8 @@ class Window:
                       fill=SEG_ON if v.M else ghost, tags="big-M")
         c.create_text(ax, y0 + cell_h * 0.85, text="k", font=("Helvetica", size, "bold"),
                       fill=SEG_ON if v.k else ghost, tags="big-k")
-        r = max(8, int(y0 * 0.25))
-        ly = y0 / 2 - margin / 4
+        r = max(8, int(cell_h * 0.08))
+        ly = y0 - margin / 2 - cell_h * 0.12
         c.create_oval(x0, ly - r, x0 + 2 * r, ly + r, fill=RED_ON if v.red else RED_OFF,
                       outline="#330000", width=2, tags="big-red")
         c.create_oval(x0 + width - 2 * r, ly - r, x0 + width, ly + r,
@@ -601,7 +607,7 @@ class Window:
                       tags="big-green")
         label = "MONOPOLY  BANK" + ("   \u2014   maintenance" if self.unit.maintenance else "")
         c.create_text(bw / 2, ly, text=label, fill="white",
-                      font=("Helvetica", -max(10, int(r * 1.4)), "bold"))
+                      font=("Helvetica", -max(10, int(r * 1.6)), "bold"))
         slots = []
         for slot, n in zip(("L", "R"), v.slots, strict=True):
             slots.append("%s: %s" % (slot, self._player(n) if n else "\u2014"))
@@ -612,10 +618,10 @@ class Window:
             info += "   deal: " + v.deal
         fy = y0 + cell_h + margin
         c.create_text(bw / 2, fy, text=info, fill="#eeeeee", anchor="n",
-                      font=("Helvetica", -max(10, int(cell_h * 0.12)), "bold"), tags="big-info")
-        c.create_text(bw / 2, fy + cell_h * 0.22, text=self.message_text(), fill="#ffd166",
+                      font=("Helvetica", -max(10, int(cell_h * 0.13)), "bold"), tags="big-info")
+        c.create_text(bw / 2, fy + cell_h * 0.25, text=self.message_text(), fill="#ffd166",
                       anchor="n", width=bw - 2 * margin, justify="center",
-                      font=("Helvetica", -max(10, int(cell_h * 0.1)), "bold"),
+                      font=("Helvetica", -max(10, int(cell_h * 0.13)), "bold"),
                       tags="big-message")
 
     # -- drawing -------------------------------------------------------------------------------
@@ -1068,6 +1074,7 @@ class Window:
         return self.server.start()
 
     def _served(self):
+        self.read_names()
         self._panel_key = None  # a host tool may have named a card or changed a balance
         self.refresh()  # a host tool moved something: draw it, and re-plan the next wake
 
