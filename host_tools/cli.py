@@ -62,6 +62,7 @@ def cmd_status(bank, args):
     annun = " ".join(a for a in ("k", "M") if disp.get(a))
     slots = state.get("slots") or {}
     sound = state.get("sound")
+    names = _names(bank)
     rows = [
         (
             "unit",
@@ -77,7 +78,7 @@ def cmd_status(bank, args):
         ("power", state.get("power")),
         ("display", ("%s %s" % (text, annun)).strip() or "(blank)"),
         ("lights", "red %s, green %s" % (state.get("red"), state.get("green"))),
-        ("slots", "L: %s  R: %s" % tuple(_card(slots.get(s)) for s in ("L", "R"))),
+        ("slots", "L: %s  R: %s" % tuple(_card(slots.get(s), names) for s in ("L", "R"))),
         ("entry", state.get("entry") or "-"),
         ("deal", state.get("deal")),
         ("sound", "%s (%s)" % (sound, VOLUMES.get(sound, "?"))),
@@ -104,8 +105,35 @@ def cmd_mem(bank, args):
     return EXIT_OK
 
 
-def _card(card):
-    return "-" if card is None else str(card)
+def _card(card, names=None):
+    if card is None or card == "bank":
+        return "-" if card is None else "bank"
+    name = (names or {}).get(card if isinstance(card, int) else int(card))
+    return "%s %s" % (card, name) if name else str(card)
+
+
+def _names(bank):
+    """The names the banker gave the cards, {} from a unit without NAMES."""
+    try:
+        return {c: n for c, n in bank.names().items() if n}
+    except CommandError as exc:
+        if exc.code != "unknown-command":
+            raise
+        return {}
+
+
+def cmd_name(bank, args):
+    text = " ".join(args.text)
+    if len(text) > 12 or not (text.isascii() and text.isprintable()):
+        raise UsageError("a name is 1-12 printable ASCII characters")
+    try:
+        names = bank.set_name(args.card, text)
+    except CommandError as exc:
+        if exc.code == "unknown-command":
+            raise Failed("this unit's firmware has no player names (NAME)") from None
+        raise
+    say("card %d: %s" % (args.card, names.get(args.card) or "(no name)"))
+    return EXIT_OK
 
 
 def cmd_balances(bank, args):
@@ -113,9 +141,15 @@ def cmd_balances(bank, args):
     if args.json:
         say(json.dumps({str(k): v for k, v in sorted(balances.items())}))
         return EXIT_OK
-    say("card     balance")
+    names = _names(bank)
+    if not names:
+        say("card     balance")
+        for card, amount in sorted(balances.items()):
+            say("%4d %11s" % (card, money(amount)))
+        return EXIT_OK
+    say("card  name              balance")
     for card, amount in sorted(balances.items()):
-        say("%4d %11s" % (card, money(amount)))
+        say("%4d  %-12s %11s" % (card, names.get(card, ""), money(amount)))
     return EXIT_OK
 
 
@@ -134,6 +168,7 @@ def cmd_log(bank, args):
                 extra.append(key)
     columns = list(LOG_COLUMNS) + extra
     rows = [[_cell(e.get(c)) for c in columns] for e in entries]
+    names = _names(bank)
     if args.csv:
         # One column per card's balance after the move (blank where the card did not move),
         # so a spreadsheet reads them without unpacking JSON.
@@ -141,11 +176,16 @@ def cmd_log(bank, args):
         head = flat + ["balance_" + card for card in CARDS]
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
+        if names:
+            head += ["from_name", "to_name"]
         writer.writerow(head)
         for e in entries:
             after = e.get("balances") if isinstance(e.get("balances"), dict) else {}
-            writer.writerow([_cell(e.get(c)) for c in flat]
-                            + [_cell(after.get(card)) for card in CARDS])
+            row = [_cell(e.get(c)) for c in flat] + [_cell(after.get(card)) for card in CARDS]
+            if names:
+                row += [names.get(e.get(c), "") if isinstance(e.get(c), int) else ""
+                        for c in ("from", "to")]
+            writer.writerow(row)
         sys.stdout.write(buf.getvalue())
         return EXIT_OK
     if not entries:
@@ -155,7 +195,7 @@ def cmd_log(bank, args):
     keep = [i for i, c in enumerate(columns) if c in ("seq", "kind", "from", "to", "amount")
             or any(r[i] for r in rows)]
     shown = [[columns[i] for i in keep]] + [
-        [_table_cell(columns[i], e.get(columns[i]), r[i]) for i in keep]
+        [_table_cell(columns[i], e.get(columns[i]), r[i], names) for i in keep]
         for e, r in zip(entries, rows, strict=True)
     ]
     widths = [max(len(row[i]) for row in shown) for i in range(len(keep))]
@@ -170,9 +210,11 @@ def cmd_log(bank, args):
     return EXIT_OK
 
 
-def _table_cell(column, value, text):
+def _table_cell(column, value, text, names=None):
     if column == "amount":
         return money(value)
+    if column in ("from", "to") and isinstance(value, int) and (names or {}).get(value):
+        return "%d %s" % (value, names[value])
     if isinstance(value, dict) and all(isinstance(v, int) for v in value.values()):
         return " ".join("%s=%s" % (k, money(v)) for k, v in value.items())  # after-balances
     return text
@@ -219,7 +261,8 @@ def cmd_insert(bank, args):
     state = bank.insert(args.slot, args.card)
     # B3: the unit shows the card's number for a second, then its balance; say both.
     balance = bank.balances().get(args.card)
-    say("card %d in %s: balance %s" % (args.card, args.slot, money(balance)))
+    say("card %s in %s: balance %s" % (_card(args.card, _names(bank)), args.slot,
+                                       money(balance)))
     return _report_state(state)
 
 
@@ -506,6 +549,9 @@ def build_parser():
     s.add_argument("card", type=int, choices=range(1, 7), metavar="CARD (1-6)")
     s = sub.add_parser("remove", help="take a card out: bank remove L")
     s.add_argument("slot", type=str.upper, choices=("L", "R"))
+    s = sub.add_parser("name", help="name a card: bank name 1 Ann (no name: clears it)")
+    s.add_argument("card", type=int, choices=range(1, 7), metavar="CARD (1-6)")
+    s.add_argument("text", nargs="*", metavar="NAME")
     s = sub.add_parser("mem", help="a unit's heap: what the firmware took, in use, free")
     s.add_argument("--json", action="store_true")
     s = sub.add_parser("run", help="run a script of commands and expected replies")
@@ -545,6 +591,7 @@ COMMANDS = {
     "insert": cmd_insert,
     "remove": cmd_remove,
     "mem": cmd_mem,
+    "name": cmd_name,
     "run": cmd_run,
     "monitor": cmd_monitor,
     "backup": cmd_backup,

@@ -651,3 +651,42 @@ def test_maintenance_hint_names_the_keypad(capsys, url):
     code, _, err = run(capsys, "--port", url, "restore", "--previous")
     assert code == 1 and "hold DEAL for 3 seconds on the unit's own keypad" in err
     assert "cannot be done over serial" in err
+
+
+@pytest.fixture
+def nurl(sims):
+    """A simulator of its own: names outlive a new game, so they must not reach other tests."""
+    sim = sims("tcp", "--seed", "16")
+    with Bank.open(sim.url) as b:
+        reset(b, True)
+        for card in range(1, 7):
+            b.set_name(card)
+    return sim.url
+
+
+def test_names_in_the_host_tools_output(capsys, nurl):
+    code, out, _ = run(capsys, "--port", nurl, "name", "1", "Ann", "Lee")
+    assert (code, out) == (0, "card 1: Ann Lee\n")
+    assert run(capsys, "--port", nurl, "name", "2", "Bob")[0] == 0
+    code, out, _ = run(capsys, "--port", nurl, "insert", "L", "1")
+    assert out.startswith("card 1 Ann Lee in L: balance 15,000,000\n")
+    code, out, _ = run(capsys, "--port", nurl, "status")
+    assert "slots    L: 1 Ann Lee  R: -" in out
+    with talk(nurl) as b:
+        b.insert("R", 2)
+        b.press("250K-")  # Bob pays Ann (B6)
+    code, out, _ = run(capsys, "--port", nurl, "balances")
+    lines = out.splitlines()
+    assert lines[0] == "card  name              balance"
+    assert lines[1] == "   1  Ann Lee       15,250,000"
+    assert lines[3] == "   3                15,000,000"
+    code, out, _ = run(capsys, "--port", nurl, "log")
+    assert out.splitlines()[2].split()[1:8] == ["transfer", "2", "Bob", "1", "Ann", "Lee",
+                                               "250,000"]
+    code, out, _ = run(capsys, "--port", nurl, "log", "--csv")
+    (row,) = list(csv.DictReader(io.StringIO(out)))
+    assert (row["from_name"], row["to_name"]) == ("Bob", "Ann Lee")
+    code, out, _ = run(capsys, "--port", nurl, "name", "1")
+    assert (code, out) == (0, "card 1: (no name)\n")
+    code, _, err = run(capsys, "--port", nurl, "name", "1", "Thirteen chars")
+    assert code == 2 and "1-12 printable ASCII" in err
