@@ -105,3 +105,52 @@ def test_names_in_a_store_in_ram():
     p = Protocol(r.unit, r.clock)
     assert ok(p.handle("NAME 5 Eve"))["5"] == "Eve"
     assert ok(p.handle("NAMES"))["5"] == "Eve"
+
+
+try:
+    from lfsdev import LFS2, mkfs, mount, RamDev
+    from store_extra import VfsFS
+except ImportError:  # lfsdev needs nothing CPython lacks, but stay safe
+    LFS2 = None
+
+if LFS2 is not None:  # the MicroPython unix port's LittleFS, as on the Pico
+
+    def _lfs_names(fsobj):
+        import names
+
+        return names.get(FileStore("/bank", fs=VfsFS(fsobj)))
+
+    def test_littlefs_power_cut_inside_every_program_of_a_name():  # B17
+        import names
+
+        dev = RamDev()
+        mkfs(dev)
+        fsobj = mount(dev)
+        fsobj.mkdir("/bank")
+        store = FileStore("/bank", fs=VfsFS(fsobj))
+        names.put(store, 1, "Ann")
+        names.put(store, 2, "Bob")
+        seen = []
+
+        def boot(image):
+            got = _lfs_names(mount(image))
+            assert (got[0], got[1]) in (("Ann", "Bob"), ("Anna", "Bob")), got
+            seen.append(got[0])
+
+        def on_write(d, block, off, buf):
+            boot(d.copy())
+            half = d.copy()
+            a = block * 4096 + off
+            k = len(buf) // 2
+            half.data[a:a + k] = buf[:k]
+            boot(half)
+
+        def on_erase(d, block):
+            boot(d.copy())
+
+        dev.on_write = on_write
+        dev.on_erase = on_erase
+        names.put(store, 1, "Anna")
+        dev.on_write = dev.on_erase = None
+        assert seen and "Ann" in seen
+        assert _lfs_names(mount(dev.copy()))[0] == "Anna"
