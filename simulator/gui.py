@@ -11,7 +11,7 @@ import json
 import os
 
 from clock import ticks_diff
-from ledger import AMOUNT, FROM, KIND, SEQ, TO, UNDOES
+from ledger import AMOUNT, FROM, KIND, TO, UNDOES
 from protocol import Protocol
 from simulator import explain, frontend
 
@@ -591,7 +591,8 @@ class Window:
             for s, pts in enumerate(polys):
                 c.create_polygon(pts, outline="", fill=SEG_ON if byte >> s & 1 else ghost,
                                  tags="big-seg")
-            c.create_oval(*dp, outline="", fill=SEG_ON if byte & 0x80 else ghost)
+            c.create_oval(*dp, outline="", fill=SEG_ON if byte & 0x80 else ghost,
+                          tags="big-dp")
         ax = x0 + 5 * (cell_w + gap) + cell_w * 0.3
         size = -max(10, int(cell_h * 0.22))
         c.create_text(ax, y0 + cell_h * 0.15, text="M", font=("Helvetica", size, "bold"),
@@ -796,7 +797,6 @@ class Window:
                 self.unit.ledger.profile.start, self.unit.ledger.profile)
         elif kind == "power" and arg == "off":
             self.note = ""
-        _ = SEQ  # the record's fields are read by name
 
     # -- reading the drawing back (what a person sees; the GUI tests use it) -------------------
 
@@ -810,7 +810,7 @@ class Window:
         c = self.big
         segs = c.find_withtag("big-seg")
         cells = [segs[i * 7:i * 7 + 7] for i in range(5)]
-        dps = [c.find_above(cell[-1])[0] if c.find_above(cell[-1]) else None for cell in cells]
+        dps = c.find_withtag("big-dp")
         ann = {"k": c.find_withtag("big-k")[0], "M": c.find_withtag("big-M")[0]}
         return self._decode(c, cells, dps, ann, c.find_withtag("big-glass")[0])
 
@@ -1074,6 +1074,7 @@ class Window:
         return self.server.start()
 
     def _served(self):
+        self.last_key = None  # what a host tool sent is not a key pressed here
         self.read_names()
         self._panel_key = None  # a host tool may have named a card or changed a balance
         self.refresh()  # a host tool moved something: draw it, and re-plan the next wake
