@@ -345,6 +345,7 @@ def cmd_backup(bank, args):
         "volume": state.get("sound"),
         "balances": {str(k): v for k, v in sorted(bank.balances().items())},
         "log": bank.log(LOG_ALL),
+        "names": {str(c): n for c, n in sorted(_names(bank).items())},
         "snapshot": None,
     }
     try:
@@ -439,11 +440,31 @@ def cmd_restore(bank, args):
             _maint_errors(lambda c=card: bank.set_balance(int(c), doc["balances"][c]))
     if doc.get("volume") is not None:
         _set_sound(bank, doc["volume"])
+    _restore_names(bank, doc.get("names"))
     got = {str(k): v for k, v in bank.balances().items()}
     if got != {c: doc["balances"][c] for c in CARDS}:
         raise Failed("restore did not hold: the unit now has %s" % json.dumps(got))
     say("restored profile %s and 6 balances from %s" % (doc["profile"], args.file))
     return EXIT_OK
+
+
+def _restore_names(bank, names):
+    """The players' names of a backup, when it has them and the unit keeps names (NAME)."""
+    if not isinstance(names, dict) or not names:
+        return
+    try:
+        have = bank.names()
+    except CommandError as exc:
+        if exc.code != "unknown-command":
+            raise
+        say("(this unit keeps no player names: the backup's names were not restored)")
+        return
+    for card in CARDS:
+        want = names.get(card)
+        if not isinstance(want, str) or len(want) > 12 or not want.isprintable():
+            want = None
+        if have.get(int(card)) != want:
+            bank.set_name(int(card), want or "")
 
 
 def cmd_newgame(bank, args):

@@ -690,3 +690,21 @@ def test_names_in_the_host_tools_output(capsys, nurl):
     assert (code, out) == (0, "card 1: (no name)\n")
     code, _, err = run(capsys, "--port", nurl, "name", "1", "Thirteen chars")
     assert code == 2 and "1-12 printable ASCII" in err
+
+
+def test_backup_and_restore_keep_the_names(capsys, sims, tmp_path):
+    sim = sims("tcp", "--maintenance", "--seed", "17")  # names outlive a new game: its own unit
+    with Bank.open(sim.url) as b:
+        reset(b, True)
+        b.set_name(1, "Ann")
+        b.set_name(3, "Cy")
+    path = tmp_path / "game.json"
+    assert run(capsys, "--port", sim.url, "backup", path)[0] == 0
+    assert json.loads(path.read_text())["names"] == {"1": "Ann", "3": "Cy"}
+    with Bank.open(sim.url) as b:
+        b.set_name(1, "Zed")
+        b.set_name(3)
+    code, _, err = run(capsys, "--port", sim.url, "restore", path)
+    assert (code, err) == (0, "")
+    with Bank.open(sim.url) as b:
+        assert b.names() == {1: "Ann", 2: None, 3: "Cy", 4: None, 5: None, 6: None}
