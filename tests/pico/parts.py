@@ -111,6 +111,10 @@ class HT1621:
         elif code == 0x03:
             self.lcd_on = True
 
+    def mid_frame(self):
+        """A frame is being clocked in (CS low): the RAM holds half of the new picture."""
+        return self._bits is not None
+
     def lit(self):
         """Whether the glass shows anything at all (bias on and the oscillator running)."""
         return self.lcd_on and self.sys_en
@@ -202,6 +206,9 @@ class TM1637:
             self.frames.append((now, "command", cmd))
         else:
             self.frames.append((now, "command", cmd))
+
+    def mid_frame(self):
+        return self._bytes is not None
 
     def lit(self):
         return self.on

@@ -1,0 +1,137 @@
+"""The firmware's figures in Pico time: the genuine MicroPython rp2 port in the emulated RP2040.
+
+    python -m bench.pico [VERSION]      # one JSON object on the last line
+
+The emulator's clock follows the emulated core at 125 MHz (tests/pico/rig.py), so durations
+read here are what a Pico takes, before real flash timing (the emulated flash programs at
+once). Each figure is a median of several tries. The unit is deployed as `make deploy` does and
+played through its pins (tests/pico/parts.py): latency runs from the instant a contact closes
+(or a byte is sent) to the last display write (or reply byte) it causes.
+"""
+
+import json
+import os
+import statistics
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if REPO not in sys.path:
+    sys.path.insert(0, REPO)
+
+from tests.pico import rig  # noqa: E402
+from tests.pico.play import insert, press, remove, type_keys, wait_shown  # noqa: E402
+
+
+def _last_write_after(pico, t0, settle_ms=60):
+    """Run until the display has had no write for settle_ms; the last write's time after t0."""
+    disp = pico.parts.display
+
+    def settled():
+        last = disp.last_write_ms
+        return last is not None and last > t0 and pico.now_ms() - last >= settle_ms
+
+    pico.run_until(settled, 2000, step_ms=2)
+    return disp.last_write_ms - t0
+
+
+def key_latency(pico, key):
+    keys = pico.parts.keys
+    keys.press(key)
+    t0 = keys.first_closed[key]
+    ms = _last_write_after(pico, t0)
+    keys.release(key)
+    pico.run(60)
+    return ms
+
+
+def busy_share(pico, ms):
+    c0, t0 = pico.mcu.core.cycles, pico.now_ms()
+    pico.run(ms)
+    return (pico.mcu.core.cycles - c0) / ((pico.now_ms() - t0) * 125e3)
+
+
+def play_figures(image, tries):
+    out = {}
+    boots = []
+    for _ in range(tries):
+        p = rig.Pico(image, usb=False, vbus=False)
+        p.boot()
+        boots.append(p.parts.display.frames[0][0])
+    out["boot_ms"] = statistics.median(boots)
+    pico = p
+    pico.run(300)
+    out["idle_busy"] = busy_share(pico, 2000)
+    seats = []
+    for card in (1, 2, 3, 4):
+        insert(pico, "L", card)
+        pico.run_until(lambda: pico.parts.slots["L"].seated_ms is not None, 200)
+        seated = pico.parts.slots["L"].seated_ms
+        wait_shown(pico, str(card), timeout_ms=400)
+        seats.append(pico.parts.display.last_write_ms - seated)
+        remove(pico, "L")
+        pico.parts.slots["L"].seated_ms = None
+        pico.run(100)
+    out["card_ms"] = statistics.median(seats)
+    insert(pico, "L", 5)
+    pico.run(1200)
+    digits = []
+    for _ in range(tries):
+        for k in ("1", "2", "3"):
+            digits.append(key_latency(pico, k))
+        press(pico, "C")
+    out["digit_ms"] = statistics.median(digits)
+    commits = []
+    for _ in range(tries):
+        type_keys(pico, "1 0 K")
+        commits.append(key_latency(pico, "+"))
+    out["commit_ms"] = statistics.median(commits)
+    return out
+
+
+def serial_figures(image, tries):
+    out = {}
+    pico = rig.Pico(image, usb=True, vbus=True)
+    pico.boot()
+    mem = json.loads(pico.command("MEM")[3:])
+    out["heap_after_hello"] = mem["now"]
+    out["heap_after_boot"] = mem["boot"]
+    out["heap_free"] = mem["free"]
+    replies = []
+    for _ in range(tries * 2):
+        t0 = pico.now_ms()
+        pico.command("STATE")
+        replies.append(pico.now_ms() - t0)
+    out["reply_ms"] = statistics.median(replies)
+    pico.run(200)
+    out["idle_busy_usb"] = busy_share(pico, 500)
+    # A game's heap as play leaves it, then a collection timed on the Pico itself: stop the
+    # program as mpremote does (Ctrl-C at a line start), the unit's modules stay imported.
+    pico.command("INSERT L 1")
+    for _ in range(10):
+        pico.command("KEY 1 0 K +")
+    pico.command("LOG 20")
+    start = len(pico.rx)
+    pico.send(b"\r\x03\x03")
+    pico.run_until(lambda: b">>> " in bytes(pico.rx[start:]), 3000, step_ms=10)
+    start = len(pico.rx)
+    pico.send(b"import gc, time;t=time.ticks_us();gc.collect();"
+              b"print('gc', time.ticks_diff(time.ticks_us(), t))\r")
+    pico.run_until(lambda: b"gc " in bytes(pico.rx[start:]) and
+                   bytes(pico.rx[start:]).count(b"\n") >= 2, 3000, step_ms=5)
+    line = [x for x in bytes(pico.rx[start:]).decode().splitlines() if x.startswith("gc ")][0]
+    out["gc_ms"] = int(line.split()[1]) / 1000
+    return out
+
+
+def main(argv):
+    images = rig.find_images()
+    version = argv[1] if len(argv) > 1 else sorted(images)[-1]
+    image = images[version]
+    result = {"version": version}
+    result.update(play_figures(image, 3))
+    result.update(serial_figures(image, 3))
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,96 @@
+"""The USB serial protocol on the emulated Pico, while a player uses the keypad and the slots.
+
+A host on the USB port (the emulated host enumerates the Pico's CDC port as a computer does),
+the genuine rp2 port underneath: replies, events and what the glass shows must agree, and
+nothing a host sends or fails to send may stop the keypad (issue 18, point 1).
+"""
+
+import json
+
+import pytest
+
+from tests.pico import rig
+from tests.pico.play import expect, insert, press, shown, type_keys, wait_shown
+
+
+@pytest.fixture(scope="module")
+def pico(image):
+    p = rig.Pico(image, usb=True, vbus=True)
+    p.boot()
+    return p
+
+
+def state(pico):
+    reply = pico.command("STATE")
+    assert reply.startswith("OK {"), reply
+    return json.loads(reply[3:])
+
+
+@pytest.mark.parametrize("noise", ["\r\n", "\r", "\n", "HEL"], ids=["crlf", "cr", "lf", "half"])
+def test_line_ends_or_half_a_line_never_stop_the_keypad(pico, noise):
+    """Issue 18, point 1: whatever arrives on serial, or does not, the keys keep working; the
+    first case is a line end before any other byte a host ever sent (a terminal's Enter)."""
+    pico.send(noise)
+    pico.run(30)
+    type_keys(pico, "1 0 K")
+    assert shown(pico) == expect("10", "k")
+    press(pico, "C")
+    assert shown(pico) == expect("0")
+    if noise == "HEL":
+        pico.send("\n")  # the half line ends: one ERR, and the protocol goes on
+        pico.run(20)
+    assert pico.command("HELLO").startswith("OK ")
+
+
+def test_hello_over_usb(pico):
+    reply = pico.command("HELLO")
+    assert reply.startswith("OK ")
+    hello = json.loads(reply[3:])
+    assert hello["device"] == "bank-unit" and hello["protocol"] == 1
+    assert hello["store"] in ("new", "ok")
+
+
+def test_the_protocol_sees_what_the_pins_did_and_the_glass_agrees(pico):
+    assert pico.command("EVENTS ON") == "OK"
+    insert(pico, "L", 2)
+    wait_shown(pico, "2", timeout_ms=400)
+    type_keys(pico, "3 0 0 K +")  # B4, through the keypad
+    assert shown(pico) == expect("15.3", "M")
+    st = state(pico)
+    assert st["display"] == {"text": "15.3", "k": False, "M": True}
+    assert st["slots"] == {"L": 2, "R": None}
+    assert json.loads(pico.command("BALANCES")[3:])["2"] == 15300000
+    log = json.loads(pico.command("LOG 1")[3:])
+    assert log[-1]["kind"] == "receive" and log[-1]["amount"] == 300000
+    assert log[-1]["via"] == "key"
+    events = [line for line in pico.lines() if line.startswith("! txn")]
+    assert events, "no ! txn event for a keypad transaction"
+
+
+def test_keys_over_serial_show_on_the_glass(pico):
+    reply = pico.command("KEY 1 0 0 K +")
+    assert reply.startswith("OK ")
+    assert json.loads(reply[3:])["display"]["text"] == "15.4"
+    pico.run(30)
+    assert shown(pico) == expect("15.4", "M")
+
+
+def test_a_bad_line_changes_nothing(pico):
+    before = pico.command("BALANCES")
+    assert pico.command("KEY 1 X").startswith("ERR bad-key")
+    assert pico.command("FROBNICATE").startswith("ERR unknown-command")
+    assert pico.command("x" * 300).startswith("ERR line-too-long")
+    assert pico.command("BALANCES") == before
+
+
+def test_a_card_over_serial_while_keys_are_pressed(pico):
+    start = len(pico.rx)
+    pico.parts.keys.press("5")
+    pico.send("INSERT R 6\n")
+    pico.run(60)
+    pico.parts.keys.release("5")
+    pico.run(200)
+    text = bytes(pico.rx[start:]).decode()
+    assert "OK {" in text
+    st = state(pico)
+    assert st["slots"] == {"L": 2, "R": 6}
