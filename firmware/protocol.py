@@ -182,8 +182,12 @@ class Protocol:
             if k in KEYS:
                 keys.append(k)
                 continue
-            for c in k:  # "150K" is 1 5 0 K
-                if c not in KEYS:
+            # "150K" and "1M-" are 1 5 0 K and 1 M -: an amount and what to do with it. A sign
+            # that is not last ("-5") is no key of the unit's, nor an amount: refused whole,
+            # rather than taken as - (a payment of the entry) and then a new entry.
+            for i in range(len(k)):
+                c = k[i]
+                if c not in KEYS or (c in "+-" and i != len(k) - 1):
                     return "ERR bad-key keys are 0-9 . M K C DEAL + -"
                 keys.append(c)
         if not keys:
