@@ -283,3 +283,51 @@ def test_a_huge_line_without_newline_does_not_kill_the_micropython_simulator():
     lines = p.stdout.decode().splitlines()
     assert lines[0] == "ERR line-too-long lines end within 200 characters"
     assert lines[1].startswith('OK {"device": "bank-unit"') and len(lines) == 2
+
+
+def test_the_window_and_terminal_server_serves_clients_at_once():
+    # serve.Server, as the window's Tk loop and the terminal's select() loop drive it: a
+    # half-line client does not block another, and events are per client.
+    import threading
+
+    sys.path.insert(0, ROOT)
+    import simulator  # noqa: F401  (firmware/ on sys.path)
+    from simulator.host import Host
+    from simulator.options import parse
+    from simulator.serve import Server
+
+    host = Host(parse(["--virtual-clock"]))
+    srv = Server(host, "tcp", 0)
+    port = int(srv.start().split(":")[-1])
+    done = threading.Event()
+
+    def loop():
+        while not done.is_set():
+            r, _, _ = select.select(srv.fds(), [], [], 0.05)
+            for fd in r:
+                srv.ready(fd)
+            srv.flush()
+
+    t = threading.Thread(target=loop)
+    t.start()
+    try:
+        half = connect(port)
+        half[0].sendall(b"EVENTS ON\nHEL")
+        other = connect(port)
+        seen = []
+        assert ask(other, "INSERT L 1", seen).startswith("OK")
+        assert ask(other, "KEY 1M+", seen).startswith("OK")
+        assert seen == []  # the other client's EVENTS ON is its own
+        half[0].sendall(b"LO\n")
+        lines = [half[1].readline().decode()]
+        while not lines[-1].startswith("OK {"):
+            lines.append(half[1].readline().decode())
+        assert lines[0] == "OK\n"
+        assert any(x.startswith('! txn {"seq": 1') for x in lines), lines
+        assert lines[-1].startswith('OK {"device"'), lines
+        half[0].close()
+        other[0].close()
+    finally:
+        done.set()
+        t.join()
+        srv.close()
