@@ -24,8 +24,12 @@ IS_MICROPYTHON = sys.implementation.name == "micropython"
 
 CHUNK = 4096  # bytes read from one client per turn
 MAX_CLIENTS = 8
-OUT_PAUSE = 64 * 1024
-OUT_MAX = 256 * 1024
+if IS_MICROPYTHON:  # a heap of its own to keep (about 2 MB by default)
+    OUT_PAUSE = 16 * 1024
+    OUT_MAX = 128 * 1024
+else:
+    OUT_PAUSE = 64 * 1024
+    OUT_MAX = 256 * 1024
 EAGAIN = 11
 
 
@@ -57,19 +61,35 @@ class Link:
         self.close = close
         self.reader = LineReader()
         self.out = b""
-        self.ended = False  # its input ended: closed once its replies are out
+        self.pending = b""  # bytes read and not yet taken: its replies were backed up
+        self.eof = False  # its input ended
+        self.ended = False  # ... and all it sent is answered: closed once its replies are out
 
-    def take(self, data):
-        lines = []
-        for line in self.reader.feed(data):
-            lines.extend(self.proto.handle(line))
-        self.queue(lines)
+    def busy(self):
+        """Its replies are backed up: its commands wait."""
+        return len(self.out) > OUT_PAUSE
 
-    def end(self):
-        # A last line without its newline is still a command.
-        if self.reader.buf or self.reader.over:
-            self.queue(self.proto.handle(self.reader.push(10)))
-        self.ended = True
+    def work(self):
+        """Answer the lines in what was read, until its replies back up (a chunk of 4096
+        bytes of `LOG 200` would be megabytes of replies)."""
+        data = self.pending
+        i = 0
+        n = len(data)
+        push = self.reader.push
+        while i < n and len(self.out) <= OUT_PAUSE:
+            line = push(data[i])
+            i += 1
+            if line is not None:
+                self.queue(self.proto.handle(line))
+        self.pending = data[i:] if i < n else b""
+        if self.eof and not self.pending and not self.ended:
+            # A last line without its newline is still a command.
+            if self.reader.buf or self.reader.over:
+                self.queue(self.proto.handle(push(10)))
+            self.ended = True
+
+    def wants_input(self):
+        return not self.eof and not self.pending and not self.busy()
 
     def queue(self, lines):
         if lines:
@@ -97,14 +117,17 @@ def _serve(host, links, listener=None, accept=None, once=False):
     if listener is not None:
         poller.register(listener, select.POLLIN)
     while True:
+        more = False  # a link has lines read and room for their replies: no sleeping
         for link in links:
-            want = 0 if link.ended or len(link.out) > OUT_PAUSE else select.POLLIN
+            want = select.POLLIN if link.wants_input() else 0
             if link.out:
                 want |= select.POLLOUT
+            if link.pending and not link.busy():
+                more = True
             if watched.get(link.key) != want:
                 poller.register(link.pollable, want)  # register again: its flags change
                 watched[link.key] = want
-        ready = poller.poll(host.ms_to_deadline())
+        ready = poller.poll(0 if more else host.ms_to_deadline())
         host.tick()
         for ev in ready:
             key, flags = ev[0], ev[1]
@@ -118,15 +141,17 @@ def _serve(host, links, listener=None, accept=None, once=False):
                     break
             else:
                 continue
-            if flags & (select.POLLIN | select.POLLHUP | select.POLLERR) and not link.ended:
+            if flags & (select.POLLIN | select.POLLHUP | select.POLLERR) and link.wants_input():
                 data = link.recv()
                 if data is not None:
                     if data:
-                        link.take(data)
+                        link.pending = data
                     else:
-                        link.end()
+                        link.eof = True
         gone = []
         for link in links:
+            if not link.busy():
+                link.work()
             link.queue(link.proto.drain())  # the unit's own timers' events, and others'
             if not link.flush() or len(link.out) > OUT_MAX or (link.ended and not link.out):
                 gone.append(link)

@@ -35,8 +35,8 @@ def stop(p):
             p.wait()
 
 
-def tcp(*args):
-    p = start("--tcp", "0", *args)
+def tcp(*args, interp=sys.executable):
+    p = start("--tcp", "0", *args, interp=interp)
     first = p.stdout.readline().decode()
     assert first.startswith("listening tcp 127.0.0.1:"), (first, p.stderr.read())
     return p, int(first.split(":")[-1])
@@ -165,8 +165,9 @@ def test_a_tcp_port_in_use_is_one_line_and_exit_2():
 # -- the serial side holds up ------------------------------------------------------------------
 
 
-def test_a_silent_or_half_line_client_does_not_block_the_others():
-    p, port = tcp("--virtual-clock")
+@pytest.mark.parametrize("interp", INTERPRETERS)
+def test_a_silent_or_half_line_client_does_not_block_the_others(interp):
+    p, port = tcp("--virtual-clock", interp=interp)
     try:
         silent = connect(port)  # connects and says nothing
         half = connect(port)
@@ -184,8 +185,9 @@ def test_a_silent_or_half_line_client_does_not_block_the_others():
         stop(p)
 
 
-def test_a_client_that_floods_and_never_reads_stalls_no_one():
-    p, port = tcp("--virtual-clock")
+@pytest.mark.parametrize("interp", INTERPRETERS)
+def test_a_client_that_floods_and_never_reads_stalls_no_one(interp):
+    p, port = tcp("--virtual-clock", interp=interp)
     try:
         flood = socket.create_connection(("127.0.0.1", port), timeout=5)
         flood.setblocking(False)
@@ -210,8 +212,9 @@ def test_a_client_that_floods_and_never_reads_stalls_no_one():
         stop(p)
 
 
-def test_events_go_only_to_the_clients_that_asked_for_them():
-    p, port = tcp("--virtual-clock")
+@pytest.mark.parametrize("interp", INTERPRETERS)
+def test_events_go_only_to_the_clients_that_asked_for_them(interp):
+    p, port = tcp("--virtual-clock", interp=interp)
     try:
         a = connect(port)
         assert ask(a, "EVENTS ON") == "OK"
