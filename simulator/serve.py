@@ -20,7 +20,7 @@ import os
 import socket
 
 from protocol import LineReader, Protocol
-from simulator.headless import CHUNK, MAX_CLIENTS, OUT_MAX
+from simulator.headless import CHUNK, MAX_CLIENTS, OUT_MAX, OUT_PAUSE
 
 
 class _Client:
@@ -30,6 +30,8 @@ class _Client:
         self.listener = listener  # the unit's listener Protocol() added, removed on hang-up
         self.reader = LineReader()
         self.out = b""
+        self.pending = b""  # read, not yet answered: its replies are backed up
+        self.paused = False  # not watched until they are sent
 
 
 class Server:
@@ -105,7 +107,7 @@ class Server:
         """The descriptors to watch now (for a select() loop that asks rather than is told)."""
         if self.master is not None:
             return [self.master]
-        out = list(self.clients)
+        out = [fd for fd, c in self.clients.items() if not c.paused]
         if self.listen is not None:
             out.append(self.listen.fileno())
         return out
@@ -127,6 +129,9 @@ class Server:
         c = self.clients.get(fd)
         if c is None:
             return
+        if c.pending or len(c.out) > OUT_PAUSE:
+            self._pause(fd, c)
+            return
         try:
             data = c.sock.recv(CHUNK)
         except (BlockingIOError, InterruptedError, socket.timeout):
@@ -136,9 +141,36 @@ class Server:
         if not data:
             self._hang_up(fd)
             return
-        c.out += self._answer(c.proto, c.reader, data)
-        self._send(fd, c)
+        c.pending = data
+        self._work(fd, c)
         self.on_change()
+
+    def _work(self, fd, c):
+        """Answer the lines read, as far as the client's replies have room (a chunk of
+        `LOG 200` lines would be megabytes of them); the rest waits, unwatched."""
+        data = c.pending
+        i = 0
+        out = []
+        size = len(c.out)
+        while i < len(data) and size <= OUT_PAUSE:
+            line = c.reader.push(data[i])
+            i += 1
+            if line is not None:
+                self.host.tick()  # the unit's timers first, as headless does after every poll
+                got = c.proto.drain() + c.proto.handle(line)
+                out.extend(got)
+                size += sum(len(x) + 1 for x in got)
+        c.pending = data[i:]
+        if out:
+            c.out += ("\n".join(out) + "\n").encode()
+        self._send(fd, c)
+        if fd in self.clients and (c.pending or len(c.out) > OUT_PAUSE):
+            self._pause(fd, c)
+
+    def _pause(self, fd, c):
+        if not c.paused:
+            c.paused = True
+            self.unwatch(fd)
 
     def _answer(self, proto, reader, data):
         out = []
@@ -163,6 +195,14 @@ class Server:
                 c.out += ("\n".join(lines) + "\n").encode()
             if c.out:
                 self._send(fd, c)
+            if fd not in self.clients or len(c.out) > OUT_PAUSE:
+                continue
+            if c.pending:
+                self._work(fd, c)
+                self.on_change()
+            if fd in self.clients and c.paused and not c.pending and len(c.out) <= OUT_PAUSE:
+                c.paused = False
+                self.watch(fd)
 
     def _accept(self):
         try:
@@ -191,10 +231,11 @@ class Server:
             if ls[i] is c.listener:
                 del ls[i]
                 break
-        try:
-            self.unwatch(fd)
-        except (OSError, ValueError):
-            pass
+        if not c.paused:
+            try:
+                self.unwatch(fd)
+            except (OSError, ValueError):
+                pass
         c.sock.close()
 
     def _send(self, fd, c):

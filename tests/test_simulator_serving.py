@@ -189,6 +189,11 @@ def test_a_silent_or_half_line_client_does_not_block_the_others(interp):
 def test_a_client_that_floods_and_never_reads_stalls_no_one(interp):
     p, port = tcp("--virtual-clock", interp=interp)
     try:
+        first = connect(port)
+        ask(first, "INSERT L 1")
+        for _ in range(25):  # a log, so that each LOG 200 is a few KB
+            ask(first, "KEY 1 0 K +")
+        first[0].close()
         flood = socket.create_connection(("127.0.0.1", port), timeout=5)
         flood.setblocking(False)
         sent = 0
@@ -320,6 +325,8 @@ def test_the_window_and_terminal_server_serves_clients_at_once():
         seen = []
         assert ask(other, "INSERT L 1", seen).startswith("OK")
         assert ask(other, "KEY 1M+", seen).startswith("OK")
+        for _ in range(20):
+            ask(other, "KEY 1 0 K +", seen)
         assert seen == []  # the other client's EVENTS ON is its own
         half[0].sendall(b"LO\n")
         lines = [half[1].readline().decode()]
@@ -328,6 +335,19 @@ def test_the_window_and_terminal_server_serves_clients_at_once():
         assert lines[0] == "OK\n"
         assert any(x.startswith('! txn {"seq": 1') for x in lines), lines
         assert lines[-1].startswith('OK {"device"'), lines
+        # a client that floods and never reads holds up no one
+        flood = socket.create_connection(("127.0.0.1", port), timeout=5)
+        flood.setblocking(False)
+        t0 = time.monotonic()
+        try:
+            while time.monotonic() - t0 < 3:
+                flood.send(b"LOG 200\n" * 64)
+        except BlockingIOError:
+            pass
+        t1 = time.monotonic()
+        assert ask(other, "HELLO").startswith("OK {") and time.monotonic() - t1 < 3
+        assert len(ask(other, "LOG 200")) > 2000  # the flood's replies are this long
+        flood.close()
         half[0].close()
         other[0].close()
     finally:
