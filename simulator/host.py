@@ -94,10 +94,9 @@ def open_state(path):
         f.close()
         raise StartError(_in_use(path, pid)) from None
     try:
-        f.seek(0)
-        f.truncate()
-        f.write("%d\n" % os.getpid())
-        f.flush()
+        # Unbuffered: a full disk says so here, not in a later close().
+        os.ftruncate(f.fileno(), 0)
+        os.write(f.fileno(), b"%d\n" % os.getpid())
     except OSError as e:
         f.close()
         raise StartError(_unwritable(path, e)) from None

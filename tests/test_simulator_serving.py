@@ -354,3 +354,87 @@ def test_the_window_and_terminal_server_serves_clients_at_once():
         done.set()
         t.join()
         srv.close()
+
+
+def _small_fs(mnt, setup, run):
+    """Run the shell line `run` where mnt is a 64 KB tmpfs of its own (a user and mount
+    namespace: no root needed, nothing mounted outside), after `setup` there."""
+    mnt.mkdir()
+    probe = subprocess.run(["unshare", "-rm", "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("no user namespaces here (unshare -rm): %s" % probe.stderr.decode()[:80])
+    script = "mount -t tmpfs -o size=64k tmpfs %s && cd %s && %s && cd %s && %s" % (
+        mnt, mnt, setup, ROOT, run)
+    return subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True,
+                          timeout=60)
+
+
+@pytest.mark.parametrize("interp", INTERPRETERS)
+def test_a_full_or_read_only_state_folder_is_one_line_and_exit_2(tmp_path, interp):
+    sim = "echo HELLO | %s -m simulator --headless --stdio --state " % interp
+    # full: the disk has no room left for the store's first checkpoint
+    full = tmp_path / "full"
+    p = _small_fs(full, "mkdir st && (dd if=/dev/zero of=fill bs=1k count=100 2>/dev/null; "
+                  "true)", sim + str(full / "st"))
+    err = p.stderr.decode()
+    assert p.returncode == 2 and err.startswith("simulator: ") and err.count("\n") == 1, err
+    assert "cannot write" in err and "space" in err and p.stdout == b""
+    # read-only: mounted so
+    ro = tmp_path / "ro"
+    p = _small_fs(ro, "mkdir st && mount -o remount,ro %s" % ro, sim + str(ro / "st"))
+    err = p.stderr.decode()
+    assert p.returncode == 2 and err.startswith("simulator: ") and err.count("\n") == 1, err
+    assert "cannot write" in err and "read-only" in err.lower() and p.stdout == b""
+
+
+FULL_DRIVER = r'''
+import json, os, subprocess, sys
+mnt, interp, root = sys.argv[1:4]
+args = [interp, "-m", "simulator", "--headless", "--stdio", "--virtual-clock", "--state",
+        mnt + "/st"]
+p = subprocess.Popen(args, cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+def ask(line):
+    p.stdin.write((line + "\n").encode())
+    p.stdin.flush()
+    return p.stdout.readline().decode().strip()
+ask("INSERT L 1")
+before = [ask("KEY 1 0 K +") for _ in range(5)]
+f = open(mnt + "/fill", "wb")
+try:
+    while True:
+        f.write(b"\0" * 1024)
+        f.flush()
+except OSError:
+    pass
+try:
+    f.close()
+except OSError:
+    pass
+during = [ask("KEY 1 0 K +") for _ in range(300)]
+bal = json.loads(ask("BALANCES")[3:])["1"]
+p.stdin.close()
+p.wait()
+os.remove(mnt + "/fill")
+again = subprocess.run(args, cwd=root, input=b"BALANCES\nHELLO\n", capture_output=True)
+print(json.dumps({"before": before, "during": during, "bal": bal,
+                  "again": again.stdout.decode().splitlines()}))
+'''
+
+
+@pytest.mark.parametrize("interp", INTERPRETERS)
+def test_a_disk_that_fills_during_play_refuses_and_loses_nothing(tmp_path, interp):
+    # B17: store-failed changes nothing; every acknowledged transaction is there after.
+    driver = tmp_path / "driver.py"
+    driver.write_text(FULL_DRIVER)
+    mnt = tmp_path / "mnt"
+    p = _small_fs(mnt, "true", "%s %s %s %s %s" % (sys.executable, driver, mnt, interp, ROOT))
+    assert p.returncode == 0, p.stderr.decode()[-500:]
+    got = json.loads(p.stdout.decode().splitlines()[-1])
+    errors = [json.loads(r[3:])["error"] for r in got["before"] + got["during"]]
+    assert set(errors) == {None, "store-failed"}
+    first = errors.index("store-failed")
+    assert first >= 5 and set(errors[first:]) == {"store-failed"}  # it keeps refusing
+    acked = first
+    assert got["bal"] == 15000000 + acked * 10000
+    assert json.loads(got["again"][0][3:])["1"] == got["bal"]
+    assert '"store": "ok"' in got["again"][1]
