@@ -6,6 +6,7 @@ transient.call: this code is on the heap only while it runs.
 """
 
 import jsonw
+import transient
 from ledger import CARDS, apply
 from store import MARK_TEXT, VERSION, line, rec_payload
 from storeload import fold  # the reader of stored lines; dropped with this module
@@ -47,13 +48,13 @@ def write(store, ledger, rec=None, fresh=None):
             else:
                 apply(base, r)
         log = log[drop:]
-    prev = ledger.previous
-    if prev is not None:
-        prev = (("profile", prev[0]), ("seq", prev[1]), ("balances", prev[2][1:]))
+    if store.legacy is not None:
+        # The kept game an older store's header carried moves into a file of its own first.
+        transient.call("games", "keep_legacy", store)
     gen = store.gen + 1
     head = (("v", VERSION), ("gen", gen), ("profile", profile), ("seq", seq),
             ("volume", ledger.volume), ("n", len(log)), ("base", base[1:CARDS + 1]),
-            ("bal", bal[1:CARDS + 1]), ("previous", prev))
+            ("bal", bal[1:CARDS + 1]), ("start", ledger.start), ("games", list(store.games)))
     new = 0 if store.cur is None else 1 - store.cur
     fs = store.fs
     size = 0
@@ -88,6 +89,7 @@ def write(store, ledger, rec=None, fresh=None):
             pass  # the new slot is whole; the note only sharpens damage reports
     store.cur = new
     store.appendable = True
+    store.legacy = None  # the header no longer carries it: its file is the copy
     store.journal = 0
     if store.scrub:
         # The new slot holds all there is; the other one held damage (or was the copy

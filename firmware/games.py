@@ -7,29 +7,34 @@ imported for the change and dropped after. Each change is durable before it is m
 store that fails leaves the game as it was and gives "store-failed".
 """
 
+import jsonw
 import profiles
 from ledger import CARDS
 
 
-def start(ledger, profile, keep_previous=True):
+KEEP_GAMES = 3  # B11: at least the last three games that had transactions
+
+
+def start(ledger, profile):
     """Every account at the profile's start (seq numbers go on); the store is told by the
     caller, with an empty log."""
-    if keep_previous and ledger.ready:
-        ledger.previous = (ledger.profile.name, ledger.seq, list(ledger.bal))
     if profile:
         ledger.profile = profiles.get(profile)
     ledger.bal = [0] + [ledger.profile.start] * CARDS  # a new list: reset() may need the old
+    ledger.start = ledger.seq
 
 
 def reset(ledger, profile=None):
-    """B11/B15: a new game in the ledger, the one before kept for restore_previous."""
-    old = (ledger.profile, ledger.bal, ledger.previous, ledger.ready)
+    """B11/B15: a new game in the ledger, the one before kept as a backup if it had
+    transactions."""
+    push = _current(ledger)
+    old = (ledger.profile, ledger.bal, ledger.ready, ledger.start)
     start(ledger, profile)
     ledger.ready = True
     try:
-        ledger.store.save(ledger, ())
+        _save(ledger, push, None, ())
     except OSError:
-        ledger.profile, ledger.bal, ledger.previous, ledger.ready = old
+        ledger.profile, ledger.bal, ledger.ready, ledger.start = old
         return "store-failed"
     return None
 
@@ -87,24 +92,181 @@ def toggle_maintenance(unit, now):
 
 
 def restore_previous(ledger):
-    """Bring back the game before the last new game; the current one becomes the backup."""
-    if ledger.previous is None:
+    """Bring back the newest backup (the game before the last new game); None or the error."""
+    r = restore_game(ledger, None)
+    return r if isinstance(r, str) else None
+
+
+def restore_game(ledger, gid):
+    """Bring back the backup gid (the newest with None); the current game becomes a backup if
+    it had transactions. The restored game's log starts with a `restore` record, which is
+    returned (or the error: "no-backup", "store-failed")."""
+    store = ledger.store
+    if gid is None:
+        if not store.games:
+            return "no-backup"
+        gid = store.games[0]
+    g = game(store, gid)
+    prof = profiles.get(g["profile"]) if g is not None else None
+    if prof is None:
         return "no-backup"
-    old = (ledger.profile, ledger.bal, ledger.previous, ledger.seq)
-    name, _seq, bal = ledger.previous
-    cur = (ledger.profile.name, ledger.seq, list(ledger.bal))
-    ledger.profile = profiles.get(name)
-    ledger.bal = list(bal)
-    ledger.previous = cur
+    push = _current(ledger)
+    old = (ledger.profile, ledger.bal, ledger.seq, ledger.start)
+    ledger.profile = prof
+    ledger.bal = [0] + list(g["balances"])
     ledger.seq += 1
+    n = g["transactions"]
+    # The restore record is one more transaction of the restored game.
+    ledger.start = None if n is None else ledger.seq - n - 1
+    rec = (ledger.seq, "restore", 0, 0, 0, 0, 0, 0, ledger.via)
     try:
-        # The restored game's log starts with the restore itself.
-        ledger.store.save(ledger, [(ledger.seq, "restore", 0, 0, 0, 0, 0, 0, ledger.via)])
+        _save(ledger, push, gid, [rec])
     except OSError:
-        ledger.profile, ledger.bal, ledger.previous, ledger.seq = old
+        ledger.profile, ledger.bal, ledger.seq, ledger.start = old
         return "store-failed"
     ledger.ready = True
-    return None
+    return rec
+
+
+# -- the kept games (B11) ---------------------------------------------------------------------
+# A backup is a dict: id (the seq the game had reached: unique, as seq numbers only grow and
+# an empty game is never kept), profile, seq, transactions (None: unknown, a game from a store
+# written before they were counted) and balances (6). The store keeps its ids newest first in
+# `store.games` (FileStore: in every checkpoint's header, the game itself in a file of its
+# own, "game.<id>", written before the header that names it; docs/storage.md).
+
+
+def _current(ledger):
+    """The current game as a backup, or None when it is not worth keeping: no balances, no
+    transactions, or kept already (its seq is a backup's: nothing happened since)."""
+    n = None if ledger.start is None else ledger.seq - ledger.start
+    if not ledger.ready or n == 0 or ledger.seq in ledger.store.games:
+        return None
+    return {"id": ledger.seq, "profile": ledger.profile.name, "seq": ledger.seq,
+            "transactions": n, "balances": ledger.bal[1:CARDS + 1]}
+
+
+def _save(ledger, push, drop, log):
+    """The whole-game change in ledger made durable, push (or None) kept as the newest backup
+    and the backup drop (or None) no longer one. OSError leaves store.games as it was; a game
+    file written for nothing is named by no header and is never read."""
+    store = ledger.store
+    before = store.games
+    ids = [i for i in before if i != drop]
+    if push is not None:
+        put_game(store, push)
+        ids.insert(0, push["id"])
+    gone = ids[KEEP_GAMES:]
+    if drop is not None:
+        gone.append(drop)
+    store.games = ids[:KEEP_GAMES]
+    try:
+        store.save(ledger, log)
+    except BaseException:
+        store.games = before
+        raise
+    for i in gone:
+        forget(store, i)
+
+
+def _file(store, gid):
+    return store.dir + "game.%d" % gid
+
+
+def _pairs(g):
+    return (("id", g["id"]), ("profile", g["profile"]), ("seq", g["seq"]),
+            ("transactions", g["transactions"]), ("balances", list(g["balances"])))
+
+
+def put_game(store, g):
+    """A backup onto the store, durable on return (OSError if not)."""
+    put = getattr(store, "put_game", None)
+    if put is not None:
+        put(g)
+        return
+    from store import line
+
+    fs = store.fs
+    f = fs.open(_file(store, g["id"]), "wb")
+    try:
+        f.write(line("G " + jsonw.dumps(_pairs(g))))
+    except BaseException:
+        f.close()
+        raise
+    fs.done(f)
+
+
+def forget(store, gid):
+    """A backup no longer named by the store's header: its file goes (a failure only leaves a
+    file nothing reads)."""
+    drop = getattr(store, "drop_game", None)
+    if drop is not None:
+        drop(gid)
+        return
+    if store.legacy is not None and store.legacy["id"] == gid:
+        store.legacy = None
+    try:
+        store.fs.remove(_file(store, gid))
+    except OSError:
+        pass
+
+
+def game(store, gid):
+    """The backup gid as a dict, or None if the store names no such game or it does not read."""
+    if gid not in store.games:
+        return None
+    get = getattr(store, "get_game", None)
+    if get is not None:
+        return get(gid)
+    leg = store.legacy
+    if leg is not None and leg["id"] == gid:
+        return leg
+    from store import crc32
+
+    try:
+        f = store.fs.open(_file(store, gid), "rb")
+        try:
+            raw = f.readline()
+        finally:
+            f.close()
+    except OSError:
+        return None
+    try:
+        if not raw.endswith(b"\n") or raw[8:11] != b" G " or (
+                int(raw[:8], 16) != crc32(raw[9:-1]) & 0xFFFFFFFF):
+            return None
+        import json
+
+        d = json.loads(raw[11:-1])
+        n = d["transactions"]
+        g = {"id": int(d["id"]), "profile": str(d["profile"]), "seq": int(d["seq"]),
+             "transactions": None if n is None else int(n),
+             "balances": [int(x) for x in d["balances"]]}
+    except (KeyError, TypeError, ValueError):
+        return None
+    if g["id"] != gid or len(g["balances"]) != CARDS or min(g["balances"]) < 0:
+        return None
+    return g
+
+
+def listing(store):
+    """GAMES: the kept games, newest first, as the protocol shows them."""
+    out = []
+    for gid in store.games:
+        g = game(store, gid)
+        if g is None:
+            continue  # a backup that does not read is not offered
+        bal = tuple((str(i + 1), b) for i, b in enumerate(g["balances"]))
+        out.append(_pairs(g)[:4] + (("balances", bal),))
+    return out
+
+
+def keep_legacy(store):
+    """A store written before there were game files kept one game in its header ("previous"):
+    its file is written before the first checkpoint whose header no longer carries it."""
+    leg = store.legacy
+    if leg is not None and leg["id"] in store.games:
+        put_game(store, leg)
 
 
 def set_balance(ledger, card, amount):
@@ -122,9 +284,9 @@ def snapshot(ledger, history=None):
         history = ledger.store.history(ledger.seq, None, False)
     if history is None:
         history = (ledger.bal, [])  # nothing stored yet: the game is its balances
-    prev = ledger.previous
+    prev = game(ledger.store, ledger.store.games[0]) if ledger.store.games else None
     if prev is not None:
-        prev = {"profile": prev[0], "seq": prev[1], "balances": prev[2][1:]}
+        prev = {"profile": prev["profile"], "seq": prev["seq"], "balances": prev["balances"]}
     return {"v": 1, "profile": ledger.profile.name, "seq": ledger.seq, "volume": ledger.volume,
             "base": list(history[0][1:]), "log": [list(r) for r in history[1]],
-            "previous": prev}
+            "previous": prev, "start": ledger.start, "games": list(ledger.store.games)}

@@ -45,7 +45,9 @@ class Ledger:
         self.profile = profiles.get(profile or profiles.DEFAULT)
         self.bal = [0] * (CARDS + 1)  # index 0 is the bank, never read
         self.seq = 0
-        self.previous = None  # (profile name, seq, balances list) of the game before (B11)
+        # The seq the current game's transactions count from (seq - start of them), None if
+        # unknown (a store from before they were counted); the games before are the store's.
+        self.start = 0
         self.volume = 2
         self.ready = False  # False while there are no balances to trust (B17)
         self.via = "key"

@@ -91,7 +91,7 @@ class Protocol:
             "EVENTS": self._events,
             # Extensions (docs/protocol-extensions.md): maintenance and backup for host tools.
             "MAINT": self._maint, "NEWGAME": self._newgame, "SET": self._set,
-            "BACKUP": self._backup, "RESTORE": self._restore,
+            "BACKUP": self._backup, "RESTORE": self._restore, "GAMES": self._games,
             # ... and the unit's heap, measured where it runs (issue: the footprint on a Pico).
             "MEM": self._mem,
             # ... and the players' names (names.py), for the banker panel and host tools.
@@ -184,8 +184,12 @@ class Protocol:
             if k in KEYS:
                 keys.append(k)
                 continue
-            for c in k:  # "150K" is 1 5 0 K
-                if c not in KEYS:
+            # "150K" and "1M-" are 1 5 0 K and 1 M -: an amount and what to do with it. A sign
+            # that is not last ("-5") is no key of the unit's, nor an amount: refused whole,
+            # rather than taken as - (a payment of the entry) and then a new entry.
+            for i in range(len(k)):
+                c = k[i]
+                if c not in KEYS or (c in "+-" and i != len(k) - 1):
                     return "ERR bad-key keys are 0-9 . M K C DEAL + -"
                 keys.append(c)
         if not keys:
@@ -299,9 +303,12 @@ class Protocol:
         return "OK " + jsonw.dumps((("maintenance", self.unit.maintenance),))
 
     def _newgame(self, args):
-        # The same as holding C for 3 s on the keypad (B11), so no maintenance mode is needed.
+        # A host's new game puts the game in play away: maintenance, as every serial change of
+        # money (the keypad's C held 3 s, and HOLD C 3000, are the keypad's and need none).
         if args:
             return "ERR bad-argument NEWGAME takes no argument"
+        if not self.unit.maintenance:
+            return "ERR maintenance-required hold DEAL for 3 s on the unit first"
         now = self.clock.now()
         self.unit._input(now, False)
         err = transient.call("games", "new_game", self.unit, now)
@@ -345,6 +352,7 @@ class Protocol:
                 return "ERR " + rec
             u._open = None  # a maintenance change is not the banker's to undo
             u.rev += 1
+            u._emit("txn", rec)
             return self._ok_state()
         return ("ERR bad-argument SET SOUND <0-2> | SET PROFILE <name> | "
                 "SET BALANCE <card> <amount>")
@@ -377,17 +385,25 @@ class Protocol:
             ("firmware", None if base is None or booted is None else booted - base),
             ("boot", booted), ("now", gc.mem_alloc()), ("free", gc.mem_free())))
 
+    def _games(self, args):
+        if args:
+            return "ERR bad-argument GAMES takes no argument"
+        return "OK " + jsonw.dumps(transient.call("games", "listing", self.unit.ledger.store))
+
     def _restore(self, args):
-        if len(args) != 1 or args[0].upper() != "PREVIOUS":
-            return "ERR bad-argument RESTORE PREVIOUS"
+        what = args[0].upper() if args else ""
+        gid = _int(args[1]) if len(args) == 2 and what == "GAME" else None
+        if not ((len(args) == 1 and what == "PREVIOUS") or gid is not None):
+            return "ERR bad-argument RESTORE PREVIOUS | RESTORE GAME <id>"
         u = self.unit
         if not u.maintenance:
             return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-        err = transient.call("games", "restore_previous", u.ledger)
-        if err:
-            return "ERR " + err
+        rec = transient.call("games", "restore_game", u.ledger, gid)
+        if isinstance(rec, str):
+            return "ERR " + rec
         u._open = None
         u.rev += 1
+        u._emit("txn", rec)
         return self._ok_state()
 
 

@@ -14,7 +14,8 @@ FileStore keeps two slot files, `bank.a` and `bank.b`, and a marker `bank.id`. A
 checkpoint followed by a journal, one line each, every line `<crc32 hex8> <payload>\\n`:
 
     H {"v": 1, "gen": 7, "profile": ..., "seq": ..., "volume": ..., "n": 3, "base": [...],
-       "bal": [...], "previous": ...}     the header: generation, game, balances
+       "bal": [...], "start": ..., "games": [ids]}   the header: generation, game, balances,
+                                          the seq its count starts from, the kept games
     c <seq> <kind> <from> <to> <amount> <from_after> <to_after> <undoes> <via>   n log lines
     r <seq> ...                           journal: one line appended per transaction
     v <volume>                            journal: a volume change
@@ -27,6 +28,8 @@ slot marked superseded. Boot takes the newest complete slot: a slot whose checkp
 finished is a cut write (ignored); a complete line with a bad CRC, a header that does not read,
 a broken seq chain or a superseding checkpoint that is missing is damage ('damaged', the last
 good state used). A torn last line is a cut append: that transaction was never acknowledged.
+The games kept for the banker to bring back (B11) are files of one line each, `game.<id>`,
+written before the checkpoint whose header names them (games.py).
 """
 
 try:
@@ -111,6 +114,8 @@ class FileStore:
         self.detail = None  # why the store is damaged, for logs and tests
         self.scrub = False  # damage was read: drop the old slot after the next checkpoint
         self.bytes_written = 0
+        self.games = []  # the kept games' ids, newest first (B11; games.py reads them)
+        self.legacy = None  # a store from before game files: its one kept game (storeload)
 
     # -- boot ---------------------------------------------------------------------------------
 

@@ -20,6 +20,20 @@ class MemoryStore:
         self.data = None
         self.status = "new"
         self.writes = 0
+        self.games = []  # as FileStore: the kept games' ids, newest first (games.py)
+        self.kept = {}  # id -> the game, as JSON
+
+    # The kept games (B11) as games.py's put_game, game and forget have them for a FileStore.
+
+    def put_game(self, g):
+        self.kept[g["id"]] = json.dumps(g)
+
+    def get_game(self, gid):
+        data = self.kept.get(gid)
+        return None if data is None else json.loads(data)
+
+    def drop_game(self, gid):
+        self.kept.pop(gid, None)
 
     def load(self):
         if self.data is None:

@@ -23,7 +23,7 @@ def into(ledger, profile):
     status = store.status
     if snap is None:
         if status == "new":
-            transient.call("games", "start", ledger, profile, False)
+            transient.call("games", "start", ledger, profile)
             store.save(ledger, ())
             ledger.ready = True
         return status
@@ -63,14 +63,11 @@ def restore(ledger, snap):
     for b in bal:
         if b < 0:
             raise ValueError("negative balance")
-    prev = snap.get("previous")
-    if prev is not None:
-        prev = (str(prev["profile"]), int(prev["seq"]),
-                [0] + [int(x) for x in prev["balances"]])
+    start = snap.get("start")
     ledger.profile = prof
     ledger.bal = bal
     ledger.seq = int(snap["seq"])
-    ledger.previous = prev
+    ledger.start = None if start is None else int(start)
     ledger.volume = int(snap.get("volume", 2)) % 3
 
 # what a slot file turned out to be
@@ -253,6 +250,8 @@ def load(store):
     """FileStore.load: the newest good slot's snapshot, or None; sets store.status."""
     store.cur = None
     store.appendable = False
+    store.games = []
+    store.legacy = None
     store.detail = None
     store.scrub = False
     slots = (_read(store, 0), _read(store, 1))
@@ -294,6 +293,13 @@ def load(store):
         return None
     store.cur = best.index
     store.journal = best.journal
+    _games(store, best.head)
+    for gid in list(store.games):
+        if not _game_reads(store, gid):
+            # A kept game that does not read is damage; it is offered no more (the next
+            # checkpoint no longer names it), the game in play is not touched.
+            store.games.remove(gid)
+            damage.append("game.%d unreadable" % gid)
     store.appendable = best.clean and not damage and not best.superseded
     if damage:
         store.status = "damaged"
@@ -303,12 +309,49 @@ def load(store):
     return _snapshot(best)
 
 
+def _games(store, h):
+    """The kept games (B11) a header names; a header from before game files carries one game
+    itself ("previous"), kept as store.legacy until a checkpoint writes its file."""
+    store.games = []
+    store.legacy = None
+    try:
+        if "games" in h:
+            store.games = [int(i) for i in h["games"]]
+            return
+        prev = h.get("previous")
+        if prev is not None:
+            bal = [int(x) for x in prev["balances"]]
+            if len(bal) != CARDS:
+                raise ValueError("balances")
+            store.legacy = {"id": int(prev["seq"]), "profile": str(prev["profile"]),
+                            "seq": int(prev["seq"]), "transactions": None, "balances": bal}
+            store.games = [store.legacy["id"]]
+    except (KeyError, TypeError, ValueError):
+        store.games = []  # the game itself reads; only the kept ones are lost
+
+
+def _game_reads(store, gid):
+    """A kept game's file (games.py writes it) is whole: its one line's CRC holds."""
+    if store.legacy is not None and store.legacy["id"] == gid:
+        return True  # in the header itself
+    try:
+        f = store.fs.open(store.dir + "game.%d" % gid, "rb")
+    except OSError:
+        return False
+    try:
+        raw = f.readline()
+    finally:
+        f.close()
+    p = check(raw) if raw.endswith(b"\n") else None
+    return p is not None and p.startswith("G ")
+
+
 def _snapshot(s):
     h = s.head
     base = h["bal"] if not s.ckpt_ok else h["base"]
     volume = h.get("volume", 2) if s.volume is None else s.volume
     return {"v": 1, "profile": h["profile"], "seq": s.seq, "volume": volume,
-            "base": base, "log": s.log, "previous": h.get("previous")}
+            "base": base, "log": s.log, "start": h.get("start")}
 
 
 def fold(bal, payload):

@@ -368,6 +368,18 @@ class Bank:
     def restore_previous(self):
         return self.request("RESTORE PREVIOUS")
 
+    def games(self):
+        """The games the unit keeps (B11), newest first: dicts of id, profile, seq,
+        transactions (None: unknown) and balances ({"1": n, ...})."""
+        payload = self.request("GAMES")
+        if not isinstance(payload, list) or not all(isinstance(g, dict) for g in payload):
+            raise ProtocolError("unexpected GAMES reply: '%s'" % printable(json.dumps(payload)))
+        return payload
+
+    def restore_game(self, game_id):
+        """Bring back the kept game game_id (maintenance mode); the current one is kept."""
+        return self.request("RESTORE GAME %d" % int(game_id))
+
 
 def _close_socket_quickly(port):
     """pyserial's socket:// close() sleeps 0.3 s "for quick reconnects"; a CLI run should not

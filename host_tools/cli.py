@@ -423,14 +423,45 @@ def _maint_errors(fn):
         raise
 
 
+def cmd_games(bank, args):
+    games = bank.games()
+    if args.json:
+        say(json.dumps(games))
+        return EXIT_OK
+    if not games:
+        say("no games kept (a game is kept when a new game or a restore replaces it, if it "
+            "had transactions)")
+        return EXIT_OK
+    say("%6s %-8s %6s %6s  %s" % ("id", "profile", "seq", "txns", "balances 1-6"))
+    for g in games:
+        bal = g.get("balances") or {}
+        n = g.get("transactions")
+        say("%6s %-8s %6s %6s  %s" % (g.get("id"), g.get("profile"), g.get("seq"),
+                                       "?" if n is None else n,
+                                       " ".join(money(bal.get(c)) for c in CARDS)))
+    say("bring one back with: bank restore <id>  (maintenance mode)")
+    return EXIT_OK
+
+
 def cmd_restore(bank, args):
+    if args.file is not None and args.file.isdigit():
+        # A number is a kept game's id (bank games); a backup file so named is ./<number>.
+        _need_maintenance(bank)
+        try:
+            _maint_errors(lambda: bank.restore_game(int(args.file)))
+        except CommandError as exc:
+            if exc.code == "no-backup":
+                raise Failed("the unit keeps no game %s (see bank games)" % args.file) from None
+            raise
+        say("restored game %s" % args.file)
+        return EXIT_OK
     if args.previous:
         _need_maintenance(bank)
         _maint_errors(bank.restore_previous)
         say("restored the previous game")
         return EXIT_OK
     if not args.file:
-        raise UsageError("restore needs a FILE (or --previous)")
+        raise UsageError("restore needs a FILE, a game ID (bank games) or --previous")
     doc = _load_backup(args.file)
     _need_maintenance(bank)  # checked before anything changes: no half-done restore
     _maint_errors(lambda: bank.set_profile(doc["profile"]))  # starts a new game (B15, B11)
@@ -587,8 +618,11 @@ def build_parser():
     s.add_argument("--json", action="store_true", help="one JSON object per event")
     s = sub.add_parser("backup", help="save the whole state to a JSON file")
     s.add_argument("file")
-    s = sub.add_parser("restore", help="put a backup back (maintenance mode)")
-    s.add_argument("file", nargs="?")
+    s = sub.add_parser("games", help="the games the unit keeps (B11), newest first")
+    s.add_argument("--json", action="store_true")
+    s = sub.add_parser("restore", help="put a kept game (bank restore ID, see bank games) or a "
+                       "backup file back (maintenance mode)")
+    s.add_argument("file", nargs="?", help="a kept game's id, or a backup file")
     s.add_argument("--previous", action="store_true", help="the game before the last new game")
     sub.add_parser("newgame", help="start a new game (as holding C for 3 s)")
     s = sub.add_parser("set", help="bank set sound 0|1|2, bank set profile NAME")
@@ -616,6 +650,7 @@ COMMANDS = {
     "run": cmd_run,
     "monitor": cmd_monitor,
     "backup": cmd_backup,
+    "games": cmd_games,
     "restore": cmd_restore,
     "newgame": cmd_newgame,
     "set": cmd_set,

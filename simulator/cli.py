@@ -15,14 +15,12 @@ def main(argv):
     if opts.help:
         sys.stdout.write(options.USAGE)
         return 0
-    from simulator.host import Host
+    from simulator.host import Host, StartError
 
+    # Whatever stops the start (a state folder in use or not writable, a port taken) is one
+    # line saying what to do, and exit status 2: never a traceback.
     try:
         host = Host(opts)
-    except ValueError as e:
-        sys.stderr.write("simulator: %s\n" % e)
-        return 2
-    try:
         if opts.headless:
             from simulator import headless
 
@@ -32,6 +30,9 @@ def main(argv):
                 return headless.run_tcp(host, opts.port)
             return headless.run_stdio(host)
         return _interactive(host, opts)
+    except (ValueError, StartError) as e:
+        sys.stderr.write("simulator: %s\n" % e)
+        return 2
     except KeyboardInterrupt:
         return 0
 

@@ -138,9 +138,12 @@ def state(ledger):
     """What a reboot must find: balances, seq, volume, profile, the backup and the log's ends."""
     if not ledger.ready:
         return None
-    prev = ledger.previous
-    if prev is not None:
-        prev = (prev[0], prev[1], tuple(prev[2]))
+    kept = []  # the kept games (B11), as the banker would see them
+    for gid in ledger.store.games:
+        g = games.game(ledger.store, gid)
+        kept.append(None if g is None else (g["id"], g["profile"], g["seq"], g["transactions"],
+                                            tuple(g["balances"])))
+    prev = (tuple(kept), ledger.start)
     log = storeload.records(ledger)
     ends = (len(log), log[0] if log else None, log[-1] if log else None)
     return (ledger.profile.name, ledger.seq, tuple(ledger.bal), ledger.volume, prev, ends)

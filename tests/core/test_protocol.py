@@ -249,3 +249,32 @@ def test_b17_damaged_store_reported_until_a_key():
     r.press("5")
     assert u.error is None
     assert r.bal(1) == 15000000  # the last good copy is in use
+
+
+def test_a_sign_inside_a_key_word_is_refused_and_presses_nothing():
+    # docs/protocol.md: keys are words split by spaces; "1M-" is an amount and its sign, but "-5" is no
+    # key: refused whole (ERR bad-key), not - (paying the entry) and then 5.
+    r, p = proto_rig()
+    p.handle("INSERT R 1")
+    ok(p.handle("KEY 1M"))
+    before = (p.handle("STATE"), p.handle("BALANCES"), p.handle("LOG"))
+    for line in ("KEY -5", "KEY 5-5", "KEY 2 -5", "KEY 1+5", "KEY -M"):
+        out = p.handle(line)
+        assert len(out) == 1 and out[0].startswith("ERR bad-key "), (line, out)
+    assert (p.handle("STATE"), p.handle("BALANCES"), p.handle("LOG")) == before
+    assert ok(p.handle("KEY -"))["entry"] == ""  # the sign on its own, or last, still pays
+    assert ok(p.handle("BALANCES"))["1"] == 14000000
+
+
+def test_a_carriage_return_does_not_end_a_line():
+    # docs/protocol.md: lines end in \n and \r is ignored, so "HELLO\r" waits for its \n, and a line that
+    # is only "\r" (or "\r\n") is blank: no reply. Documented in docs/simulator.md.
+    from protocol import LineReader
+
+    r, p = proto_rig()
+    rd = LineReader()
+    assert rd.feed(b"HELLO\r") == []
+    assert rd.feed(b"\r\r") == []
+    assert rd.feed(b"\n") == [b"HELLO"]
+    assert p.handle(rd.feed(b"\r\n")[0]) == []
+    assert rd.feed(b"HELLO\rSTATE\n") == [b"HELLOSTATE"]

@@ -377,6 +377,39 @@ def test_restore_previous(capsys, murl):
         assert b.balances()[1] == START + 2000000
 
 
+def test_games_lists_the_kept_games_and_restore_brings_one_back(capsys, murl):
+    # B11: two new games in a row keep the real game; bank games lists it, bank restore ID
+    # brings it back.
+    with talk(murl) as b:
+        b.insert("R", 3)
+        b.press("2M-")
+        b.remove("R")
+    run(capsys, "--port", murl, "newgame")
+    run(capsys, "--port", murl, "newgame")
+    code, out, _ = run(capsys, "--port", murl, "games", "--json")
+    assert code == 0
+    kept = json.loads(out)
+    assert kept[0]["balances"]["3"] == START - 2000000 and kept[0]["transactions"] >= 1
+    assert all(g["transactions"] != 0 for g in kept)  # the empty new game was not kept
+    gid = kept[0]["id"]
+    code, out, _ = run(capsys, "--port", murl, "games")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].split()[:4] == ["id", "profile", "seq", "txns"]
+    assert lines[1].split()[:2] == [str(gid), "world"] and "13,000,000" in lines[1]
+    code, out, _ = run(capsys, "--port", murl, "restore", str(gid))
+    assert (code, out) == (0, "restored game %d\n" % gid)
+    with talk(murl) as b:
+        assert b.balances()[3] == START - 2000000
+        assert b.log(1)[0]["kind"] == "restore"
+    code, _, err = run(capsys, "--port", murl, "restore", "99999")
+    assert code == 1 and "keeps no game 99999" in err
+
+
+def test_restore_by_id_needs_maintenance(capsys, url):
+    code, _, err = run(capsys, "--port", url, "restore", "1")
+    assert code == 1 and "maintenance mode" in err
+
+
 def test_newgame(capsys, url):
     with talk(url) as b:
         b.insert("L", 6)
