@@ -94,8 +94,9 @@ def serial_figures(image, tries):
     pico.boot()
     mem = json.loads(pico.command("MEM")[3:])
     out["heap_after_hello"] = mem["now"]
-    out["heap_after_boot"] = mem["boot"]
+    out["heap_after_boot"] = mem["firmware"]
     out["heap_free"] = mem["free"]
+    out["free_after_boot"] = mem["now"] + mem["free"] - mem["boot"]
     replies = []
     for _ in range(tries * 2):
         t0 = pico.now_ms()

@@ -6,7 +6,8 @@ replies and the event lines the unit's own timers produced, and send what each c
 
 Nothing a client does can stall the unit or another client (docs/simulator.md, "Serving"):
 - reads never wait for a newline: a half line sits in its LineReader (at most 200
-  characters, docs/protocol.md) while the timers run; a longer line is skipped to its newline and answered
+  characters, docs/protocol.md) while the timers run; a longer line is skipped to its
+  newline and answered
   `ERR line-too-long`, in bounded chunks, so a 2 MB line costs no more memory than a short one;
 - TCP serves up to MAX_CLIENTS at once, each with its own protocol state (EVENTS ON is per
   client; a new one starts with events off) and its replies in order;

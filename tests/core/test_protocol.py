@@ -252,8 +252,8 @@ def test_b17_damaged_store_reported_until_a_key():
 
 
 def test_a_sign_inside_a_key_word_is_refused_and_presses_nothing():
-    # docs/protocol.md: keys are words split by spaces; "1M-" is an amount and its sign, but "-5" is no
-    # key: refused whole (ERR bad-key), not - (paying the entry) and then 5.
+    # docs/protocol.md: keys are words split by spaces; "1M-" is an amount and its sign, but
+    # "-5" is no key: refused whole (ERR bad-key), not - (paying the entry) and then 5.
     r, p = proto_rig()
     p.handle("INSERT R 1")
     ok(p.handle("KEY 1M"))
@@ -267,8 +267,8 @@ def test_a_sign_inside_a_key_word_is_refused_and_presses_nothing():
 
 
 def test_a_carriage_return_does_not_end_a_line():
-    # docs/protocol.md: lines end in \n and \r is ignored, so "HELLO\r" waits for its \n, and a line that
-    # is only "\r" (or "\r\n") is blank: no reply. Documented in docs/simulator.md.
+    # docs/protocol.md: lines end in \n and \r is ignored, so "HELLO\r" waits for its \n,
+    # and a line that is only "\r" (or "\r\n") is blank: no reply (docs/simulator.md).
     from protocol import LineReader
 
     r, p = proto_rig()
