@@ -105,22 +105,13 @@ def serial_figures(image, tries):
     out["reply_ms"] = statistics.median(replies)
     pico.run(200)
     out["idle_busy_usb"] = busy_share(pico, 500)
-    # A game's heap as play leaves it, then a collection timed on the Pico itself: stop the
-    # program as mpremote does (Ctrl-C at a line start), the unit's modules stay imported.
+    # A game's heap as play leaves it: MEM collects and times the collection on the unit.
     pico.command("INSERT L 1")
     for _ in range(10):
         pico.command("KEY 1 0 K +")
     pico.command("LOG 20")
-    start = len(pico.rx)
-    pico.send(b"\r\x03\x03")
-    pico.run_until(lambda: b">>> " in bytes(pico.rx[start:]), 3000, step_ms=10)
-    start = len(pico.rx)
-    pico.send(b"import gc, time;t=time.ticks_us();gc.collect();"
-              b"print('gc', time.ticks_diff(time.ticks_us(), t))\r")
-    pico.run_until(lambda: b"gc " in bytes(pico.rx[start:]) and
-                   bytes(pico.rx[start:]).count(b"\n") >= 2, 3000, step_ms=5)
-    line = [x for x in bytes(pico.rx[start:]).decode().splitlines() if x.startswith("gc ")][0]
-    out["gc_ms"] = int(line.split()[1]) / 1000
+    gcs = [json.loads(pico.command("MEM")[3:])["gc_us"] / 1000 for _ in range(tries)]
+    out["gc_ms"] = statistics.median(gcs)
     return out
 
 

@@ -378,12 +378,18 @@ class Protocol:
         if self.heap is None:
             return "ERR unsupported only a unit (main.py) reports its heap"
         import gc
+        import time
 
         base, booted = self.heap
+        # The collection is timed too: how long a unit's heap, as play has left it, keeps the
+        # loop from a key (the Pico's budget is 5 ms; README "Performance").
+        t = time.ticks_us()  # type: ignore[attr-defined]
         gc.collect()
+        took = ticks_diff(time.ticks_us(), t)  # type: ignore[attr-defined]
         return "OK " + jsonw.dumps((
             ("firmware", None if base is None or booted is None else booted - base),
-            ("boot", booted), ("now", gc.mem_alloc()), ("free", gc.mem_free())))
+            ("boot", booted), ("now", gc.mem_alloc()), ("free", gc.mem_free()),
+            ("gc_us", took)))
 
     def _games(self, args):
         if args:

@@ -102,6 +102,8 @@ def cmd_mem(bank, args):
         value = mem.get(key)
         say("%-26s %s" % (label, "-" if not isinstance(value, int) else
                           "%.1f KB (%d bytes)" % (value / 1024, value)))
+    if isinstance(mem.get("gc_us"), int):
+        say("%-26s %.2f ms" % ("a gc.collect() took", mem["gc_us"] / 1000))
     return EXIT_OK
 
 

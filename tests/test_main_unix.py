@@ -101,9 +101,10 @@ def test_mem_reports_the_units_heap(tmp_path):
     try:
         assert ask(proc, "HELLO").startswith("OK")
         first = json.loads(ask(proc, "MEM")[3:])
-        assert list(first) == ["firmware", "boot", "now", "free"]
+        assert list(first) == ["firmware", "boot", "now", "free", "gc_us"]
         assert 20000 < first["firmware"] < first["boot"] < first["now"]
         assert first["free"] > 0
+        assert isinstance(first["gc_us"], int) and 0 < first["gc_us"] < 1000000
         assert ask(proc, "KEY 1 5 0 K").startswith("OK")
         again = json.loads(ask(proc, "MEM")[3:])
         assert (again["firmware"], again["boot"]) == (first["firmware"], first["boot"])

@@ -1,4 +1,4 @@
-"""`make screenshot`: the real window on Xvfb, in docs/ (README, "The simulator"):
+"""`make screenshot`: the real window on Xvfb, in docs/ (README, "Two commands"):
 
 - simulator.png: the whole unit in the middle of a game with the banker panel (named players,
   their log, the previous games), the deal timer's red light lit;

@@ -229,7 +229,8 @@ def test_the_log_filtered_by_player(win):
 
 
 class FakeDesk:
-    """The protocol as a unit with the GAMES extension answers it (another branch adds it)."""
+    """The protocol as a unit with the GAMES extension answers it, with these games kept; or,
+    games None, as a unit whose firmware predates GAMES answers."""
 
     def __init__(self, real, games):
         self.real = real
@@ -238,6 +239,8 @@ class FakeDesk:
 
     def handle(self, line):
         self.sent.append(line)
+        if line == "GAMES" and self.games is None:
+            return ["ERR unknown-command GAMES"]
         if line == "GAMES":
             return ["OK " + json.dumps(self.games)]
         if line.startswith("RESTORE GAME"):
@@ -274,6 +277,7 @@ def test_previous_games_listed_when_the_unit_has_them(win):
 
 
 def test_previous_games_not_available_on_this_firmware(win):
+    win.desk = FakeDesk(win.desk, None)  # an older unit's firmware, on a serial port
     type_keys(win, "b")
     assert games_text(win) == [
         "not available: this unit's firmware keeps no list of games (GAMES)"]

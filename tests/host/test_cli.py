@@ -260,7 +260,8 @@ def test_mem_on_a_unit(capsys, fake):
     # docs/protocol-extensions.md: MEM, the heap a unit reports (main.py), in KB and bytes.
     def unit(line):
         if line.upper() == "MEM":
-            return b'OK {"firmware": 40960, "boot": 45056, "now": 58368, "free": 140288}\n'
+            return (b'OK {"firmware": 40960, "boot": 45056, "now": 58368, "free": 140288, '
+                    b'"gc_us": 3125}\n')
         return fakes.HELLO.encode() + b"\n" if line.upper() == "HELLO" else b"ERR unknown\n"
 
     f = fake(unit)
@@ -269,7 +270,8 @@ def test_mem_on_a_unit(capsys, fake):
     assert out.splitlines() == ["the firmware took at boot  40.0 KB (40960 bytes)",
                                 "in use after boot          44.0 KB (45056 bytes)",
                                 "in use now                 57.0 KB (58368 bytes)",
-                                "free now                   137.0 KB (140288 bytes)"]
+                                "free now                   137.0 KB (140288 bytes)",
+                                "a gc.collect() took        3.12 ms"]
     code, out, err = run(capsys, "--port", f.url, "mem", "--json")
     assert code == 0 and json.loads(out)["firmware"] == 40960
 
