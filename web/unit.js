@@ -8,7 +8,6 @@
 // francs (B15), ?maintenance (as --maintenance).
 import { loadMicroPython } from "./micropython.mjs";
 
-const T0 = performance.now();
 const params = new URLSearchParams(location.search);
 const PREFIX = "bank-unit/" + (params.get("game") || "default") + "/";
 const STATE = "/state";
@@ -215,7 +214,7 @@ function draw(old, v) {
     const card = v.slots[i];
     if (!old || old.slots[i] !== card) placeCards(v);
   }
-  if (!firstDisplay && v.power) firstDisplay = performance.now() - T0;
+  if (!firstDisplay && v.power) firstDisplay = performance.now();  // from navigation start
   if (!old || old.seq !== v.seq || old.log.join() !== v.log.join() ||
       old.balances.join() !== v.balances.join()) drawPanel(v);
 }
@@ -260,7 +259,7 @@ function buildKeys() {
       b.addEventListener("pointerdown", (e) => {
         e.preventDefault();
         wakeAudio();
-        b.setPointerCapture(e.pointerId);
+        try { b.setPointerCapture(e.pointerId); } catch (err) { /* a pointer already gone */ }
         press(k);
       });
       for (const ev of ["pointerup", "pointercancel", "lostpointercapture"]) {
@@ -348,7 +347,7 @@ function dragging(c, n) {
   c.addEventListener("pointerdown", (e) => {
     e.preventDefault();
     wakeAudio();
-    c.setPointerCapture(e.pointerId);
+    try { c.setPointerCapture(e.pointerId); } catch (err) { /* a pointer already gone */ }
     start = [e.clientX, e.clientY];
     moved = false;
   });

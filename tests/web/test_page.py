@@ -1,0 +1,145 @@
+"""The unit in a browser (docs/web.md): the firmware in MicroPython's webassembly port, played
+by taps in a real headless Chromium, its game kept in the browser, its protocol the others'."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from urllib.parse import urlparse
+
+import segments
+from conftest import ROOT, Page, start_chromium, stop_chromium
+
+SESSION = os.path.join(ROOT, "tests", "sessions", "tour.txt")
+
+
+def wait_for(cond, timeout=5.0):
+    end = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < end, "not within %.1f s" % timeout
+        time.sleep(0.02)
+
+
+def shows(text, k=False, m=False):
+    """The display the firmware's own font draws for text (segments.py)."""
+    return [segments.cells(text), k, m, False]
+
+
+def test_loads_from_its_own_origin_only_and_shows_0(page):
+    page.load()
+    assert page.drawn() == shows("0")  # B16: on at boot, a new game's greeting
+    urls = page.drv.execute_script(
+        "return performance.getEntriesByType('resource').map((e) => e.name);")
+    assert any(u.endswith("micropython.wasm") for u in urls)
+    assert any(u.endswith("firmware/unit.py") for u in urls)
+    mine = urlparse(page.origin).netloc
+    assert [u for u in urls if urlparse(u).netloc != mine] == []
+    assert page.console_errors() == []
+
+
+def test_receive_transfer_undo_by_taps(page):
+    page.load()
+    page.tap("card-1")
+    page.tap("slot-L")
+    assert page.drawn() == shows("1")  # B3: the card's number, then its balance
+    wait_for(lambda: page.drawn() == shows("15", m=True), 3)
+    page.keys("1", "5", "0", "K", "+")  # B4: 150 k from the bank
+    assert page.drawn() == shows("15.15", m=True)
+    page.tap("card-2")
+    page.tap("slot-R")
+    wait_for(lambda: page.drawn() == shows("15", m=True), 3)
+    page.keys("5", "0", "0", "K", "-")  # B6: 2 pays 1
+    assert page.drawn() == shows("14.5", m=True)  # the payer's new balance first
+    wait_for(lambda: page.drawn() == shows("15.65", m=True), 3)  # then the payee's
+    bal, log = page.panel()
+    assert bal[:3] == ["15,650,000", "14,500,000", "15,000,000"]
+    assert log[0] == "#2 transfer 2>1 500 k"
+    page.keys("C")  # B10: the open transfer reversed
+    assert page.drawn() == shows("15", m=True)
+    bal, log = page.panel()
+    assert bal[:2] == ["15,150,000", "15,000,000"]
+    assert log == ["#3 undo 1>2 500 k (undoes #2)", "#2 transfer 2>1 500 k",
+                   "#1 receive bank>1 150 k"]
+    assert page.console_errors() == []
+
+
+def test_drag_a_card_into_a_slot_and_out(page):
+    from selenium.webdriver import ActionChains
+
+    page.load()
+    card = page.drv.find_element("id", "card-3")
+    ActionChains(page.drv).drag_and_drop(card, page.drv.find_element("id", "slot-R")).perform()
+    assert page.drv.execute_script("return bank.view().slots") == [None, 3]
+    assert page.drawn() == shows("3")  # B3
+    ActionChains(page.drv).drag_and_drop(card, page.drv.find_element("id", "tray")).perform()
+    assert page.drv.execute_script("return bank.view().slots") == [None, None]
+
+
+def test_the_game_survives_a_reload(page):
+    page.load()
+    page.tap("card-4")
+    page.tap("slot-L")
+    page.keys("2", "M", "+")
+    before = page.panel()
+    assert before[0][3] == "17,000,000"
+    page.load()  # the tab reloaded: the firmware boots from what the browser kept (B17)
+    assert page.panel() == before
+    assert page.send("HELLO")[-1].endswith('"store": "ok"}')
+    assert page.send("BALANCES")[-1].startswith('OK {"1": 15000000, "2": 15000000, '
+                                                '"3": 15000000, "4": 17000000')
+
+
+def test_a_damaged_copy_is_reported_as_on_the_unit(page):
+    page.load()
+    page.send("INSERT L 5")
+    page.send("KEY 1M+")
+    # One stored byte changed behind the store's back: its CRC no longer matches (B17).
+    page.drv.execute_script("""
+        const key = 'bank-unit/' + arguments[0] + '/';
+        const name = localStorage.getItem(key + 'bank.a') ? 'bank.a' : 'bank.b';
+        const s = localStorage.getItem(key + name);
+        const i = s.lastIndexOf('1000000');
+        localStorage.setItem(key + name, s.slice(0, i) + '9' + s.slice(i + 1));""", page.game)
+    page.load()
+    assert page.send("HELLO")[-1].endswith('"store": "damaged"}')
+    assert page.drawn() == shows("Err5")
+
+
+def _headless(data, state):
+    p = subprocess.run([sys.executable, "-m", "simulator", "--headless", "--stdio",
+                        "--virtual-clock", "--seed", "42", "--state", state],
+                       input=data, capture_output=True, cwd=ROOT, timeout=60)
+    assert p.returncode == 0, p.stderr.decode(errors="replace")
+    return p.stdout
+
+
+def test_protocol_replies_match_the_headless_simulator_byte_for_byte(browser, origin):
+    with open(SESSION, "rb") as f:
+        data = f.read()
+    with tempfile.TemporaryDirectory() as state:
+        want = _headless(data, state)
+    page = Page(browser, origin, "clock=virtual&seed=42").load()
+    got = []
+    for line in data.decode().splitlines():
+        got.extend(x for x in page.send(line) if x)  # a blank line has no reply: ""
+    assert ("\n".join(got) + "\n").encode() == want
+
+
+def test_fits_a_360_by_740_phone_with_44px_keys(origin):
+    drv = start_chromium(360, 740)
+    try:
+        page = Page(drv, origin).load()
+        box = drv.execute_script("""
+            const r = (id) => document.getElementById(id).getBoundingClientRect();
+            const keys = [...document.querySelectorAll('.key, .card')].map((e) => {
+              const b = e.getBoundingClientRect(); return [b.width, b.height]; });
+            return {bottom: r('tray').bottom, right: Math.max(r('unit').right, r('tray').right),
+                    left: r('unit').left, keys: keys,
+                    scroll: document.documentElement.scrollWidth};""")
+        assert box["bottom"] <= 740 and box["left"] >= 0 and box["right"] <= 360
+        assert box["scroll"] <= 360  # nothing sideways
+        assert min(min(w, h) for w, h in box["keys"]) >= 44
+        assert page.console_errors() == []
+    finally:
+        stop_chromium(drv)
