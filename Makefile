@@ -11,7 +11,8 @@ MICROPYTHON := $(BIN)/micropython
 FIRMWARE := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' | sort)
 PORT ?=
 
-.PHONY: setup sim test lint mpy typecheck pytest test-mp bench deploy clean gui-deps screenshot
+.PHONY: setup sim test lint mpy typecheck pytest test-mp bench deploy clean gui-deps screenshot \
+	web web-deps web-screenshots
 
 $(STAMP): requirements.txt requirements-unix-port.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -53,7 +54,7 @@ else
 	@echo "SKIPPED: MicroPython unix port runs (the wheel exists for Linux x86_64 only)"
 endif
 
-pytest: setup gui-deps
+pytest: setup gui-deps web-deps
 	$(BIN)/pytest -q tests
 
 # The GUI tests and the screenshot need an X server (Xvfb), xdotool and ImageMagick, and Tk.
@@ -63,6 +64,23 @@ gui-deps:
 	  command -v Xvfb >/dev/null || (apt-get update && apt-get install -y xvfb xdotool x11-apps imagemagick); \
 	  $(PYTHON) -c 'import tkinter' 2>/dev/null || apt-get install -y python3-tk; \
 	fi
+
+# The page's tests drive Debian's chromium through its chromium-driver (docs/web.md). Installed
+# only as root on Debian; elsewhere those tests skip and say why.
+web-deps:
+	@if [ "$$(id -u)" = 0 ] && [ -f /etc/debian_version ]; then \
+	  command -v chromedriver >/dev/null || apt-get install -y chromium chromium-driver || \
+	  (apt-get update && apt-get install -y chromium chromium-driver) || \
+	  echo "SKIPPED: chromium could not be installed; the page's tests will skip"; \
+	fi
+
+# The unit in a browser: a static site in build/web/ (python -m simulator --web serves it).
+web: setup
+	$(PY) web/build.py build/web
+
+# docs/web-*.png: the page in headless Chromium at a phone's and a desktop's size.
+web-screenshots: setup web-deps
+	$(PY) tools/web_screenshots.py docs
 
 # docs/simulator.png: the real window under Xvfb, scripted over its own protocol port.
 screenshot: setup gui-deps

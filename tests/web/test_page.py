@@ -9,7 +9,7 @@ import time
 from urllib.parse import urlparse
 
 import segments
-from conftest import ROOT, Page, start_chromium, stop_chromium
+from browserpage import ROOT, Page, start_chromium, stop_chromium
 
 SESSION = os.path.join(ROOT, "tests", "sessions", "tour.txt")
 
