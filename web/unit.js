@@ -208,8 +208,8 @@ function draw(old, v) {
   $("light-red").classList.toggle("on", v.red);
   $("light-green").classList.toggle("on", v.green);
   $("deal").textContent = v.deal === "idle" ? "" : "deal: " + v.deal;
-  $("sound").className = "sound v" + v.volume;
-  $("sound").title = "volume " + v.volume;
+  $("sound").setAttribute("class", "sound v" + v.volume);
+  $("sound").setAttribute("aria-label", "volume " + v.volume);
   for (const [i, s] of ["L", "R"].entries()) {
     const card = v.slots[i];
     if (!old || old.slots[i] !== card) placeCards(v);
