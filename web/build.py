@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PAGE_FILES = ("index.html", "style.css", "unit.js", "body.py")
+PAGE_FILES = ("index.html", "style.css", "unit.js", "body.py", "sw.js")
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
 
 

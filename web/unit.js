@@ -470,6 +470,10 @@ sys.path.insert(0, "/fw")`);
   document.body.classList.add("ready");
   $("loading").remove();
   document.addEventListener("visibilitychange", () => view && keepAwake(view.power));
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    // Offline once loaded (web/sw.js); without it the page still runs, online only.
+    navigator.serviceWorker.register("sw.js").catch((e) => console.warn("offline copy: " + e));
+  }
 }
 
 // What tests and the console's users reach from JavaScript.

@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from urllib.parse import urlparse
 
@@ -143,3 +144,24 @@ def test_fits_a_360_by_740_phone_with_44px_keys(origin):
         assert page.console_errors() == []
     finally:
         stop_chromium(drv)
+
+
+def test_works_offline_once_loaded(browser, site):
+    from simulator import web
+
+    srv = web.server(site, 0)  # a server of this test's own, to be stopped
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    page = Page(browser, "http://127.0.0.1:%d" % srv.server_address[1]).load()
+    page.send("INSERT L 6")
+    page.send("KEY 3M+")
+    kept = browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        navigator.serviceWorker.ready.then(async () => {
+          const c = await caches.open('bank-unit');
+          done(!!(await c.match('micropython.wasm')) && !!(await c.match('firmware/unit.py')));
+        }, (e) => done('no service worker: ' + e));""")
+    assert kept is True
+    srv.shutdown()
+    srv.server_close()  # the server gone: nothing answers on that port now
+    page.load()
+    assert page.send("BALANCES")[-1].endswith('"6": 18000000}')
