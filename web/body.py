@@ -94,6 +94,19 @@ class Page:
         self.unit.listeners.append(self._on_event)
         self._log_key = None
         self._log = []
+        self.names = self._names()
+
+    def _names(self):
+        """The six names the banker gave (protocol NAME, the issue "At the table"), or None
+        from a firmware without them."""
+        try:
+            import names
+        except ImportError:
+            return None
+        try:
+            return list(names.get(self.store))
+        except OSError:
+            return None
 
     def _on_event(self, kind, arg):
         if kind == "tone":
@@ -153,7 +166,7 @@ class Page:
             "error": u.error, "entry": u.entry, "tones": heard,
             "profile": led.profile.name, "seq": led.seq, "store": u.store_status,
             "balances": [[b, self._amount(b)] for b in led.bal[1:]],
-            "log": self._recent(), "wait": wait,
+            "log": self._recent(), "wait": wait, "names": self.names,
             "events": self.protocol.drain() if self.protocol.events else [],
         })
 
@@ -189,7 +202,9 @@ def send(line):
     """One protocol line, as the serial port takes it: the reply lines, as the other bodies
     give them, joined by newlines."""
     page.now()
-    return "\n".join(page.protocol.handle(line))
+    out = page.protocol.handle(line)
+    page.names = page._names()  # NAME is the only way they change
+    return "\n".join(out)
 
 
 if "--selftest" in sys.argv:  # pragma: no cover - a quick look under the unix port

@@ -216,15 +216,24 @@ function draw(old, v) {
   }
   if (!firstDisplay && v.power) firstDisplay = performance.now();  // from navigation start
   if (!old || old.seq !== v.seq || old.log.join() !== v.log.join() ||
-      old.balances.join() !== v.balances.join()) drawPanel(v);
+      old.balances.join() !== v.balances.join() ||
+      JSON.stringify(old.names) !== JSON.stringify(v.names)) drawPanel(v);
 }
 
 const CARD_COLOURS = ["#d62828", "#1d4ed8", "#15803d", "#eab308", "#7e22ce", "#ea580c"];
 
+function escape(text) {
+  return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+}
+
 function drawPanel(v) {
-  const rows = v.balances.map(([bal, short], i) =>
-    `<tr><td><span class="chip" style="background:${CARD_COLOURS[i]}">${i + 1}</span></td>` +
-    `<td class="num">${bal.toLocaleString("en")}</td><td class="short">${short}</td></tr>`);
+  const rows = v.balances.map(([bal, short], i) => {
+    const name = v.names ? (v.names[i] || "") : null;
+    return `<tr><td><span class="chip" style="background:${CARD_COLOURS[i]}">${i + 1}</span></td>` +
+      (name === null ? "" : `<td class="name" data-card="${i + 1}" role="button" ` +
+        `title="the player's name (tap to change)">${escape(name) || "&middot;&middot;&middot;"}</td>`) +
+      `<td class="num">${bal.toLocaleString("en")}</td><td class="short">${short}</td></tr>`;
+  });
   $("balances").innerHTML = rows.join("");
   $("log").innerHTML = v.log.length
     ? v.log.map((l) => `<li>${l}</li>`).join("")
@@ -404,6 +413,19 @@ function send(line) {
   return reply.split("\n");
 }
 
+function buildNames() {
+  // A name is given through the protocol's NAME, as host tools give it: one way for both.
+  $("balances").addEventListener("click", (e) => {
+    const cell = e.target.closest(".name");
+    if (!cell) return;
+    const n = cell.dataset.card;
+    const text = prompt("Name for card " + n + " (empty: none)", view.names[n - 1] || "");
+    if (text === null) return;
+    const reply = send(("NAME " + n + " " + text.trim()).trim());
+    if (!reply[reply.length - 1].startsWith("OK")) alert(reply[reply.length - 1]);
+  });
+}
+
 function buildConsole() {
   $("console-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -427,6 +449,7 @@ async function start() {
   buildKeys();
   buildCards();
   buildConsole();
+  buildNames();
   const [py, files] = await Promise.all([
     loadMicroPython({ heapsize: 4 * 1024 * 1024, stdout: (l) => console.log(l),
       stderr: (l) => console.warn(l) }),

@@ -47,6 +47,8 @@ def test_receive_transfer_undo_by_taps(page):
     wait_for(lambda: page.drawn() == shows("15", m=True), 3)
     page.keys("1", "5", "0", "K", "+")  # B4: 150 k from the bank
     assert page.drawn() == shows("15.15", m=True)
+    # B18: the tones the firmware sounded, each played from its tone table (tones.py)
+    assert page.drv.execute_script("return bank.tones;") == ["card"] + ["click"] * 4 + ["money-in"]
     page.tap("card-2")
     page.tap("slot-R")
     wait_for(lambda: page.drawn() == shows("15", m=True), 3)
@@ -165,3 +167,17 @@ def test_works_offline_once_loaded(browser, site):
     srv.server_close()  # the server gone: nothing answers on that port now
     page.load()
     assert page.send("BALANCES")[-1].endswith('"6": 18000000}')
+
+
+def test_the_console_speaks_the_protocol(page):
+    page.load()
+    page.tap("console")  # the <details> opens
+    box = page.drv.find_element("id", "console-in")
+    for line in ("INSERT R 3", "KEY 250K-", "BALANCES"):
+        box.send_keys(line + "\n")
+    out = page.drv.find_element("id", "console-out").text.splitlines()
+    assert out[0] == "> INSERT R 3" and out[2] == "> KEY 250K-" and out[4] == "> BALANCES"
+    assert out[5] == ('OK {"1": 15000000, "2": 15000000, "3": 14750000, "4": 15000000, '
+                      '"5": 15000000, "6": 15000000}')
+    assert page.drawn() == shows("14.75", m=True)  # B5: the drawing follows the console
+    assert page.panel()[1] == ["#1 pay 3>bank 250 k"]
