@@ -65,9 +65,12 @@ class WebFS(OsFS):
         try:
             OsFS.done(self, f)
         finally:
-            if self.writing is not None:
-                js.bankPersist(self.writing)
-                self.writing = None
+            path = self.writing
+            self.writing = None
+            if path is not None and not js.bankPersist(path):
+                # Not kept (the browser's storage full, say): the write failed, as a full
+                # flash's would, and the file is back as kept. The store refuses the change.
+                raise OSError(28)
 
     def _remove(self, path):
         self._os_remove(path)

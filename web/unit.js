@@ -51,6 +51,9 @@ globalThis.bankPersist = (path) => {
     return true;
   } catch (e) {
     console.warn("bank unit: the game could not be kept: " + e);
+    // The in-memory file goes back to what is kept, so the firmware reads only that.
+    const kept = localStorage.getItem(PREFIX + path.split("/").pop());
+    if (kept === null) mp.FS.unlink(path); else mp.FS.writeFile(path, strToBytes(kept));
     return false;
   }
 };

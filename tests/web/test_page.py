@@ -181,3 +181,21 @@ def test_the_console_speaks_the_protocol(page):
                       '"5": 15000000, "6": 15000000}')
     assert page.drawn() == shows("14.75", m=True)  # B5: the drawing follows the console
     assert page.panel()[1] == ["#1 pay 3>bank 250 k"]
+
+
+def test_a_write_the_browser_refuses_moves_no_money(page):
+    page.load()
+    page.send("INSERT L 2")
+    page.send("KEY 1M+")
+    page.drv.execute_script("""
+        window._setItem = Storage.prototype.setItem;
+        Storage.prototype.setItem = function () {
+          throw new DOMException('full', 'QuotaExceededError');
+        };""")
+    state = page.send("KEY 2M+")[-1]
+    assert '"error": "store-failed"' in state  # B17: refused, as with a flash that is full
+    assert page.send("BALANCES")[-1].startswith('OK {"1": 15000000, "2": 16000000,')
+    page.drv.execute_script("Storage.prototype.setItem = window._setItem;")
+    page.load()
+    assert page.send("BALANCES")[-1].startswith('OK {"1": 15000000, "2": 16000000,')
+    assert page.send("HELLO")[-1].endswith('"store": "ok"}')
