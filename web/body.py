@@ -37,7 +37,7 @@ def _ticks_ms():
 
 def _sleep_ms(ms):
     # HOLD over the page's console holds the key for real: the page freezes for that long, as
-    # the desktop window does (README, "Not yet").
+    # the desktop window does (README, "Status").
     end = js.performance.now() + ms
     while js.performance.now() < end:
         pass
