@@ -143,5 +143,8 @@ class Page:
 
 @pytest.fixture
 def page(browser, origin):
+    """A page of a game of the test's own; no test may leave an error in the console."""
     browser.get_log("browser")  # what an earlier test left
-    return Page(browser, origin)
+    p = Page(browser, origin)
+    yield p
+    assert p.console_errors() == []
