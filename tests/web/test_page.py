@@ -9,6 +9,7 @@ import threading
 import time
 from urllib.parse import urlparse
 
+import pytest
 import segments
 from browserpage import ROOT, Page, start_chromium, stop_chromium
 
@@ -129,20 +130,28 @@ def test_protocol_replies_match_the_headless_simulator_byte_for_byte(browser, or
     assert ("\n".join(got) + "\n").encode() == want
 
 
-def test_fits_a_360_by_740_phone_with_44px_keys(origin):
-    drv = start_chromium(360, 740)
+@pytest.mark.parametrize("width,height", [(360, 740), (740, 360)])
+def test_the_unit_fits_a_phone_whole_with_44px_keys(origin, width, height):
+    drv = start_chromium(width, height)
     try:
         page = Page(drv, origin).load()
         box = drv.execute_script("""
             const r = (id) => document.getElementById(id).getBoundingClientRect();
-            const keys = [...document.querySelectorAll('.key, .card')].map((e) => {
-              const b = e.getBoundingClientRect(); return [b.width, b.height]; });
-            return {bottom: r('tray').bottom, right: Math.max(r('unit').right, r('tray').right),
-                    left: r('unit').left, keys: keys,
+            const sizes = [...document.querySelectorAll('.key, .card')].map((e) => {
+              const b = e.getBoundingClientRect(); return Math.min(b.width, b.height); });
+            const all = ['unit', 'tray', 'slot-L', 'slot-R'].map(r);
+            return {bottom: Math.max(...all.map((b) => b.bottom)),
+                    right: Math.max(...all.map((b) => b.right)),
+                    left: Math.min(...all.map((b) => b.left)),
+                    top: Math.min(...all.map((b) => b.top)), smallest: Math.min(...sizes),
+                    panel: r('balances').left, unit: r('unit').right,
                     scroll: document.documentElement.scrollWidth};""")
-        assert box["bottom"] <= 740 and box["left"] >= 0 and box["right"] <= 360
-        assert box["scroll"] <= 360  # nothing sideways
-        assert min(min(w, h) for w, h in box["keys"]) >= 44
+        assert box["top"] >= 0 and box["left"] >= 0
+        assert box["bottom"] <= height and box["right"] <= width  # no scrolling to play
+        assert box["scroll"] <= width  # nothing sideways
+        assert box["smallest"] >= 44  # every key and card a 44 px touch target
+        if width > height:
+            assert box["panel"] > box["unit"]  # the banker beside the unit
         assert page.console_errors() == []
     finally:
         stop_chromium(drv)
