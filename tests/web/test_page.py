@@ -208,3 +208,19 @@ def test_a_write_the_browser_refuses_moves_no_money(page):
     page.load()
     assert page.send("BALANCES")[-1].startswith('OK {"1": 15000000, "2": 16000000,')
     assert page.send("HELLO")[-1].endswith('"store": "ok"}')
+
+
+def test_c_held_three_seconds_starts_a_new_game(page):
+    from selenium.webdriver import ActionChains
+
+    page.load()
+    page.send("INSERT L 3")
+    page.send("KEY 2M+")
+    page.send("REMOVE L")
+    assert page.panel()[0][2] == "17,000,000"
+    key = page.drv.find_element("id", "key-C")
+    ActionChains(page.drv).click_and_hold(key).perform()
+    wait_for(lambda: "new-game" in page.drv.execute_script("return bank.tones;"), 4.5)
+    ActionChains(page.drv).release(key).perform()  # B11: the hold, not the release, did it
+    assert page.panel()[0] == ["15,000,000"] * 6
+    assert page.drawn() == shows("0")
