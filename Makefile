@@ -11,8 +11,7 @@ MICROPYTHON := $(BIN)/micropython
 FIRMWARE := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' | sort)
 PORT ?=
 
-.PHONY: setup sim test lint mpy typecheck pytest test-mp bench deploy clean gui-deps screenshot \
-	web web-deps web-screenshots
+.PHONY: setup sim test lint mpy typecheck pytest test-mp bench deploy clean gui-deps screenshot
 
 $(STAMP): requirements.txt requirements-unix-port.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,7 +53,7 @@ else
 	@echo "SKIPPED: MicroPython unix port runs (the wheel exists for Linux x86_64 only)"
 endif
 
-pytest: setup gui-deps web-deps
+pytest: setup gui-deps
 	$(BIN)/pytest -q tests
 
 # The GUI tests and the screenshot need an X server (Xvfb), xdotool and ImageMagick, and Tk.
@@ -64,6 +63,9 @@ gui-deps:
 	  command -v Xvfb >/dev/null || (apt-get update && apt-get install -y xvfb xdotool x11-apps imagemagick); \
 	  $(PYTHON) -c 'import tkinter' 2>/dev/null || apt-get install -y python3-tk; \
 	fi
+
+.PHONY: web web-deps web-screenshots
+pytest: web-deps
 
 # The page's tests drive Debian's chromium through its chromium-driver (docs/web.md). Installed
 # only as root on Debian; elsewhere those tests skip and say why.
