@@ -224,3 +224,21 @@ def test_c_held_three_seconds_starts_a_new_game(page):
     ActionChains(page.drv).release(key).perform()  # B11: the hold, not the release, did it
     assert page.panel()[0] == ["15,000,000"] * 6
     assert page.drawn() == shows("0")
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(ROOT, "firmware", "names.py")),
+                    reason="this firmware has no player names (NAME, the issue 'At the table')")
+def test_the_players_names_in_the_panel_given_by_a_tap(page):
+    page.load()
+    assert page.send("NAME 2 Ada")[-1].startswith('OK {"1": null, "2": "Ada"')
+    names = page.drv.execute_script(
+        "return [...document.querySelectorAll('#balances td.name')].map((e) => e.textContent);")
+    assert names[1] == "Ada" and len(names) == 6
+    page.drv.execute_script("window.prompt = () => 'Grace';")  # the banker types a name
+    page.drv.find_elements("css selector", "#balances td.name")[4].click()
+    assert page.send("NAMES")[-1] == ('OK {"1": null, "2": "Ada", "3": null, "4": null, '
+                                      '"5": "Grace", "6": null}')
+    page.load()  # kept in the browser as on the unit's flash
+    names = page.drv.execute_script(
+        "return [...document.querySelectorAll('#balances td.name')].map((e) => e.textContent);")
+    assert names[1] == "Ada" and names[4] == "Grace"
