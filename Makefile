@@ -80,6 +80,26 @@ gui-deps:
 	  $(PYTHON) -c 'import tkinter' 2>/dev/null || apt-get install -y python3-tk; \
 	fi
 
+.PHONY: web web-deps web-screenshots
+pytest: web-deps
+
+# The page's tests drive Debian's chromium through its chromium-driver (docs/web.md). Installed
+# only as root on Debian; elsewhere those tests skip and say why.
+web-deps:
+	@if [ "$$(id -u)" = 0 ] && [ -f /etc/debian_version ]; then \
+	  command -v chromedriver >/dev/null || apt-get install -y chromium chromium-driver || \
+	  (apt-get update && apt-get install -y chromium chromium-driver) || \
+	  echo "SKIPPED: chromium could not be installed; the page's tests will skip"; \
+	fi
+
+# The unit in a browser: a static site in build/web/ (python -m simulator --web serves it).
+web: setup
+	$(PY) web/build.py build/web
+
+# docs/web-*.png: the page in headless Chromium at a phone's and a desktop's size.
+web-screenshots: setup web-deps
+	$(PY) tools/web_screenshots.py docs
+
 # docs/simulator.png: the real window under Xvfb, scripted over its own protocol port.
 screenshot: setup gui-deps
 	$(PY) tools/screenshot.py docs/simulator.png

@@ -7,7 +7,7 @@ CPython; the heap after boot and the time to the first display from bench/boot_m
 firmware as sources and compiled with mpy-cross; LOG 20, DEAL and a wake from
 bench/rare_mp.py; flash writes from bench/storage.py; serial commands per second from
 host_tools.bench over a pty; idle CPU from bench/idle_cpu.py. The unix port exists for Linux
-x86_64 only: elsewhere its rows say so.
+x86_64 only: elsewhere its rows say so. The browser page's rows are bench/web_bench.py's.
 README "Performance" says what each figure means on a Pico.
 """
 
@@ -244,6 +244,9 @@ def main():
             else:
                 rows.append(("idle CPU of the simulator, %s" % name, "%.2f %%" % pct, "< 2 %",
                              yes(pct < 2)))
+    from bench import web_bench
+
+    rows.extend(web_bench.rows())
     rows.extend(pico_rows())
     print_table(rows)
     return 0

@@ -7,6 +7,10 @@ from simulator import options
 
 
 def main(argv):
+    if argv[:1] == ["--web"]:  # the page in a browser: a server of files, no unit here
+        from simulator import web
+
+        return web.main(argv[1:])
     try:
         opts = options.parse(argv)
     except options.UsageError as e:

@@ -1,0 +1,244 @@
+"""The unit in a browser (docs/web.md): the firmware in MicroPython's webassembly port, played
+by taps in a real headless Chromium, its game kept in the browser, its protocol the others'."""
+
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from urllib.parse import urlparse
+
+import pytest
+import segments
+from browserpage import ROOT, Page, start_chromium, stop_chromium
+
+SESSION = os.path.join(ROOT, "tests", "sessions", "tour.txt")
+
+
+def wait_for(cond, timeout=5.0):
+    end = time.monotonic() + timeout
+    while not cond():
+        assert time.monotonic() < end, "not within %.1f s" % timeout
+        time.sleep(0.02)
+
+
+def shows(text, k=False, m=False):
+    """The display the firmware's own font draws for text (segments.py)."""
+    return [segments.cells(text), k, m, False]
+
+
+def test_loads_from_its_own_origin_only_and_shows_0(page):
+    page.load()
+    assert page.drawn() == shows("0")  # B16: on at boot, a new game's greeting
+    urls = page.drv.execute_script(
+        "return performance.getEntriesByType('resource').map((e) => e.name);")
+    assert any(u.endswith("micropython.wasm") for u in urls)
+    assert any(u.endswith("firmware/unit.py") for u in urls)
+    mine = urlparse(page.origin).netloc
+    assert [u for u in urls if urlparse(u).netloc != mine] == []
+    assert page.console_errors() == []
+
+
+def test_receive_transfer_undo_by_taps(page):
+    page.load()
+    page.tap("card-1")
+    page.tap("slot-L")
+    assert page.drawn() == shows("1")  # B3: the card's number, then its balance
+    wait_for(lambda: page.drawn() == shows("15", m=True), 3)
+    page.keys("1", "5", "0", "K", "+")  # B4: 150 k from the bank
+    assert page.drawn() == shows("15.15", m=True)
+    # B18: the tones the firmware sounded, each played from its tone table (tones.py)
+    assert page.drv.execute_script("return bank.tones;") == ["card"] + ["click"] * 4 + ["money-in"]
+    page.tap("card-2")
+    page.tap("slot-R")
+    wait_for(lambda: page.drawn() == shows("15", m=True), 3)
+    page.keys("5", "0", "0", "K", "-")  # B6: 2 pays 1
+    assert page.drawn() == shows("14.5", m=True)  # the payer's new balance first
+    wait_for(lambda: page.drawn() == shows("15.65", m=True), 3)  # then the payee's
+    bal, log = page.panel()
+    assert bal[:3] == ["15,650,000", "14,500,000", "15,000,000"]
+    assert log[0] == "#2 transfer 2>1 500 k"
+    page.keys("C")  # B10: the open transfer reversed
+    assert page.drawn() == shows("15", m=True)
+    bal, log = page.panel()
+    assert bal[:2] == ["15,150,000", "15,000,000"]
+    assert log == ["#3 undo 1>2 500 k (undoes #2)", "#2 transfer 2>1 500 k",
+                   "#1 receive bank>1 150 k"]
+    assert page.console_errors() == []
+
+
+def test_drag_a_card_into_a_slot_and_out(page):
+    from selenium.webdriver import ActionChains
+
+    page.load()
+    card = page.drv.find_element("id", "card-3")
+    ActionChains(page.drv).drag_and_drop(card, page.drv.find_element("id", "slot-R")).perform()
+    assert page.drv.execute_script("return bank.view().slots") == [None, 3]
+    assert page.drawn() == shows("3")  # B3
+    ActionChains(page.drv).drag_and_drop(card, page.drv.find_element("id", "tray")).perform()
+    assert page.drv.execute_script("return bank.view().slots") == [None, None]
+
+
+def test_the_game_survives_a_reload(page):
+    page.load()
+    page.tap("card-4")
+    page.tap("slot-L")
+    page.keys("2", "M", "+")
+    before = page.panel()
+    assert before[0][3] == "17,000,000"
+    page.load()  # the tab reloaded: the firmware boots from what the browser kept (B17)
+    assert page.panel() == before
+    assert page.send("HELLO")[-1].endswith('"store": "ok"}')
+    assert page.send("BALANCES")[-1].startswith('OK {"1": 15000000, "2": 15000000, '
+                                                '"3": 15000000, "4": 17000000')
+
+
+def test_a_damaged_copy_is_reported_as_on_the_unit(page):
+    page.load()
+    page.send("INSERT L 5")
+    page.send("KEY 1M+")
+    # One stored byte changed behind the store's back: its CRC no longer matches (B17).
+    page.drv.execute_script("""
+        const key = 'bank-unit/' + arguments[0] + '/';
+        const name = localStorage.getItem(key + 'bank.a') ? 'bank.a' : 'bank.b';
+        const s = localStorage.getItem(key + name);
+        const i = s.lastIndexOf('1000000');
+        localStorage.setItem(key + name, s.slice(0, i) + '9' + s.slice(i + 1));""", page.game)
+    page.load()
+    assert page.send("HELLO")[-1].endswith('"store": "damaged"}')
+    assert page.drawn() == shows("Err5")
+
+
+def _headless(data, state):
+    p = subprocess.run([sys.executable, "-m", "simulator", "--headless", "--stdio",
+                        "--virtual-clock", "--seed", "42", "--state", state],
+                       input=data, capture_output=True, cwd=ROOT, timeout=60)
+    assert p.returncode == 0, p.stderr.decode(errors="replace")
+    return p.stdout
+
+
+def test_protocol_replies_match_the_headless_simulator_byte_for_byte(browser, origin):
+    with open(SESSION, "rb") as f:
+        data = f.read()
+    with tempfile.TemporaryDirectory() as state:
+        want = _headless(data, state)
+    page = Page(browser, origin, "clock=virtual&seed=42").load()
+    got = []
+    for line in data.decode().splitlines():
+        got.extend(x for x in page.send(line) if x)  # a blank line has no reply: ""
+    assert ("\n".join(got) + "\n").encode() == want
+
+
+@pytest.mark.parametrize("width,height", [(360, 740), (740, 360)])
+def test_the_unit_fits_a_phone_whole_with_44px_keys(origin, width, height):
+    drv = start_chromium(width, height)
+    try:
+        page = Page(drv, origin).load()
+        box = drv.execute_script("""
+            const r = (id) => document.getElementById(id).getBoundingClientRect();
+            const sizes = [...document.querySelectorAll('.key, .card')].map((e) => {
+              const b = e.getBoundingClientRect(); return Math.min(b.width, b.height); });
+            const all = ['unit', 'tray', 'slot-L', 'slot-R'].map(r);
+            return {bottom: Math.max(...all.map((b) => b.bottom)),
+                    right: Math.max(...all.map((b) => b.right)),
+                    left: Math.min(...all.map((b) => b.left)),
+                    top: Math.min(...all.map((b) => b.top)), smallest: Math.min(...sizes),
+                    panel: r('balances').left, unit: r('unit').right,
+                    scroll: document.documentElement.scrollWidth};""")
+        assert box["top"] >= 0 and box["left"] >= 0
+        assert box["bottom"] <= height and box["right"] <= width  # no scrolling to play
+        assert box["scroll"] <= width  # nothing sideways
+        assert box["smallest"] >= 44  # every key and card a 44 px touch target
+        if width > height:
+            assert box["panel"] > box["unit"]  # the banker beside the unit
+        assert page.console_errors() == []
+    finally:
+        stop_chromium(drv)
+
+
+def test_works_offline_once_loaded(browser, site):
+    from simulator import web
+
+    srv = web.server(site, 0)  # a server of this test's own, to be stopped
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    page = Page(browser, "http://127.0.0.1:%d" % srv.server_address[1]).load()
+    page.send("INSERT L 6")
+    page.send("KEY 3M+")
+    kept = browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        navigator.serviceWorker.ready.then(async () => {
+          const c = await caches.open('bank-unit');
+          done(!!(await c.match('micropython.wasm')) && !!(await c.match('firmware/unit.py')));
+        }, (e) => done('no service worker: ' + e));""")
+    assert kept is True
+    srv.shutdown()
+    srv.server_close()  # the server gone: nothing answers on that port now
+    page.load()
+    assert page.send("BALANCES")[-1].endswith('"6": 18000000}')
+
+
+def test_the_console_speaks_the_protocol(page):
+    page.load()
+    page.tap("console")  # the <details> opens
+    box = page.drv.find_element("id", "console-in")
+    for line in ("INSERT R 3", "KEY 250K-", "BALANCES"):
+        box.send_keys(line + "\n")
+    out = page.drv.find_element("id", "console-out").text.splitlines()
+    assert out[0] == "> INSERT R 3" and out[2] == "> KEY 250K-" and out[4] == "> BALANCES"
+    assert out[5] == ('OK {"1": 15000000, "2": 15000000, "3": 14750000, "4": 15000000, '
+                      '"5": 15000000, "6": 15000000}')
+    assert page.drawn() == shows("14.75", m=True)  # B5: the drawing follows the console
+    assert page.panel()[1] == ["#1 pay 3>bank 250 k"]
+
+
+def test_a_write_the_browser_refuses_moves_no_money(page):
+    page.load()
+    page.send("INSERT L 2")
+    page.send("KEY 1M+")
+    page.drv.execute_script("""
+        window._setItem = Storage.prototype.setItem;
+        Storage.prototype.setItem = function () {
+          throw new DOMException('full', 'QuotaExceededError');
+        };""")
+    state = page.send("KEY 2M+")[-1]
+    assert '"error": "store-failed"' in state  # B17: refused, as with a flash that is full
+    assert page.send("BALANCES")[-1].startswith('OK {"1": 15000000, "2": 16000000,')
+    page.drv.execute_script("Storage.prototype.setItem = window._setItem;")
+    page.load()
+    assert page.send("BALANCES")[-1].startswith('OK {"1": 15000000, "2": 16000000,')
+    assert page.send("HELLO")[-1].endswith('"store": "ok"}')
+
+
+def test_c_held_three_seconds_starts_a_new_game(page):
+    from selenium.webdriver import ActionChains
+
+    page.load()
+    page.send("INSERT L 3")
+    page.send("KEY 2M+")
+    page.send("REMOVE L")
+    assert page.panel()[0][2] == "17,000,000"
+    key = page.drv.find_element("id", "key-C")
+    ActionChains(page.drv).click_and_hold(key).perform()
+    wait_for(lambda: "new-game" in page.drv.execute_script("return bank.tones;"), 4.5)
+    ActionChains(page.drv).release(key).perform()  # B11: the hold, not the release, did it
+    assert page.panel()[0] == ["15,000,000"] * 6
+    assert page.drawn() == shows("0")
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(ROOT, "firmware", "names.py")),
+                    reason="this firmware has no player names (NAME, the issue 'At the table')")
+def test_the_players_names_in_the_panel_given_by_a_tap(page):
+    page.load()
+    assert page.send("NAME 2 Ada")[-1].startswith('OK {"1": null, "2": "Ada"')
+    names = page.drv.execute_script(
+        "return [...document.querySelectorAll('#balances td.name')].map((e) => e.textContent);")
+    assert names[1] == "Ada" and len(names) == 6
+    page.drv.execute_script("window.prompt = () => 'Grace';")  # the banker types a name
+    page.drv.find_elements("css selector", "#balances td.name")[4].click()
+    assert page.send("NAMES")[-1] == ('OK {"1": null, "2": "Ada", "3": null, "4": null, '
+                                      '"5": "Grace", "6": null}')
+    page.load()  # kept in the browser as on the unit's flash
+    names = page.drv.execute_script(
+        "return [...document.querySelectorAll('#balances td.name')].map((e) => e.textContent);")
+    assert names[1] == "Ada" and names[4] == "Grace"

@@ -1,0 +1,98 @@
+"""`make web`: the static site of the unit in a browser, into build/web/ (or the folder given).
+
+    python web/build.py [DEST]
+
+The page (web/), the firmware's files as they are (firmware/, a manifest beside them) and
+MicroPython's webassembly port, the npm package and version `make bench` pins
+(bench/__main__.py: one place for the version), installed into build/ with npm on first use.
+Nothing is fetched from anywhere else when the page runs: the folder can go on any static host.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PAGE_FILES = ("index.html", "style.css", "unit.js", "body.py", "sw.js")
+PORT_FILES = ("micropython.mjs", "micropython.wasm")
+
+
+class BuildError(Exception):
+    pass
+
+
+def wasm_package():
+    """The port's package folder, installed with npm at the pinned version if missing."""
+    sys.path.insert(0, REPO)
+    from bench.__main__ import WASM_DIR, WASM_PACKAGE, WASM_VERSION
+
+    pkg = os.path.join(WASM_DIR, "node_modules", *WASM_PACKAGE.split("/"))
+    if _installed_version(pkg) != WASM_VERSION:
+        npm = shutil.which("npm")
+        if npm is None:
+            raise BuildError("npm is needed once, to install %s@%s" % (WASM_PACKAGE,
+                                                                       WASM_VERSION))
+        os.makedirs(WASM_DIR, exist_ok=True)
+        got = subprocess.run([npm, "install", "--silent", "--no-audit", "--no-fund", "--prefix",
+                              WASM_DIR, "%s@%s" % (WASM_PACKAGE, WASM_VERSION)],
+                             capture_output=True, text=True, timeout=300)
+        if got.returncode != 0 or _installed_version(pkg) != WASM_VERSION:
+            raise BuildError("npm could not install %s@%s: %s" % (
+                WASM_PACKAGE, WASM_VERSION, got.stderr.strip()[-300:]))
+    return pkg
+
+
+def _installed_version(pkg):
+    try:
+        with open(os.path.join(pkg, "package.json")) as f:
+            return json.load(f).get("version")
+    except (OSError, ValueError):
+        return None
+
+
+def firmware_files():
+    """The firmware's modules, relative to firmware/, sorted (drivers/ included: as they are)."""
+    root = os.path.join(REPO, "firmware")
+    out = []
+    for d, dirs, files in os.walk(root):
+        dirs[:] = sorted(x for x in dirs if x != "__pycache__")
+        for f in files:
+            if f.endswith(".py"):
+                out.append(os.path.relpath(os.path.join(d, f), root).replace(os.sep, "/"))
+    return sorted(out)
+
+
+def build(dest=None):
+    dest = dest or os.path.join(REPO, "build", "web")
+    pkg = wasm_package()
+    if os.path.isdir(dest):
+        shutil.rmtree(dest)
+    os.makedirs(os.path.join(dest, "firmware"))
+    for f in PAGE_FILES:
+        shutil.copy(os.path.join(REPO, "web", f), os.path.join(dest, f))
+    for f in PORT_FILES:
+        shutil.copy(os.path.join(pkg, f), os.path.join(dest, f))
+    files = firmware_files()
+    for f in files:
+        target = os.path.join(dest, "firmware", f)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copy(os.path.join(REPO, "firmware", f), target)
+    with open(os.path.join(dest, "firmware", "files.json"), "w") as out:
+        json.dump(files, out)
+    return dest
+
+
+def main(argv):
+    try:
+        dest = build(argv[0] if argv else None)
+    except BuildError as e:
+        sys.stderr.write("make web: %s\n" % e)
+        return 1
+    print("built %s" % os.path.relpath(dest, os.getcwd()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

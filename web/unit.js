@@ -1,0 +1,518 @@
+// The page as the unit's body: the firmware (firmware/, unchanged) runs in MicroPython's
+// WebAssembly port; this file turns taps into the brain's events and draws its outputs back.
+// No rule lives here: what a key does, what the display shows, when a light flashes, is the
+// firmware's (web/body.py reads it out as one view per input). docs/web.md has the why.
+//
+// URL options: ?game=NAME (a separate kept game), ?seed=N (reproducible deal timer, B13),
+// ?clock=virtual (time moves only on ADVANCE/HOLD, as --virtual-clock), ?profile=world|classic|
+// francs (B15), ?maintenance (as --maintenance).
+import { loadMicroPython } from "./micropython.mjs";
+
+const params = new URLSearchParams(location.search);
+const PREFIX = "bank-unit/" + (params.get("game") || "default") + "/";
+const STATE = "/state";
+const KEY_ROWS = [["7", "8", "9", "C"], ["4", "5", "6", "M"], ["1", "2", "3", "K"],
+  ["0", ".", "DEAL"], ["+", "-"]];
+const KEY_LABEL = { "-": "\u2212", DEAL: "DEAL" };
+const KEYBOARD = { ".": ".", ",": ".", m: "M", k: "K", c: "C", d: "DEAL", " ": "DEAL",
+  "+": "+", "=": "+", "-": "-", _: "-" };
+for (const d of "0123456789") KEYBOARD[d] = d;
+const TONE_SHOW_MS = 450;
+
+const $ = (id) => document.getElementById(id);
+let mp = null;
+let body = null;
+let TONES = {};
+let view = null;
+let timer = null;
+let firstDisplay = null;
+
+// -- the game kept: each file the store finished writing, copied into localStorage ----------
+
+function bytesToStr(u8) {
+  let s = "";
+  for (let i = 0; i < u8.length; i += 8192) {
+    s += String.fromCharCode.apply(null, u8.subarray(i, i + 8192));
+  }
+  return s;
+}
+
+function strToBytes(s) {
+  const u8 = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) u8[i] = s.charCodeAt(i) & 255;
+  return u8;
+}
+
+// Called from Python (web/body.py, WebFS.done) before the store's write returns: true once
+// the file is kept; false (the store then reports a failed write, as a full flash) otherwise.
+globalThis.bankPersist = (path) => {
+  try {
+    localStorage.setItem(PREFIX + path.split("/").pop(), bytesToStr(mp.FS.readFile(path)));
+    return true;
+  } catch (e) {
+    console.warn("bank unit: the game could not be kept: " + e);
+    // The in-memory file goes back to what is kept, so the firmware reads only that.
+    const kept = localStorage.getItem(PREFIX + path.split("/").pop());
+    if (kept === null) mp.FS.unlink(path); else mp.FS.writeFile(path, strToBytes(kept));
+    return false;
+  }
+};
+globalThis.bankForget = (path) => {
+  try {
+    localStorage.removeItem(PREFIX + path.split("/").pop());
+    return true;
+  } catch (e) {
+    return false;
+  }
+};
+
+function restoreState() {
+  try { mp.FS.mkdir(STATE); } catch (e) { /* there already */ }
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key.startsWith(PREFIX)) {
+      mp.FS.writeFile(STATE + "/" + key.slice(PREFIX.length), strToBytes(localStorage.getItem(key)));
+    }
+  }
+}
+
+// -- the display: five seven-segment cells, the k and M marks ------------------------------
+
+function hSeg(x, y, len, t) {
+  const h = t / 2;
+  return [[x, y], [x + h, y - h], [x + len - h, y - h], [x + len, y], [x + len - h, y + h],
+    [x + h, y + h]];
+}
+function vSeg(x, y, len, t) {
+  const h = t / 2;
+  return [[x, y], [x + h, y + h], [x + h, y + len - h], [x, y + len], [x - h, y + len - h],
+    [x - h, y + h]];
+}
+// bit 0 = a ... bit 6 = g (firmware/segments.py), then the point.
+const SEGS = [hSeg(7, 6, 34, 7), vSeg(42, 7, 35, 7), vSeg(42, 44, 35, 7), hSeg(7, 80, 34, 7),
+  vSeg(6, 44, 35, 7), vSeg(6, 7, 35, 7), hSeg(7, 43, 34, 7)];
+
+function buildCells() {
+  const ns = "http://www.w3.org/2000/svg";
+  const cells = [];
+  for (let c = 0; c < 5; c++) {
+    const svg = document.createElementNS(ns, "svg");
+    svg.setAttribute("viewBox", "-2 0 58 88");
+    svg.setAttribute("class", "cell");
+    const parts = [];
+    for (const pts of SEGS) {
+      const p = document.createElementNS(ns, "polygon");
+      p.setAttribute("points", pts.map((q) => q.join(",")).join(" "));
+      svg.appendChild(p);
+      parts.push(p);
+    }
+    const dp = document.createElementNS(ns, "circle");
+    dp.setAttribute("cx", 51); dp.setAttribute("cy", 81); dp.setAttribute("r", 4);
+    svg.appendChild(dp);
+    parts.push(dp);
+    $("cells").appendChild(svg);
+    cells.push(parts);
+  }
+  return cells;
+}
+let CELLS = null;
+
+// -- tones: the firmware's tone table, played with Web Audio at the unit's volume (B18) -------
+
+let audio = null;
+let audioEnd = 0;
+const heard = [];
+
+function wakeAudio() {
+  const Ctx = window.AudioContext || window.webkitAudioContext;
+  if (!audio && Ctx) audio = new Ctx();
+  if (audio && audio.state === "suspended") audio.resume();
+}
+
+function play(name, volume) {
+  heard.push(name);
+  if (!audio || volume <= 0 || !TONES[name]) return;
+  const notes = TONES[name];
+  const gain = audio.createGain();
+  gain.gain.value = volume >= 2 ? 0.16 : 0.05;
+  gain.connect(audio.destination);
+  let t = Math.max(audio.currentTime + 0.005, audioEnd);
+  for (let i = 0; i < notes.length; i += 2) {
+    const secs = notes[i + 1] / 1000;
+    if (notes[i] > 0) {
+      const osc = audio.createOscillator();
+      osc.type = "square";
+      osc.frequency.value = notes[i];
+      osc.connect(gain);
+      osc.start(t);
+      osc.stop(t + secs);
+    }
+    t += secs;
+  }
+  audioEnd = t;
+}
+
+// -- the screen kept awake while the unit is on ------------------------------------------
+
+let wakeLock = null;
+async function keepAwake(on) {
+  if (!("wakeLock" in navigator)) return;
+  if (on && !wakeLock && document.visibilityState === "visible") {
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+      wakeLock.addEventListener("release", () => { wakeLock = null; });
+    } catch (e) { /* refused (no gesture yet, battery saver): the screen may sleep */ }
+  } else if (!on && wakeLock) {
+    wakeLock.release();
+    wakeLock = null;
+  }
+}
+
+// -- the one loop: an input or a due timer, one call into the brain, one redraw -------------
+// Everything the unit does passes through act(): this is where firmware/app.py's App loop
+// (poll inputs, tick when the deadline is due, show the outputs) sits in the page.
+
+function act(op, a = null, b = null) {
+  const json = body.call(op, a, b);
+  show(JSON.parse(json));
+}
+
+function show(v) {
+  const before = view;
+  view = v;
+  draw(before, v);
+  for (const name of v.tones) play(name, v.volume);
+  if (v.tones.length) showTone(v.tones[v.tones.length - 1]);
+  for (const line of v.events) consoleOut(line);
+  clearTimeout(timer);
+  timer = v.wait >= 0 ? setTimeout(() => act("tick"), v.wait + 1) : null;
+  keepAwake(v.power);
+}
+
+let toneTimer = null;
+function showTone(name) {
+  $("tone").textContent = "\u266a " + name;
+  clearTimeout(toneTimer);
+  const ms = Math.max(TONE_SHOW_MS, (TONES[name] || []).filter((_, i) => i % 2).reduce((s, x) => s + x, 0));
+  toneTimer = setTimeout(() => { $("tone").textContent = ""; }, ms);
+}
+
+function draw(old, v) {
+  const cells = v.cells.length ? v.cells : [0, 0, 0, 0, 0];
+  $("lcd").classList.toggle("off", !v.power);
+  for (let c = 0; c < 5; c++) {
+    const code = cells[c];
+    CELLS[c].forEach((p, bit) => p.classList.toggle("on", !!(code & (1 << bit))));
+  }
+  $("lcd").setAttribute("aria-label", "display: " + (v.power ? v.text : "off"));
+  $("lcd").dataset.text = v.power ? v.text : "";
+  $("mark-M").classList.toggle("on", !!v.M);
+  $("mark-k").classList.toggle("on", !!v.k);
+  $("light-red").classList.toggle("on", v.red);
+  $("light-green").classList.toggle("on", v.green);
+  $("deal").textContent = v.deal === "idle" ? "" : "deal: " + v.deal;
+  $("sound").setAttribute("class", "sound v" + v.volume);
+  $("sound").setAttribute("aria-label", "volume " + v.volume);
+  for (const [i, s] of ["L", "R"].entries()) {
+    const card = v.slots[i];
+    if (!old || old.slots[i] !== card) placeCards(v);
+  }
+  if (!firstDisplay && v.power) firstDisplay = performance.now();  // from navigation start
+  if (!old || old.seq !== v.seq || old.log.join() !== v.log.join() ||
+      old.balances.join() !== v.balances.join() ||
+      JSON.stringify(old.names) !== JSON.stringify(v.names)) drawPanel(v);
+}
+
+const CARD_COLOURS = ["#d62828", "#1d4ed8", "#15803d", "#eab308", "#7e22ce", "#ea580c"];
+
+function escape(text) {
+  return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+}
+
+function drawPanel(v) {
+  const rows = v.balances.map(([bal, short], i) => {
+    const name = v.names ? (v.names[i] || "") : null;
+    return `<tr><td><span class="chip" style="background:${CARD_COLOURS[i]}">${i + 1}</span></td>` +
+      (name === null ? "" : `<td class="name" data-card="${i + 1}" role="button" ` +
+        `title="the player's name (tap to change)">${escape(name) || "&middot;&middot;&middot;"}</td>`) +
+      `<td class="num">${bal.toLocaleString("en")}</td><td class="short">${short}</td></tr>`;
+  });
+  $("balances").innerHTML = rows.join("");
+  $("log").innerHTML = v.log.length
+    ? v.log.map((l) => `<li>${l}</li>`).join("")
+    : "<li class=\"none\">(none yet)</li>";
+}
+
+// -- the keypad -------------------------------------------------------------------------------
+
+const held = new Set();
+function press(k) {
+  if (held.has(k)) return;
+  held.add(k);
+  $("key-" + k).classList.add("down");
+  act("down", k);
+}
+function release(k) {
+  if (!held.delete(k)) return;
+  $("key-" + k).classList.remove("down");
+  act("up", k);
+}
+
+function buildKeys() {
+  for (const row of KEY_ROWS) {
+    for (const k of row) {
+      const b = document.createElement("button");
+      b.id = "key-" + k;
+      b.dataset.key = k;
+      b.className = "key" + (k === "+" ? " plus" : k === "-" ? " minus" : k === "C" ? " clear" : "") +
+        (k === "DEAL" ? " deal" : "") + (row.length === 2 ? " wide" : "");
+      b.textContent = KEY_LABEL[k] || k;
+      b.setAttribute("aria-label", k === "-" ? "minus" : k === "+" ? "plus" : k);
+      b.addEventListener("pointerdown", (e) => {
+        e.preventDefault();
+        wakeAudio();
+        try { b.setPointerCapture(e.pointerId); } catch (err) { /* a pointer already gone */ }
+        press(k);
+      });
+      for (const ev of ["pointerup", "pointercancel", "lostpointercapture"]) {
+        b.addEventListener(ev, () => release(k));
+      }
+      b.addEventListener("contextmenu", (e) => e.preventDefault());
+      $("keys").appendChild(b);
+    }
+  }
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest && e.target.closest("input")) return;
+    const k = KEYBOARD[e.key.length === 1 ? e.key.toLowerCase() : e.key];
+    if (!k || e.ctrlKey || e.metaKey || e.altKey) return;
+    e.preventDefault();
+    wakeAudio();
+    press(k);
+  });
+  document.addEventListener("keyup", (e) => {
+    const k = KEYBOARD[e.key.length === 1 ? e.key.toLowerCase() : e.key];
+    if (k) release(k);
+  });
+}
+
+// -- the cards: tap one then a slot, or drag it; tap one in a slot to take it out -----------
+
+let selected = null;
+const cardEls = {};
+
+function buildCards() {
+  for (let n = 1; n <= 6; n++) {
+    const home = document.createElement("div");
+    home.className = "home";
+    home.id = "home-" + n;
+    const c = document.createElement("div");
+    c.className = "card";
+    c.id = "card-" + n;
+    c.setAttribute("role", "button");
+    c.setAttribute("aria-label", "card " + n);
+    c.style.background = CARD_COLOURS[n - 1];
+    c.innerHTML = `<span class="arrow">\u25b2</span><span class="num">${n}</span>`;
+    home.appendChild(c);
+    $("tray").appendChild(home);
+    cardEls[n] = c;
+    dragging(c, n);
+  }
+  for (const s of ["L", "R"]) {
+    $("slot-" + s).addEventListener("click", (e) => {
+      if (e.target.closest(".card")) return;
+      if (selected !== null) insert(selected, s);
+    });
+  }
+}
+
+function slotOf(n) {
+  if (!view) return null;
+  return view.slots[0] === n ? "L" : view.slots[1] === n ? "R" : null;
+}
+
+function insert(n, s) {
+  wakeAudio();
+  select(null);
+  const from = slotOf(n);
+  if (from === s) return;
+  if (from) act("out", from);
+  const there = view.slots[s === "L" ? 0 : 1];
+  if (there !== null) act("out", s);  // the slot's card is pushed out by the new one
+  act("in", s, n);
+}
+
+function takeOut(n) {
+  const from = slotOf(n);
+  if (from) act("out", from);
+}
+
+function select(n) {
+  if (selected !== null) cardEls[selected].classList.remove("selected");
+  selected = n;
+  if (n !== null) cardEls[n].classList.add("selected");
+  document.body.classList.toggle("choosing", n !== null);
+}
+
+function dragging(c, n) {
+  let start = null;
+  let moved = false;
+  c.addEventListener("pointerdown", (e) => {
+    e.preventDefault();
+    wakeAudio();
+    try { c.setPointerCapture(e.pointerId); } catch (err) { /* a pointer already gone */ }
+    start = [e.clientX, e.clientY];
+    moved = false;
+  });
+  c.addEventListener("pointermove", (e) => {
+    if (!start) return;
+    const dx = e.clientX - start[0];
+    const dy = e.clientY - start[1];
+    if (!moved && Math.hypot(dx, dy) < 8) return;
+    moved = true;
+    c.classList.add("dragged");
+    c.style.transform = `translate(${dx}px, ${dy}px)`;
+  });
+  const end = (e, cancelled) => {
+    if (!start) return;
+    start = null;
+    c.classList.remove("dragged");
+    c.style.transform = "";
+    if (cancelled) return;
+    if (!moved) {
+      if (slotOf(n)) { select(null); takeOut(n); } else select(selected === n ? null : n);
+      return;
+    }
+    const target = ["L", "R"].find((s) => {
+      const r = $("slot-" + s).getBoundingClientRect();
+      return e.clientX >= r.left && e.clientX <= r.right && e.clientY >= r.top - 40 &&
+        e.clientY <= r.bottom + 20;
+    });
+    if (target) insert(n, target); else takeOut(n);
+  };
+  c.addEventListener("pointerup", (e) => end(e, false));
+  c.addEventListener("pointercancel", (e) => end(e, true));
+}
+
+function placeCards(v) {
+  for (let n = 1; n <= 6; n++) {
+    const s = v.slots[0] === n ? "L" : v.slots[1] === n ? "R" : null;
+    const parent = s ? $("slot-" + s) : $("home-" + n);
+    if (cardEls[n].parentNode !== parent) parent.appendChild(cardEls[n]);
+    cardEls[n].classList.toggle("inserted", !!s);
+  }
+}
+
+// -- the serial protocol, from the console and from JavaScript ------------------------------
+
+function consoleOut(line) {
+  const out = $("console-out");
+  out.textContent += line + "\n";
+  out.scrollTop = out.scrollHeight;
+}
+
+function send(line) {
+  const reply = body.send(line);
+  act("view");
+  return reply.split("\n");
+}
+
+function buildNames() {
+  // A name is given through the protocol's NAME, as host tools give it: one way for both.
+  $("balances").addEventListener("click", (e) => {
+    const cell = e.target.closest(".name");
+    if (!cell) return;
+    const n = cell.dataset.card;
+    const text = prompt("Name for card " + n + " (empty: none)", view.names[n - 1] || "");
+    if (text === null) return;
+    const reply = send(("NAME " + n + " " + text.trim()).trim());
+    if (!reply[reply.length - 1].startsWith("OK")) alert(reply[reply.length - 1]);
+  });
+}
+
+function buildConsole() {
+  $("console-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const line = $("console-in").value;
+    $("console-in").value = "";
+    consoleOut("> " + line);
+    for (const r of send(line)) consoleOut(r);
+  });
+}
+
+// -- start ------------------------------------------------------------------------------------
+
+async function fetchBytes(path) {
+  const r = await fetch(path);
+  if (!r.ok) throw new Error(path + ": " + r.status);
+  return new Uint8Array(await r.arrayBuffer());
+}
+
+async function start() {
+  CELLS = buildCells();
+  buildKeys();
+  buildCards();
+  buildConsole();
+  buildNames();
+  const [py, files] = await Promise.all([
+    loadMicroPython({ heapsize: 4 * 1024 * 1024, stdout: (l) => console.log(l),
+      stderr: (l) => console.warn(l) }),
+    fetch("firmware/files.json").then((r) => r.json()),
+  ]);
+  mp = py;
+  for (const dir of ["/fw", "/web"]) mp.FS.mkdir(dir);
+  const got = await Promise.all(files.map((f) => fetchBytes("firmware/" + f)).concat(
+    [fetchBytes("body.py")]));
+  files.forEach((f, i) => {
+    const parts = f.split("/");
+    for (let j = 1; j < parts.length; j++) {
+      try { mp.FS.mkdir("/fw/" + parts.slice(0, j).join("/")); } catch (e) { /* there */ }
+    }
+    mp.FS.writeFile("/fw/" + f, got[i]);
+  });
+  mp.FS.writeFile("/web/body.py", got[got.length - 1]);
+  restoreState();
+  // This port's os has no urandom, which a Pico's has built in (rng.py imports it): the
+  // browser's own random source stands in, as bench/wasm32.mjs does.
+  mp.runPython(`import os, sys, js
+class _Os:
+    pass
+_os = _Os()
+for _n in dir(os):
+    setattr(_os, _n, getattr(os, _n))
+def _urandom(n):
+    a = js.crypto.getRandomValues(js.Uint8Array.new(n))
+    return bytes([a[i] for i in range(n)])
+_os.urandom = _urandom
+sys.modules["os"] = _os
+sys.path.insert(0, "/web")
+sys.path.insert(0, "/fw")`);
+  body = mp.pyimport("body");
+  const seed = params.has("seed") ? Number(params.get("seed"))
+    : crypto.getRandomValues(new Uint32Array(1))[0];
+  const info = JSON.parse(body.start(STATE, seed, params.get("clock") === "virtual",
+    params.get("profile") || "", params.has("maintenance")));
+  TONES = info.tones;
+  act("view");
+  document.body.classList.add("ready");
+  $("loading").remove();
+  document.addEventListener("visibilitychange", () => view && keepAwake(view.power));
+  if ("serviceWorker" in navigator && window.isSecureContext) {
+    // Offline once loaded (web/sw.js); without it the page still runs, online only.
+    navigator.serviceWorker.register("sw.js").catch((e) => console.warn("offline copy: " + e));
+  }
+}
+
+// What tests and the console's users reach from JavaScript.
+globalThis.bank = {
+  ready: null,
+  send,
+  view: () => view,
+  tones: heard,
+  firstDisplayMs: () => firstDisplay,
+  act: (op, a, b) => { act(op, a, b); return view; },
+};
+globalThis.bank.ready = start().then(() => true, (e) => {
+  $("loading").textContent = "The unit could not start: " + e;
+  console.error(e);
+  throw e;
+});
