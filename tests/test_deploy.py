@@ -8,6 +8,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEPLOY = os.path.join(ROOT, "tools", "deploy.py")
 
 FAKE = """import json, os, sys
+fails = os.environ.get("FAKE_FAILS")  # a file counting the runs that still fail
+if fails and not any("implementation._mpy" in a for a in sys.argv):
+    left = int(open(fails).read())
+    if left:
+        open(fails, "w").write(str(left - 1))
+        sys.exit(1)
 if any("implementation._mpy" in a for a in sys.argv):  # the board is asked which .mpy it imports
     if os.environ.get("FAKE_MPY"):
         print(os.environ["FAKE_MPY"])
@@ -18,7 +24,7 @@ with open(sys.argv[1], "w") as f:
 """
 
 
-def run_deploy(tmp_path, *args, mpy=None):
+def run_deploy(tmp_path, *args, mpy=None, fails=0, code=0):
     fake = tmp_path / "fake_mpremote.py"
     fake.write_text(FAKE)
     record = tmp_path / "argv.json"
@@ -28,9 +34,14 @@ def run_deploy(tmp_path, *args, mpy=None):
     env.pop("FAKE_MPY", None)
     if mpy is not None:
         env["FAKE_MPY"] = str(mpy)
+    counter = tmp_path / "fails"
+    counter.write_text(str(fails))
+    env["FAKE_FAILS"] = str(counter)
     res = subprocess.run([sys.executable, DEPLOY] + list(args), cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=120)
-    assert res.returncode == 0, res.stderr
+    assert res.returncode == code, res.stderr
+    if code:
+        return res.stderr
     import json
 
     return json.loads(record.read_text())
@@ -93,3 +104,15 @@ def test_deploy_auto_sends_sources_when_the_board_will_not_say(tmp_path):
     files = copied_files(run_deploy(tmp_path, "--port", "/dev/ttyACM7", "--mpy", "no",
                                     mpy=6 | (3 << 8)))
     assert ":/unit.py" in files
+
+
+def test_deploy_copies_again_once_when_mpremote_gives_up(tmp_path):
+    # A board that went quiet for mpremote's 10 s (busy, or emulated on a loaded machine).
+    argv = run_deploy(tmp_path, "--port", "socket://127.0.0.1:2217", "--mpy", "no", fails=1)
+    assert chain(argv)[-1] == ["reset"]
+
+
+def test_deploy_fails_when_mpremote_fails_twice(tmp_path):
+    err = run_deploy(tmp_path, "--port", "socket://127.0.0.1:2217", "--mpy", "no", fails=2,
+                     code=1)
+    assert "copying again" in err and err.count("mpremote exited with 1") == 2

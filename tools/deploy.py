@@ -173,9 +173,16 @@ def main(argv=None):
     print(" ".join(shlex.quote(c) for c in cmd), flush=True)
     if args.dry_run:
         return 0
-    result = subprocess.run(cmd)
-    if result.returncode != 0:
-        print("deploy: mpremote exited with %d" % result.returncode, file=sys.stderr)
+    # mpremote gives up on a board that says nothing for 10 s (its raw REPL's timeout): a
+    # busy board, or a Pico emulated on a loaded machine, can take that long for one file.
+    # Copying again is harmless (the same files, the ledger untouched): once more, then fail.
+    for attempt in range(2):
+        result = subprocess.run(cmd)
+        if result.returncode == 0:
+            break
+        print("deploy: mpremote exited with %d%s" % (
+            result.returncode, "; copying again" if attempt == 0 else ""), file=sys.stderr)
+    else:
         return 1
     print("deployed %d files to %s%s" % (len(plan), port,
                                          "" if args.no_reset else "; main.py is running"))
