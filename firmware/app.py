@@ -125,6 +125,8 @@ class App:
         """Wait up to timeout_ms for serial input; answer every complete line."""
         if not self.poller.poll(timeout_ms):
             return
+        # Every read(1) follows a poll that said a byte is there: on rp2 a read(1) with
+        # nothing waiting blocks, and with it the keys, the timers and the display.
         for _ in range(self.burst):
             b = self.stdin.read(1)
             if not b:
@@ -136,15 +138,15 @@ class App:
             if c == 3 and self._interrupt(reader):
                 raise KeyboardInterrupt  # mpremote (or a person) wants the REPL
             self._prev = c
-            if reader is None:
-                if c == 10 or c == 13:
-                    continue  # nothing of a line yet: no need for the protocol
+            if reader is None and c != 10 and c != 13:
+                # A line end before anything else is no line: no need for the protocol yet.
                 reader = self._connect()  # mpremote's "\r\x03" never gets here: loads nothing
-            line = reader.push(c)
-            if line is not None:
-                protocol = self.protocol
-                assert protocol is not None
-                self.write(protocol.handle(line))
+            if reader is not None:
+                line = reader.push(c)
+                if line is not None:
+                    protocol = self.protocol
+                    assert protocol is not None
+                    self.write(protocol.handle(line))
             if not self.poller.poll(0):
                 return
 

@@ -112,7 +112,9 @@ def test_mem_reports_the_units_heap(tmp_path):
         finish(proc)
 
 
-BOARD_SCRIPT = r"""
+# The board on the fake machine: a key matrix and the left card slot wired to the pins that
+# board_pico.build() made, and the App booted on them.
+BOARD_SETUP = r"""
 import sys, time, gc
 import machine, pins, board_pico, app as firmware
 from drivers.keypad import LAYOUT
@@ -157,7 +159,9 @@ def turns(ms):
     end = time.ticks_add(time.ticks_ms(), ms)
     while time.ticks_diff(end, time.ticks_ms()) > 0:
         app.turn()
+"""
 
+BOARD_SCRIPT = BOARD_SETUP + r"""
 for key in ("2", "5", "K"):
     press(key, True); turns(40); press(key, False); turns(40)
 print("entry", unit.entry, board.display._shown is not None)
@@ -236,3 +240,85 @@ def test_mpremote_gets_in_before_any_host_has_spoken(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+# Issue 18, point 1: each stage is announced, the test then sends its bytes and nothing more;
+# once the loop has taken the last of them it must still scan the keys, draw what they do and
+# fire its timers (B16's switch-off), with the serial port silent.
+SILENT_SERIAL_SCRIPT = BOARD_SETUP + r"""
+def until(cond, ms):
+    end = time.ticks_add(time.ticks_ms(), ms)
+    while not cond() and time.ticks_diff(end, time.ticks_ms()) > 0:
+        app.turn()
+    return cond()
+
+for name, last in (("crlf", 10), ("cr", 13), ("half", ord("L"))):
+    print("ready", name)
+    arrived = until(lambda: app._prev == last, 3000)
+    shown = board.display._shown
+    press("7", True); turns(40); press("7", False); turns(40)
+    typed = unit.entry == "7" and board.display._shown != shown
+    unit.off_ms = 50  # B16: the switch-off timer, shortened
+    off = until(lambda: not unit.power, 500)
+    unit.off_ms = 60000
+    press("1", True); turns(40); press("1", False); turns(40)
+    print("stage", name, arrived, typed, off, unit.power)
+print("done")
+until(lambda: app.eof, 5000)  # the rest of the line, answered, then the end of input
+"""
+
+
+class Lines:
+    """Lines from a pipe as they come, each waited for with a timeout (no buffered reader
+    holding a line that select() cannot see)."""
+
+    def __init__(self, pipe):
+        self.fd = pipe.fileno()
+        self.buf = b""
+
+    def next(self, timeout=10.0):
+        end = time.monotonic() + timeout
+        while b"\n" not in self.buf:
+            left = end - time.monotonic()
+            ready, _, _ = select.select([self.fd], [], [], max(0.0, left))
+            assert ready, "no line within %s s" % timeout
+            chunk = os.read(self.fd, 4096)
+            assert chunk, "the program ended: %r" % self.buf
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.decode()
+
+
+def test_keys_and_timers_run_whatever_serial_brings(tmp_path):
+    """A bare line end, a lone CR, half a line: none of them stops the keypad, the display or
+    the timers while nothing more arrives (issue 18, point 1; B16's timer)."""
+    script = tmp_path / "silent.py"
+    script.write_text(SILENT_SERIAL_SCRIPT)
+    state = tmp_path / "state"
+    state.mkdir()
+    e = env(state)
+    e["MICROPYPATH"] = FIRMWARE + ":" + FAKE
+    proc = subprocess.Popen([MICROPYTHON, str(script), str(state)], cwd=ROOT, env=e,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    lines = Lines(proc.stdout)
+    try:
+        assert lines.next().startswith("heap")
+        for name, data in (("crlf", b"\r\n"), ("cr", b"\r"), ("half", b"HEL")):
+            assert lines.next().split() == ["ready", name]
+            proc.stdin.write(data)
+            proc.stdin.flush()
+            # a frozen loop never gets here: it waits in read(1) for a byte that never comes
+            assert lines.next(5.0).split() == ["stage", name, "True", "True", "True", "True"]
+        assert lines.next() == "done"
+        proc.stdin.write(b"LO\n")  # the rest of the half line: the protocol still answers
+        proc.stdin.flush()
+        assert lines.next().startswith('OK {"device": "bank-unit"')
+    finally:
+        proc.stdin.close()
+        try:
+            code = proc.wait(10)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert code == 0, proc.stderr.read().decode()
