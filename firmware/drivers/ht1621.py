@@ -64,6 +64,7 @@ class HT1621:
         self.data = data
         self._shown = None
         self._on = False
+        self._lit = False  # LCD ON sent since the last LCD OFF
         cs.value(1)
         wr.value(1)
         data.value(1)
@@ -115,8 +116,13 @@ class HT1621:
     # -- the display ------------------------------------------------------------------------
 
     def on(self):
-        for code in (_BIAS_THIRD_4COM, _RC_256K, _TIMER_DIS, _WDT_DIS, _TONE_OFF, _SYS_EN,
-                     _LCD_ON):
+        self._start()
+        self.command(_LCD_ON)
+        self._lit = True
+
+    def _start(self):
+        """The controller running, the glass left as it was (dark after off())."""
+        for code in (_BIAS_THIRD_4COM, _RC_256K, _TIMER_DIS, _WDT_DIS, _TONE_OFF, _SYS_EN):
             self.command(code)
         self._on = True
         self._shown = None
@@ -126,6 +132,7 @@ class HT1621:
         self.command(_LCD_OFF)
         self.command(_SYS_DIS)
         self._on = False
+        self._lit = False
         self._shown = None
 
     def map_pattern(self, pattern):
@@ -145,7 +152,12 @@ class HT1621:
         glyph = self.M_glyph if M else (self.k_glyph if k else 0)
         frame[self.annunciator] = self.map_pattern(glyph)
         if not self._on:
-            self.on()
+            self._start()
         if frame != self._shown:
             self.write(0, frame)
             self._shown = frame
+        if not self._lit:
+            # Only now: the RAM still holds the picture from before off() (SYS DIS keeps it),
+            # which LCD ON before the write would show for the length of a frame.
+            self.command(_LCD_ON)
+            self._lit = True

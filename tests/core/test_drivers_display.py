@@ -206,3 +206,65 @@ def test_tm1637_off_and_no_rewrite():
     assert tm1637_frames(machine.trace) == []
     led.off()
     assert tm1637_frames(machine.trace) == [[0x80]]
+
+
+# -- waking (issue 18, point 3) ---------------------------------------------------------------
+
+
+def ht1621_sequence(trace):
+    """Each frame in order: ('cmd', code) or ('write', {address: nibble})."""
+    out = []
+    for bits in ht1621_frames(trace):
+        commands, ram = parse_ht1621([bits])
+        out.append(("cmd", commands[0]) if commands else ("write", ram))
+    return out
+
+
+def test_ht1621_wakes_with_the_new_picture_before_lcd_on():
+    # B16: switched off at one balance, woken at another. SYS DIS keeps the RAM, so an LCD ON
+    # before the write would show the old balance until the new picture is in.
+    lcd = make_ht1621()
+    lcd.show_patterns(segments.cells("1500"), False, True)
+    lcd.off()
+    machine.clear()
+    lcd.show_patterns(segments.cells("200"), True, False)
+    seq = ht1621_sequence(machine.trace)
+    writes = [i for i, f in enumerate(seq) if f[0] == "write"]
+    lit = [i for i, f in enumerate(seq) if f == ("cmd", 0x03)]
+    assert writes and lit == [len(seq) - 1], seq  # LCD ON once, last
+    assert writes[-1] < lit[0]
+    fresh = make_ht1621()
+    machine.clear()
+    fresh.show_patterns(segments.cells("200"), True, False)
+    _, want = parse_ht1621(ht1621_frames(machine.trace))
+    ram = {}
+    for i in writes:
+        ram.update(seq[i][1])
+    assert ram == want  # what is lit is the new picture, every cell of it
+
+
+def test_ht1621_switches_off_dark_before_powering_down():
+    lcd = make_ht1621()
+    lcd.show_patterns(segments.cells("1500"), False, True)
+    machine.clear()
+    lcd.off()
+    assert ht1621_sequence(machine.trace) == [("cmd", 0x02), ("cmd", 0x00)]  # LCD OFF, SYS DIS
+    machine.clear()
+    lcd.off()  # twice (a blank while dark): still dark, nothing lit
+    assert ("cmd", 0x03) not in ht1621_sequence(machine.trace)
+
+
+def test_tm1637_wakes_with_the_new_picture_before_display_on():
+    led = make_tm1637()
+    led.show_patterns(segments.cells("1500"), False, True)
+    led.off()
+    machine.clear()
+    led.show_patterns(segments.cells("200"), True, False)
+    frames = tm1637_frames(machine.trace)
+    on = [i for i, f in enumerate(frames) if f[0] & 0xF8 == 0x88]
+    grids = [i for i, f in enumerate(frames) if f[0] & 0xF0 == 0xC0]
+    assert on == [len(frames) - 1] and grids and grids[-1] < on[0], frames
+    fresh = make_tm1637()
+    machine.clear()
+    fresh.show_patterns(segments.cells("200"), True, False)
+    assert frames == tm1637_frames(machine.trace)  # the whole new picture, then on
