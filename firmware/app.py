@@ -31,10 +31,12 @@ without entering the loop, so a bench can measure the heap after boot (bench/boo
 """
 
 import gc
+import io
 import select
 import sys
 import time
 
+import lights
 from clock import ticks_diff
 
 try:
@@ -45,9 +47,28 @@ if TYPE_CHECKING:
     from protocol import LineReader, Protocol  # noqa: F401 (the type comments)
 
 
+class Waker(io.IOBase):
+    """Readable when a key or a card contact moved: registered with the loop's `select.poll`
+    next to stdin, it ends the wait at a pin's IRQ as a byte on stdin does (on rp2, poll
+    sleeps in WFE, which any interrupt ends, and asks each object again)."""
+
+    def __init__(self, board):
+        self.board = board
+
+    def ioctl(self, req, arg):
+        if req != 3:  # MP_STREAM_POLL; to the rest (GET_FILENO on unix: no fd) EINVAL
+            return -22
+        board = self.board
+        pad = board.keypad
+        if (pad.armed and pad.woke) or board.slots["L"].woke or board.slots["R"].woke:
+            return arg & select.POLLIN
+        return 0
+
+
 class App:
-    scan_ms = 10  # keypad and slot scan period while on (debounce is 30 ms, slots 50 ms)
+    scan_ms = 10  # keypad and slot scan period while a key is down or a card settling
     standby_ms = 100  # scan period while off: a key press lasts longer than this
+    idle_ms = 1000  # the longest wait with nothing due: a pin's IRQ ends it anyway
     burst = 64  # bytes read from serial per turn at most, so keys are never starved
 
     def __init__(self, board, unit, clock, stdin, stdout):
@@ -62,8 +83,12 @@ class App:
         self.stdin = stdin if stdin is not None else getattr(sys.stdin, "buffer", sys.stdin)
         # The raw stream: the text one turns each "\n" into "\r\n" on rp2.
         self.stdout = stdout if stdout is not None else getattr(sys.stdout, "buffer", sys.stdout)
-        self.poller = select.poll()
+        self.poller = select.poll()  # stdin alone: whether a read(1) would return at once
         self.poller.register(stdin if stdin is not None else sys.stdin, select.POLLIN)
+        self.waiter = select.poll()  # the loop's sleep: ends at a byte, a key or a card
+        self.waiter.register(stdin if stdin is not None else sys.stdin, select.POLLIN)
+        self.waiter.register(Waker(board), select.POLLIN)
+        self.busy = True  # a key down or a card settling: scan again in scan_ms
         self.eof = False
         self._prev = 10  # the byte before: the stream starts as if after a line end
         self.host_seen = False  # a byte came over USB serial since boot
@@ -99,20 +124,36 @@ class App:
     # -- the unit's inputs ----------------------------------------------------------------------
 
     def scan(self, now):
+        """Read the keys and the slots that need it; sets `busy` when they need it again soon.
+
+        On, the keypad is scanned only after a column's IRQ and while a key is down (or its
+        debounce lockout runs), a slot only after a contact's IRQ and while its reading
+        settles; switched off, both at every standby turn (rp2's timed lightsleep)."""
         u = self.unit
         board = self.board
-        for kind, key in board.keypad.scan(now):
-            if kind == "down":
-                u.key_down(key, now)
-            elif kind == "up":
-                u.key_up(key, now)
+        pad = board.keypad
+        on = u.power
+        busy = False
+        if not on or not pad.armed or pad.woke:
+            for kind, key in pad.scan(now):
+                if kind == "down":
+                    u.key_down(key, now)
+                elif kind == "up":
+                    u.key_up(key, now)
+            busy = not pad.idle(now)
         for name in ("L", "R"):
-            ev = board.slots[name].poll(now)
+            slot = board.slots[name]
+            if on and not slot.due():
+                continue
+            ev = slot.poll(now)
             if ev is not None:
                 if ev[0] == "in":
                     u.card_in(name, ev[1], now)
                 else:
                     u.card_out(name, now)
+            if slot.due():
+                busy = True
+        self.busy = busy
 
     # -- serial ---------------------------------------------------------------------------------
 
@@ -122,8 +163,12 @@ class App:
             out.write((line + "\n").encode())
 
     def serial(self, timeout_ms):
-        """Wait up to timeout_ms for serial input; answer every complete line."""
-        if not self.poller.poll(timeout_ms):
+        """Wait up to timeout_ms for serial input, a key or a card; answer every complete
+        line."""
+        if timeout_ms:
+            for _ in self.waiter.ipoll(timeout_ms):
+                break  # ipoll: the wait without a list allocated
+        if not self.poller.poll(0):
             return
         # Every read(1) follows a poll that said a byte is there: on rp2 a read(1) with
         # nothing waiting blocks, and with it the keys, the timers and the display.
@@ -171,9 +216,13 @@ class App:
     # -- the loop -------------------------------------------------------------------------------
 
     def wait_ms(self, now):
-        """How long the loop may sleep: until the next scan, timer or note."""
-        wait = self.scan_ms
-        for due in (self.unit.deadline(), self.board.beeper.deadline()):
+        """How long the loop may sleep: until the next scan (while busy), timer, note or change
+        of a flashing light; a key or a card ends the wait sooner (Waker)."""
+        wait = self.scan_ms if self.busy else self.idle_ms
+        board = self.board
+        modes = board.leds.modes
+        for due in (self.unit.deadline(), board.beeper.deadline(),
+                    lights.next_change(modes[0], now), lights.next_change(modes[1], now)):
             if due is not None:
                 left = ticks_diff(due, now)
                 if left < wait:

@@ -141,6 +141,7 @@ def press(key, on):
         for c in range(len(LAYOUT[r])):
             if LAYOUT[r][c] == key:
                 (closed.add if on else closed.discard)((r, c))
+    machine.sense()  # the column's edge, if its row is driven low
 
 card = {"pattern": 0, "seated": False}
 def contact(i):
@@ -154,6 +155,8 @@ app = firmware.boot(board, sys.argv[1])
 gc.collect()
 print("heap", gc.mem_alloc())
 unit = app.unit
+idle_ms = getattr(app, "idle_ms", None)
+app.idle_ms = 20  # the scripts step in tens of ms: no turn may wait the idle second
 
 def turns(ms):
     end = time.ticks_add(time.ticks_ms(), ms)
@@ -167,7 +170,7 @@ for key in ("2", "5", "K"):
 print("entry", unit.entry, board.display._shown is not None)
 
 pattern = [p for p in CODES if CODES[p] == 4][0]
-card["pattern"] = pattern; card["seated"] = True
+card["pattern"] = pattern; card["seated"] = True; machine.sense()
 turns(150)
 print("slots", unit.slots["L"])
 
@@ -322,3 +325,66 @@ def test_keys_and_timers_run_whatever_serial_brings(tmp_path):
             if proc.poll() is None:
                 proc.kill()
     assert code == 0, proc.stderr.read().decode()
+
+
+# Issue 18, point 4: between presses the loop sleeps (no keypad scan, no slot poll) until a
+# column's IRQ, which ends its wait at once.
+IDLE_SCRIPT = BOARD_SETUP + r"""
+import _thread
+app.idle_ms = idle_ms  # the unit's own: this script measures how it waits
+if idle_ms is None:
+    del app.idle_ms  # a loop without one
+press("2", True); turns(60); press("2", False); turns(100)  # settled, every row armed low
+n = [0]
+real_turn = app.turn
+def counted():
+    n[0] += 1
+    return real_turn()
+app.turn = counted
+machine.clear()
+end = time.ticks_add(time.ticks_ms(), 500)
+while time.ticks_diff(end, time.ticks_ms()) > 0:
+    app.turn()
+row_ids = set(pins.KEY_ROWS)
+writes = len([1 for pin, v in machine.trace if pin in row_ids])
+print("idle", n[0], writes, [r.level for r in rows])
+
+def later():
+    time.sleep_ms(100)  # the loop is in its idle wait by then
+    t[0] = time.ticks_ms()
+    press("5", True)
+t = [0]
+_thread.start_new_thread(later, ())
+while unit.entry != "25":
+    app.turn()
+print("woke", time.ticks_diff(time.ticks_ms(), t[0]))
+press("5", False); turns(100)
+print("entry", unit.entry)
+"""
+
+
+def test_the_loop_sleeps_until_a_key(tmp_path):
+    """Idle, the loop scans no key and polls no slot: it waits for a column's IRQ (all rows
+    low) and a press ends that wait at once (issue 18, point 4)."""
+    script = tmp_path / "idle.py"
+    script.write_text(IDLE_SCRIPT)
+    state = tmp_path / "state"
+    state.mkdir()
+    e = env(state)
+    e["MICROPYPATH"] = FIRMWARE + ":" + FAKE
+    proc = subprocess.Popen([MICROPYTHON, str(script), str(state)], cwd=ROOT, env=e,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        code = proc.wait(30)
+    finally:
+        proc.stdin.close()
+    out, err = proc.stdout.read(), proc.stderr.read()
+    assert code == 0, err + out
+    lines = dict(line.split(" ", 1) for line in out.splitlines())
+    turns, writes, levels = lines["idle"].split(" ", 2)
+    # 500 ms idle: one wait (up to idle_ms) where a 10 ms scan made 50 turns and 400 row writes
+    assert int(turns) <= 2 and int(writes) == 0, lines["idle"]
+    assert levels == "[0, 0, 0, 0]"  # armed: a closing switch pulls its column down at once
+    assert int(lines["woke"]) < 50, lines["woke"]  # not at the end of the idle second
+    assert lines["entry"] == "25"
