@@ -36,6 +36,9 @@ except ImportError:  # CPython: const() is MicroPython's compile-time constant; 
 SEGMENT_BITS = (4, 5, 6, 3, 2, 0, 1, 7)
 
 
+# A nibble with its bits reversed: sent MSB first, it goes D0 first ("Command Format").
+_D0_FIRST = b"\x00\x08\x04\x0c\x02\x0a\x06\x0e\x01\x09\x05\x0d\x03\x0b\x07\x0f"
+
 # Command codes, "Command Summary" (the 8 bits after the 100 ID; a 9th don't-care bit follows)
 _SYS_DIS = const(0x00)
 _SYS_EN = const(0x01)
@@ -72,46 +75,69 @@ class HT1621:
 
     # -- the frames -------------------------------------------------------------------------
 
-    def _bits(self, value, count):
-        wr = self.wr
-        data = self.data
+    def _frame(self, head, count, data_bytes):
+        """CS low, `count` bits of `head` MSB first, then each byte of data_bytes as two
+        nibbles (high nibble first, each D0 first), CS high.
+
+        The time from a key to its digit is mostly these bits (issue 18, point 4), so each
+        costs as few calls as it can: the pins' bound methods are looked up once, and DATA is
+        written only when the bit differs from the one before (the chip reads it only at WR's
+        rising edge).
+        """
+        wr = self.wr.value
+        data = self.data.value
         delay = self.bit_delay_us
+        rev = _D0_FIRST
+        last = -1
+        i = 0
+        n = len(data_bytes)
+        value = head
         mask = 1 << (count - 1)
-        while mask:
-            wr.value(0)
-            data.value(1 if value & mask else 0)
-            if delay:
-                time.sleep_us(delay)
-            wr.value(1)  # latched on this rising edge
-            mask >>= 1
+        self.cs.value(0)
+        while True:
+            while mask:
+                wr(0)
+                bit = 1 if value & mask else 0
+                if bit != last:
+                    data(bit)
+                    last = bit
+                if delay:
+                    time.sleep_us(delay)
+                wr(1)  # latched on this rising edge
+                mask >>= 1
+            if i == n:
+                break
+            byte = data_bytes[i]
+            i += 1
+            value = (rev[byte >> 4] << 4) | rev[byte & 0x0F]
+            mask = 0x80
+        self.cs.value(1)
 
     def command(self, code):
         """One COMMAND-mode frame: 100, C7..C0, one don't-care bit."""
-        self.cs.value(0)
-        self._bits(0b100, 3)
-        self._bits(code << 1, 9)
-        self.cs.value(1)
+        self._frame((0b100 << 9) | (code << 1), 12, b"")
 
     def write(self, address, data_bytes):
         """One WRITE-mode frame with successive address writing from `address`.
 
         Each byte fills two addresses: its high nibble first, each nibble sent D0 first.
         """
-        self.cs.value(0)
-        self._bits(0b101, 3)
-        self._bits(address, 6)
-        wr = self.wr
-        pin = self.data
-        delay = self.bit_delay_us
-        for byte in data_bytes:
-            for nibble in (byte >> 4, byte & 0x0F):
-                for i in range(4):  # D0, D1, D2, D3
-                    wr.value(0)
-                    pin.value((nibble >> i) & 1)
-                    if delay:
-                        time.sleep_us(delay)
-                    wr.value(1)
-        self.cs.value(1)
+        self._frame((0b101 << 6) | address, 9, data_bytes)
+
+    def _update(self, frame):
+        """Write the bytes of frame (the RAM image from address 0, a byte per two addresses)
+        from the first that differs from what is shown to the last: one successive-address
+        write, the whole image after on()."""
+        shown = self._shown
+        first = 0
+        last = len(frame) - 1
+        if shown is not None:
+            while frame[first] == shown[first]:
+                first += 1
+            while frame[last] == shown[last]:
+                last -= 1
+        self.write(2 * first, frame[first:last + 1])
+        self._shown = frame
 
     # -- the display ------------------------------------------------------------------------
 
@@ -154,8 +180,7 @@ class HT1621:
         if not self._on:
             self._start()
         if frame != self._shown:
-            self.write(0, frame)
-            self._shown = frame
+            self._update(frame)
         if not self._lit:
             # Only now: the RAM still holds the picture from before off() (SYS DIS keeps it),
             # which LCD ON before the write would show for the length of a frame.

@@ -268,3 +268,58 @@ def test_tm1637_wakes_with_the_new_picture_before_display_on():
     machine.clear()
     fresh.show_patterns(segments.cells("200"), True, False)
     assert frames == tm1637_frames(machine.trace)  # the whole new picture, then on
+
+
+# -- only what changed (issue 18, point 4) ------------------------------------------------
+
+
+def test_ht1621_sends_only_the_cells_that_changed():
+    # 1500 -> 1750: two cells in the middle change. One successive-address write carries them,
+    # and the chip's RAM then holds exactly the picture a full write of 1750 gives.
+    lcd = make_ht1621()
+    lcd.show_patterns(segments.cells("1500"), True, False)
+    _, before = parse_ht1621(ht1621_frames(machine.trace))
+    machine.clear()
+    lcd.show_patterns(segments.cells("1750"), True, False)
+    frames = ht1621_frames(machine.trace)
+    _, changed = parse_ht1621(frames)
+    fresh = make_ht1621()
+    machine.clear()
+    fresh.show_patterns(segments.cells("1750"), True, False)
+    _, want = parse_ht1621(ht1621_frames(machine.trace))
+    differ = [a for a in want if want[a] != before[a]]
+    assert len(frames) == 1 and differ
+    # from the byte (two addresses) of the first difference to that of the last, no further
+    assert sorted(changed) == list(range(min(differ) // 2 * 2, max(differ) // 2 * 2 + 2))
+    assert len(changed) < len(want)
+    before.update(changed)
+    assert before == want
+
+
+def test_ht1621_data_line_moves_only_when_the_bit_does():
+    # DATA is written only where the bit changes (the chip reads it at WR's rising edge):
+    # fewer calls per bit, which is most of the time from a key to its digit.
+    lcd = make_ht1621()
+    lcd.show_patterns(segments.cells("1500"), True, False)
+    machine.clear()
+    lcd.show_patterns(segments.cells("1750"), True, False)
+    bits = ht1621_frames(machine.trace)[0]
+    flips = len([i for i in range(1, len(bits)) if bits[i] != bits[i - 1]])
+    data_writes = len([1 for pin, _ in machine.trace if pin == "DATA"])
+    assert data_writes <= flips + 1, (data_writes, flips)
+
+
+def test_tm1637_sends_only_the_grids_that_changed():
+    led = make_tm1637()
+    led.show_patterns(segments.cells("1500"), True, False)
+    machine.clear()
+    led.show_patterns(segments.cells("1501"), True, False)  # the rightmost cell: grid 3
+    frames = tm1637_frames(machine.trace)
+    grid = led.grid_order[4]
+    assert len(frames) == 2 and frames[0] == [0x40], frames  # no display-on again: it is on
+    assert frames[1][0] == 0xC0 | grid and len(frames[1]) == 2, frames  # that grid alone
+    fresh = make_tm1637()
+    machine.clear()
+    fresh.show_patterns(segments.cells("1501"), True, False)
+    full = tm1637_frames(machine.trace)[1]
+    assert frames[1][1] == full[1 + grid]  # the byte a full write puts there
