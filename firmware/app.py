@@ -7,13 +7,17 @@ port is lost).
 
 The loop, each turn:
 1. fire the unit's timers that are due (`unit.tick`);
-2. scan the keypad and poll the card slots (debounced in the drivers) into key and card events;
+2. scan the keypad and poll the card slots (debounced in the drivers) into key and card events,
+   but only those that need it: a keypad idle with every row low waits for a column's falling
+   edge (a pin IRQ), a settled slot for an edge on one of its contacts;
 3. draw the outputs when `unit.rev` changed, advance the beeper and the flashing lights;
-4. wait on the USB serial port with `select.poll` until the next scan, the unit's next
-   deadline or the beeper's next note, whichever is first; read with `read(1)` one byte at a
-   time (on rp2 a multi-byte `read()` blocks after a poll), cut lines with protocol.LineReader
-   and answer each line with `Protocol.handle`. A host resynchronises by sending `HELLO`: a
-   partial line in front of it only gets one `ERR` reply.
+4. sleep in `select.poll` on the USB serial port and on `Waker` (readable once a key or card
+   IRQ came) until the next scan (only while a key is down or a card settles), the unit's next
+   deadline, the beeper's next note or a light's next flash, whichever is first; read with
+   `read(1)` one byte at a time, each after a poll that said a byte is there (on rp2 a
+   `read()` with nothing waiting blocks, and a multi-byte one blocks after a poll), cut lines
+   with protocol.LineReader and answer each line with `Protocol.handle`. A host resynchronises
+   by sending `HELLO`: a partial line in front of it only gets one `ERR` reply.
 
 Switched off (B16) everything is blanked and the loop slows to one scan every `standby_ms`:
 on battery it spends that time in `machine.lightsleep` (about 1 mA for the Pico, see
