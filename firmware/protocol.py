@@ -1,4 +1,4 @@
-"""The serial protocol, version 1 (SPEC: "Serial protocol"), shared by the Pico and the simulator.
+"""The serial protocol, version 1 (docs/protocol.md), shared by the Pico and the simulator.
 
 `Protocol(unit, clock).handle(line)` takes one line (bytes or str, without its newline) and
 returns the lines to send back: event lines first (after EVENTS ON), then exactly one reply.
@@ -89,7 +89,7 @@ class Protocol:
             "INSERT": self._insert, "REMOVE": self._remove, "STATE": self._state,
             "BALANCES": self._balances, "LOG": self._log, "ADVANCE": self._advance,
             "EVENTS": self._events,
-            # Extensions (docs/protocol.md): maintenance and backup for host tools.
+            # Extensions (docs/protocol-extensions.md): maintenance and backup for host tools.
             "MAINT": self._maint, "NEWGAME": self._newgame, "SET": self._set,
             "BACKUP": self._backup, "RESTORE": self._restore,
             # ... and the unit's heap, measured where it runs (issue: the footprint on a Pico).

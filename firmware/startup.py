@@ -1,5 +1,5 @@
 """Boot: the board built from the pin map, the store, the core and the loop put together, the
-game loaded and the first display drawn (README, "Deploying").
+game loaded and the first display drawn (README, "Building a unit").
 
 Boot-only code: `app.boot` imports this module for the boot and drops it after, with the board
 builder (board_pico.py) and the pin map, so a unit in play keeps none of it on its heap.

@@ -4,7 +4,7 @@ Every public method takes `now`, in ticks (see clock.py). Outputs are read back 
 (`display()`, `red`, `green`, `power`, ...) and tones are announced to `listeners` as
 ("tone", name); each transaction as ("txn", record); power changes as ("power", "on"/"off");
 a new game as ("game", profile).
-Rule ids (B1-B18) refer to SPEC.md.
+Rule ids (B1-B18) are those of docs/rules.md.
 """
 
 import money
@@ -16,8 +16,8 @@ DIGITS = "0123456789"
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M", "K", "C", "DEAL", "+", "-")
 SLOTS = ("L", "R")
 
-# What the display says when the unit refuses, or cannot trust its store (README: error codes;
-# Err5 is power.py's, shown from boot).
+# What the display says when the unit refuses, or cannot trust its store (docs/rules.md, "What
+# the display says"; Err5 is power.py's, shown from boot).
 SHOW_FUNDS = ("Err1", False, False)  # B8: the payer cannot afford it
 SHOW_NO_GAME = ("Err6", False, False)  # B17: no good copy at all; hold C for a new game
 OFF = ("", False, False)

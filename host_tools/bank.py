@@ -1,4 +1,4 @@
-"""`Bank`: a unit (or a simulator) spoken to over serial protocol v1 (SPEC, "Serial protocol").
+"""`Bank`: a unit (or a simulator) spoken to over serial protocol v1 (docs/protocol.md).
 
     with Bank.open("socket://127.0.0.1:5000") as bank:
         bank.insert("L", 1)
@@ -26,7 +26,7 @@ from .errors import (
 )
 from .link import open_port, resolve_port
 
-MAX_LINE = 200  # host -> unit line limit (SPEC); unit -> host lines may be longer (BACKUP)
+MAX_LINE = 200  # host -> unit limit (docs/protocol.md); unit -> host lines may be longer (BACKUP)
 POLL = 0.05  # seconds a single read may block; replies still arrive as soon as they are sent
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M", "K", "C", "DEAL", "+", "-")
 SLOTS = ("L", "R")

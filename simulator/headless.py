@@ -113,7 +113,7 @@ def run_pty(host):
 
     conn = Conn(master, read, lambda b: _write_fd(master, b))
     # The slave end stays open here, so a client closing its end is not the end: the next
-    # client opens the same path and finds the same unit (SPEC: state lives on).
+    # client opens the same path and finds the same unit (docs/protocol.md: state lives on).
     while True:
         serve_conn(host, conn)
 

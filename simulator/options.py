@@ -1,5 +1,5 @@
-"""The simulator's command line (SPEC: "Simulator command line"), parsed without argparse so it
-runs under the MicroPython unix port too."""
+"""The simulator's command line (docs/protocol.md, "The simulator's command line"), parsed
+without argparse so it runs under the MicroPython unix port too."""
 
 USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT] [--state DIR]
                           [--virtual-clock] [--seed N] [--profile world|classic|francs]

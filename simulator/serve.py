@@ -6,7 +6,8 @@ which file descriptors to watch through `watch(fd)` / `unwatch(fd)` callbacks an
 `ready(fd)` when one is readable. Replies are written at once; event lines the unit's own timers
 produced (a deal ending, a card's balance coming up) go out on `flush()`, which the front end
 calls after every tick and every input of its own. One client at a time, as headless: the next
-one is taken when it leaves, and the unit lives on between them (SPEC: simulator command line).
+one is taken when it leaves, and the unit lives on between them (docs/protocol.md, "The
+simulator's command line").
 """
 
 import errno

@@ -1,5 +1,6 @@
 """The same protocol session gives the same bytes under CPython and the MicroPython unix port
-(SPEC: simulator command line; JSON written identically on every interpreter)."""
+(docs/protocol.md: the simulator's command line; JSON written identically on every
+interpreter)."""
 
 import os
 import subprocess

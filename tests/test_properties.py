@@ -1,4 +1,4 @@
-"""Property tests of the protocol (SPEC: serial protocol): whatever a host sends, every line
+"""Property tests of the protocol (docs/protocol.md): whatever a host sends, every line
 gets exactly one reply, and a refused line changes nothing."""
 
 from hypothesis import HealthCheck, given, settings

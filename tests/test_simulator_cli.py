@@ -1,5 +1,5 @@
-"""The simulator's command line (SPEC: "Simulator command line"), through real processes,
-a real pty and a real TCP socket opened with pyserial."""
+"""The simulator's command line (docs/protocol.md, "The simulator's command line"), through
+real processes, a real pty and a real TCP socket opened with pyserial."""
 
 import json
 import os

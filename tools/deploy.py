@@ -5,7 +5,7 @@
 - PORT is a device (`/dev/ttyACM0`, `COM5`) or a pyserial URL (`socket://host:port`,
   `rfc2217://...`, which mpremote opens with serial_for_url). Without it: $BANK_PORT, else the
   one Pico plugged in (USB vendor id 2E8A); none or several is an error that says so.
-- Everything under firmware/ is copied flat onto the Pico's file system (design.md): the
+- Everything under firmware/ is copied flat onto the Pico's file system (docs/design.md): the
   top-level modules to `/`, `drivers/` to `/drivers/`. With --mpy (by default when the board's
   MicroPython imports the .mpy version our mpy-cross writes, which the script asks it first)
   each module except main.py is compiled by mpy-cross first (smaller, faster to import, less

@@ -17,10 +17,17 @@ Follows the HT1621 datasheet (Holtek, "HT1621 RAM Mapping 32x4 LCD Controller fo
 The chip holds the picture in its own RAM and refreshes the glass itself, so nothing here runs
 from a timer: a flash write that masks interrupts does not disturb the display.
 
-The glass: the common 6-digit 7-segment HT1621 module. Each digit is two RAM addresses (one
-byte, sent high nibble first); `segment_bits` says which bit of that byte lights each segment
-a-g and the decimal point. Digits 0-4 (left to right) are the unit's five cells; digit 5 is the
-annunciator cell, showing `k_glyph` or `M_glyph`. Another glass: change the class attributes.
+The glass: the common 6-digit 7-segment HT1621 module ("PDC-6X1"; the evidence is in
+docs/hardware.md, "The glass map: evidence"). Each digit is a byte over two RAM addresses, sent
+most significant bit first: bits 7..4 are D0..D3 of the even address, bits 3..0 D0..D3 of the
+odd one. The leftmost digit is at `digit_address[0]` = 10, the rightmost at 0. `segment_bits`
+says which bit of a digit's byte lights each segment a-g. Bit 7 (`mark_bit`) of a byte is not
+that digit's point: the glass has only three points, before its 4th, 5th and 6th digits, each
+lit by the byte of the digit after it (`point_carrier`); bit 7 of the first three digits lights
+the battery symbol's bars, which the unit leaves dark. So the unit's five cells are the glass's
+digits 1-5 (`first_cell`), whose points are those after cells 1, 2 and 3, the ones amounts use
+(14.995, 123.45, 2.5); digit 0 is the annunciator, showing `k_glyph` or `M_glyph`. Another glass:
+change the class attributes.
 
 Pins are duck-typed: anything with `.value(v)` (machine.Pin outputs).
 """
@@ -32,12 +39,9 @@ try:
 except ImportError:  # CPython: const() is MicroPython's compile-time constant; int(x) is x
     const = int  # type: ignore[assignment]  # not a def: a Pico would keep its code
 
-# bit of a segment pattern -> bit of the module's digit byte: a b c d e f g dp
-SEGMENT_BITS = (4, 5, 6, 3, 2, 0, 1, 7)
+# bit of a segment pattern -> bit of the module's digit byte: a b c d e f g
+SEGMENT_BITS = (4, 5, 6, 3, 2, 0, 1)
 
-
-# A nibble with its bits reversed: sent MSB first, it goes D0 first ("Command Format").
-_D0_FIRST = b"\x00\x08\x04\x0c\x02\x0a\x06\x0e\x01\x09\x05\x0d\x03\x0b\x07\x0f"
 
 # Command codes, "Command Summary" (the 8 bits after the 100 ID; a 9th don't-care bit follows)
 _SYS_DIS = const(0x00)
@@ -53,9 +57,14 @@ _BIAS_THIRD_4COM = const(0x29)
 
 class HT1621:
     digits = 6  # digits on the glass
-    cells = 5  # the unit's cells: digits 0 .. cells-1
-    annunciator = 5  # the digit that shows k or M
+    cells = 5  # the unit's cells: digits first_cell .. first_cell + cells - 1
+    first_cell = 1
+    annunciator = 0  # the digit that shows k or M
+    digit_address = (10, 8, 6, 4, 2, 0)  # RAM address of each digit, left to right
     segment_bits = SEGMENT_BITS
+    mark_bit = 7  # the bit of a digit's byte that lights a point or a battery bar
+    # The digit whose mark is the point after each digit; -1: the glass has no point there.
+    point_carrier = (-1, -1, 3, 4, 5, -1)
     bit_delay_us = 0  # extra WR-low time per bit, if a module needs a slower clock
     # The annunciator glyphs as segment patterns (bit 0 = a ... bit 6 = g):
     k_glyph = 0x75  # a c e f g: the usual seven-segment "K"
@@ -76,8 +85,8 @@ class HT1621:
     # -- the frames -------------------------------------------------------------------------
 
     def _frame(self, head, count, data_bytes):
-        """CS low, `count` bits of `head` MSB first, then each byte of data_bytes as two
-        nibbles (high nibble first, each D0 first), CS high.
+        """CS low, `count` bits of `head` MSB first, then each byte of data_bytes MSB first
+        (write()), CS high.
 
         The time from a key to its digit is mostly these bits (issue 18, point 4), so each
         costs as few calls as it can: the pins' bound methods are looked up once, and DATA is
@@ -87,7 +96,6 @@ class HT1621:
         wr = self.wr.value
         data = self.data.value
         delay = self.bit_delay_us
-        rev = _D0_FIRST
         last = -1
         i = 0
         n = len(data_bytes)
@@ -107,9 +115,8 @@ class HT1621:
                 mask >>= 1
             if i == n:
                 break
-            byte = data_bytes[i]
+            value = data_bytes[i]
             i += 1
-            value = (rev[byte >> 4] << 4) | rev[byte & 0x0F]
             mask = 0x80
         self.cs.value(1)
 
@@ -120,7 +127,8 @@ class HT1621:
     def write(self, address, data_bytes):
         """One WRITE-mode frame with successive address writing from `address`.
 
-        Each byte fills two addresses: its high nibble first, each nibble sent D0 first.
+        Each byte fills two addresses, sent most significant bit first: bits 7, 6, 5, 4 are D0,
+        D1, D2, D3 of the first address, bits 3..0 those of the next.
         """
         self._frame((0b101 << 6) | address, 9, data_bytes)
 
@@ -162,21 +170,31 @@ class HT1621:
         self._shown = None
 
     def map_pattern(self, pattern):
-        """A segment pattern (bit 0 = a ... bit 6 = g, bit 7 = dp) as this glass's digit byte."""
+        """A segment pattern's a-g (bit 0 = a ... bit 6 = g) as this glass's digit byte."""
         out = 0
         bits = self.segment_bits
-        for i in range(8):
+        for i in range(7):
             if pattern & (1 << i):
                 out |= 1 << bits[i]
         return out
 
     def show_patterns(self, patterns, k, M):
-        """Show five cell patterns (left to right) and an annunciator; writes only changes."""
-        frame = bytearray(self.digits)
+        """Show five cell patterns (left to right) and an annunciator; writes only changes.
+
+        A cell's point (bit 7 of its pattern) goes to its `point_carrier`; where the glass has
+        no point there it is left out rather than lighting a battery bar.
+        """
+        frame = bytearray(self.digits)  # the digits' bytes in RAM order, from address 0
+        address = self.digit_address
+        carrier = self.point_carrier
         for i in range(self.cells):
-            frame[i] = self.map_pattern(patterns[i])
+            digit = self.first_cell + i
+            pattern = patterns[i]
+            frame[address[digit] >> 1] |= self.map_pattern(pattern)
+            if pattern & 0x80 and carrier[digit] >= 0:
+                frame[address[carrier[digit]] >> 1] |= 1 << self.mark_bit
         glyph = self.M_glyph if M else (self.k_glyph if k else 0)
-        frame[self.annunciator] = self.map_pattern(glyph)
+        frame[address[self.annunciator] >> 1] |= self.map_pattern(glyph)
         if not self._on:
             self._start()
         if frame != self._shown:

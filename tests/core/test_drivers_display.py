@@ -1,7 +1,7 @@
 """The display drivers against the bus frames their datasheets define, on the fake machine.
 
 Each test decodes the pin levels the driver wrote (machine.trace) back into the frames a chip
-would see, and checks those frames: the unit shows 14.995 with M lit (SPEC B1).
+would see, and checks those frames: the unit shows 14.995 with M lit (B1).
 """
 
 import machine
@@ -65,6 +65,21 @@ def parse_ht1621(frames):
     return commands, ram
 
 
+def sent_bytes(ram, addresses=(10, 8, 6, 4, 2, 0)):
+    """The RAM as the bytes a driver sending each byte most significant bit first put there:
+    bits 7..4 in D0..D3 of an even address, bits 3..0 in D0..D3 of the next. That is how the
+    public drivers of the 6-digit module (5N44P/ht1621-7-seg, hedgehogV/HT1621-lcd,
+    luma.lcd) send it; their digits sit at 10 (leftmost) .. 0 (docs/hardware.md)."""
+    out = []
+    for a in addresses:
+        byte = 0
+        for nibble in (ram.get(a, 0), ram.get(a + 1, 0)):
+            for d in range(4):
+                byte = (byte << 1) | ((nibble >> d) & 1)
+        out.append(byte)
+    return out
+
+
 def make_ht1621():
     machine.clear()
     lcd = HT1621(machine.Pin("CS", machine.Pin.OUT), machine.Pin("WR", machine.Pin.OUT),
@@ -86,14 +101,11 @@ def test_ht1621_shows_14_995_with_M():
     lcd.show_patterns(segments.cells("14.995"), False, True)
     commands, ram = parse_ht1621(ht1621_frames(machine.trace))
     assert commands == []
-    # The 6-digit module's digit byte: dp c b a d e g f (bit 7 .. bit 0), high nibble at the
-    # even address. Cells 1, 4 with its point, 9, 9, 5, then the annunciator cell's M (a b c e f).
-    expected = [0x60, 0xE3, 0x7B, 0x7B, 0x5B, 0x75]
-    want = {}
-    for i, byte in enumerate(expected):
-        want[2 * i] = byte >> 4
-        want[2 * i + 1] = byte & 0x0F
-    assert ram == want
+    # The module's digit byte, as 5N44P's print() table has it: mark c b a d e g f (bit 7 ..
+    # bit 0). Left to right: the annunciator's M (a b c e f), then 1, 4, 9, 9, 5; the point
+    # after the 4 is the mark of the digit after it (the glass's points sit before digits 3-5).
+    assert sorted(ram) == list(range(12))
+    assert sent_bytes(ram) == [0x75, 0x60, 0x63, 0x7B | 0x80, 0x7B, 0x5B]
 
 
 def test_ht1621_k_annunciator_and_blank_cells():
@@ -101,8 +113,8 @@ def test_ht1621_k_annunciator_and_blank_cells():
     machine.clear()
     lcd.show_patterns(segments.cells("100"), True, False)
     _, ram = parse_ht1621(ht1621_frames(machine.trace))
-    assert [ram[i] for i in range(4)] == [0, 0, 0, 0]  # two blank cells on the left
-    assert (ram[10], ram[11]) == (0x5, 0x7)  # k: a c e f g -> 0x57 on this glass
+    # k (a c e f g) on the leftmost digit, two blank cells, then 1 0 0
+    assert sent_bytes(ram) == [0x57, 0, 0, 0x60, 0x7D, 0x7D]
 
 
 def test_ht1621_writes_only_changes_and_powers_down():

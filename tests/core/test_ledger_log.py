@@ -1,4 +1,4 @@
-"""The log lives in the store, not in RAM (ledger.py, store.py): what LOG (SPEC, serial
+"""The log lives in the store, not in RAM (ledger.py, store.py): what LOG (docs/protocol.md, serial
 protocol), BACKUP and a checkpoint read back is exactly what was committed (B6, B10, B17), a
 write that failed never shows, and a slot that no longer reads costs the history, never the
 money. The rare code is reached through transient.py: a unit in play keeps neither the boot's

@@ -1,4 +1,4 @@
-"""The serial protocol's core (SPEC: "Serial protocol"): replies, errors, events."""
+"""The serial protocol's core (docs/protocol.md): replies, errors, events."""
 
 import json
 

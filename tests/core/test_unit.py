@@ -1,4 +1,4 @@
-"""The unit's rules B3-B16 and B18, through its events, on a virtual clock."""
+"""The unit's rules B2-B16 and B18, through its events, on a virtual clock."""
 
 import storeload
 from harness import Rig

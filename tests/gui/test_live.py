@@ -42,7 +42,7 @@ def test_mouse_and_keyboard_receive_on_a_real_clock(live):
 
 
 def test_protocol_scripts_the_window_live(live):
-    # A host tool inserts cards and pays over TCP; the window draws it (SPEC protocol; B6).
+    # A host tool inserts cards and pays over TCP; the window draws it (docs/protocol.md; B6).
     assert live.command("INSERT R 2").startswith("OK ")
     assert live.command("INSERT L 5").startswith("OK ")
     assert live.command("KEY 3 M -").startswith("OK ")

@@ -1,5 +1,6 @@
 """The protocol, as host tools see it, on every target (conftest: in-process, pty, TCP and a
-real unit with --port). Each test starts from a new game (conftest.reset). Rule ids: SPEC."""
+real unit with --port). Each test starts from a new game (conftest.reset). Rule ids:
+docs/rules.md."""
 
 import json
 
