@@ -73,6 +73,7 @@ class App:
     scan_ms = 10  # keypad and slot scan period while a key is down or a card settling
     standby_ms = 100  # scan period while off: a key press lasts longer than this
     idle_ms = 1000  # the longest wait with nothing due: a pin's IRQ ends it anyway
+    rescans = 6  # scans straight after a column's edge until the bouncing contact reads closed
     burst = 64  # bytes read from serial per turn at most, so keys are never starved
 
     def __init__(self, board, unit, clock, stdin, stdout):
@@ -139,7 +140,15 @@ class App:
         on = u.power
         busy = False
         if not on or not pad.armed or pad.woke:
-            for kind, key in pad.scan(now):
+            woken = on and pad.armed  # by a column's edge: a contact closed a moment ago
+            events = pad.scan(now)
+            tries = self.rescans if woken else 0
+            while not events and tries:
+                # The contact bounces for a few ms after the edge: a scan in an open spell
+                # sees nothing. Look again at once rather than at the next edge or turn.
+                tries -= 1
+                events = pad.scan(now)
+            for kind, key in events:
                 if kind == "down":
                     u.key_down(key, now)
                 elif kind == "up":

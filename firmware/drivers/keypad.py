@@ -45,6 +45,7 @@ class Keypad:
         self._since = [0] * n  # ticks of the last accepted change
         self._seen = bytearray(n)  # a change was ever accepted (no lockout before the first)
         self.held = 0  # keys down (debounced)
+        self._row_down = bytearray(len(rows))  # debounced: a bit per column (8 at most)
         self._changed = None  # ticks of the last accepted change, None before the first
         self.listening = False  # listen() called: the columns' IRQs set woke
         self.armed = False  # every row driven low, waiting for a column's edge
@@ -86,25 +87,39 @@ class Keypad:
         happened, allocating nothing.
         """
         events = None
-        ncols = len(self.cols)
+        cols = self.cols
+        ncols = len(cols)
         debounce = self.debounce_ms
+        down = self._down
         if self.armed:
             self.armed = False
             for r in self.rows:
                 r.value(1)  # one row at a time from here on
         for r, row_pin in enumerate(self.rows):
+            # The row's columns first, as one bit mask: the per-key work below is only for a
+            # row with a switch closed or a key down, so a press's first scan is short.
             row_pin.value(0)
+            closed_mask = 0
+            bit = 1
+            for col_pin in cols:
+                if not col_pin.value():
+                    closed_mask |= bit
+                bit <<= 1
+            row_pin.value(1)
+            if not closed_mask and not self._row_down[r]:
+                continue  # nothing closed, nothing to release or to hold long
             keys = self.layout[r]
-            for c, col_pin in enumerate(self.cols):
+            for c in range(ncols):
                 key = keys[c]
                 if key is None:
                     continue
                 i = r * ncols + c
-                closed = 0 if col_pin.value() else 1
-                if closed != self._down[i]:
+                closed = (closed_mask >> c) & 1
+                if closed != down[i]:
                     if self._seen[i] and ticks_diff(now, self._since[i]) < debounce:
                         continue  # still bouncing from the change just reported
-                    self._down[i] = closed
+                    down[i] = closed
+                    self._row_down[r] ^= 1 << c
                     self._since[i] = now
                     self._seen[i] = 1
                     self._long[i] = 0
@@ -119,5 +134,4 @@ class Keypad:
                     if events is None:
                         events = []
                     events.append(("long", key))
-            row_pin.value(1)
         return events or ()
