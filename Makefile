@@ -11,7 +11,7 @@ MICROPYTHON := $(BIN)/micropython
 FIRMWARE := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' | sort)
 PORT ?=
 
-.PHONY: setup sim test lint mpy typecheck pytest test-mp bench deploy clean gui-deps screenshot
+.PHONY: setup sim test lint mpy typecheck pytest test-mp test-pico bench deploy clean gui-deps screenshot
 
 $(STAMP): requirements.txt requirements-unix-port.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,7 @@ setup: $(STAMP)
 sim: setup
 	$(PY) -m simulator $(SIMFLAGS)
 
-test: setup lint mpy typecheck test-mp pytest
+test: setup lint mpy typecheck test-mp pytest test-pico
 
 lint: setup
 	$(BIN)/ruff check .
@@ -54,7 +54,23 @@ else
 endif
 
 pytest: setup gui-deps
-	$(BIN)/pytest -q tests
+	$(BIN)/pytest -q tests --ignore=tests/pico
+
+# The firmware as `make deploy` leaves it, booted by the genuine MicroPython rp2 port (each image
+# of ../shared/pico/ or $$PICO_UF2) in an emulated RP2040 and played at its pins: one process per
+# MicroPython version, side by side (each is one core's work for a few minutes).
+PICO_VERSIONS := 1.25.0 1.28.0
+test-pico: setup
+	@missing=$$($(PY) -c 'from tests.pico import rig; import sys; w = rig.emulator_missing(); \
+	  f = {} if w else rig.find_images(); \
+	  print(w or " ".join(v for v in sys.argv[1:] if v not in f))' $(PICO_VERSIONS)); \
+	if [ -n "$$missing" ]; then echo "SKIPPED: pin suite on MicroPython $$missing: no image \
+	($$PICO_UF2, ../shared/pico/, or a network for rp2040py to fetch one)"; fi; \
+	set -o pipefail; pids=""; for v in $(PICO_VERSIONS); do \
+	  case " $$missing " in *" $$v "*) continue;; esac; \
+	  ( $(BIN)/pytest -q -p no:cacheprovider tests/pico -k "$$v" 2>&1 \
+	    | sed -u "s/^/[pico $$v] /" ) & pids="$$pids $$!"; \
+	done; fail=0; for p in $$pids; do wait $$p || fail=1; done; exit $$fail
 
 # The GUI tests and the screenshot need an X server (Xvfb), xdotool and ImageMagick, and Tk.
 # Installed only as root on Debian; elsewhere the window tests skip and say why.

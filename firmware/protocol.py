@@ -94,6 +94,8 @@ class Protocol:
             "BACKUP": self._backup, "RESTORE": self._restore,
             # ... and the unit's heap, measured where it runs (issue: the footprint on a Pico).
             "MEM": self._mem,
+            # ... and the players' names (names.py), for the banker panel and host tools.
+            "NAME": self._name, "NAMES": self._names,
         }
 
     # -- events --------------------------------------------------------------------------------
@@ -355,6 +357,12 @@ class Protocol:
         except OSError:
             return "ERR store-failed the log could not be read back"
         return "OK " + jsonw.dumps(snap)
+
+    def _name(self, args):
+        return transient.call("names", "command", self.unit.ledger.store, "NAME", args)
+
+    def _names(self, args):
+        return transient.call("names", "command", self.unit.ledger.store, "NAMES", args)
 
     def _mem(self, args):
         if args:

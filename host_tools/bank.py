@@ -354,6 +354,17 @@ class Bank:
     def set_profile(self, name):
         return self.request("SET PROFILE %s" % name)
 
+    # -- player names (extension NAME / NAMES) ---------------------------------------------------
+    def names(self):
+        """{card: name or None}, cards 1-6, as the banker named them."""
+        raw = self._object("NAMES")
+        return {int(card): name for card, name in raw.items()}
+
+    def set_name(self, card, text=""):
+        """Name card (1-6); an empty text clears its name. Returns names() after."""
+        line = ("NAME %d %s" % (int(card), text)).rstrip()
+        return {int(c): n for c, n in self._object(line).items()}
+
     def restore_previous(self):
         return self.request("RESTORE PREVIOUS")
 

@@ -14,6 +14,7 @@ import os
 import sys
 import time
 
+from . import link
 from . import script as script_mod
 from .bank import Bank, printable, split_keys
 from .errors import BankError, CommandError, ProtocolError
@@ -26,6 +27,7 @@ EXIT_INTERRUPTED = 130
 BACKUP_FORMAT = "bank-backup"
 BACKUP_VERSION = 1
 CARDS = ("1", "2", "3", "4", "5", "6")
+HOLD_MS = 3000  # the unit's hold for a new game (B11) and for maintenance mode
 VOLUMES = {0: "off", 1: "soft", 2: "loud"}
 PROFILES = ("world", "classic", "francs")
 
@@ -60,6 +62,7 @@ def cmd_status(bank, args):
     annun = " ".join(a for a in ("k", "M") if disp.get(a))
     slots = state.get("slots") or {}
     sound = state.get("sound")
+    names = _names(bank)
     rows = [
         (
             "unit",
@@ -75,7 +78,7 @@ def cmd_status(bank, args):
         ("power", state.get("power")),
         ("display", ("%s %s" % (text, annun)).strip() or "(blank)"),
         ("lights", "red %s, green %s" % (state.get("red"), state.get("green"))),
-        ("slots", "L: %s  R: %s" % tuple(_card(slots.get(s)) for s in ("L", "R"))),
+        ("slots", "L: %s  R: %s" % tuple(_card(slots.get(s), names) for s in ("L", "R"))),
         ("entry", state.get("entry") or "-"),
         ("deal", state.get("deal")),
         ("sound", "%s (%s)" % (sound, VOLUMES.get(sound, "?"))),
@@ -102,8 +105,35 @@ def cmd_mem(bank, args):
     return EXIT_OK
 
 
-def _card(card):
-    return "-" if card is None else str(card)
+def _card(card, names=None):
+    if card is None or card == "bank":
+        return "-" if card is None else "bank"
+    name = (names or {}).get(card if isinstance(card, int) else int(card))
+    return "%s %s" % (card, name) if name else str(card)
+
+
+def _names(bank):
+    """The names the banker gave the cards, {} from a unit without NAMES."""
+    try:
+        return {c: n for c, n in bank.names().items() if n}
+    except CommandError as exc:
+        if exc.code != "unknown-command":
+            raise
+        return {}
+
+
+def cmd_name(bank, args):
+    text = " ".join(args.text)
+    if len(text) > 12 or not (text.isascii() and text.isprintable()):
+        raise UsageError("a name is 1-12 printable ASCII characters")
+    try:
+        names = bank.set_name(args.card, text)
+    except CommandError as exc:
+        if exc.code == "unknown-command":
+            raise Failed("this unit's firmware has no player names (NAME)") from None
+        raise
+    say("card %d: %s" % (args.card, names.get(args.card) or "(no name)"))
+    return EXIT_OK
 
 
 def cmd_balances(bank, args):
@@ -111,9 +141,15 @@ def cmd_balances(bank, args):
     if args.json:
         say(json.dumps({str(k): v for k, v in sorted(balances.items())}))
         return EXIT_OK
-    say("card     balance")
+    names = _names(bank)
+    if not names:
+        say("card     balance")
+        for card, amount in sorted(balances.items()):
+            say("%4d %11s" % (card, money(amount)))
+        return EXIT_OK
+    say("card  name              balance")
     for card, amount in sorted(balances.items()):
-        say("%4d %11s" % (card, money(amount)))
+        say("%4d  %-12s %11s" % (card, names.get(card, ""), money(amount)))
     return EXIT_OK
 
 
@@ -132,11 +168,24 @@ def cmd_log(bank, args):
                 extra.append(key)
     columns = list(LOG_COLUMNS) + extra
     rows = [[_cell(e.get(c)) for c in columns] for e in entries]
+    names = _names(bank)
     if args.csv:
+        # One column per card's balance after the move (blank where the card did not move),
+        # so a spreadsheet reads them without unpacking JSON.
+        flat = [c for c in columns if c != "balances"]
+        head = flat + ["balance_" + card for card in CARDS]
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(columns)
-        writer.writerows(rows)
+        if names:
+            head += ["from_name", "to_name"]
+        writer.writerow(head)
+        for e in entries:
+            after = e.get("balances") if isinstance(e.get("balances"), dict) else {}
+            row = [_cell(e.get(c)) for c in flat] + [_cell(after.get(card)) for card in CARDS]
+            if names:
+                row += [names.get(e.get(c), "") if isinstance(e.get(c), int) else ""
+                        for c in ("from", "to")]
+            writer.writerow(row)
         sys.stdout.write(buf.getvalue())
         return EXIT_OK
     if not entries:
@@ -146,7 +195,7 @@ def cmd_log(bank, args):
     keep = [i for i, c in enumerate(columns) if c in ("seq", "kind", "from", "to", "amount")
             or any(r[i] for r in rows)]
     shown = [[columns[i] for i in keep]] + [
-        [_table_cell(columns[i], e.get(columns[i]), r[i]) for i in keep]
+        [_table_cell(columns[i], e.get(columns[i]), r[i], names) for i in keep]
         for e, r in zip(entries, rows, strict=True)
     ]
     widths = [max(len(row[i]) for row in shown) for i in range(len(keep))]
@@ -161,9 +210,11 @@ def cmd_log(bank, args):
     return EXIT_OK
 
 
-def _table_cell(column, value, text):
+def _table_cell(column, value, text, names=None):
     if column == "amount":
         return money(value)
+    if column in ("from", "to") and isinstance(value, int) and (names or {}).get(value):
+        return "%d %s" % (value, names[value])
     if isinstance(value, dict) and all(isinstance(v, int) for v in value.values()):
         return " ".join("%s=%s" % (k, money(v)) for k, v in value.items())  # after-balances
     return text
@@ -193,6 +244,13 @@ def cmd_press(bank, args):
     return _report_state(bank.press(*args.keys))
 
 
+KEYPAD_ONLY = (
+    "maintenance mode is entered on the unit's own keypad (hold DEAL there for 3 seconds): "
+    "a DEAL held over serial is only a DEAL press, and would start the deal timer (B13). "
+    "To press DEAL, use `bank press DEAL`"
+)
+
+
 def cmd_hold(bank, args):
     if not args.no_wake:
         bank.wake()
@@ -200,7 +258,12 @@ def cmd_hold(bank, args):
 
 
 def cmd_insert(bank, args):
-    return _report_state(bank.insert(args.slot, args.card))
+    state = bank.insert(args.slot, args.card)
+    # B3: the unit shows the card's number for a second, then its balance; say both.
+    balance = bank.balances().get(args.card)
+    say("card %s in %s: balance %s" % (_card(args.card, _names(bank)), args.slot,
+                                       money(balance)))
+    return _report_state(state)
 
 
 def cmd_remove(bank, args):
@@ -217,6 +280,8 @@ def cmd_run(bank, args):
         steps = script_mod.parse(text, args.script)
     except script_mod.ScriptSyntaxError as exc:
         raise UsageError(str(exc)) from None
+    if not args.no_wake:
+        bank.wake()  # B16: a switched-off unit would swallow the script's first key
     failed = script_mod.run(
         bank, steps, args.script, out=say, verbose=args.verbose, fail_fast=args.fail_fast
     )
@@ -280,6 +345,7 @@ def cmd_backup(bank, args):
         "volume": state.get("sound"),
         "balances": {str(k): v for k, v in sorted(bank.balances().items())},
         "log": bank.log(LOG_ALL),
+        "names": {str(c): n for c, n in sorted(_names(bank).items())},
         "snapshot": None,
     }
     try:
@@ -331,8 +397,9 @@ def _load_backup(path):
 
 
 MAINT_HINT = (
-    "the unit is not in maintenance mode: on the unit, hold DEAL for 3 seconds "
-    "(the simulator: --maintenance), then try again"
+    "the unit is not in maintenance mode: hold DEAL for 3 seconds on the unit's own keypad "
+    "(it cannot be done over serial; the simulator: --maintenance, or hold DEAL in its "
+    "window), then try again"
 )
 
 
@@ -373,11 +440,31 @@ def cmd_restore(bank, args):
             _maint_errors(lambda c=card: bank.set_balance(int(c), doc["balances"][c]))
     if doc.get("volume") is not None:
         _set_sound(bank, doc["volume"])
+    _restore_names(bank, doc.get("names"))
     got = {str(k): v for k, v in bank.balances().items()}
     if got != {c: doc["balances"][c] for c in CARDS}:
         raise Failed("restore did not hold: the unit now has %s" % json.dumps(got))
     say("restored profile %s and 6 balances from %s" % (doc["profile"], args.file))
     return EXIT_OK
+
+
+def _restore_names(bank, names):
+    """The players' names of a backup, when it has them and the unit keeps names (NAME)."""
+    if not isinstance(names, dict) or not names:
+        return
+    try:
+        have = bank.names()
+    except CommandError as exc:
+        if exc.code != "unknown-command":
+            raise
+        say("(this unit keeps no player names: the backup's names were not restored)")
+        return
+    for card in CARDS:
+        want = names.get(card)
+        if not isinstance(want, str) or len(want) > 12 or not want.isprintable():
+            want = None
+        if have.get(int(card)) != want:
+            bank.set_name(int(card), want or "")
 
 
 def cmd_newgame(bank, args):
@@ -483,10 +570,15 @@ def build_parser():
     s.add_argument("card", type=int, choices=range(1, 7), metavar="CARD (1-6)")
     s = sub.add_parser("remove", help="take a card out: bank remove L")
     s.add_argument("slot", type=str.upper, choices=("L", "R"))
+    s = sub.add_parser("name", help="name a card: bank name 1 Ann (no name: clears it)")
+    s.add_argument("card", type=int, choices=range(1, 7), metavar="CARD (1-6)")
+    s.add_argument("text", nargs="*", metavar="NAME")
     s = sub.add_parser("mem", help="a unit's heap: what the firmware took, in use, free")
     s.add_argument("--json", action="store_true")
     s = sub.add_parser("run", help="run a script of commands and expected replies")
     s.add_argument("script")
+    s.add_argument("--no-wake", action="store_true", help="send the first line even if the "
+                   "unit is switched off (its first key then only wakes it, B16)")
     s.add_argument("-v", "--verbose", action="store_true", help="show every line exchanged")
     s.add_argument("-x", "--fail-fast", action="store_true", help="stop at the first failure")
     s = sub.add_parser("monitor", help="show events live (Ctrl-C stops)")
@@ -520,6 +612,7 @@ COMMANDS = {
     "insert": cmd_insert,
     "remove": cmd_remove,
     "mem": cmd_mem,
+    "name": cmd_name,
     "run": cmd_run,
     "monitor": cmd_monitor,
     "backup": cmd_backup,
@@ -550,8 +643,15 @@ def main(argv=None):
             _check_keys(args.keys if args.command == "press" else [args.key])
         if args.timeout <= 0:
             raise UsageError("--timeout must be more than 0")
+        if args.command == "hold" and args.key.upper() == "DEAL" and args.ms >= HOLD_MS:
+            raise UsageError(KEYPAD_ONLY)  # checked before anything is sent
         if args.command == "deploy":
             return cmd_deploy(args)
+        port = args.port or os.environ.get("BANK_PORT")
+        if port:
+            note = link.understood(port)[1]
+            if note:
+                error(note)
         with Bank.open(args.port, timeout=args.timeout) as bank:
             return COMMANDS[args.command](bank, args)
     except UsageError as exc:

@@ -29,13 +29,33 @@ def find_units():
     )
 
 
+def socket_url(port):
+    """`5555` or `HOST:5555` (a simulator's TCP port, as `listening tcp ...` prints it) as the
+    pyserial URL socket://HOST:5555; None for anything else (a device path, a URL)."""
+    if "://" in port or "/" in port or "\\" in port:
+        return None
+    host, sep, num = port.rpartition(":")
+    if not num.isdigit() or not 0 < int(num) < 65536 or (sep and not host):
+        return None
+    return "socket://%s:%s" % (host or "127.0.0.1", int(num))
+
+
+def understood(port):
+    """The URL to open for what was given, and a note saying how it was read (or None)."""
+    url = socket_url(port)
+    if url is None:
+        return port, None
+    return url, "'%s' taken as the TCP socket %s" % (port, url)
+
+
 def resolve_port(port=None):
-    """The port to open: `port`, else $BANK_PORT, else the single Pico found over USB."""
+    """The port to open: `port`, else $BANK_PORT, else the single Pico found over USB. A bare
+    port number or HOST:PORT is a TCP socket (socket_url)."""
     if port:
-        return port
+        return understood(port)[0]
     env = os.environ.get("BANK_PORT")
     if env:
-        return env
+        return understood(env)[0]
     units = find_units()
     if not units:
         raise NoUnitError(

@@ -61,10 +61,13 @@ def grouped(amount):
     return s + out
 
 
-def txn_text(rec, profile):
-    """A log record in one short line: '#7 transfer 3>1 250 k'."""
+def txn_text(rec, profile, names=None):
+    """A log record in one short line: '#7 transfer 3>1 250 k' ('Ann>1' with names, a dict
+    card -> the name the banker gave it)."""
     def who(c):
-        return str(c) if c else "bank"
+        if not c:
+            return "bank"
+        return (names or {}).get(c) or str(c)
 
     line = "#%d %s %s>%s %s" % (rec[SEQ], rec[KIND], who(rec[FROM]), who(rec[TO]),
                                 amount_text(rec[AMOUNT], profile))

@@ -4,8 +4,10 @@ Plain ANSI, no curses: every change redraws the whole screen from the home posit
 terminal (and a test reading a pseudo-terminal) sees the same frames. The display is drawn as
 big seven-segment digits from `segments.cells`, the lights from `lights.lit`, the tone by name.
 A terminal reports no key releases, so keys are taps (down then up); `n` (or `C`) holds C for
-3 s, the new game (B11). Like the window it re-implements no rule: keys and card movements
-become Unit events, everything drawn is a Unit output.
+3 s, the new game (B11), and `S` holds DEAL for 3 s, maintenance mode; each asks first and
+only `y` goes on, since one stray keystroke next to `m` must not wipe a game. Like the window
+it re-implements no rule: keys and card movements become Unit events, everything drawn is a
+Unit output; a refusal is said in words (explain.py).
 """
 
 import os
@@ -13,13 +15,19 @@ import select
 import sys
 import time
 
-from simulator import frontend
+from simulator import explain, frontend
 
-HOLD_C_S = 3.2  # a little over the unit's 3 s hold (unit.hold_ms), as a finger would
+HOLD_S = 3.2  # a little over the unit's 3 s holds (unit.hold_ms), as a finger would
 HELP = (
-    "keys: 0-9 . m k c  +/= -  d/space: DEAL   n: hold C 3 s (new game)",
+    "keys: 0-9 . m k c  +/= -  d/space: DEAL   n: new game (hold C 3 s)   S: maintenance "
+    "(hold DEAL 3 s)",
     "cards: l then 1-6 = into L, r then 1-6 = into R, L / R = take out   b: banker   q: quit",
 )
+ASK = {
+    "C": "start a NEW GAME? every card back to the start, the log cleared (B11): "
+         "y = yes, any other key = no",
+    "DEAL": "hold DEAL 3 s for maintenance mode %s? y = yes, any other key = no",
+}
 TAPS = {"m": "M", "M": "M", "k": "K", "K": "K", "c": "C", "d": "DEAL", "D": "DEAL",
         " ": "DEAL", "+": "+", "=": "+", "-": "-", "_": "-", ".": ".", ",": "."}
 for _d in "0123456789":
@@ -81,9 +89,13 @@ class Terminal:
         self.announce = announce
         self.server = None
         self.mode = None  # 'L' or 'R' after l / r: the next digit is a card
+        self.last_key = None  # the key a refusal is about
         self.panel = False
         self.status = ""
-        self.c_release_at = None  # wall time a held C comes up
+        self.held = None  # the key held down for 3 s (C or DEAL) ...
+        self.release_at = None  # ... and the wall time it comes up
+        self.asking = None  # the key whose 3 s hold waits for a `y`
+        self.note = ""  # what happened by itself (a key that only woke the unit)
         self.frame = None
         self.quit = False
 
@@ -106,12 +118,19 @@ class Terminal:
 
     def char(self, ch):
         s = self.session
+        if self.asking is not None:
+            key, self.asking = self.asking, None
+            if ch in ("y", "Y"):
+                self._hold(key)
+            else:
+                self.status = "not done"
+            return
+        self.note = ""
         if self.mode is not None:
             slot, self.mode = self.mode, None
             if ch in "123456":
                 err = s.card_in(slot, int(ch))
-                self.status = {"slot-occupied": "slot %s holds a card already" % slot,
-                               "card-in-use": "card %s is in the other slot" % ch}.get(err, "")
+                self.status = self._explain(err, slot) if err else ""
                 return
             if ch in ("0", "x", slot.lower(), slot):
                 self._out(slot)
@@ -124,11 +143,12 @@ class Terminal:
         if ch in ("L", "R"):
             self._out(ch)
             return
-        if ch in ("n", "C"):
-            if self.c_release_at is None:
-                s.key_down("C")
-                self.c_release_at = time.monotonic() + HOLD_C_S
-                self.status = "holding C ..."
+        if ch in ("n", "C", "S"):
+            if self.held is None:
+                self.asking = "DEAL" if ch == "S" else "C"
+                self.status = ASK[self.asking]
+                if ch == "S":
+                    self.status %= "off" if self.unit.maintenance else "on"
             return
         if ch in ("b", "B"):
             self.panel = not self.panel
@@ -139,23 +159,48 @@ class Terminal:
         key = TAPS.get(ch)
         if key is not None:
             self.status = ""
+            self.last_key = key
+            was_on = self.unit.power
             s.key_down(key)
             s.key_up(key)
+            if not was_on:
+                self.note = ("the unit was switched off (B16): that key only woke it; press it "
+                             "again")
+
+    def _hold(self, key):
+        self.session.key_down(key)
+        self.held = key
+        self.release_at = time.monotonic() + HOLD_S
+        self.status = "holding %s for 3 s ..." % key
 
     def _out(self, slot):
         err = self.session.card_out(slot)
-        self.status = "slot %s is empty" % slot if err == "slot-empty" else ""
+        self.status = self._explain(err, slot) if err else ""
+
+    def _explain(self, code, key):
+        u = self.unit
+        return explain.explain(code, u.entry, u.slots, dict(self.session.balances()),
+                               u.ledger.profile, key=key)
+
+    def _names(self):
+        """The names the banker gave the cards (NAME, kept by the unit: names.py)."""
+        import names
+
+        try:
+            return {c: n for c, n in enumerate(names.get(self.unit.ledger.store), 1) if n}
+        except OSError:
+            return {}
 
     def timers(self):
-        if self.c_release_at is not None and time.monotonic() >= self.c_release_at:
-            self.c_release_at = None
-            self.session.key_up("C")
+        if self.release_at is not None and time.monotonic() >= self.release_at:
+            key, self.held, self.release_at = self.held, None, None
+            self.session.key_up(key)
             self.status = ""
 
     def wait_ms(self):
         ms = self.session.ms_to_change()
-        if self.c_release_at is not None:
-            c = max(0, int((self.c_release_at - time.monotonic()) * 1000) + 1)
+        if self.release_at is not None:
+            c = max(0, int((self.release_at - time.monotonic()) * 1000) + 1)
             ms = c if ms is None else min(ms, c)
         return ms
 
@@ -172,15 +217,17 @@ class Terminal:
         green = "(*)" if v.green else "( )"
         red = (ESC + "[1;31m" + red + ESC + "[0m") if v.red else red
         green = (ESC + "[1;32m" + green + ESC + "[0m") if v.green else green
-        text_lines.append(" MONOPOLY BANK   red %s  green %s   %s" % (red, green,
-                                                                     self.announce))
+        maint = "  MAINTENANCE" if self.unit.maintenance else ""
+        text_lines.append(" MONOPOLY BANK   red %s  green %s%s   %s" % (red, green, maint,
+                                                                       self.announce))
         text_lines.append(" +" + "-" * 40 + "+")
         digits = big_digits(v.cells, v.power)
         ann = (("M" if v.M else " "), " ", " ", " ", ("k" if v.k else " "))
         for i, row in enumerate(digits):
             text_lines.append(" | " + row + "  " + ann[i] + " |")
         text_lines.append(" +" + "-" * 40 + "+")
-        text_lines.append(" power: %s" % ("on" if v.power else "off (dark)"))
+        text_lines.append(" power: %s" % ("on" if v.power else
+                                          "off (dark): the next key only wakes it (B16)"))
         left = "card %d" % v.slots[0] if v.slots[0] else "empty"
         right = "card %d" % v.slots[1] if v.slots[1] else "empty"
         text_lines.append(" slot L (credit +): %-8s  slot R (debit -): %-8s" % (left, right))
@@ -188,18 +235,22 @@ class Terminal:
         text_lines.append(" sound: %d   tone: %-14s deal: %s" % (v.volume, tone, v.deal))
         text_lines.append(" entry: %-8s error: %s" % (v.entry or "-", v.error or "-"))
         text_lines.extend(" " + h for h in HELP)
-        text_lines.append(" > " + self.status)
+        said = self.status
+        if not said and v.error:
+            said = self._explain(v.error, self.last_key)
+        text_lines.append(" > " + (said or self.note))
         if self.server is not None:
             text_lines.append(" serving %s %s" % (self.server.mode, self.server.address))
         if self.panel:
             prof = s.profile
             text_lines.append(" -- banker: balances --")
+            named = self._names()
             for n, bal in s.balances():
-                text_lines.append("   card %d  %12s  %s" % (n, frontend.grouped(bal),
-                                                           frontend.amount_text(bal, prof)))
+                text_lines.append("   card %d %-12s %12s  %s" % (
+                    n, named.get(n, ""), frontend.grouped(bal), frontend.amount_text(bal, prof)))
             text_lines.append(" -- recent transactions --")
             for rec in reversed(s.recent(8)):
-                text_lines.append("   " + frontend.txn_text(rec, prof))
+                text_lines.append("   " + frontend.txn_text(rec, prof, named))
         frame = ESC + "[H" + "".join(line + CLEAR_TO_EOL + "\r\n" for line in text_lines)
         frame += ESC + "[J"
         if frame != self.frame:

@@ -154,8 +154,60 @@ def test_hold_c_new_game_and_the_port_served_alongside_b11(tty):
         st = json.loads(f.readline().decode()[3:])
         assert st["display"]["text"] == "20"
         p.wait_shown(("20", False, True))  # the screen follows the host tool
-        p.type("n")  # hold C for 3 s
+        p.type("n")  # a new game: asked first
+        p.wait(lambda p: any("start a NEW GAME?" in line for line in p.screen()))
+        p.type("y")  # hold C for 3 s
         p.wait(lambda p: any("holding C" in line for line in p.screen()))
         p.wait_shown(("15", False, True), timeout=6)
         s.sendall(b"BALANCES\n")
         assert json.loads(f.readline().decode()[3:])["6"] == 15000000
+
+
+def test_a_stray_n_does_not_wipe_the_game_b11(tty):
+    p = tty("--seed", "1")
+    p.wait_shown(("0", False, False))
+    p.type("l1")
+    p.wait_shown(("15", False, True), timeout=3)
+    p.type("1m+")
+    p.wait_shown(("16", False, True))
+    p.type("n")  # next to m: one keystroke must not start a new game
+    p.wait(lambda p: any("start a NEW GAME?" in line and "y = yes" in line
+                         for line in p.screen()))
+    p.type("m")  # anything but y: nothing happens (and the m is not a Go either)
+    p.wait(lambda p: any("> not done" in line for line in p.screen()))
+    time.sleep(3.5)  # longer than the hold would have taken
+    p.pump()
+    assert p.shown() == ("16", False, True)
+    p.type("b")
+    p.wait(lambda p: any("card 1" in line and "16,000,000" in line for line in p.screen()))
+
+
+def test_maintenance_from_the_keyboard_asks_and_is_labelled(tty):
+    p = tty("--seed", "1", "--tcp", "0")
+    m = p.wait(lambda p: re.search(r"listening tcp 127\.0\.0\.1:(\d+)", p.buf))
+    p.wait_shown(("0", False, False))
+    p.type("S")
+    p.wait(lambda p: any("hold DEAL 3 s for maintenance mode on?" in line
+                         for line in p.screen()))
+    p.type("y")
+    p.wait(lambda p: any("holding DEAL" in line for line in p.screen()))
+    p.wait(lambda p: "MAINTENANCE" in p.screen()[0], timeout=6)
+    with socket.create_connection(("127.0.0.1", int(m.group(1))), timeout=5) as s:
+        s.sendall(b"MAINT\nNAME 2 Bob\n")
+        f = s.makefile("rb")
+        assert f.readline() == b'OK {"maintenance": true}\n'
+        assert f.readline().startswith(b'OK {"1": null, "2": "Bob"')
+    p.type("b")
+    p.wait(lambda p: any("card 2 Bob" in line for line in p.screen()))
+
+
+def test_a_refusal_is_said_in_words(tty):
+    p = tty("--seed", "1")
+    p.wait_shown(("0", False, False))
+    p.type("l1")
+    p.wait_shown(("15", False, True), timeout=3)
+    p.type("5k+")
+    p.wait(lambda p: any("> 5 K is below the smallest amount at one time, 10 k (B2)" in line
+                         for line in p.screen()))
+    p.type("r1")
+    p.wait(lambda p: any("card 1 is in the other slot already" in line for line in p.screen()))

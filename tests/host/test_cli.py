@@ -109,6 +109,11 @@ def test_log_table_csv_json(capsys, url):
     rows = list(csv.DictReader(io.StringIO(out)))
     assert code == 0 and [r["kind"] for r in rows] == ["receive", "go"]
     assert rows[0]["amount"] == "150000" and rows[0]["to"] == "1" and rows[0]["via"] == "serial"
+    # The balances after each move, one column per card, no JSON to unpack.
+    assert "balances" not in rows[0]
+    assert rows[0]["balance_1"] == "15150000" and rows[1]["balance_1"] == "17150000"
+    assert rows[0]["balance_2"] == "" and list(rows[0])[-6:] == [
+        "balance_%d" % c for c in range(1, 7)]
     code, out, _ = run(capsys, "--port", url, "log", "--json", "-n", "1")
     (entry,) = json.loads(out)
     assert code == 0 and entry["kind"] == "go"
@@ -122,7 +127,8 @@ def test_log_empty(capsys, url):
 # -- keys and cards ------------------------------------------------------------------------------
 def test_press_insert_remove(capsys, url):
     code, out, _ = run(capsys, "--port", url, "insert", "l", "3")
-    assert (code, out) == (0, "display 3\n")  # B3: the card number first
+    # B3: the display shows the card number first; the balance is said too.
+    assert (code, out) == (0, "card 3 in L: balance 15,000,000\ndisplay 3\n")
     code, out, _ = run(capsys, "--port", url, "press", "1", "5", "0", "K")
     assert (code, out) == (0, "display 150 k\n")
     code, out, _ = run(capsys, "--port", url, "press", "+")
@@ -342,7 +348,7 @@ def test_restore_needs_maintenance(capsys, url, tmp_path):
     path.write_text(json.dumps(doc))
     code, _, err = run(capsys, "--port", url, "restore", path)
     assert code == 1
-    assert "not in maintenance mode: on the unit, hold DEAL for 3 seconds" in err
+    assert "not in maintenance mode: hold DEAL for 3 seconds on the unit's own keypad" in err
     with talk(url) as b:
         assert b.balances()[1] == START
 
@@ -606,3 +612,99 @@ def test_bank_port_environment(capsys, url, monkeypatch):
     code, out, _ = run(capsys, "balances", "--json")
     assert code == 0 and json.loads(out)["1"] == START
     assert os.environ["BANK_PORT"] == url
+
+
+def test_a_port_number_or_host_port_is_the_simulators_socket(capsys, url):
+    # `listening tcp 127.0.0.1:PORT` is what the simulator prints: that, or the bare port, works.
+    hostport = url.split("://", 1)[1]
+    port = hostport.rsplit(":", 1)[1]
+    for given, host in ((port, "127.0.0.1"), ("localhost:" + port, "localhost"),
+                        (hostport, "127.0.0.1")):
+        code, out, err = run(capsys, "-p", given, "balances", "--json")
+        assert code == 0 and json.loads(out)["1"] == START
+        assert err == "bank: '%s' taken as the TCP socket socket://%s:%s\n" % (given, host, port)
+    assert link.socket_url("/dev/ttyACM0") is None and link.socket_url("COM3") is None
+    assert link.socket_url("socket://h:1") is None and link.socket_url(":5555") is None
+
+
+def test_run_wakes_a_unit_that_switched_off(capsys, url, tmp_path):  # B16
+    with talk(url) as b:
+        b.insert("L", 1)
+        assert b.advance(61000)["power"] == "off"
+    path = tmp_path / "pay.txt"
+    path.write_text("> KEY 1 5 0 K +\n< OK *\n")
+    code, out, _ = run(capsys, "--port", url, "run", path)
+    assert code == 0
+    with talk(url) as b:
+        assert b.balances()[1] == START + 150000  # not 50,000: the 1 was not swallowed
+
+
+def test_hold_deal_for_maintenance_says_it_is_done_on_the_keypad(capsys, url):
+    code, _, err = run(capsys, "--port", url, "hold", "DEAL", "3000")
+    assert code == 2 and "on the unit's own keypad" in err and "bank press DEAL" in err
+    with talk(url) as b:
+        state = b.state()
+    assert state["deal"] == "idle" and state["maintenance"] is False  # nothing was sent (B13)
+
+
+def test_maintenance_hint_names_the_keypad(capsys, url):
+    code, _, err = run(capsys, "--port", url, "restore", "--previous")
+    assert code == 1 and "hold DEAL for 3 seconds on the unit's own keypad" in err
+    assert "cannot be done over serial" in err
+
+
+@pytest.fixture
+def nurl(sims):
+    """A simulator of its own: names outlive a new game, so they must not reach other tests."""
+    sim = sims("tcp", "--seed", "16")
+    with Bank.open(sim.url) as b:
+        reset(b, True)
+        for card in range(1, 7):
+            b.set_name(card)
+    return sim.url
+
+
+def test_names_in_the_host_tools_output(capsys, nurl):
+    code, out, _ = run(capsys, "--port", nurl, "name", "1", "Ann", "Lee")
+    assert (code, out) == (0, "card 1: Ann Lee\n")
+    assert run(capsys, "--port", nurl, "name", "2", "Bob")[0] == 0
+    code, out, _ = run(capsys, "--port", nurl, "insert", "L", "1")
+    assert out.startswith("card 1 Ann Lee in L: balance 15,000,000\n")
+    code, out, _ = run(capsys, "--port", nurl, "status")
+    assert "slots    L: 1 Ann Lee  R: -" in out
+    with talk(nurl) as b:
+        b.insert("R", 2)
+        b.press("250K-")  # Bob pays Ann (B6)
+    code, out, _ = run(capsys, "--port", nurl, "balances")
+    lines = out.splitlines()
+    assert lines[0] == "card  name              balance"
+    assert lines[1] == "   1  Ann Lee       15,250,000"
+    assert lines[3] == "   3                15,000,000"
+    code, out, _ = run(capsys, "--port", nurl, "log")
+    assert out.splitlines()[2].split()[1:8] == ["transfer", "2", "Bob", "1", "Ann", "Lee",
+                                               "250,000"]
+    code, out, _ = run(capsys, "--port", nurl, "log", "--csv")
+    (row,) = list(csv.DictReader(io.StringIO(out)))
+    assert (row["from_name"], row["to_name"]) == ("Bob", "Ann Lee")
+    code, out, _ = run(capsys, "--port", nurl, "name", "1")
+    assert (code, out) == (0, "card 1: (no name)\n")
+    code, _, err = run(capsys, "--port", nurl, "name", "1", "Thirteen chars")
+    assert code == 2 and "1-12 printable ASCII" in err
+
+
+def test_backup_and_restore_keep_the_names(capsys, sims, tmp_path):
+    sim = sims("tcp", "--maintenance", "--seed", "17")  # names outlive a new game: its own unit
+    with Bank.open(sim.url) as b:
+        reset(b, True)
+        b.set_name(1, "Ann")
+        b.set_name(3, "Cy")
+    path = tmp_path / "game.json"
+    assert run(capsys, "--port", sim.url, "backup", path)[0] == 0
+    assert json.loads(path.read_text())["names"] == {"1": "Ann", "3": "Cy"}
+    with Bank.open(sim.url) as b:
+        b.set_name(1, "Zed")
+        b.set_name(3)
+    code, _, err = run(capsys, "--port", sim.url, "restore", path)
+    assert (code, err) == (0, "")
+    with Bank.open(sim.url) as b:
+        assert b.names() == {1: "Ann", 2: None, 3: "Cy", 4: None, 5: None, 6: None}

@@ -98,7 +98,10 @@ class _Glass:
         return "".join(out)
 
     def text(self):
-        """The five cells as the protocol's `text` would say it: no padding ("14.995")."""
+        """The five cells as the protocol's `text` would say it: no padding ("14.995").
+
+        Characters that share a pattern read as one of them ("SErv" reads "5Eru"): compare
+        with looks(text), not text."""
         return self.reading(self.CELLS).strip(" ")
 
     def annunciator(self):

@@ -1,0 +1,156 @@
+"""Player names, the NAME / NAMES extension (docs/protocol-extensions.md): kept on flash with
+the game (B17's rule: a power cut leaves the names of before or after), kept by a new game
+(B11), never on the unit's five cells."""
+
+import json
+
+from harness import Rig
+from protocol import Protocol
+from store import FileStore
+from storerig import FaultFS
+
+
+def ok(lines):
+    assert lines[-1].startswith("OK "), lines
+    return json.loads(lines[-1][3:])
+
+
+def rig(fs=None):
+    r = Rig(store=FileStore("bank", fs if fs is not None else FaultFS()))
+    return r, Protocol(r.unit, r.clock)
+
+
+def test_name_a_card_and_read_them_back():
+    r, p = rig()
+    assert p.handle("NAMES") == ['OK {"1": null, "2": null, "3": null, "4": null, "5": null, '
+                                 '"6": null}']
+    assert not r.unit.maintenance  # names move no money: no maintenance mode needed
+    got = ok(p.handle("NAME 1 Ann"))
+    assert got == {"1": "Ann", "2": None, "3": None, "4": None, "5": None, "6": None}
+    assert ok(p.handle("name 3 Mary  Lou"))["3"] == "Mary Lou"  # case kept, spaces allowed
+    assert ok(p.handle("NAMES")) == {"1": "Ann", "2": None, "3": "Mary Lou", "4": None,
+                                     "5": None, "6": None}
+    assert ok(p.handle('NAME 6 "Q\\" x'))["6"] == '"Q\\" x'  # any printable ASCII
+    assert ok(p.handle("NAME 1"))["1"] is None  # no text: cleared
+    assert r.unit.display() == ("0", False, False)  # the unit's own display stays digits
+
+
+def test_bad_names_are_refused_and_change_nothing():
+    r, p = rig()
+    p.handle("NAME 2 Bob")
+    for line in ("NAME", "NAME 0 Zed", "NAME 7 Zed", "NAME x Zed", "NAME 12 Zed",
+                 "NAME 2 ThirteenChars", "NAMES 1"):
+        reply = p.handle(line)[-1]
+        assert reply.startswith("ERR bad-argument"), (line, reply)
+    assert p.handle("NAME 2 Bob\x01")[-1].startswith("ERR bad-line")
+    assert ok(p.handle("NAME 2 TwelveCharsX"))["2"] == "TwelveCharsX"  # 12 is the most
+    assert ok(p.handle("NAMES"))["2"] == "TwelveCharsX"
+
+
+def test_names_survive_a_reboot_and_a_new_game():
+    fs = FaultFS()
+    r, p = rig(fs)
+    p.handle("NAME 1 Ann")
+    p.handle("NAME 4 Dev")
+    p.handle("NEWGAME")  # B11: the players stay at the table, so do their names
+    assert ok(p.handle("NAMES"))["4"] == "Dev"
+    r2, p2 = rig(fs)  # the next boot, on the same flash
+    assert r2.unit.store_status == "ok"
+    got = ok(p2.handle("NAMES"))
+    assert (got["1"], got["4"], got["2"]) == ("Ann", "Dev", None)
+
+
+def test_a_store_without_names_still_loads():
+    fs = FaultFS()
+    r, p = rig(fs)
+    p.handle("INSERT L 1")
+    p.handle("KEY 1 5 0 K +")
+    assert not [f for f in fs.files if "bank.n" in f]  # written before any name existed
+    r2, p2 = rig(fs)
+    assert r2.unit.store_status == "ok" and r2.bal(1) == 15150000
+    assert ok(p2.handle("NAMES")) == {"1": None, "2": None, "3": None, "4": None, "5": None,
+                                      "6": None}
+
+
+def test_a_power_cut_while_naming_leaves_the_names_of_before():  # B17
+    fs = FaultFS()
+    r, p = rig(fs)
+    p.handle("NAME 1 Ann")
+    p.handle("NAME 2 Bob")
+    images = []
+
+    def collect(tag, files):
+        images.append({k: bytearray(v) for k, v in files.items()})
+
+    fs.collect = collect
+    p.handle("NAME 1 Anna")
+    assert len(images) >= 3  # the open, a write torn at several points, the close
+    for img in images:
+        got = ok(rig(FaultFS(img))[1].handle("NAMES"))
+        assert (got["1"], got["2"]) in (("Ann", "Bob"), ("Anna", "Bob")), got
+
+
+def test_a_full_flash_refuses_the_name_and_keeps_the_old():
+    fs = FaultFS()
+    r, p = rig(fs)
+    p.handle("NAME 1 Ann")
+    fs.fail_at = fs.steps + 1
+    assert p.handle("NAME 1 Zoe")[-1].startswith("ERR store-failed")
+    fs.fail_at = None
+    assert ok(p.handle("NAMES"))["1"] == "Ann"
+
+
+def test_names_in_a_store_in_ram():
+    r = Rig()
+    p = Protocol(r.unit, r.clock)
+    assert ok(p.handle("NAME 5 Eve"))["5"] == "Eve"
+    assert ok(p.handle("NAMES"))["5"] == "Eve"
+
+
+try:
+    from lfsdev import LFS2, mkfs, mount, RamDev
+    from store_extra import VfsFS
+except ImportError:  # lfsdev needs nothing CPython lacks, but stay safe
+    LFS2 = None
+
+if LFS2 is not None:  # the MicroPython unix port's LittleFS, as on the Pico
+
+    def _lfs_names(fsobj):
+        import names
+
+        return names.get(FileStore("/bank", fs=VfsFS(fsobj)))
+
+    def test_littlefs_power_cut_inside_every_program_of_a_name():  # B17
+        import names
+
+        dev = RamDev()
+        mkfs(dev)
+        fsobj = mount(dev)
+        fsobj.mkdir("/bank")
+        store = FileStore("/bank", fs=VfsFS(fsobj))
+        names.put(store, 1, "Ann")
+        names.put(store, 2, "Bob")
+        seen = []
+
+        def boot(image):
+            got = _lfs_names(mount(image))
+            assert (got[0], got[1]) in (("Ann", "Bob"), ("Anna", "Bob")), got
+            seen.append(got[0])
+
+        def on_write(d, block, off, buf):
+            boot(d.copy())
+            half = d.copy()
+            a = block * 4096 + off
+            k = len(buf) // 2
+            half.data[a:a + k] = buf[:k]
+            boot(half)
+
+        def on_erase(d, block):
+            boot(d.copy())
+
+        dev.on_write = on_write
+        dev.on_erase = on_erase
+        names.put(store, 1, "Anna")
+        dev.on_write = dev.on_erase = None
+        assert seen and "Ann" in seen
+        assert _lfs_names(mount(dev.copy()))[0] == "Anna"

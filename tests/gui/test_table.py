@@ -1,0 +1,279 @@
+"""Issue 16, at the table: the window says every state in plain words, scales with its window,
+has a large-display mode, and a banker panel with the players' names, a log filtered by player
+and the previous games. The real Tk window on the session's Xvfb, driven by X events, read back
+from what it draws (the canvas, the labels), on a virtual clock."""
+
+import json
+
+import pytest
+
+import simulator  # noqa: F401  (firmware/ on sys.path)
+from simulator import frontend, gui, options
+from simulator.host import Host
+
+tk = pytest.importorskip("tkinter")
+
+
+@pytest.fixture
+def win(xdisplay):
+    host = Host(options.parse(["--virtual-clock", "--seed", "7"]))
+    root = tk.Tk()
+    w = gui.Window(host, root=root, sound=frontend.Sound(None))
+    root.update()
+    root.focus_force()  # no window manager under Xvfb: take the keyboard ourselves
+    root.update()
+    yield w
+    w.close()
+
+
+def settle(w):
+    w.root.update()
+    w.root.after(gui.RELEASE_GRACE_MS + 10)
+    w.root.update()
+
+
+def type_keys(w, *syms, state=0):
+    # Each key settles: a release and the next press of the same key at once is X autorepeat.
+    for s in syms:
+        w.root.event_generate("<KeyPress>", keysym=s, state=state)
+        w.root.event_generate("<KeyRelease>", keysym=s, state=state)
+        settle(w)
+
+
+def advance(w, ms):
+    w.host.clock.advance(w.unit, ms)
+    w.refresh()
+    w.root.update()
+
+
+def said(w):
+    return w.status_label.cget("text")
+
+
+# -- every state in plain words ------------------------------------------------------------------
+def test_an_overdraft_is_explained_in_a_sentence(win):  # B8
+    type_keys(win, "F3", state=1)  # card 3 into R
+    type_keys(win, "F1")  # card 1 into L
+    type_keys(win, "5", "0", "0", "k", "minus")  # 3 pays 1 500k: 3 has 14.5 M
+    type_keys(win, "2", "0", "m", "minus")
+    assert win.shown()[:3] == ("Err1", False, False)
+    assert said(win) == "card 3 cannot pay 20 M: it has 14.5 M (B8)"
+    advance(win, 1000)
+    assert said(win) == "card 3 cannot pay 20 M: it has 14.5 M (B8)"  # until the next input
+    type_keys(win, "c")
+    assert said(win) == ""
+
+
+def test_refused_entries_and_go_twice_are_explained(win):  # B2, B9
+    type_keys(win, "F2")
+    type_keys(win, "5", "k", "plus")
+    assert said(win) == "5 K is below the smallest amount at one time, 10 k (B2)"
+    type_keys(win, "c", "2", "5", "m", "plus")
+    assert said(win).startswith("25 M is above the largest amount at one time, 20 M")
+    type_keys(win, "c", "m", "m")
+    assert said(win).startswith("card 2 has had its Go salary (2 M) on this insertion")
+
+
+def test_a_card_into_a_full_slot_is_explained(win):  # B3
+    type_keys(win, "F4", state=1)
+    type_keys(win, "5", state=0x4)  # Ctrl+5: card 5 into R, which holds card 4
+    assert said(win) == "slot R holds card 4 already: take it out first (B3)"
+
+
+def test_undo_gets_a_line_of_its_own(win):  # B10
+    type_keys(win, "F1")
+    type_keys(win, "1", "0", "0", "k", "plus")
+    type_keys(win, "c")
+    assert win.unit.ledger.bal[1] == 15000000
+    assert said(win) == "C reversed #1: 100 k back from card 1 to the bank (B10)"
+
+
+def test_holding_c_counts_down_to_the_new_game(win):  # B11
+    win.root.event_generate("<KeyPress>", keysym="c")
+    win.root.update()
+    advance(win, 1000)
+    assert said(win) == ("holding C: a new game in 2.0 s, every card back to the start (B11); "
+                         "let go now for a plain C")
+    bar = win.canvas.coords(win.hold_bar)
+    assert win.canvas.itemcget(win.hold_bar, "state") == "normal"
+    x0, _y0, x1, _y1 = gui.key_rects()["C"]
+    assert bar[2] - bar[0] == pytest.approx((x1 - x0 - 12) / 3, abs=1)  # a third of the way
+    advance(win, 2000)
+    assert said(win).startswith("a new game: every card back to 15 M (B11)")
+    win.root.event_generate("<KeyRelease>", keysym="c")
+    settle(win)
+    assert win.canvas.itemcget(win.hold_bar, "state") == "hidden"
+
+
+def test_holding_deal_shows_maintenance_coming_and_then_labels_it(win):
+    win.root.event_generate("<KeyPress>", keysym="d")
+    win.root.update()
+    advance(win, 1500)
+    assert said(win).startswith("holding DEAL: maintenance mode on in 1.5 s")
+    advance(win, 1500)
+    win.root.event_generate("<KeyRelease>", keysym="d")
+    settle(win)
+    assert win.unit.maintenance
+    assert win.canvas.itemcget(win.maint_item, "text") == "MAINTENANCE"  # not just a green light
+    assert said(win).startswith("maintenance mode: host tools may set balances")
+
+
+def test_switched_off_and_the_swallowed_key_are_said(win):  # B16
+    advance(win, 60000)
+    assert win.canvas.itemcget(win.off_item, "text") == "switched off: a key or a card wakes it"
+    assert said(win).startswith("switched itself off after a minute without use (B16)")
+    type_keys(win, "5")
+    assert win.unit.entry == ""  # the waking key is not input
+    assert said(win) == "the unit was switched off (B16): that key 5 only woke it; press it again"
+    type_keys(win, "5")
+    assert win.unit.entry == "5" and said(win) == ""
+
+
+# -- readable across a table ----------------------------------------------------------------------
+def key_centre_on_screen(w, key):
+    """Where the drawn key is now, from the canvas (not from the layout constants)."""
+    x0, y0, x1, y1 = w.canvas.bbox("key-" + key)
+    return (x0 + x1) // 2, (y0 + y1) // 2
+
+
+def test_the_window_resizes_and_everything_scales(win):
+    c = win.canvas
+    small_font = tk.font.Font(font=c.itemcget(win.ann_items["M"], "font")).actual("size")
+    box = c.bbox("key-5")
+    win.root.geometry("%dx%d" % (gui.W * 3 // 2, gui.H * 3 // 2 + 160))
+    win.root.update()
+    assert win.scale == pytest.approx(1.5, abs=0.05)
+    big_box = c.bbox("key-5")
+    assert (big_box[2] - big_box[0]) == pytest.approx((box[2] - box[0]) * win.scale, abs=3)
+    big_font = tk.font.Font(font=c.itemcget(win.ann_items["M"], "font")).actual("size")
+    assert abs(big_font) > abs(small_font) * 1.3  # the text grows with the drawing
+    # A click where the key is drawn now still presses it; the display reads back as before.
+    for key in ("F1",):
+        type_keys(win, key)
+    for key in ("1", "0", "0", "K", "+"):
+        x, y = key_centre_on_screen(win, key)
+        c.event_generate("<ButtonPress-1>", x=x, y=y)
+        c.event_generate("<ButtonRelease-1>", x=x, y=y)
+        win.root.update()
+    assert win.shown()[:3] == ("15.1", False, True)
+    win.root.geometry("%dx%d" % (gui.W * 3 // 4, gui.H * 3 // 4 + 160))
+    win.root.update()
+    assert win.scale == pytest.approx(0.75, abs=0.05)
+    assert win.card_shown_at(1) == "L"
+    x0, y0, x1, y1 = c.bbox(win.card_items[1])
+    assert y1 < gui.SLOT_Y * 0.75 + 30  # drawn in the slot at the new size
+
+
+def test_large_display_mode_fills_the_window(win):
+    type_keys(win, "F1")
+    advance(win, 1000)
+    type_keys(win, "F11")
+    assert win.large and win.big.winfo_ismapped() and not win.canvas.winfo_ismapped()
+    assert win.big_shown() == ("15", False, True, True)
+    x0, _y0, x1, _y1 = win.big.bbox("big-glass")
+    assert x1 - x0 > 0.85 * win.big.winfo_width()  # the display fills most of the window
+    glass_w = gui.DISPLAY[2] - gui.DISPLAY[0]
+    assert x1 - x0 > glass_w  # and is bigger than on the whole unit
+    type_keys(win, "1", "6", "m", "minus")  # card 1 is in L: '-' is refused (B7)
+    assert "needs the paying card in the right slot R" in win.big.itemcget(
+        win.big.find_withtag("big-message")[0], "text")
+    type_keys(win, "F11")
+    assert not win.large and win.canvas.winfo_ismapped()
+
+
+# -- the banker panel -----------------------------------------------------------------------------
+def name_in_panel(w, card, text):
+    ent = w.name_entries[card]
+    ent.focus_force()
+    w.root.update()
+    ent.event_generate("<KeyPress>", keysym="5")  # typed into the entry, not on the unit
+    ent.event_generate("<KeyRelease>", keysym="5")
+    settle(w)
+    ent.delete(0, "end")
+    ent.insert(0, text)
+    ent.event_generate("<Return>")
+    w.root.update()
+
+
+def test_the_banker_names_the_cards(win):
+    type_keys(win, "b")
+    name_in_panel(win, 1, "Ann")
+    name_in_panel(win, 2, "Bob")
+    assert win.unit.entry == ""  # typing a name presses no key on the unit
+    assert win.desk.handle("NAMES")[-1].startswith('OK {"1": "Ann", "2": "Bob", "3": null')
+    type_keys(win, "F1")
+    type_keys(win, "F2", state=1)
+    type_keys(win, "2", "5", "0", "k", "minus")  # Bob pays Ann
+    log = win.log_text.get("1.0", "end")
+    assert "#1 transfer Bob>Ann 250 k" in log
+    type_keys(win, "1", "6", "m", "minus")
+    assert said(win) == "Bob (card 2) cannot pay 16 M: it has 14.75 M (B8)"
+    assert win.unit.display()[0] == "Err1"  # the unit's own display stays digits
+
+
+def test_the_log_filtered_by_player(win):
+    type_keys(win, "b")
+    for card in (1, 2, 3):
+        type_keys(win, "F%d" % card)
+        type_keys(win, "m")  # Go for each
+        type_keys(win, "F%d" % card)
+    name_in_panel(win, 2, "Cy")
+    win.filter_menu["menu"].invoke(2)
+    win.root.update()
+    lines = win.log_text.get("1.0", "end").split("\n")
+    assert [x for x in lines if x] == ["#2 go bank>Cy 2 M"]
+    assert win.filter_var.get() == "Cy (card 2)"
+    win.filter_menu["menu"].invoke(0)
+    win.root.update()
+    assert len([x for x in win.log_text.get("1.0", "end").split("\n") if x]) == 3
+
+
+class FakeDesk:
+    """The protocol as a unit with the GAMES extension answers it (another branch adds it)."""
+
+    def __init__(self, real, games):
+        self.real = real
+        self.games = games
+        self.sent = []
+
+    def handle(self, line):
+        self.sent.append(line)
+        if line == "GAMES":
+            return ["OK " + json.dumps(self.games)]
+        if line.startswith("RESTORE GAME"):
+            return ["ERR maintenance-required hold DEAL for 3 s on the unit first"]
+        return self.real.handle(line)
+
+
+def games_text(w):
+    out = []
+    for row in w.games_frame.winfo_children():
+        for child in row.winfo_children() or [row]:
+            out.append(child.cget("text"))
+    return out
+
+
+def test_previous_games_listed_when_the_unit_has_them(win):
+    win.desk = FakeDesk(win.desk, [
+        {"id": 12, "profile": "world", "seq": 40, "transactions": 38,
+         "balances": {"1": 21000000, "2": 9500000, "3": 0, "4": 15000000, "5": 15000000,
+                      "6": 14500000}},
+        {"id": 9, "profile": "classic", "seq": 3, "transactions": None,
+         "balances": {"1": 1500, "2": 1700, "3": 1300, "4": 1500, "5": 1500, "6": 1500}}])
+    type_keys(win, "b")
+    name_in_panel(win, 1, "Ann")
+    text = games_text(win)
+    assert text[0] == ("game 12 (world), 38 transactions\n"
+                       "Ann 21 M  2 9.5 M  3 0  4 15 M  5 15 M  6 14.5 M")
+    assert text[1] == "bring back"
+    assert text[2].startswith("game 9 (classic), transactions unknown\nAnn 1500  2 1700")
+    row = win.games_frame.winfo_children()[0]
+    [b for b in row.winfo_children() if b.cget("text") == "bring back"][0].invoke()
+    assert "RESTORE GAME 12" in win.desk.sent
+    assert said(win).startswith("bringing a game back needs maintenance mode")
+
+
+def test_previous_games_not_available_on_this_firmware(win):
+    type_keys(win, "b")
+    assert games_text(win) == [
+        "not available: this unit's firmware keeps no list of games (GAMES)"]

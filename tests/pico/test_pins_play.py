@@ -1,0 +1,193 @@
+"""The rulebook played at the pins of an emulated Pico running the genuine rp2 port.
+
+One unit per MicroPython image, deployed as `make deploy` deploys it and booted by main.py,
+on batteries (no USB host): the scenarios run in order on it, as one game at a table, and check
+only what a player sees on the glass, hears from the piezo and sees on the two LEDs. Rule ids
+are docs/rules.md's.
+"""
+
+import pytest
+
+from tests.pico import rig
+from tests.pico.play import (expect, heard, insert, press, remove, shown, tones_heard,
+                             tone_started, type_keys,
+                             wait_shown)
+
+
+@pytest.fixture(scope="module")
+def pico(image):
+    p = rig.Pico(image, usb=False, vbus=False)
+    p.boot()
+    return p
+
+
+def test_b1_b16_the_unit_boots_showing_0(pico):
+    assert pico.parts.display.lit()
+    assert shown(pico) == expect("0")
+    assert not pico.parts.red.is_on() and not pico.parts.green.is_on()
+
+
+def test_b3_a_card_shows_its_number_then_its_balance(pico):
+    t0 = pico.now_ms()
+    insert(pico, "L", 3)
+    seen = wait_shown(pico, "3", timeout_ms=400)
+    seated = pico.parts.slots["L"].seated_ms
+    assert seen - seated < 150  # the stable-contact time (50 ms) and a scan or two
+    pico.run(700)
+    assert shown(pico) == expect("3")  # still the number, a second in all
+    assert heard(pico, t0) == [("card", "loud")]
+    wait_shown(pico, "15", "M", timeout_ms=500)
+    assert 950 <= pico.now_ms() - seen <= 1200
+
+
+def test_b4_receive_from_the_bank(pico):
+    t0 = pico.now_ms()
+    type_keys(pico, "1 5 0")
+    assert shown(pico) == expect("150")
+    press(pico, "K")
+    assert shown(pico) == expect("150", "k")
+    press(pico, "+")
+    assert shown(pico) == expect("15.15", "M")
+    tones = heard(pico, t0)
+    assert tones[-1] == ("money-in", "loud")
+    assert [n for n, _ in tones[:-1]] == ["click"] * 4
+
+
+def test_b9_go_once_per_insertion(pico):
+    press(pico, "M")
+    assert shown(pico) == expect("17.15", "M")
+    t0 = pico.now_ms()
+    press(pico, "M")
+    assert shown(pico) == expect("17.15", "M")  # refused: nothing moved
+    assert ("error", "loud") in heard(pico, t0)
+
+
+def test_b10_c_undoes_the_last_transaction(pico):
+    press(pico, "C")
+    assert shown(pico) == expect("15.15", "M")
+    press(pico, "C")  # nothing typed, nothing open: nothing happens
+    assert shown(pico) == expect("15.15", "M")
+
+
+def test_b6_player_to_player(pico):
+    insert(pico, "R", 5)
+    wait_shown(pico, "5", timeout_ms=400)
+    press(pico, "2")  # a key during the card's second ends it and is input (B3)
+    assert shown(pico) == expect("2")
+    type_keys(pico, ". 5 M")
+    t0 = pico.now_ms()
+    press(pico, "-")
+    assert shown(pico) == expect("12.5", "M")  # the payer's new balance first
+    wait_shown(pico, "17.65", "M", timeout_ms=1300)  # then the payee's
+    names = [n for n, _ in heard(pico, t0)]
+    assert names[-2:] == ["money-out", "money-in"]
+
+
+def test_b8_no_overdraft(pico):
+    type_keys(pico, "2 0 M")
+    t0 = pico.now_ms()
+    press(pico, "-")
+    assert shown(pico) == expect("Err1")
+    assert ("error", "loud") in heard(pico, t0)
+    pico.run(1200)
+    press(pico, "C")  # the entry stays as typed until cleared (B2)
+    assert shown(pico) in (expect("12.5", "M"), expect("17.65", "M"))
+
+
+def test_b12_the_volume_cycles_and_the_beeper_follows(pico):
+    remove(pico, "R")
+    remove(pico, "L")
+    press(pico, ".")
+    assert shown(pico) == expect("1")
+    t0 = pico.now_ms()
+    insert(pico, "L", 1)
+    pico.run(300)
+    assert heard(pico, t0) == [("card", "soft")]
+    remove(pico, "L")
+    pico.run(1000)
+    press(pico, ".")
+    assert shown(pico) == expect("0")
+    t0 = pico.now_ms()
+    insert(pico, "L", 1)
+    pico.run(300)
+    assert heard(pico, t0) == []  # volume 0: nothing sounds (B18)
+    remove(pico, "L")
+    pico.run(1000)
+    press(pico, ".")
+    assert shown(pico) == expect("2")
+
+
+def test_b13_deal_flashes_red_then_green(pico):
+    pico.run(1000)
+    t0 = pico.now_ms()
+    press(pico, "DEAL")
+    pico.run(2100)
+    red, green = pico.parts.red, pico.parts.green
+    assert red.pattern(t0 + 100, pico.now_ms()) == "slow"  # B13 'running'
+    assert not green.is_on()
+    # The end comes 13-50 s after DEAL: the deal-end tone and the green light. The pins cannot
+    # see the deadline, so time jumps 500 ms at a time (the end is seen up to 0.5 s late).
+    step = 500
+    end = None
+    while pico.now_ms() - t0 < 50000 + 2 * step:
+        pico.idle(step, step_ms=step, window_ms=20)
+        names = [n for n, _ in tones_heard(pico, t0)]
+        if "deal-end" in names:
+            end = [t for t, s in pico.parts.piezo.history if s and s[0] == 2400][0]
+            break
+        assert not green.is_on()
+    assert end is not None, "no deal-end tone within 51 s of DEAL"
+    assert 13000 <= end - t0 <= 50000 + step + 40
+    assert "deal-warning" in names  # the last 5 s were announced (B13 'ending')
+    t1 = pico.now_ms()
+    pico.run(2100)
+    assert not red.is_on() and red.pattern(t1, pico.now_ms()) == "off"
+    assert green.pattern(t1, pico.now_ms()) == "slow"  # B13 'done'
+    pico.idle(4000)
+    pico.run(1100)
+    assert green.pattern(pico.now_ms() - 1000, pico.now_ms()) == "off"
+
+
+def test_b16_switch_off_after_a_minute_and_a_key_wakes_it(pico):
+    pico.idle(8000)  # the green flashing of the deal's end is over
+    insert(pico, "L", 4)
+    wait_shown(pico, "15", "M", timeout_ms=1500)
+    remove(pico, "L")
+    pico.idle(58000)
+    assert pico.parts.display.lit()  # not yet
+    pico.idle(3000)
+    assert not pico.parts.display.lit()
+    assert not pico.parts.red.is_on() and not pico.parts.green.is_on()
+    assert pico.parts.piezo.now() is None
+    press(pico, "5", hold_ms=60, gap_ms=200)  # a brisk tap wakes it; it is not input
+    assert pico.parts.display.lit()
+    assert shown(pico) == expect("0")
+    insert(pico, "L", 5)
+    wait_shown(pico, "12.5", "M", timeout_ms=1500)  # kept through the switch-off
+
+
+def test_b11_holding_c_three_seconds_starts_a_new_game(pico):
+    keys = pico.parts.keys
+    t0 = pico.now_ms()
+    keys.press("C")
+    pico.idle(2900)
+    assert [n for n, _ in tones_heard(pico, t0)] == ["click"]  # not yet
+    # A banker holds on until the new-game tone sounds, then lets go.
+    pico.run_until(lambda: tone_started(pico, "new-game", t0), 1500, 5)
+    assert 3000 <= pico.now_ms() - t0 <= 3300
+    keys.release("C")
+    assert heard(pico, t0)[-1] == ("new-game", "loud")
+    remove(pico, "L")
+    insert(pico, "L", 5)
+    wait_shown(pico, "15", "M", timeout_ms=1500)
+
+
+def test_b14_the_tally_adds_up_with_no_card(pico):
+    remove(pico, "L")
+    type_keys(pico, "2 M +")
+    type_keys(pico, "5 0 0 K +")
+    assert shown(pico) == expect("2.5", "M")
+    type_keys(pico, "1 M -")
+    assert shown(pico) == expect("1.5", "M")
+    press(pico, "C")
+    assert shown(pico) == expect("0")
