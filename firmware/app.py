@@ -7,13 +7,17 @@ port is lost).
 
 The loop, each turn:
 1. fire the unit's timers that are due (`unit.tick`);
-2. scan the keypad and poll the card slots (debounced in the drivers) into key and card events;
+2. scan the keypad and poll the card slots (debounced in the drivers) into key and card events,
+   but only those that need it: a keypad idle with every row low waits for a column's falling
+   edge (a pin IRQ), a settled slot for an edge on one of its contacts;
 3. draw the outputs when `unit.rev` changed, advance the beeper and the flashing lights;
-4. wait on the USB serial port with `select.poll` until the next scan, the unit's next
-   deadline or the beeper's next note, whichever is first; read with `read(1)` one byte at a
-   time (on rp2 a multi-byte `read()` blocks after a poll), cut lines with protocol.LineReader
-   and answer each line with `Protocol.handle`. A host resynchronises by sending `HELLO`: a
-   partial line in front of it only gets one `ERR` reply.
+4. sleep in `select.poll` on the USB serial port and on `Waker` (readable once a key or card
+   IRQ came) until the next scan (only while a key is down or a card settles), the unit's next
+   deadline, the beeper's next note or a light's next flash, whichever is first; read with
+   `read(1)` one byte at a time, each after a poll that said a byte is there (on rp2 a
+   `read()` with nothing waiting blocks, and a multi-byte one blocks after a poll), cut lines
+   with protocol.LineReader and answer each line with `Protocol.handle`. A host resynchronises
+   by sending `HELLO`: a partial line in front of it only gets one `ERR` reply.
 
 Switched off (B16) everything is blanked and the loop slows to one scan every `standby_ms`:
 on battery it spends that time in `machine.lightsleep` (about 1 mA for the Pico, see
@@ -31,10 +35,12 @@ without entering the loop, so a bench can measure the heap after boot (bench/boo
 """
 
 import gc
+import io
 import select
 import sys
 import time
 
+import lights
 from clock import ticks_diff
 
 try:
@@ -45,9 +51,29 @@ if TYPE_CHECKING:
     from protocol import LineReader, Protocol  # noqa: F401 (the type comments)
 
 
+class Waker(io.IOBase):
+    """Readable when a key or a card contact moved: registered with the loop's `select.poll`
+    next to stdin, it ends the wait at a pin's IRQ as a byte on stdin does (on rp2, poll
+    sleeps in WFE, which any interrupt ends, and asks each object again)."""
+
+    def __init__(self, board):
+        self.board = board
+
+    def ioctl(self, req, arg):
+        if req != 3:  # MP_STREAM_POLL; to the rest (GET_FILENO on unix: no fd) EINVAL
+            return -22
+        board = self.board
+        pad = board.keypad
+        if (pad.armed and pad.woke) or board.slots["L"].woke or board.slots["R"].woke:
+            return arg & select.POLLIN
+        return 0
+
+
 class App:
-    scan_ms = 10  # keypad and slot scan period while on (debounce is 30 ms, slots 50 ms)
+    scan_ms = 10  # keypad and slot scan period while a key is down or a card settling
     standby_ms = 100  # scan period while off: a key press lasts longer than this
+    idle_ms = 1000  # the longest wait with nothing due: a pin's IRQ ends it anyway
+    rescans = 6  # scans straight after a column's edge until the bouncing contact reads closed
     burst = 64  # bytes read from serial per turn at most, so keys are never starved
 
     def __init__(self, board, unit, clock, stdin, stdout):
@@ -62,8 +88,12 @@ class App:
         self.stdin = stdin if stdin is not None else getattr(sys.stdin, "buffer", sys.stdin)
         # The raw stream: the text one turns each "\n" into "\r\n" on rp2.
         self.stdout = stdout if stdout is not None else getattr(sys.stdout, "buffer", sys.stdout)
-        self.poller = select.poll()
+        self.poller = select.poll()  # stdin alone: whether a read(1) would return at once
         self.poller.register(stdin if stdin is not None else sys.stdin, select.POLLIN)
+        self.waiter = select.poll()  # the loop's sleep: ends at a byte, a key or a card
+        self.waiter.register(stdin if stdin is not None else sys.stdin, select.POLLIN)
+        self.waiter.register(Waker(board), select.POLLIN)
+        self.busy = True  # a key down or a card settling: scan again in scan_ms
         self.eof = False
         self._prev = 10  # the byte before: the stream starts as if after a line end
         self.host_seen = False  # a byte came over USB serial since boot
@@ -99,20 +129,44 @@ class App:
     # -- the unit's inputs ----------------------------------------------------------------------
 
     def scan(self, now):
+        """Read the keys and the slots that need it; sets `busy` when they need it again soon.
+
+        On, the keypad is scanned only after a column's IRQ and while a key is down (or its
+        debounce lockout runs), a slot only after a contact's IRQ and while its reading
+        settles; switched off, both at every standby turn (rp2's timed lightsleep)."""
         u = self.unit
         board = self.board
-        for kind, key in board.keypad.scan(now):
-            if kind == "down":
-                u.key_down(key, now)
-            elif kind == "up":
-                u.key_up(key, now)
+        pad = board.keypad
+        on = u.power
+        busy = False
+        if not on or not pad.armed or pad.woke:
+            woken = on and pad.armed  # by a column's edge: a contact closed a moment ago
+            events = pad.scan(now)
+            tries = self.rescans if woken else 0
+            while not events and tries:
+                # The contact bounces for a few ms after the edge: a scan in an open spell
+                # sees nothing. Look again at once rather than at the next edge or turn.
+                tries -= 1
+                events = pad.scan(now)
+            for kind, key in events:
+                if kind == "down":
+                    u.key_down(key, now)
+                elif kind == "up":
+                    u.key_up(key, now)
+            busy = not pad.idle(now)
         for name in ("L", "R"):
-            ev = board.slots[name].poll(now)
+            slot = board.slots[name]
+            if on and not slot.due():
+                continue
+            ev = slot.poll(now)
             if ev is not None:
                 if ev[0] == "in":
                     u.card_in(name, ev[1], now)
                 else:
                     u.card_out(name, now)
+            if slot.due():
+                busy = True
+        self.busy = busy
 
     # -- serial ---------------------------------------------------------------------------------
 
@@ -122,9 +176,15 @@ class App:
             out.write((line + "\n").encode())
 
     def serial(self, timeout_ms):
-        """Wait up to timeout_ms for serial input; answer every complete line."""
-        if not self.poller.poll(timeout_ms):
+        """Wait up to timeout_ms for serial input, a key or a card; answer every complete
+        line."""
+        if timeout_ms:
+            for _ in self.waiter.ipoll(timeout_ms):
+                break  # ipoll: the wait without a list allocated
+        if not self.poller.poll(0):
             return
+        # Every read(1) follows a poll that said a byte is there: on rp2 a read(1) with
+        # nothing waiting blocks, and with it the keys, the timers and the display.
         for _ in range(self.burst):
             b = self.stdin.read(1)
             if not b:
@@ -136,15 +196,15 @@ class App:
             if c == 3 and self._interrupt(reader):
                 raise KeyboardInterrupt  # mpremote (or a person) wants the REPL
             self._prev = c
-            if reader is None:
-                if c == 10 or c == 13:
-                    continue  # nothing of a line yet: no need for the protocol
+            if reader is None and c != 10 and c != 13:
+                # A line end before anything else is no line: no need for the protocol yet.
                 reader = self._connect()  # mpremote's "\r\x03" never gets here: loads nothing
-            line = reader.push(c)
-            if line is not None:
-                protocol = self.protocol
-                assert protocol is not None
-                self.write(protocol.handle(line))
+            if reader is not None:
+                line = reader.push(c)
+                if line is not None:
+                    protocol = self.protocol
+                    assert protocol is not None
+                    self.write(protocol.handle(line))
             if not self.poller.poll(0):
                 return
 
@@ -169,9 +229,13 @@ class App:
     # -- the loop -------------------------------------------------------------------------------
 
     def wait_ms(self, now):
-        """How long the loop may sleep: until the next scan, timer or note."""
-        wait = self.scan_ms
-        for due in (self.unit.deadline(), self.board.beeper.deadline()):
+        """How long the loop may sleep: until the next scan (while busy), timer, note or change
+        of a flashing light; a key or a card ends the wait sooner (Waker)."""
+        wait = self.scan_ms if self.busy else self.idle_ms
+        board = self.board
+        modes = board.leds.modes
+        for due in (self.unit.deadline(), board.beeper.deadline(),
+                    lights.next_change(modes[0], now), lights.next_change(modes[1], now)):
             if due is not None:
                 left = ticks_diff(due, now)
                 if left < wait:

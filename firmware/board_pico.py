@@ -38,10 +38,13 @@ def build():
     display = _display(pins)
     keypad = Keypad([Pin(n, Pin.OPEN_DRAIN, value=1) for n in pins.KEY_ROWS],
                     [_in(n) for n in pins.KEY_COLS], LAYOUT)
+    keypad.listen(Pin.IRQ_FALLING)  # the loop sleeps until a key (app.py, Waker)
     slots = {
         "L": Slot([_in(n) for n in pins.SLOT_L], _in(pins.SLOT_L_SEATED)),
         "R": Slot([_in(n) for n in pins.SLOT_R], _in(pins.SLOT_R_SEATED)),
     }
+    for slot in slots.values():
+        slot.listen(Pin.IRQ_FALLING | Pin.IRQ_RISING)
     beeper = Beeper(PWM(Pin(pins.BEEPER), freq=2000, duty_u16=0))
     leds = Leds(_out(pins.LED_RED), _out(pins.LED_GREEN))
     latch = None

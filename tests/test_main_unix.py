@@ -113,7 +113,9 @@ def test_mem_reports_the_units_heap(tmp_path):
         finish(proc)
 
 
-BOARD_SCRIPT = r"""
+# The board on the fake machine: a key matrix and the left card slot wired to the pins that
+# board_pico.build() made, and the App booted on them.
+BOARD_SETUP = r"""
 import sys, time, gc
 import machine, pins, board_pico, app as firmware
 from drivers.keypad import LAYOUT
@@ -140,6 +142,7 @@ def press(key, on):
         for c in range(len(LAYOUT[r])):
             if LAYOUT[r][c] == key:
                 (closed.add if on else closed.discard)((r, c))
+    machine.sense()  # the column's edge, if its row is driven low
 
 card = {"pattern": 0, "seated": False}
 def contact(i):
@@ -153,18 +156,22 @@ app = firmware.boot(board, sys.argv[1])
 gc.collect()
 print("heap", gc.mem_alloc())
 unit = app.unit
+idle_ms = getattr(app, "idle_ms", None)
+app.idle_ms = 20  # the scripts step in tens of ms: no turn may wait the idle second
 
 def turns(ms):
     end = time.ticks_add(time.ticks_ms(), ms)
     while time.ticks_diff(end, time.ticks_ms()) > 0:
         app.turn()
+"""
 
+BOARD_SCRIPT = BOARD_SETUP + r"""
 for key in ("2", "5", "K"):
     press(key, True); turns(40); press(key, False); turns(40)
 print("entry", unit.entry, board.display._shown is not None)
 
 pattern = [p for p in CODES if CODES[p] == 4][0]
-card["pattern"] = pattern; card["seated"] = True
+card["pattern"] = pattern; card["seated"] = True; machine.sense()
 turns(150)
 print("slots", unit.slots["L"])
 
@@ -237,3 +244,170 @@ def test_mpremote_gets_in_before_any_host_has_spoken(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+# Issue 18, point 1: each stage is announced, the test then sends its bytes and nothing more;
+# once the loop has taken the last of them it must still scan the keys, draw what they do and
+# fire its timers (B16's switch-off), with the serial port silent.
+SILENT_SERIAL_SCRIPT = BOARD_SETUP + r"""
+def until(cond, ms):
+    end = time.ticks_add(time.ticks_ms(), ms)
+    while not cond() and time.ticks_diff(end, time.ticks_ms()) > 0:
+        app.turn()
+    return cond()
+
+for name, last in (("crlf", 10), ("cr", 13), ("half", ord("L"))):
+    print("ready", name)
+    arrived = until(lambda: app._prev == last, 3000)
+    shown = board.display._shown
+    press("7", True); turns(40); press("7", False); turns(40)
+    typed = unit.entry == "7" and board.display._shown != shown
+    unit.off_ms = 50  # B16: the switch-off timer, shortened
+    off = until(lambda: not unit.power, 500)
+    unit.off_ms = 60000
+    press("1", True); turns(40); press("1", False); turns(40)
+    print("stage", name, arrived, typed, off, unit.power)
+print("done")
+until(lambda: app.eof, 5000)  # the rest of the line, answered, then the end of input
+"""
+
+
+class Lines:
+    """Lines from a pipe as they come, each waited for with a timeout (no buffered reader
+    holding a line that select() cannot see)."""
+
+    def __init__(self, pipe):
+        self.fd = pipe.fileno()
+        self.buf = b""
+
+    def next(self, timeout=10.0):
+        end = time.monotonic() + timeout
+        while b"\n" not in self.buf:
+            left = end - time.monotonic()
+            ready, _, _ = select.select([self.fd], [], [], max(0.0, left))
+            assert ready, "no line within %s s" % timeout
+            chunk = os.read(self.fd, 4096)
+            assert chunk, "the program ended: %r" % self.buf
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.decode()
+
+
+def test_keys_and_timers_run_whatever_serial_brings(tmp_path):
+    """A bare line end, a lone CR, half a line: none of them stops the keypad, the display or
+    the timers while nothing more arrives (issue 18, point 1; B16's timer)."""
+    script = tmp_path / "silent.py"
+    script.write_text(SILENT_SERIAL_SCRIPT)
+    state = tmp_path / "state"
+    state.mkdir()
+    e = env(state)
+    e["MICROPYPATH"] = FIRMWARE + ":" + FAKE
+    proc = subprocess.Popen([MICROPYTHON, str(script), str(state)], cwd=ROOT, env=e,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    lines = Lines(proc.stdout)
+    try:
+        assert lines.next().startswith("heap")
+        for name, data in (("crlf", b"\r\n"), ("cr", b"\r"), ("half", b"HEL")):
+            assert lines.next().split() == ["ready", name]
+            proc.stdin.write(data)
+            proc.stdin.flush()
+            # a frozen loop never gets here: it waits in read(1) for a byte that never comes
+            assert lines.next(5.0).split() == ["stage", name, "True", "True", "True", "True"]
+        assert lines.next() == "done"
+        proc.stdin.write(b"LO\n")  # the rest of the half line: the protocol still answers
+        proc.stdin.flush()
+        assert lines.next().startswith('OK {"device": "bank-unit"')
+    finally:
+        proc.stdin.close()
+        try:
+            code = proc.wait(10)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    assert code == 0, proc.stderr.read().decode()
+
+
+# Issue 18, point 4: between presses the loop sleeps (no keypad scan, no slot poll) until a
+# column's IRQ, which ends its wait at once.
+IDLE_SCRIPT = BOARD_SETUP + r"""
+import _thread
+app.idle_ms = idle_ms  # the unit's own: this script measures how it waits
+if idle_ms is None:
+    del app.idle_ms  # a loop without one
+press("2", True); turns(60); press("2", False); turns(100)  # settled, every row armed low
+n = [0]
+real_turn = app.turn
+def counted():
+    n[0] += 1
+    return real_turn()
+app.turn = counted
+machine.clear()
+end = time.ticks_add(time.ticks_ms(), 500)
+while time.ticks_diff(end, time.ticks_ms()) > 0:
+    app.turn()
+row_ids = set(pins.KEY_ROWS)
+writes = len([1 for pin, v in machine.trace if pin in row_ids])
+print("idle", n[0], writes, [r.level for r in rows])
+
+def later():
+    time.sleep_ms(100)  # the loop is in its idle wait by then
+    t[0] = time.ticks_ms()
+    press("5", True)
+t = [0]
+_thread.start_new_thread(later, ())
+while unit.entry != "25":
+    app.turn()
+print("woke", time.ticks_diff(time.ticks_ms(), t[0]))
+press("5", False); turns(100)
+print("entry", unit.entry)
+
+# A bouncing contact: it falls (the IRQ), then reads open all through the first scan after
+# the edge, then closed. The turn the edge woke still takes the key.
+r3, c3 = [(r, c) for r in range(len(LAYOUT)) for c in range(len(LAYOUT[r]))
+          if LAYOUT[r][c] == "3"][0]
+scans = [0]
+real_scan = board.keypad.scan
+def counted_scan(now):
+    scans[0] += 1
+    return real_scan(now)
+board.keypad.scan = counted_scan
+plain = cols[c3].reader
+def bouncing():
+    if scans[0] == 1:
+        return 1  # an open spell of the chattering contact
+    return plain()
+cols[c3].reader = bouncing
+press("3", True)  # rows all low: the column falls, the IRQ sets the flag
+app.turn()
+print("bounce", unit.entry, scans[0])
+"""
+
+
+def test_the_loop_sleeps_until_a_key(tmp_path):
+    """Idle, the loop scans no key and polls no slot: it waits for a column's IRQ (all rows
+    low) and a press ends that wait at once (issue 18, point 4)."""
+    script = tmp_path / "idle.py"
+    script.write_text(IDLE_SCRIPT)
+    state = tmp_path / "state"
+    state.mkdir()
+    e = env(state)
+    e["MICROPYPATH"] = FIRMWARE + ":" + FAKE
+    proc = subprocess.Popen([MICROPYTHON, str(script), str(state)], cwd=ROOT, env=e,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        code = proc.wait(30)
+    finally:
+        proc.stdin.close()
+    out, err = proc.stdout.read(), proc.stderr.read()
+    assert code == 0, err + out
+    lines = dict(line.split(" ", 1) for line in out.splitlines())
+    turns, writes, levels = lines["idle"].split(" ", 2)
+    # 500 ms idle: one wait (up to idle_ms) where a 10 ms scan made 50 turns and 400 row writes
+    assert int(turns) <= 2 and int(writes) == 0, lines["idle"]
+    assert levels == "[0, 0, 0, 0]"  # armed: a closing switch pulls its column down at once
+    assert int(lines["woke"]) < 50, lines["woke"]  # not at the end of the idle second
+    assert lines["entry"] == "25"
+    entry, scans = lines["bounce"].split()
+    assert entry == "253" and int(scans) > 1, lines["bounce"]  # in one turn, past the bounce

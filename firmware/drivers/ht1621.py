@@ -76,6 +76,8 @@ class HT1621:
         self.data = data
         self._shown = None
         self._on = False
+        self._lit = False  # LCD ON sent since the last LCD OFF
+        self._mapped = None  # map_pattern's table (_map_all)
         cs.value(1)
         wr.value(1)
         data.value(1)
@@ -83,25 +85,45 @@ class HT1621:
 
     # -- the frames -------------------------------------------------------------------------
 
-    def _bits(self, value, count):
-        wr = self.wr
-        data = self.data
+    def _frame(self, head, count, data_bytes):
+        """CS low, `count` bits of `head` MSB first, then each byte of data_bytes MSB first
+        (write()), CS high.
+
+        The time from a key to its digit is mostly these bits (issue 18, point 4), so each
+        costs as few calls as it can: the pins' bound methods are looked up once, and DATA is
+        written only when the bit differs from the one before (the chip reads it only at WR's
+        rising edge).
+        """
+        wr = self.wr.value
+        data = self.data.value
         delay = self.bit_delay_us
+        last = -1
+        i = 0
+        n = len(data_bytes)
+        value = head
         mask = 1 << (count - 1)
-        while mask:
-            wr.value(0)
-            data.value(1 if value & mask else 0)
-            if delay:
-                time.sleep_us(delay)
-            wr.value(1)  # latched on this rising edge
-            mask >>= 1
+        self.cs.value(0)
+        while True:
+            while mask:
+                wr(0)
+                bit = 1 if value & mask else 0
+                if bit != last:
+                    data(bit)
+                    last = bit
+                if delay:
+                    time.sleep_us(delay)
+                wr(1)  # latched on this rising edge
+                mask >>= 1
+            if i == n:
+                break
+            value = data_bytes[i]
+            i += 1
+            mask = 0x80
+        self.cs.value(1)
 
     def command(self, code):
         """One COMMAND-mode frame: 100, C7..C0, one don't-care bit."""
-        self.cs.value(0)
-        self._bits(0b100, 3)
-        self._bits(code << 1, 9)
-        self.cs.value(1)
+        self._frame((0b100 << 9) | (code << 1), 12, b"")
 
     def write(self, address, data_bytes):
         """One WRITE-mode frame with successive address writing from `address`.
@@ -109,18 +131,33 @@ class HT1621:
         Each byte fills two addresses, sent most significant bit first: bits 7, 6, 5, 4 are D0,
         D1, D2, D3 of the first address, bits 3..0 those of the next.
         """
-        self.cs.value(0)
-        self._bits(0b101, 3)
-        self._bits(address, 6)
-        for byte in data_bytes:
-            self._bits(byte, 8)
-        self.cs.value(1)
+        self._frame((0b101 << 6) | address, 9, data_bytes)
+
+    def _update(self, frame):
+        """Write the bytes of frame (the RAM image from address 0, a byte per two addresses)
+        from the first that differs from what is shown to the last: one successive-address
+        write, the whole image after on()."""
+        shown = self._shown
+        first = 0
+        last = len(frame) - 1
+        if shown is not None:
+            while frame[first] == shown[first]:
+                first += 1
+            while frame[last] == shown[last]:
+                last -= 1
+        self.write(2 * first, frame[first:last + 1])
+        self._shown = frame
 
     # -- the display ------------------------------------------------------------------------
 
     def on(self):
-        for code in (_BIAS_THIRD_4COM, _RC_256K, _TIMER_DIS, _WDT_DIS, _TONE_OFF, _SYS_EN,
-                     _LCD_ON):
+        self._start()
+        self.command(_LCD_ON)
+        self._lit = True
+
+    def _start(self):
+        """The controller running, the glass left as it was (dark after off())."""
+        for code in (_BIAS_THIRD_4COM, _RC_256K, _TIMER_DIS, _WDT_DIS, _TONE_OFF, _SYS_EN):
             self.command(code)
         self._on = True
         self._shown = None
@@ -130,7 +167,14 @@ class HT1621:
         self.command(_LCD_OFF)
         self.command(_SYS_DIS)
         self._on = False
+        self._lit = False
         self._shown = None
+
+    def _map_all(self):
+        """map_pattern of every a-g pattern, once: looked up, a press's picture is built in a
+        tenth of the time (issue 18, point 4), for 128 bytes."""
+        self._mapped = bytes(self.map_pattern(p) for p in range(128))
+        return self._mapped
 
     def map_pattern(self, pattern):
         """A segment pattern's a-g (bit 0 = a ... bit 6 = g) as this glass's digit byte."""
@@ -150,16 +194,21 @@ class HT1621:
         frame = bytearray(self.digits)  # the digits' bytes in RAM order, from address 0
         address = self.digit_address
         carrier = self.point_carrier
+        mapped = self._mapped or self._map_all()
         for i in range(self.cells):
             digit = self.first_cell + i
             pattern = patterns[i]
-            frame[address[digit] >> 1] |= self.map_pattern(pattern)
+            frame[address[digit] >> 1] |= mapped[pattern & 0x7F]
             if pattern & 0x80 and carrier[digit] >= 0:
                 frame[address[carrier[digit]] >> 1] |= 1 << self.mark_bit
         glyph = self.M_glyph if M else (self.k_glyph if k else 0)
-        frame[address[self.annunciator] >> 1] |= self.map_pattern(glyph)
+        frame[address[self.annunciator] >> 1] |= mapped[glyph & 0x7F]
         if not self._on:
-            self.on()
+            self._start()
         if frame != self._shown:
-            self.write(0, frame)
-            self._shown = frame
+            self._update(frame)
+        if not self._lit:
+            # Only now: the RAM still holds the picture from before off() (SYS DIS keeps it),
+            # which LCD ON before the write would show for the length of a frame.
+            self.command(_LCD_ON)
+            self._lit = True

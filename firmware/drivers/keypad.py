@@ -11,8 +11,13 @@ bounce (under ~10 ms for ordinary tactile switches, e.g. the Omron B3F datasheet
 time) can give neither a second event nor latency. A key still held `long_ms` after its down
 event also gives one 'long' event.
 
+Between presses nothing need be scanned (issue 18, point 4): `idle(now)` drives every row low
+once no key is down and no lockout runs, so a closing switch pulls its column low at once; with
+`listen(trigger)` each column's falling edge sets `woke` from a hard IRQ (one store, no
+allocation), and the loop sleeps until then. `scan()` releases the rows again first.
+
 Time is given, never read: `scan(now)` takes ticks, deadlines are computed with
-ticks_add/ticks_diff. Pins are duck-typed: only `.value()` is used.
+ticks_add/ticks_diff. Pins are duck-typed: `.value()`, and `.irq()` for `listen`.
 """
 
 from clock import ticks_diff
@@ -39,8 +44,41 @@ class Keypad:
         self._long = bytearray(n)  # the long event of this press was given
         self._since = [0] * n  # ticks of the last accepted change
         self._seen = bytearray(n)  # a change was ever accepted (no lockout before the first)
+        self.held = 0  # keys down (debounced)
+        self._row_down = bytearray(len(rows))  # debounced: a bit per column (8 at most)
+        self._changed = None  # ticks of the last accepted change, None before the first
+        self.listening = False  # listen() called: the columns' IRQs set woke
+        self.armed = False  # every row driven low, waiting for a column's edge
+        self.woke = False  # a column fell (or was low) since idle() armed the matrix
         for r in rows:
             r.value(1)  # released: the idle state between scans
+
+    def listen(self, trigger):
+        """Wake on a press: `trigger` is the pins' falling-edge IRQ flag (Pin.IRQ_FALLING)."""
+        for pin in self.cols:
+            pin.irq(handler=self._edge, trigger=trigger, hard=True)
+        self.listening = True
+
+    def _edge(self, pin):
+        self.woke = True  # hard IRQ: a store, nothing allocated
+
+    def idle(self, now):
+        """Arm the matrix and return True when nothing needs a scan until a column falls: no key
+        down and no debounce lockout running (a press in it is seen once it ends). A switch
+        already closed leaves `woke` set, so the next turn scans."""
+        if not self.listening or self.held or (self._changed is not None
+                         and ticks_diff(now, self._changed) < self.debounce_ms):
+            return False
+        if not self.armed:
+            self.woke = False  # the edges of the scan's own row changes
+            for r in self.rows:
+                r.value(0)
+            self.armed = True
+        for c in self.cols:
+            if not c.value():
+                self.woke = True
+                break
+        return True
 
     def scan(self, now):
         """Read the matrix once; return the events [(kind, key), ...], kind 'down'/'up'/'long'.
@@ -49,24 +87,44 @@ class Keypad:
         happened, allocating nothing.
         """
         events = None
-        ncols = len(self.cols)
+        cols = self.cols
+        ncols = len(cols)
         debounce = self.debounce_ms
+        down = self._down
+        if self.armed:
+            self.armed = False
+            for r in self.rows:
+                r.value(1)  # one row at a time from here on
         for r, row_pin in enumerate(self.rows):
+            # The row's columns first, as one bit mask: the per-key work below is only for a
+            # row with a switch closed or a key down, so a press's first scan is short.
             row_pin.value(0)
+            closed_mask = 0
+            bit = 1
+            for col_pin in cols:
+                if not col_pin.value():
+                    closed_mask |= bit
+                bit <<= 1
+            row_pin.value(1)
+            if not closed_mask and not self._row_down[r]:
+                continue  # nothing closed, nothing to release or to hold long
             keys = self.layout[r]
-            for c, col_pin in enumerate(self.cols):
+            for c in range(ncols):
                 key = keys[c]
                 if key is None:
                     continue
                 i = r * ncols + c
-                closed = 0 if col_pin.value() else 1
-                if closed != self._down[i]:
+                closed = (closed_mask >> c) & 1
+                if closed != down[i]:
                     if self._seen[i] and ticks_diff(now, self._since[i]) < debounce:
                         continue  # still bouncing from the change just reported
-                    self._down[i] = closed
+                    down[i] = closed
+                    self._row_down[r] ^= 1 << c
                     self._since[i] = now
                     self._seen[i] = 1
                     self._long[i] = 0
+                    self._changed = now
+                    self.held += 1 if closed else -1
                     if events is None:
                         events = []
                     events.append(("down" if closed else "up", key))
@@ -76,5 +134,4 @@ class Keypad:
                     if events is None:
                         events = []
                     events.append(("long", key))
-            row_pin.value(1)
         return events or ()

@@ -35,6 +35,24 @@ class Slot:
         self._reading = None  # the card the contacts show now
         self._since = 0  # ticks the reading became what it is
         self._fresh = True  # no reading taken yet
+        self.listening = False
+        self.woke = False  # a contact changed since the last poll (with listen())
+
+    def listen(self, trigger):
+        """Poll only after a contact moved: `trigger` is both edges' IRQ flags."""
+        for pin in self.contacts:
+            pin.irq(handler=self._edge, trigger=trigger, hard=True)
+        if self.seated is not None:
+            self.seated.irq(handler=self._edge, trigger=trigger, hard=True)
+        self.listening = True
+
+    def _edge(self, pin):
+        self.woke = True  # hard IRQ: a store, nothing allocated
+
+    def due(self):
+        """Whether to poll now: not listening, a contact moved, or a reading still settling."""
+        return (self.woke or not self.listening or self._fresh
+                or self._reading != self.card)
 
     def read(self):
         """The card the contacts show right now (no debouncing): 1-6 or None."""
@@ -48,6 +66,7 @@ class Slot:
 
     def poll(self, now):
         """Sample the contacts; return None, or the accepted change ('in', card)/('out', None)."""
+        self.woke = False  # before the read: an edge during it polls again
         reading = self.read()
         if self._fresh or reading != self._reading:
             self._reading = reading

@@ -39,6 +39,7 @@ class TM1637:
         self.clk = clk
         self.dio = dio
         self._shown = None
+        self._lit = False  # Display control ON sent since the last OFF
         self.acks = 0  # bytes the chip acknowledged: 0 means no display is there
         clk.value(1)
         dio.value(1)
@@ -58,18 +59,24 @@ class TM1637:
         self.dio.value(1)  # DIO rises while CLK is high
 
     def _byte(self, b):
-        clk = self.clk
-        dio = self.dio
+        # Bound methods looked up once, DIO written only when the bit changes (the chip reads
+        # it at CLK's rising edge): the bits are most of the time from a key to its digit.
+        clk = self.clk.value
+        dio = self.dio.value
+        last = -1
         for i in range(8):  # LSB first
-            clk.value(0)
-            dio.value((b >> i) & 1)
-            clk.value(1)
-        clk.value(0)  # the ninth clock: release DIO, the chip pulls it low
-        dio.value(1)
-        clk.value(1)
-        if not dio.value():
+            clk(0)
+            bit = (b >> i) & 1
+            if bit != last:
+                dio(bit)
+                last = bit
+            clk(1)
+        clk(0)  # the ninth clock: release DIO, the chip pulls it low
+        dio(1)
+        clk(1)
+        if not dio():
             self.acks += 1
-        clk.value(0)
+        clk(0)
 
     def frame(self, data):
         """One start .. stop frame carrying the bytes `data`."""
@@ -89,11 +96,27 @@ class TM1637:
         grids[order[self.annunciator]] = self.M_glyph if M else (self.k_glyph if k else 0)
         if grids == self._shown:
             return
+        self._update(grids)
+
+    def _update(self, grids):
+        """Write the grids from the first that differs from what is shown to the last (the
+        addresses auto-increment), then switch on if off: the picture is in before it lights."""
+        shown = self._shown
+        first = 0
+        last = len(grids) - 1
+        if shown is not None:
+            while grids[first] == shown[first]:
+                first += 1
+            while grids[last] == shown[last]:
+                last -= 1
         self.frame((self.DATA_WRITE,))
-        self.frame(bytes((self.ADDRESS,)) + grids)
-        self.frame((self.DISPLAY_ON | (self.brightness & 7),))
+        self.frame(bytes((self.ADDRESS | first,)) + grids[first:last + 1])
+        if not self._lit:
+            self.frame((self.DISPLAY_ON | (self.brightness & 7),))
+            self._lit = True
         self._shown = grids
 
     def off(self):
         self.frame((self.DISPLAY_OFF,))
         self._shown = None
+        self._lit = False

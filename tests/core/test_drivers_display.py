@@ -218,3 +218,120 @@ def test_tm1637_off_and_no_rewrite():
     assert tm1637_frames(machine.trace) == []
     led.off()
     assert tm1637_frames(machine.trace) == [[0x80]]
+
+
+# -- waking (issue 18, point 3) ---------------------------------------------------------------
+
+
+def ht1621_sequence(trace):
+    """Each frame in order: ('cmd', code) or ('write', {address: nibble})."""
+    out = []
+    for bits in ht1621_frames(trace):
+        commands, ram = parse_ht1621([bits])
+        out.append(("cmd", commands[0]) if commands else ("write", ram))
+    return out
+
+
+def test_ht1621_wakes_with_the_new_picture_before_lcd_on():
+    # B16: switched off at one balance, woken at another. SYS DIS keeps the RAM, so an LCD ON
+    # before the write would show the old balance until the new picture is in.
+    lcd = make_ht1621()
+    lcd.show_patterns(segments.cells("1500"), False, True)
+    lcd.off()
+    machine.clear()
+    lcd.show_patterns(segments.cells("200"), True, False)
+    seq = ht1621_sequence(machine.trace)
+    writes = [i for i, f in enumerate(seq) if f[0] == "write"]
+    lit = [i for i, f in enumerate(seq) if f == ("cmd", 0x03)]
+    assert writes and lit == [len(seq) - 1], seq  # LCD ON once, last
+    assert writes[-1] < lit[0]
+    fresh = make_ht1621()
+    machine.clear()
+    fresh.show_patterns(segments.cells("200"), True, False)
+    _, want = parse_ht1621(ht1621_frames(machine.trace))
+    ram = {}
+    for i in writes:
+        ram.update(seq[i][1])
+    assert ram == want  # what is lit is the new picture, every cell of it
+
+
+def test_ht1621_switches_off_dark_before_powering_down():
+    lcd = make_ht1621()
+    lcd.show_patterns(segments.cells("1500"), False, True)
+    machine.clear()
+    lcd.off()
+    assert ht1621_sequence(machine.trace) == [("cmd", 0x02), ("cmd", 0x00)]  # LCD OFF, SYS DIS
+    machine.clear()
+    lcd.off()  # twice (a blank while dark): still dark, nothing lit
+    assert ("cmd", 0x03) not in ht1621_sequence(machine.trace)
+
+
+def test_tm1637_wakes_with_the_new_picture_before_display_on():
+    led = make_tm1637()
+    led.show_patterns(segments.cells("1500"), False, True)
+    led.off()
+    machine.clear()
+    led.show_patterns(segments.cells("200"), True, False)
+    frames = tm1637_frames(machine.trace)
+    on = [i for i, f in enumerate(frames) if f[0] & 0xF8 == 0x88]
+    grids = [i for i, f in enumerate(frames) if f[0] & 0xF0 == 0xC0]
+    assert on == [len(frames) - 1] and grids and grids[-1] < on[0], frames
+    fresh = make_tm1637()
+    machine.clear()
+    fresh.show_patterns(segments.cells("200"), True, False)
+    assert frames == tm1637_frames(machine.trace)  # the whole new picture, then on
+
+
+# -- only what changed (issue 18, point 4) ------------------------------------------------
+
+
+def test_ht1621_sends_only_the_cells_that_changed():
+    # 1500 -> 1750: two cells in the middle change. One successive-address write carries them,
+    # and the chip's RAM then holds exactly the picture a full write of 1750 gives.
+    lcd = make_ht1621()
+    lcd.show_patterns(segments.cells("1500"), True, False)
+    _, before = parse_ht1621(ht1621_frames(machine.trace))
+    machine.clear()
+    lcd.show_patterns(segments.cells("1750"), True, False)
+    frames = ht1621_frames(machine.trace)
+    _, changed = parse_ht1621(frames)
+    fresh = make_ht1621()
+    machine.clear()
+    fresh.show_patterns(segments.cells("1750"), True, False)
+    _, want = parse_ht1621(ht1621_frames(machine.trace))
+    differ = [a for a in want if want[a] != before[a]]
+    assert len(frames) == 1 and differ
+    # from the byte (two addresses) of the first difference to that of the last, no further
+    assert sorted(changed) == list(range(min(differ) // 2 * 2, max(differ) // 2 * 2 + 2))
+    assert len(changed) < len(want)
+    before.update(changed)
+    assert before == want
+
+
+def test_ht1621_data_line_moves_only_when_the_bit_does():
+    # DATA is written only where the bit changes (the chip reads it at WR's rising edge):
+    # fewer calls per bit, which is most of the time from a key to its digit.
+    lcd = make_ht1621()
+    lcd.show_patterns(segments.cells("1500"), True, False)
+    machine.clear()
+    lcd.show_patterns(segments.cells("1750"), True, False)
+    bits = ht1621_frames(machine.trace)[0]
+    flips = len([i for i in range(1, len(bits)) if bits[i] != bits[i - 1]])
+    data_writes = len([1 for pin, _ in machine.trace if pin == "DATA"])
+    assert data_writes <= flips + 1, (data_writes, flips)
+
+
+def test_tm1637_sends_only_the_grids_that_changed():
+    led = make_tm1637()
+    led.show_patterns(segments.cells("1500"), True, False)
+    machine.clear()
+    led.show_patterns(segments.cells("1501"), True, False)  # the rightmost cell: grid 3
+    frames = tm1637_frames(machine.trace)
+    grid = led.grid_order[4]
+    assert len(frames) == 2 and frames[0] == [0x40], frames  # no display-on again: it is on
+    assert frames[1][0] == 0xC0 | grid and len(frames[1]) == 2, frames  # that grid alone
+    fresh = make_tm1637()
+    machine.clear()
+    fresh.show_patterns(segments.cells("1501"), True, False)
+    full = tm1637_frames(machine.trace)[1]
+    assert frames[1][1] == full[1 + grid]  # the byte a full write puts there

@@ -115,3 +115,62 @@ def test_nothing_pressed_allocates_no_events():
     matrix = Matrix()
     pad = Keypad(matrix.rows, matrix.cols, LAYOUT)
     assert pad.scan(0) == ()
+
+
+# -- asleep between presses (issue 18, point 4) -----------------------------------------------
+
+
+def listening():
+    matrix = Matrix()
+    pad = Keypad(matrix.rows, matrix.cols, LAYOUT)
+    pad.listen(machine.Pin.IRQ_FALLING)
+    return matrix, pad
+
+
+def press(matrix, key, closed):
+    matrix.set(key, closed)
+    machine.sense()  # the moment the column's level would change
+
+
+def test_idle_drives_every_row_low_and_a_press_raises_the_column_irq():
+    matrix, pad = listening()
+    assert pad.scan(0) == ()
+    assert pad.idle(0)
+    assert [r.level for r in matrix.rows] == [0, 0, 0, 0]  # every switch joins a low row
+    press(matrix, "8", True)  # row 0 column 1
+    press(matrix, "8", False)  # not even held to the next scan: the edge was latched
+    press(matrix, "DEAL", True)
+    assert pad.woke
+    assert list(pad.scan(1)) == [("down", "DEAL")]  # one row at a time again: no ghost keys
+    assert not pad.idle(2)  # a key down: scanned until it is up
+    press(matrix, "DEAL", False)
+    assert list(pad.scan(300)) == [("up", "DEAL")]
+    assert not pad.idle(329)  # its debounce lockout still runs
+    assert pad.idle(330) and not pad.woke
+
+
+def test_a_press_in_the_lockout_is_seen_when_it_ends():
+    # Debounce unchanged: a change within 30 ms of the last is held back, not lost, even when
+    # the matrix would otherwise sleep until the next edge.
+    matrix, pad = listening()
+    events = []
+    for t in range(0, 200, 10):
+        press(matrix, "3", t < 40 or t >= 50)  # down, up at 40, down again at 50
+        if not pad.armed or pad.woke:
+            events += [(t,) + ev for ev in pad.scan(t)]
+            pad.idle(t)
+    assert events == [(0, "down", "3"), (40, "up", "3"), (70, "down", "3")]
+
+
+def test_a_key_held_when_the_matrix_is_armed_wakes_it_at_once():
+    matrix, pad = listening()
+    matrix.set("0", True)  # closed while the rows were released: no edge came
+    assert pad.idle(0) and pad.woke
+    assert list(pad.scan(0)) == [("down", "0")]
+
+
+def test_without_irqs_the_matrix_is_scanned_as_before():
+    matrix = Matrix()
+    pad = Keypad(matrix.rows, matrix.cols, LAYOUT)
+    assert not pad.idle(0)  # no listen(): no edge would ever wake it
+    assert [r.level for r in matrix.rows] == [1, 1, 1, 1]

@@ -116,3 +116,31 @@ def test_a_short_touch_is_not_a_card():
         if ev:
             events.append(ev)
     assert events == []
+
+
+def test_with_irqs_a_slot_is_polled_only_while_a_card_moves():
+    # Issue 18, point 4: the loop polls a listening slot only after a contact's edge and while
+    # its reading settles; the card still reads as one 'in' with its number.
+    card = Card(card_pattern(5))
+    slot = make_slot(card)
+    slot.listen(machine.Pin.IRQ_FALLING | machine.Pin.IRQ_RISING)
+    assert slot.due()  # never read yet
+    assert slot.poll(0) is None and not slot.due()  # empty and settled: nothing to poll
+    steps = [(100, 1), (104, 2), (106, 1), (108, 2), (111, 3), (115, 4), (118, 5), (120, 4),
+             (122, 5)]
+    polls = []
+    events = []
+    for t in range(0, 400):  # 1 ms of the world at a time; the slot polled when due, 5 ms apart
+        for at, depth in steps:
+            if at == t:
+                card.depth = depth
+                machine.sense()
+        if t % 5 == 0 and slot.due():
+            polls.append(t)
+            ev = slot.poll(t)
+            if ev is not None:
+                events.append((t, ev))
+    assert [ev for _, ev in events] == [("in", 5)], (events, polls)
+    assert 122 + Slot.stable_ms <= events[0][0] <= 122 + Slot.stable_ms + 10
+    assert polls[0] == 100 and polls[-1] == events[0][0]  # none before the card, none after
+    assert not slot.due()

@@ -6,6 +6,11 @@ It records what the drivers do, so tests can check it against the datasheets' fr
   `(pin_id, level)`. An input reads `pin.level`, or, if a test set `pin.reader` (a function of
   no arguments), whatever that returns: that is how a test wires a keypad matrix or a card slot.
   Pins are kept per id in `pins`, so a test can find the pin a board built.
+- `Pin.irq(handler, trigger, hard)`: as on rp2, the handler is called with the pin at an edge
+  of its level that `trigger` selects. The level an input shows comes from the test's world
+  (`pin.reader`), so the edges are looked for at every pin write (a driven row that pulls a
+  column down) and whenever a test calls `sense()` after changing its world (a key pressed, a
+  card pushed in), the moment the real pin's level would change.
 - `PWM`: `freq()` and `duty_u16()` calls are recorded in `pwm.history` as `(freq, duty)`.
 - `SPI`: bytes written are appended to `spi.written`.
 - `lightsleep`, `idle`, `reset`, `freq`, `unique_id` do nothing harmful and count calls.
@@ -18,6 +23,20 @@ TRACE_MAX = 4000  # a long run (main.py's loop) keeps only the recent past
 pins = {}  # pin id -> the last Pin made for it
 sleeps = []  # the ms of every lightsleep() call
 resets = [0]
+_irqs = []  # [pin, handler, trigger, last level] of every pin with an IRQ handler
+
+
+def sense():
+    """Call the IRQ handler of every pin whose level changed the way its trigger asks."""
+    for entry in _irqs:
+        pin = entry[0]
+        level = pin.value()
+        old = entry[3]
+        if level != old:
+            entry[3] = level
+            edge = Pin.IRQ_RISING if level else Pin.IRQ_FALLING
+            if entry[2] & edge:
+                entry[1](pin)
 
 
 def clear():
@@ -48,6 +67,10 @@ class Pin:
         self.level = 1 if pull == Pin.PULL_UP else 0
         self.reader = None
         self.irq_handler = None
+        for entry in _irqs:
+            if entry[0].id == id:  # a new Pin for the id: the old object's board is gone
+                _irqs.remove(entry)
+                break
         if value is not None:
             self.value(value)
         pins[id] = self
@@ -69,6 +92,8 @@ class Pin:
         trace.append((self.id, self.level))
         if len(trace) > TRACE_MAX:
             del trace[: TRACE_MAX // 2]
+        if _irqs:
+            sense()
         return None
 
     def __call__(self, v=None):
@@ -80,8 +105,14 @@ class Pin:
     def off(self):
         self.value(0)
 
-    def irq(self, handler=None, trigger=0, hard=False):
+    def irq(self, handler=None, trigger=IRQ_FALLING | IRQ_RISING, hard=False):
         self.irq_handler = handler
+        for entry in _irqs:
+            if entry[0] is self:
+                _irqs.remove(entry)
+                break
+        if handler is not None:
+            _irqs.append([self, handler, trigger, self.value()])
         return None
 
     def __repr__(self):
