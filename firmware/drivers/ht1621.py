@@ -81,7 +81,9 @@ class HT1621:
         cs.value(1)
         wr.value(1)
         data.value(1)
-        self.on()
+        # The controller runs, the glass stays dark: its RAM powers up holding anything, which
+        # LCD ON now would show until the first picture; show_patterns lights it after that.
+        self._start()
 
     # -- the frames -------------------------------------------------------------------------
 
@@ -149,11 +151,6 @@ class HT1621:
         self._shown = frame
 
     # -- the display ------------------------------------------------------------------------
-
-    def on(self):
-        self._start()
-        self.command(_LCD_ON)
-        self._lit = True
 
     def _start(self):
         """The controller running, the glass left as it was (dark after off())."""

@@ -90,9 +90,20 @@ def make_ht1621():
 def test_ht1621_starts_the_controller_with_the_datasheet_commands():
     make_ht1621()
     commands, ram = parse_ht1621(ht1621_frames(machine.trace))
-    # "Command Summary": BIAS 1/3 4 COM, RC 256K, TIMER DIS, WDT DIS, TONE OFF, SYS EN, LCD ON
-    assert commands == [0x29, 0x18, 0x04, 0x05, 0x08, 0x01, 0x03]
+    # "Command Summary": BIAS 1/3 4 COM, RC 256K, TIMER DIS, WDT DIS, TONE OFF, SYS EN; no
+    # LCD ON yet: the RAM holds whatever it powered up with (B1: the first picture is "0")
+    assert commands == [0x29, 0x18, 0x04, 0x05, 0x08, 0x01]
     assert ram == {}
+
+
+def test_ht1621_lights_the_glass_only_after_the_first_picture():
+    # Issue 18: the glass shows nothing before the unit's first picture is in the RAM.
+    lcd = make_ht1621()
+    lcd.show_patterns([0, 0, 0, 0, 0x3F], False, False)
+    seq = ht1621_sequence(machine.trace)
+    lit = [i for i, f in enumerate(seq) if f == ("cmd", 0x03)]
+    writes = [i for i, f in enumerate(seq) if f[0] == "write"]
+    assert writes and lit and lit[0] > writes[0], seq
 
 
 def test_ht1621_shows_14_995_with_M():
@@ -100,7 +111,7 @@ def test_ht1621_shows_14_995_with_M():
     machine.clear()
     lcd.show_patterns(segments.cells("14.995"), False, True)
     commands, ram = parse_ht1621(ht1621_frames(machine.trace))
-    assert commands == []
+    assert commands == [0x03]  # the first picture, then the glass lit
     # The module's digit byte, as 5N44P's print() table has it: mark c b a d e g f (bit 7 ..
     # bit 0). Left to right: the annunciator's M (a b c e f), then 1, 4, 9, 9, 5; the point
     # after the 4 is the mark of the digit after it (the glass's points sit before digits 3-5).

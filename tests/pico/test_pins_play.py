@@ -24,6 +24,12 @@ def pico(image):
 def test_b1_b16_the_unit_boots_showing_0(pico):
     assert pico.parts.display.lit()
     assert shown(pico) == expect("0")
+    # The glass is lit only once the first picture is in its RAM, which powers up holding
+    # anything (issue 18: nothing but the unit's picture ever shows).
+    frames = pico.parts.display.frames
+    first_write = [i for i, f in enumerate(frames) if f[1] == "write"][0]
+    lit = [i for i, f in enumerate(frames) if f[1:] == ("command", 0x03)]
+    assert lit and lit[0] > first_write, frames[:12]
     assert not pico.parts.red.is_on() and not pico.parts.green.is_on()
 
 
@@ -170,7 +176,8 @@ def test_b11_holding_c_three_seconds_starts_a_new_game(pico):
     keys = pico.parts.keys
     t0 = pico.now_ms()
     keys.press("C")
-    pico.idle(2900)
+    pico.run(60)  # the firmware sees the key go down (a click), then time passes
+    pico.idle(2840)
     assert [n for n, _ in tones_heard(pico, t0)] == ["click"]  # not yet
     # A banker holds on until the new-game tone sounds, then lets go.
     pico.run_until(lambda: tone_started(pico, "new-game", t0), 1500, 5)
