@@ -254,6 +254,7 @@ class Pico:
         self._stop.cancel()
 
     def run(self, ms):
+        """Run ms more of Pico time (to the nanosecond: a shorter step does nothing)."""
         self.run_to(self.now_ms() + ms)
 
     def run_until(self, cond, timeout_ms, step_ms=1):
