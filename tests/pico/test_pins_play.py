@@ -198,3 +198,59 @@ def test_b14_the_tally_adds_up_with_no_card(pico):
     assert shown(pico) == expect("1.5", "M")
     press(pico, "C")
     assert shown(pico) == expect("0")
+
+
+def test_two_keys_at_once_are_both_taken_in_the_order_pressed(pico):
+    # "1" and "4" share a column, "4" and "5" a row: the open-drain scan tells each apart.
+    keys = pico.parts.keys
+    keys.press("1")
+    pico.run(40)
+    keys.press("4")
+    pico.run(40)
+    keys.press("5")
+    pico.run(40)
+    keys.release("4")
+    keys.release("1")
+    keys.release("5")
+    pico.run(60)
+    assert shown(pico) == expect("145")
+    press(pico, "C")
+    assert shown(pico) == expect("0")
+
+
+def test_b3_a_card_the_wrong_way_round_reads_as_no_card(pico):
+    t0 = pico.now_ms()
+    insert(pico, "L", 3, wrong_way=True)
+    pico.run(400)
+    assert shown(pico) == expect("0")
+    assert heard(pico, t0) == []
+    remove(pico, "L")
+
+
+def test_b5_pay_the_bank_and_a_card_pulled_half_out_is_out(pico):
+    insert(pico, "R", 2)
+    wait_shown(pico, "2", timeout_ms=400)
+    wait_shown(pico, "15", "M", timeout_ms=1500)
+    type_keys(pico, "2 0 0 K")
+    t0 = pico.now_ms()
+    press(pico, "-")
+    assert shown(pico) == expect("14.8", "M")
+    assert heard(pico, t0)[-1] == ("money-out", "loud")
+    type_keys(pico, "5 0")
+    pico.parts.slots["R"].half_out()  # the seated contact opens: the card is out (B3)
+    pico.run(200)
+    assert shown(pico) == expect("0")
+    pico.parts.slots["R"].push_back()
+    wait_shown(pico, "2", timeout_ms=400)
+    wait_shown(pico, "14.8", "M", timeout_ms=1500)  # the entry it had was discarded (B3)
+
+
+def test_b16_a_card_wakes_the_unit_too(pico):
+    remove(pico, "R")
+    pico.idle(61000)
+    assert not pico.parts.display.lit()
+    t0 = pico.now_ms()
+    insert(pico, "L", 2)
+    wait_shown(pico, "2", timeout_ms=600)
+    assert heard(pico, t0) == [("card", "loud")]
+    wait_shown(pico, "14.8", "M", timeout_ms=1500)
