@@ -99,13 +99,22 @@ class App:
         self.host_seen = False  # a byte came over USB serial since boot
         self._rev = -1
         self._power = None
+        self._tone = None  # a tone the unit asked for, started once the display is drawn
         self.heap = None  # (in use before the firmware, after boot), bytes: MEM (main())
 
     # -- the unit's outputs ---------------------------------------------------------------------
 
     def _on_event(self, kind, arg):
         if kind == "tone":
-            self.board.tone(arg, self.unit.volume, self.clock.now())
+            # Started after the turn's frame (_sound): a key's digit is on the glass first
+            # (issue 18, point 4), its click a millisecond later, which no ear tells apart.
+            self._tone = arg
+
+    def _sound(self):
+        name = self._tone
+        if name is not None:
+            self._tone = None
+            self.board.tone(name, self.unit.volume, self.clock.now())
 
     def render(self, now):
         u = self.unit
@@ -124,6 +133,7 @@ class App:
                 board.show(text, k, m)
                 board.lights(u.red, u.green)
             board.leds.update(now)
+        self._sound()
         board.beeper.update(now)
 
     # -- the unit's inputs ----------------------------------------------------------------------
@@ -139,6 +149,7 @@ class App:
         pad = board.keypad
         on = u.power
         busy = False
+        events = ()
         if not on or not pad.armed or pad.woke:
             woken = on and pad.armed  # by a column's edge: a contact closed a moment ago
             events = pad.scan(now)
@@ -148,12 +159,16 @@ class App:
                 # sees nothing. Look again at once rather than at the next edge or turn.
                 tries -= 1
                 events = pad.scan(now)
+        u.tick(now)  # turn()'s timers due before the keys
+        if events:
             for kind, key in events:
                 if kind == "down":
                     u.key_down(key, now)
                 elif kind == "up":
                     u.key_up(key, now)
+        if not on or not pad.armed or pad.woke:
             busy = not pad.idle(now)
+        on = u.power  # the tick may have switched it off (B16)
         for name in ("L", "R"):
             slot = board.slots[name]
             if on and not slot.due():
@@ -246,8 +261,8 @@ class App:
         """One pass of the loop; it sleeps (poll or lightsleep) inside. False at end of input."""
         now = self.clock.now()
         # The unit's timers that are due fire (tick does nothing else), before the keys (a C
-        # held past 3 s is a new game even if its release is in this scan) and after them.
-        self.unit.tick(now)
+        # held past 3 s is a new game even if its release is in this scan: scan() ticks between
+        # reading the keypad and acting on it, so a press is read the sooner) and after them.
         self.scan(now)
         self.unit.tick(now)
         self.render(now)
@@ -262,6 +277,7 @@ class App:
         else:
             self.board.sleep(self.standby_ms)
             self.serial(0)
+        self._sound()  # one a serial command asked for
         return not self.eof
 
     def run(self):

@@ -57,8 +57,9 @@ class Keypad:
     def use_port(self, matrix_closed, rows_level, row_bits, col_bits):
         """Read the matrix through a port's registers rather than the pins' methods (the same
         levels, a fraction of the time: drivers/sio.py). matrix_closed(rows' bits as an
-        array('I'), column bits, shift, width) drives each row low in turn, reads its closed
-        columns and releases it, returning row r's (bit c: column c) at bits r * width up;
+        array('I'), column bits, shift, width) releases them all, then drives each low in turn,
+        reads its closed columns and releases it, returning row r's (bit c: column c) at bits
+        r * width up;
         rows_level(rows' bits, low) drives them all. The columns' bits must be consecutive
         GPIOs in column order."""
         shift = 0
@@ -118,21 +119,20 @@ class Keypad:
         down = self._down
         port = self._port
         packed = 0
-        if self.armed:
-            self.armed = False
-            if port is not None:
-                port[1](port[3], False)
-            else:
-                for r in self.rows:
-                    r.value(1)  # one row at a time from here on
         if port is not None:
+            self.armed = False  # matrix_closed releases every row first
             packed = port[0](port[2], port[4], port[5], ncols)
             if not packed and not self.held:
                 return ()  # nothing closed, nothing down: a bounce's open spell
+        elif self.armed:
+            self.armed = False
+            for r in self.rows:
+                r.value(1)  # one row at a time from here on
         row_all = (1 << ncols) - 1
+        row_down = self._row_down
         for r, row_pin in enumerate(self.rows):
             # The row's columns first, as one bit mask: the per-key work below is only for a
-            # row with a switch closed or a key down, so a press's first scan is short.
+            # key closed or down, so a press's first scan is short.
             if port is not None:
                 closed_mask = (packed >> (r * ncols)) & row_all
             else:
@@ -144,10 +144,17 @@ class Keypad:
                         closed_mask |= bit
                     bit <<= 1
                 row_pin.value(1)
-            if not closed_mask and not self._row_down[r]:
+            active = closed_mask | row_down[r]
+            if not active:
                 continue  # nothing closed, nothing to release or to hold long
             keys = self.layout[r]
-            for c in range(ncols):
+            c = -1
+            while active:
+                c += 1
+                bit = active & 1
+                active >>= 1
+                if not bit:
+                    continue
                 key = keys[c]
                 if key is None:
                     continue
@@ -157,7 +164,7 @@ class Keypad:
                     if self._seen[i] and ticks_diff(now, self._since[i]) < debounce:
                         continue  # still bouncing from the change just reported
                     down[i] = closed
-                    self._row_down[r] ^= 1 << c
+                    row_down[r] ^= 1 << c
                     self._since[i] = now
                     self._seen[i] = 1
                     self._long[i] = 0

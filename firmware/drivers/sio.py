@@ -22,13 +22,17 @@ _PHASE_US = const(5)  # HT1621 WR phases: >= 3.34 us each (150 kHz); a tick read
 
 @micropython.viper
 def matrix_closed(rows, cols: int, shift: int, width: int) -> int:
-    """Each open-drain row in turn (rows: an array('I') of their GPIO bits) driven low, the
-    columns (their GPIO bits) read, the row released; the closed switches as one mask, row r's
-    columns (shifted down by shift) at bits r * width and up."""
+    """Every open-drain row (rows: an array('I') of their GPIO bits) released, then each in
+    turn driven low, the columns (their GPIO bits) read, the row released; the closed switches
+    as one mask, row r's columns (shifted down by shift) at bits r * width and up."""
     sio = ptr32(0xD0000000)  # noqa: F821 (a viper builtin)
     timer = ptr32(0x40054028)  # noqa: F821
     bits = ptr32(rows)  # noqa: F821
     n = int(len(rows))
+    r = 0
+    while r < n:
+        sio[10] = bits[r]  # GPIO_OE_CLR: released (idle() left them all low)
+        r += 1
     out = 0
     r = 0
     while r < n:
