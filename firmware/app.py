@@ -139,7 +139,8 @@ class App:
     # -- the unit's inputs ----------------------------------------------------------------------
 
     def scan(self, now):
-        """Read the keys and the slots that need it; sets `busy` when they need it again soon.
+        """Read the keys (poll_slots: the slots) that need it; sets `busy` when they need it
+        again soon.
 
         On, the keypad is scanned only after a column's IRQ and while a key is down (or its
         debounce lockout runs), a slot only after a contact's IRQ and while its reading
@@ -168,7 +169,14 @@ class App:
                     u.key_up(key, now)
         if not on or not pad.armed or pad.woke:
             busy = not pad.idle(now)
-        on = u.power  # the tick may have switched it off (B16)
+        self.busy = busy
+
+    def poll_slots(self, now):
+        """Poll the slots that need it (scan()'s docstring); sets `busy` as scan() does."""
+        u = self.unit
+        board = self.board
+        on = u.power
+        busy = self.busy
         for name in ("L", "R"):
             slot = board.slots[name]
             if on and not slot.due():
@@ -264,7 +272,11 @@ class App:
         # held past 3 s is a new game even if its release is in this scan: scan() ticks between
         # reading the keypad and acting on it, so a press is read the sooner) and after them.
         self.scan(now)
+        # A key's picture first (issue 18, point 4), then the timers the keys made due, the
+        # slots, and the picture again if they changed it (render draws only a new rev).
+        self.render(now)
         self.unit.tick(now)
+        self.poll_slots(now)
         self.render(now)
         if self.protocol is not None and self.protocol.pending:
             self.write(self.protocol.drain())  # events of keys, cards and timers

@@ -26,17 +26,19 @@ def cells(text):
     A letter not in CHARS shows in its other case; anything else as a dash."""
     out = []
     for ch in text:
-        if ch == "." and out and not out[-1] & DP:
-            out[-1] |= DP
-        elif ch == ".":
-            out.append(DP)  # a point on its own (an entry typed as ".5")
-        else:
-            i = CHARS.find(ch)
+        if ch == ".":
+            if out and not out[-1] & DP:
+                out[-1] |= DP
+            else:
+                out.append(DP)  # a point on its own (an entry typed as ".5")
+            continue
+        i = CHARS.find(ch)  # digits first in CHARS: a typed entry's characters are found at once
+        if i < 0:
+            i = CHARS.find(ch.upper())
             if i < 0:
-                i = CHARS.find(ch.upper())
-                if i < 0:
-                    i = CHARS.find(ch.lower())
-            out.append(CODES[i] if i >= 0 else 0x40)
-    if len(out) > CELLS:
-        out = out[len(out) - CELLS:]
-    return [0] * (CELLS - len(out)) + out
+                i = CHARS.find(ch.lower())
+        out.append(CODES[i] if i >= 0 else 0x40)
+    n = len(out)
+    if n >= CELLS:
+        return out if n == CELLS else out[n - CELLS:]
+    return [0] * (CELLS - n) + out

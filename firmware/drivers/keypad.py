@@ -134,7 +134,10 @@ class Keypad:
             # The row's columns first, as one bit mask: the per-key work below is only for a
             # key closed or down, so a press's first scan is short.
             if port is not None:
-                closed_mask = (packed >> (r * ncols)) & row_all
+                if not packed and not self.held:
+                    break  # the rows left have nothing closed and nothing down
+                closed_mask = packed & row_all
+                packed >>= ncols
             else:
                 row_pin.value(0)
                 closed_mask = 0

@@ -13,11 +13,12 @@ rp2 only: imported by board_pico when sys.platform is "rp2"; elsewhere these add
 IO.
 """
 
+import machine
 import micropython
 from micropython import const
 
 _SETTLE_US = const(5)  # a released row's column back high through its pull-up (tens of kohm)
-_PHASE_US = const(5)  # HT1621 WR phases: >= 3.34 us each (150 kHz); a tick read is <= 1 us late
+_PHASE_US = const(4)  # HT1621 WR phases: >= 3.34 us each (150 kHz), edges on tick boundaries
 
 
 @micropython.viper
@@ -63,8 +64,10 @@ def ht1621_frame(pins: int, head: int, count: int, data) -> int:
     """CS low, `count` bits of head MSB first, then each byte of data MSB first, CS high.
 
     pins: the CS, WR and DATA GPIO numbers as cs | wr << 8 | data << 16. DATA is set while WR
-    is low and latched at WR's rising edge; each WR phase lasts _PHASE_US by the timer (the
-    datasheet's 150 kHz WR clock, whatever the CPU clock). Returns the bits sent."""
+    is low and latched at WR's rising edge; each WR phase lasts _PHASE_US by the timer, every
+    edge made just after the timer's tick with interrupts off (a frame is well under a
+    millisecond), so none is shorter than ~3.8 us: 125 kHz, under the datasheet's 150 kHz WR
+    clock, whatever the CPU clock. Returns the bits sent."""
     sio = ptr32(0xD0000000)  # noqa: F821
     timer = ptr32(0x40054028)  # noqa: F821
     buf = ptr8(data)  # noqa: F821
@@ -76,28 +79,32 @@ def ht1621_frame(pins: int, head: int, count: int, data) -> int:
     i = 0
     value = head
     mask = 1 << (count - 1)
+    irq = machine.disable_irq()  # nothing may stretch the gap between an edge and its tick
     sio[6] = cs  # GPIO_OUT_CLR
     t = timer[0]
+    while timer[0] == t:
+        pass  # from here each edge is made just after a tick, its phase whole microseconds
     while True:
         while mask:
             sio[6] = wr
+            t = timer[0]
             if value & mask:
                 sio[5] = dat  # GPIO_OUT_SET
             else:
                 sio[6] = dat
-            while timer[0] - t < _PHASE_US:
-                pass
-            t = timer[0]
-            sio[5] = wr  # latched on this rising edge
-            while timer[0] - t < _PHASE_US:
-                pass
-            t = timer[0]
             mask >>= 1
             sent += 1
+            while timer[0] - t < _PHASE_US:
+                pass
+            sio[5] = wr  # latched on this rising edge
+            t = timer[0]
+            while timer[0] - t < _PHASE_US:
+                pass
         if i == n:
             break
         value = buf[i]
         i += 1
         mask = 0x80
     sio[5] = cs
+    machine.enable_irq(irq)
     return sent
