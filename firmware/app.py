@@ -204,6 +204,9 @@ class App:
         if timeout_ms:
             for _ in self.waiter.ipoll(timeout_ms):
                 break  # ipoll: the wait without a list allocated
+            pad = self.board.keypad
+            if pad.armed and pad.woke:
+                return  # a key: scanned at once, any bytes waiting read in the next turn
         if not self.poller.poll(0):
             return
         # Every read(1) follows a poll that said a byte is there: on rp2 a read(1) with

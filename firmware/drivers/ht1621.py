@@ -159,7 +159,12 @@ class HT1621:
                 first += 1
             while frame[last] == shown[last]:
                 last -= 1
-        self.write(2 * first, frame[first:last + 1])
+        data = frame[first:last + 1]
+        port = self._port
+        if port is not None:  # write() without two calls on the way: a press waits for it
+            port[0](port[1], (0b101 << 6) | (2 * first), 9, data)
+        else:
+            self.write(2 * first, data)
         self._shown = frame
 
     # -- the display ------------------------------------------------------------------------
