@@ -25,9 +25,6 @@ def pico(image):
     p = rig.Pico(image, usb=False, vbus=False, display="tm1637",
                  fs_extra=[("pins.py", tm1637_pins())])
     p.boot()
-    # boot() returns at the first frame, the picture; the display-control command that lights
-    # the LEDs is the next frame, microseconds later, which may fall past boot()'s last step.
-    p.run(20)
     return p
 
 
