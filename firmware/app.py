@@ -124,6 +124,7 @@ class App:
             self._rev = -1
             if not u.power:
                 board.blank()
+                self._tone = None  # silenced with the rest, as blank() silences one playing
                 if board.latch is not None:
                     board.latch.release()  # with a latch fitted the power goes here
         if u.power:
@@ -160,7 +161,7 @@ class App:
                 # sees nothing. Look again at once rather than at the next edge or turn.
                 tries -= 1
                 events = pad.scan(now)
-        u.tick(now)  # turn()'s timers due before the keys
+        u.tick(now)  # the timers due fire before the keys act (turn())
         if events:
             for kind, key in events:
                 if kind == "down":
