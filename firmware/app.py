@@ -99,13 +99,22 @@ class App:
         self.host_seen = False  # a byte came over USB serial since boot
         self._rev = -1
         self._power = None
+        self._tone = None  # a tone the unit asked for, started once the display is drawn
         self.heap = None  # (in use before the firmware, after boot), bytes: MEM (main())
 
     # -- the unit's outputs ---------------------------------------------------------------------
 
     def _on_event(self, kind, arg):
         if kind == "tone":
-            self.board.tone(arg, self.unit.volume, self.clock.now())
+            # Started after the turn's frame (_sound): a key's digit is on the glass first
+            # (issue 18, point 4), its click a millisecond later, which no ear tells apart.
+            self._tone = arg
+
+    def _sound(self):
+        name = self._tone
+        if name is not None:
+            self._tone = None
+            self.board.tone(name, self.unit.volume, self.clock.now())
 
     def render(self, now):
         u = self.unit
@@ -115,6 +124,7 @@ class App:
             self._rev = -1
             if not u.power:
                 board.blank()
+                self._tone = None  # silenced with the rest, as blank() silences one playing
                 if board.latch is not None:
                     board.latch.release()  # with a latch fitted the power goes here
         if u.power:
@@ -124,12 +134,14 @@ class App:
                 board.show(text, k, m)
                 board.lights(u.red, u.green)
             board.leds.update(now)
+        self._sound()
         board.beeper.update(now)
 
     # -- the unit's inputs ----------------------------------------------------------------------
 
     def scan(self, now):
-        """Read the keys and the slots that need it; sets `busy` when they need it again soon.
+        """Read the keys (poll_slots: the slots) that need it; sets `busy` when they need it
+        again soon.
 
         On, the keypad is scanned only after a column's IRQ and while a key is down (or its
         debounce lockout runs), a slot only after a contact's IRQ and while its reading
@@ -139,6 +151,7 @@ class App:
         pad = board.keypad
         on = u.power
         busy = False
+        events = ()
         if not on or not pad.armed or pad.woke:
             woken = on and pad.armed  # by a column's edge: a contact closed a moment ago
             events = pad.scan(now)
@@ -148,12 +161,23 @@ class App:
                 # sees nothing. Look again at once rather than at the next edge or turn.
                 tries -= 1
                 events = pad.scan(now)
+        u.tick(now)  # the timers due fire before the keys act (turn())
+        if events:
             for kind, key in events:
                 if kind == "down":
                     u.key_down(key, now)
                 elif kind == "up":
                     u.key_up(key, now)
+        if not on or not pad.armed or pad.woke:
             busy = not pad.idle(now)
+        self.busy = busy
+
+    def poll_slots(self, now):
+        """Poll the slots that need it (scan()'s docstring); sets `busy` as scan() does."""
+        u = self.unit
+        board = self.board
+        on = u.power
+        busy = self.busy
         for name in ("L", "R"):
             slot = board.slots[name]
             if on and not slot.due():
@@ -181,6 +205,9 @@ class App:
         if timeout_ms:
             for _ in self.waiter.ipoll(timeout_ms):
                 break  # ipoll: the wait without a list allocated
+            pad = self.board.keypad
+            if pad.armed and pad.woke:
+                return  # a key: scanned at once, any bytes waiting read in the next turn
         if not self.poller.poll(0):
             return
         # Every read(1) follows a poll that said a byte is there: on rp2 a read(1) with
@@ -246,10 +273,14 @@ class App:
         """One pass of the loop; it sleeps (poll or lightsleep) inside. False at end of input."""
         now = self.clock.now()
         # The unit's timers that are due fire (tick does nothing else), before the keys (a C
-        # held past 3 s is a new game even if its release is in this scan) and after them.
-        self.unit.tick(now)
+        # held past 3 s is a new game even if its release is in this scan: scan() ticks between
+        # reading the keypad and acting on it, so a press is read the sooner) and after them.
         self.scan(now)
+        # A key's picture first (issue 18, point 4), then the timers the keys made due, the
+        # slots, and the picture again if they changed it (render draws only a new rev).
+        self.render(now)
         self.unit.tick(now)
+        self.poll_slots(now)
         self.render(now)
         if self.protocol is not None and self.protocol.pending:
             self.write(self.protocol.drain())  # events of keys, cards and timers
@@ -262,6 +293,7 @@ class App:
         else:
             self.board.sleep(self.standby_ms)
             self.serial(0)
+        self._sound()  # one a serial command asked for
         return not self.eof
 
     def run(self):

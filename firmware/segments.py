@@ -20,23 +20,45 @@ CODES = (b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f\x00\x40\x08"
          b"\x5c\x73\x50\x6d\x78\x3e\x1c\x1c\x6e\x6e")
 
 
+_POINT = 0xFF  # in _table: the character is a point
+_table = None  # bytes: the code of each ASCII character from 32 (_make_table)
+
+
+def _code(ch):
+    """A character's code as CHARS/CODES give it: in its other case if missing, else a dash."""
+    i = CHARS.find(ch)
+    if i < 0:
+        i = CHARS.find(ch.upper())
+        if i < 0:
+            i = CHARS.find(ch.lower())
+    return CODES[i] if i >= 0 else 0x40
+
+
+def _make_table():
+    """Every printable ASCII character's code, once (96 bytes): a press's text is then a
+    lookup a character, not three searches (issue 18, point 4)."""
+    global _table
+    _table = bytes(_POINT if c == 46 else _code(chr(c)) for c in range(32, 128))
+    return _table
+
+
 def cells(text):
     """The 5 cells' segment bytes for text, right-aligned; a '.' lights the point of the cell
     before it ("14.995" -> 5 cells, the '4' with its point). Text too long keeps its right end.
     A letter not in CHARS shows in its other case; anything else as a dash."""
+    table = _table or _make_table()
     out = []
     for ch in text:
-        if ch == "." and out and not out[-1] & DP:
-            out[-1] |= DP
-        elif ch == ".":
-            out.append(DP)  # a point on its own (an entry typed as ".5")
+        o = ord(ch) - 32
+        code = table[o] if 0 <= o < 96 else _code(ch)
+        if code == _POINT:
+            if out and not out[-1] & DP:
+                out[-1] |= DP
+            else:
+                out.append(DP)  # a point on its own (an entry typed as ".5")
         else:
-            i = CHARS.find(ch)
-            if i < 0:
-                i = CHARS.find(ch.upper())
-                if i < 0:
-                    i = CHARS.find(ch.lower())
-            out.append(CODES[i] if i >= 0 else 0x40)
-    if len(out) > CELLS:
-        out = out[len(out) - CELLS:]
-    return [0] * (CELLS - len(out)) + out
+            out.append(code)
+    n = len(out)
+    if n >= CELLS:
+        return out if n == CELLS else out[n - CELLS:]
+    return [0] * (CELLS - n) + out

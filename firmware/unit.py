@@ -121,7 +121,8 @@ class Unit:
 
     def _tone(self, name):
         if self.ledger.volume:  # B18: at volume 0 nothing sounds
-            self._emit("tone", name)
+            for fn in self.listeners:  # _emit's loop: one call less on every key press
+                fn("tone", name)
 
     def _show(self, msg, now, ms):
         self._flash = msg
@@ -184,8 +185,8 @@ class Unit:
 
     def _type(self, key, now):
         entry = self.entry
-        no_card = self.slots["L"] is None and self.slots["R"] is None
-        if key == "." and no_card and not entry:
+        if (key == "." and not entry
+                and self.slots["L"] is None and self.slots["R"] is None):
             transient.call("games", "cycle_volume", self, now)
         elif key == "M" and not entry:
             self._go()

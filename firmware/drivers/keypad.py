@@ -50,8 +50,30 @@ class Keypad:
         self.listening = False  # listen() called: the columns' IRQs set woke
         self.armed = False  # every row driven low, waiting for a column's edge
         self.woke = False  # a column fell (or was low) since idle() armed the matrix
+        self._port = None  # (row_closed, rows_level, row bits, all rows' bits, col bits, shift)
         for r in rows:
             r.value(1)  # released: the idle state between scans
+
+    def use_port(self, matrix_closed, rows_level, row_bits, col_bits):
+        """Read the matrix through a port's registers rather than the pins' methods (the same
+        levels, a fraction of the time: drivers/sio.py). matrix_closed(rows' bits as an
+        array('I'), column bits, shift, width) releases them all, then drives each low in turn,
+        reads its closed columns and releases it, returning row r's (bit c: column c) at bits
+        r * width up;
+        rows_level(rows' bits, low) drives them all. The columns' bits must be consecutive
+        GPIOs in column order."""
+        shift = 0
+        while not (col_bits >> shift) & 1:
+            shift += 1
+        if col_bits >> shift != (1 << len(self.cols)) - 1:
+            raise ValueError("columns not consecutive")
+        all_rows = 0
+        for b in row_bits:
+            all_rows |= b
+        from array import array
+
+        self._port = (matrix_closed, rows_level, array("I", row_bits), all_rows, col_bits,
+                      shift)
 
     def listen(self, trigger):
         """Wake on a press: `trigger` is the pins' falling-edge IRQ flag (Pin.IRQ_FALLING)."""
@@ -71,8 +93,12 @@ class Keypad:
             return False
         if not self.armed:
             self.woke = False  # the edges of the scan's own row changes
-            for r in self.rows:
-                r.value(0)
+            port = self._port
+            if port is not None:
+                port[1](port[3], True)
+            else:
+                for r in self.rows:
+                    r.value(0)
             self.armed = True
         for c in self.cols:
             if not c.value():
@@ -91,25 +117,47 @@ class Keypad:
         ncols = len(cols)
         debounce = self.debounce_ms
         down = self._down
-        if self.armed:
+        port = self._port
+        packed = 0
+        if port is not None:
+            self.armed = False  # matrix_closed releases every row first
+            packed = port[0](port[2], port[4], port[5], ncols)
+            if not packed and not self.held:
+                return ()  # nothing closed, nothing down: a bounce's open spell
+        elif self.armed:
             self.armed = False
             for r in self.rows:
                 r.value(1)  # one row at a time from here on
+        row_all = (1 << ncols) - 1
+        row_down = self._row_down
         for r, row_pin in enumerate(self.rows):
             # The row's columns first, as one bit mask: the per-key work below is only for a
-            # row with a switch closed or a key down, so a press's first scan is short.
-            row_pin.value(0)
-            closed_mask = 0
-            bit = 1
-            for col_pin in cols:
-                if not col_pin.value():
-                    closed_mask |= bit
-                bit <<= 1
-            row_pin.value(1)
-            if not closed_mask and not self._row_down[r]:
+            # key closed or down, so a press's first scan is short.
+            if port is not None:
+                if not packed and not self.held:
+                    break  # the rows left have nothing closed and nothing down
+                closed_mask = packed & row_all
+                packed >>= ncols
+            else:
+                row_pin.value(0)
+                closed_mask = 0
+                bit = 1
+                for col_pin in cols:
+                    if not col_pin.value():
+                        closed_mask |= bit
+                    bit <<= 1
+                row_pin.value(1)
+            active = closed_mask | row_down[r]
+            if not active:
                 continue  # nothing closed, nothing to release or to hold long
             keys = self.layout[r]
-            for c in range(ncols):
+            c = -1
+            while active:
+                c += 1
+                bit = active & 1
+                active >>= 1
+                if not bit:
+                    continue
                 key = keys[c]
                 if key is None:
                     continue
@@ -119,7 +167,7 @@ class Keypad:
                     if self._seen[i] and ticks_diff(now, self._since[i]) < debounce:
                         continue  # still bouncing from the change just reported
                     down[i] = closed
-                    self._row_down[r] ^= 1 << c
+                    row_down[r] ^= 1 << c
                     self._since[i] = now
                     self._seen[i] = 1
                     self._long[i] = 0

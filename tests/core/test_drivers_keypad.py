@@ -174,3 +174,90 @@ def test_without_irqs_the_matrix_is_scanned_as_before():
     pad = Keypad(matrix.rows, matrix.cols, LAYOUT)
     assert not pad.idle(0)  # no listen(): no edge would ever wake it
     assert [r.level for r in matrix.rows] == [1, 1, 1, 1]
+
+
+# -- the register path (drivers/sio.py on rp2): the same events as the pins' methods give ------
+
+ROW0, COL0 = 6, 10  # the reference pin map's first row and column GPIO (firmware/pins.py)
+
+
+def register_port(matrix):
+    """matrix_closed and rows_level as drivers/sio.py does them on the SIO registers, done on
+    the fake pins (bit n of a mask: GPIO n)."""
+
+    def rows_level(rows, low):
+        for r, pin in enumerate(matrix.rows):
+            if rows & (1 << (ROW0 + r)):
+                pin.value(0 if low else 1)
+
+    def gpio_in():
+        word = 0
+        for c, pin in enumerate(matrix.cols):
+            word |= pin.value() << (COL0 + c)
+        return word
+
+    def matrix_closed(rows, cols, shift, width):
+        for bit in rows:
+            rows_level(bit, False)
+        out = 0
+        for r, bit in enumerate(rows):
+            rows_level(bit, True)
+            closed = (gpio_in() ^ cols) & cols
+            rows_level(bit, False)
+            out |= (closed >> shift) << (r * width)
+        return out
+
+    return matrix_closed, rows_level
+
+
+def ported(matrix):
+    pad = Keypad(matrix.rows, matrix.cols, LAYOUT)
+    matrix_closed, rows_level = register_port(matrix)
+    pad.use_port(matrix_closed, rows_level, [1 << (ROW0 + r) for r in range(4)],
+                 0b11111 << COL0)
+    return pad
+
+
+def test_through_the_registers_every_key_and_two_at_once_as_through_the_pins():
+    for make in (lambda m: Keypad(m.rows, m.cols, LAYOUT), ported):
+        matrix = Matrix()
+        pad = make(matrix)
+        now = 0
+        for k in [k for row in LAYOUT for k in row if k is not None]:
+            matrix.set(k, True)
+            assert list(pad.scan(now)) == [("down", k)], k
+            now += 50
+            matrix.set(k, False)
+            assert list(pad.scan(now)) == [("up", k)], k
+            now += 50
+        matrix.set("4", True)
+        matrix.set("+", True)
+        assert sorted(pad.scan(now)) == [("down", "+"), ("down", "4")]
+        now += 50
+        matrix.set("4", False)  # "+" still held: its row is still read
+        assert list(pad.scan(now)) == [("up", "4")]
+        assert [r.level for r in matrix.rows] == [1, 1, 1, 1]  # released after the scan
+
+
+def test_through_the_registers_a_bouncing_press_and_the_armed_matrix():
+    matrix = Matrix()
+    pad = ported(matrix)
+    events = run(pad, matrix, "5", bouncing)
+    assert [(kind, key) for _, kind, key in events] == [("down", "5"), ("up", "5")]
+    pad.listen(machine.Pin.IRQ_FALLING)
+    assert pad.idle(1000)
+    assert [r.level for r in matrix.rows] == [0, 0, 0, 0]  # armed: every row low
+    matrix.set("9", True)
+    assert list(pad.scan(1001)) == [("down", "9")]  # the scan releases the rows first
+    assert [r.level for r in matrix.rows] == [1, 1, 1, 1]
+
+
+def test_columns_not_consecutive_are_refused():
+    matrix = Matrix()
+    pad = Keypad(matrix.rows, matrix.cols, LAYOUT)
+    matrix_closed, rows_level = register_port(matrix)
+    try:
+        pad.use_port(matrix_closed, rows_level, [1 << 6], 0b1011101 << COL0)
+    except ValueError:
+        return
+    raise AssertionError("non-consecutive columns accepted")

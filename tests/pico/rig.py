@@ -289,6 +289,9 @@ class Pico:
         """Run until USB is up and the unit has drawn its first picture."""
         self.run_until(lambda: (self.cdc is None or self.connected_ms is not None)
                        and self.parts.display.writes, timeout_ms, step_ms=20)
+        # The picture's frame comes first, the one that lights the glass (issue 18, point 3)
+        # microseconds after it: a step may end between the two.
+        self.run(1)
 
     def send(self, data):
         if isinstance(data, str):

@@ -1,0 +1,110 @@
+"""The RP2040's single-cycle IO block (SIO) straight from viper code: the keypad's row reads and
+the HT1621's frames without a MicroPython call per pin change (issue 18, point 4: each
+Pin.value() is a few microseconds, a press's scan and frame are dozens of them).
+
+RP2040 datasheet, 2.3.1.7 "SIO: List of Registers": GPIO_IN 0x04, GPIO_OUT_SET 0x14,
+GPIO_OUT_CLR 0x18, GPIO_OE_SET 0x24, GPIO_OE_CLR 0x28 (offsets from 0xd0000000, word index =
+offset / 4); 4.6.5 "Timer: List of Registers": TIMERAWL at 0x40054028, microseconds. The pins
+stay configured by machine.Pin (function SIO, pull-ups, open drain as MicroPython sets it up:
+output value 0, the driver enabled to pull low), so the pin-object path (tests/fake_machine, the
+unix port) and this one drive the same levels.
+
+rp2 only: imported by board_pico when sys.platform is "rp2"; elsewhere these addresses are not
+IO.
+"""
+
+import machine
+import micropython
+from micropython import const
+
+_SETTLE_US = const(5)  # a released row's column back high through its pull-up (tens of kohm)
+_PHASE_US = const(4)  # HT1621 WR phases: >= 3.34 us each (150 kHz), edges on tick boundaries
+
+
+@micropython.viper
+def matrix_closed(rows, cols: int, shift: int, width: int) -> int:
+    """Every open-drain row (rows: an array('I') of their GPIO bits) released, then each in
+    turn driven low, the columns (their GPIO bits) read, the row released; the closed switches
+    as one mask, row r's columns (shifted down by shift) at bits r * width and up."""
+    sio = ptr32(0xD0000000)  # noqa: F821 (a viper builtin)
+    timer = ptr32(0x40054028)  # noqa: F821
+    bits = ptr32(rows)  # noqa: F821
+    n = int(len(rows))
+    r = 0
+    while r < n:
+        sio[10] = bits[r]  # GPIO_OE_CLR: released (idle() left them all low)
+        r += 1
+    out = 0
+    r = 0
+    while r < n:
+        row = bits[r]
+        sio[9] = row  # GPIO_OE_SET: the row pulls low
+        t0 = timer[0]
+        while timer[0] - t0 < _SETTLE_US:
+            pass
+        closed = (sio[1] ^ cols) & cols  # GPIO_IN: a closed switch reads low
+        sio[10] = row  # GPIO_OE_CLR: released, pulled high by the columns' pull-ups
+        out |= (closed >> shift) << (r * width)
+        r += 1
+    return out
+
+
+@micropython.viper
+def rows_level(rows: int, low: int):
+    """Every row of the mask driven low (low true) or released."""
+    sio = ptr32(0xD0000000)  # noqa: F821
+    if low:
+        sio[9] = rows
+    else:
+        sio[10] = rows
+
+
+@micropython.viper
+def ht1621_frame(pins: int, head: int, count: int, data) -> int:
+    """CS low, `count` bits of head MSB first, then each byte of data MSB first, CS high.
+
+    pins: the CS, WR and DATA GPIO numbers as cs | wr << 8 | data << 16. DATA is set while WR
+    is low and latched at WR's rising edge; each WR phase lasts _PHASE_US by the timer, every
+    edge made just after the timer's tick with interrupts off (a frame is well under a
+    millisecond), so none is shorter than ~3.8 us: 125 kHz, under the datasheet's 150 kHz WR
+    clock, whatever the CPU clock. Returns the bits sent."""
+    sio = ptr32(0xD0000000)  # noqa: F821
+    timer = ptr32(0x40054028)  # noqa: F821
+    buf = ptr8(data)  # noqa: F821
+    n = int(len(data))
+    cs = 1 << (pins & 31)
+    wr = 1 << ((pins >> 8) & 31)
+    dat = 1 << ((pins >> 16) & 31)
+    sent = 0
+    i = 0
+    value = head
+    mask = 1 << (count - 1)
+    irq = machine.disable_irq()  # nothing may stretch the gap between an edge and its tick
+    sio[6] = cs  # GPIO_OUT_CLR
+    t = timer[0]
+    while timer[0] == t:
+        pass  # from here each edge is made just after a tick, its phase whole microseconds
+    while True:
+        while mask:
+            sio[6] = wr
+            t = timer[0]
+            if value & mask:
+                sio[5] = dat  # GPIO_OUT_SET
+            else:
+                sio[6] = dat
+            mask >>= 1
+            sent += 1
+            while timer[0] - t < _PHASE_US:
+                pass
+            sio[5] = wr  # latched on this rising edge
+            t = timer[0]
+            while timer[0] - t < _PHASE_US:
+                pass
+        if i == n:
+            break
+        value = buf[i]
+        i += 1
+        mask = 0x80
+    sio[5] = cs
+    machine.enable_irq(irq)
+    return sent
