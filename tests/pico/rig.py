@@ -96,7 +96,9 @@ def _download(version):
 # -- the flash a maker's `make deploy` leaves ----------------------------------------------------
 
 def deploy_plan(mpy):
-    """[(path on the Pico, local file)] exactly as tools/deploy.py sends them."""
+    """[(path on the Pico, local file)] exactly as tools/deploy.py sends them. Compiled into a
+    folder of this process's own: the two images' suites run side by side, and deploy clears
+    its output folder first."""
     sys.path.insert(0, os.path.join(REPO, "tools"))
     try:
         import deploy
@@ -105,7 +107,7 @@ def deploy_plan(mpy):
     files = deploy.sources()
     if not mpy:
         return files
-    return deploy.compile_all(files, os.path.join(BUILD, "mpy"))
+    return deploy.compile_all(files, os.path.join(BUILD, "mpy-%d" % os.getpid()))
 
 
 def flash_image(plan, layout, extra=()):
