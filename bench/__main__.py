@@ -164,16 +164,17 @@ def main():
     cp = core(sys.executable)
     if mp:
         m = core(MICROPYTHON)
-        rows.append(("core work per key press, unix port", "%.2f us" % m["key_us"], "< 4 us",
-                     yes(m["key_us"] < 4)))
+        # Wall time on a shared desktop, for quick comparisons: the press's budget is held in
+        # Pico time (the emulated Pico's "key contact to its digit shown" row).
+        rows.append(("core work per key press, unix port", "%.2f us" % m["key_us"], "-", "-"))
     else:
-        rows.append(("core work per key press, unix port", SKIPPED, "< 4 us", "-"))
+        rows.append(("core work per key press, unix port", SKIPPED, "-", "-"))
     rows.append(("core work per key press, CPython", "%.2f us" % cp["key_us"], "-", "-"))
     if mp:
         rows.append(("core work per transaction (RAM LittleFS), unix port",
-                     "%.0f us" % m["txn_us"], "< 1000 us", yes(m["txn_us"] < 1000)))
+                     "%.0f us" % m["txn_us"], "-", "-"))
     else:
-        rows.append(("core work per transaction, unix port", SKIPPED, "< 1000 us", "-"))
+        rows.append(("core work per transaction, unix port", SKIPPED, "-", "-"))
     rows.append(("core work per transaction (temp dir + fsync), CPython",
                  "%.0f us" % cp["txn_us"], "-", "-"))
     if mp:
