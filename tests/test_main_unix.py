@@ -61,6 +61,32 @@ def finish(proc):
     return out
 
 
+def board_script(tmp_path, name, source, **popen):
+    """A script that builds the unit on the fake machine (firmware/ and tests/fake_machine on
+    MICROPYPATH), started under the unix port with its own state folder; stdin stays open and
+    silent, as a USB port with no host: poll then really waits."""
+    script = tmp_path / name
+    script.write_text(source)
+    state = tmp_path / "state"
+    state.mkdir()
+    e = env(state)
+    e["MICROPYPATH"] = FIRMWARE + ":" + FAKE
+    return subprocess.Popen([MICROPYTHON, str(script), str(state)], cwd=ROOT, env=e,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, **popen)
+
+
+def finish_script(proc, timeout):
+    """Wait for a board script; (stdout lines as {first word: rest}, after asserting exit 0)."""
+    try:
+        code = proc.wait(timeout)
+    finally:
+        proc.stdin.close()
+    out, err = proc.stdout.read(), proc.stderr.read()
+    assert code == 0, err + out
+    return dict(line.split(" ", 1) for line in out.splitlines())
+
+
 def test_main_answers_hello_and_resynchronises(tmp_path):
     proc = start(tmp_path)
     try:
@@ -192,23 +218,7 @@ print("hosted", unit.power, len(machine.sleeps) == n)
 
 
 def test_main_drives_the_board(tmp_path):
-    script = tmp_path / "drive.py"
-    script.write_text(BOARD_SCRIPT)
-    state = tmp_path / "state"
-    state.mkdir()
-    e = env(state)
-    e["MICROPYPATH"] = FIRMWARE + ":" + FAKE
-    # stdin stays open (and silent), as a USB port with no host: poll then really waits
-    proc = subprocess.Popen([MICROPYTHON, str(script), str(state)], cwd=ROOT, env=e,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        code = proc.wait(60)
-    finally:
-        proc.stdin.close()
-    out, err = proc.stdout.read(), proc.stderr.read()
-    assert code == 0, err + out
-    lines = dict(line.split(" ", 1) for line in out.splitlines())
+    lines = finish_script(board_script(tmp_path, "drive.py", BOARD_SCRIPT, text=True), 60)
     assert int(lines["heap"]) < 200000
     assert lines["entry"] == "25K True"  # three key presses on the matrix, typed once each
     assert lines["slots"] == "4"  # the card slid into L reads as card 4
@@ -296,15 +306,7 @@ class Lines:
 def test_keys_and_timers_run_whatever_serial_brings(tmp_path):
     """A bare line end, a lone CR, half a line: none of them stops the keypad, the display or
     the timers while nothing more arrives (issue 18, point 1; B16's timer)."""
-    script = tmp_path / "silent.py"
-    script.write_text(SILENT_SERIAL_SCRIPT)
-    state = tmp_path / "state"
-    state.mkdir()
-    e = env(state)
-    e["MICROPYPATH"] = FIRMWARE + ":" + FAKE
-    proc = subprocess.Popen([MICROPYTHON, str(script), str(state)], cwd=ROOT, env=e,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+    proc = board_script(tmp_path, "silent.py", SILENT_SERIAL_SCRIPT)
     lines = Lines(proc.stdout)
     try:
         assert lines.next().startswith("heap")
@@ -387,22 +389,7 @@ print("bounce", unit.entry, scans[0])
 def test_the_loop_sleeps_until_a_key(tmp_path):
     """Idle, the loop scans no key and polls no slot: it waits for a column's IRQ (all rows
     low) and a press ends that wait at once (issue 18, point 4)."""
-    script = tmp_path / "idle.py"
-    script.write_text(IDLE_SCRIPT)
-    state = tmp_path / "state"
-    state.mkdir()
-    e = env(state)
-    e["MICROPYPATH"] = FIRMWARE + ":" + FAKE
-    proc = subprocess.Popen([MICROPYTHON, str(script), str(state)], cwd=ROOT, env=e,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        code = proc.wait(30)
-    finally:
-        proc.stdin.close()
-    out, err = proc.stdout.read(), proc.stderr.read()
-    assert code == 0, err + out
-    lines = dict(line.split(" ", 1) for line in out.splitlines())
+    lines = finish_script(board_script(tmp_path, "idle.py", IDLE_SCRIPT, text=True), 30)
     turns, writes, levels = lines["idle"].split(" ", 2)
     # 500 ms idle: one wait (up to idle_ms) where a 10 ms scan made 50 turns and 400 row writes
     assert int(turns) <= 2 and int(writes) == 0, lines["idle"]
