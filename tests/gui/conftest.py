@@ -60,3 +60,21 @@ def quiet_env(tmp_path):
     env["BANK_SIM_STATE"] = str(tmp_path / "flash")
     env["PYTHONPATH"] = ROOT
     return env
+
+
+@pytest.fixture
+def win(xdisplay):
+    """The real window on Xvfb, driven in-process, on a virtual clock and seed 7."""
+    tk = pytest.importorskip("tkinter")
+    import simulator  # noqa: F401  (firmware/ on sys.path)
+    from simulator import frontend, gui, options
+    from simulator.host import Host
+
+    host = Host(options.parse(["--virtual-clock", "--seed", "7"]))
+    root = tk.Tk()
+    w = gui.Window(host, root=root, sound=frontend.Sound(None))
+    root.update()
+    root.focus_force()  # no window manager under Xvfb: take the keyboard ourselves
+    root.update()
+    yield w
+    w.close()

@@ -8,22 +8,9 @@ import json
 import pytest
 
 import simulator  # noqa: F401  (firmware/ on sys.path)
-from simulator import frontend, gui, options
-from simulator.host import Host
+from simulator import gui
 
 tk = pytest.importorskip("tkinter")
-
-
-@pytest.fixture
-def win(xdisplay):
-    host = Host(options.parse(["--virtual-clock", "--seed", "7"]))
-    root = tk.Tk()
-    w = gui.Window(host, root=root, sound=frontend.Sound(None))
-    root.update()
-    root.focus_force()  # no window manager under Xvfb: take the keyboard ourselves
-    root.update()
-    yield w
-    w.close()
 
 
 def settle(w):

@@ -12,18 +12,6 @@ from simulator.host import Host
 tk = pytest.importorskip("tkinter")
 
 
-@pytest.fixture
-def win(xdisplay):
-    host = Host(options.parse(["--virtual-clock", "--seed", "7"]))
-    root = tk.Tk()
-    w = gui.Window(host, root=root, sound=frontend.Sound(None))
-    root.update()
-    root.focus_force()  # no window manager under Xvfb: take the keyboard ourselves
-    root.update()
-    yield w
-    w.close()
-
-
 def click(w, key):
     x0, y0, x1, y1 = gui.key_rects()[key]
     x, y = (x0 + x1) // 2, (y0 + y1) // 2
