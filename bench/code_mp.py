@@ -24,14 +24,14 @@ for name in ("binascii", "collections", "json", "micropython", "os", "select", "
 gc.collect()
 before = gc.mem_alloc()
 import app  # noqa: E402, F401
-import board  # noqa: E402, F401
+from board import pico as board  # noqa: E402, F401
 import drivers.beeper  # noqa: E402, F401
 import drivers.ht1621  # noqa: E402, F401
 import drivers.keypad  # noqa: E402, F401
 import drivers.leds  # noqa: E402, F401
 import drivers.slots  # noqa: E402, F401
 import store  # noqa: E402, F401
-import unit  # noqa: E402, F401
+from brain import unit  # noqa: E402, F401
 
 gc.collect()
 print('{"code": %d}' % (gc.mem_alloc() - before))

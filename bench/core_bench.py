@@ -12,10 +12,10 @@ import sys
 sys.path.insert(0, "firmware")
 sys.path.insert(0, "tests/core")
 
-import power  # noqa: E402
-import seeded  # noqa: E402
-from vclock import VirtualClock  # noqa: E402
-from unit import Unit  # noqa: E402
+from brain import power  # noqa: E402
+from desktop import seeded  # noqa: E402
+from desktop.vclock import VirtualClock  # noqa: E402
+from brain.unit import Unit  # noqa: E402
 
 MP = sys.implementation.name == "micropython"
 
@@ -75,7 +75,7 @@ def press(u, k, now):
 
 
 def bench_keys(n=2000, rounds=15):
-    from store_extra import MemoryStore
+    from desktop.memstore import MemoryStore
 
     clock = VirtualClock()
     u = Unit(MemoryStore(), seeded.Seeded(1), None)

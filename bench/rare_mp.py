@@ -24,8 +24,8 @@ sys.path.append(__file__.rsplit("/", 2)[0] + "/tests/core")  # lfsdev: the RAM f
 import transient  # noqa: E402
 from lfsdev import RamDev, mkfs, mount  # noqa: E402
 from store import FileStore  # noqa: E402
-from store_extra import VfsFS  # noqa: E402
-from unit import Unit  # noqa: E402
+from desktop.memstore import VfsFS  # noqa: E402
+from brain.unit import Unit  # noqa: E402
 
 sys.path.append(__file__.rsplit("/", 1)[0])  # bench/: the game storage.py plays
 from storage import _game  # noqa: E402
@@ -49,13 +49,13 @@ fs = mount(dev)
 fs.mkdir("/bank")
 assert _game(FileStore("/bank", fs=VfsFS(fs)), 300).seq == 300
 u = Unit(FileStore("/bank", fs=VfsFS(fs)), None, None)  # rng None: the hardware's, as a Pico
-transient.call("power", "boot", u, 0)
-assert u.ledger.seq == 300 and "storeload" not in sys.modules
+transient.call("brain.power", "boot", u, 0)
+assert u.ledger.seq == 300 and "store.load" not in sys.modules
 
 
 def log20():
     t, got = timed(transient.call, "storeload", "records", u.ledger, 20)  # as LOG 20 reads it
-    assert [r[0] for r in got] == list(range(281, 301)) and "storeload" not in sys.modules
+    assert [r[0] for r in got] == list(range(281, 301)) and "store.load" not in sys.modules
     return t
 
 
@@ -63,15 +63,16 @@ def deal():
     u.deal = "idle"  # each press starts a timer
     t, _ = timed(u.key_down, "DEAL", 0)
     u.key_up("DEAL", 0)
-    assert u.deal == "running" and "deal" not in sys.modules and "rng" not in sys.modules
+    assert u.deal == "running"
+    assert "brain.deal" not in sys.modules and "board.rng" not in sys.modules
     return t
 
 
 def wake():
-    transient.call("power", "off", u)
+    transient.call("brain.power", "off", u)
     t, _ = timed(u.key_down, "5", 0)  # the press only, not the switching off
     u.key_up("5", 0)
-    assert u.power and u.entry == "" and "power" not in sys.modules
+    assert u.power and u.entry == "" and "brain.power" not in sys.modules
     return t
 
 

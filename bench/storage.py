@@ -23,8 +23,8 @@ CYCLES = 100000  # erase cycles of the Pico's NOR flash
 
 
 def _game(store, n):
-    import storeload
-    from ledger import Ledger
+    from store import load as storeload
+    from brain.ledger import Ledger
 
     led = Ledger(store, None)
     storeload.into(led, None)
@@ -54,7 +54,7 @@ def _lfs():
     """On the unix port: the figures, measured on VfsLfs2."""
     from lfsdev import RamDev, mkfs, mount  # the RAM flash the storage tests use
     from store import FileStore
-    from store_extra import VfsFS
+    from desktop.memstore import VfsFS
 
     dev = RamDev(64)
     mkfs(dev)

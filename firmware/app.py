@@ -40,8 +40,8 @@ import select
 import sys
 import time
 
-import lights
-from clock import ticks_diff
+from board import lights
+from brain.clock import ticks_diff
 
 try:
     from typing import TYPE_CHECKING
@@ -303,16 +303,21 @@ class App:
 
 def boot(board, directory):
     """Build the board (from pins.py when None) and the core, the store in directory (None: the
-    default, startup.state_dir); boot; return the App."""
+    default, startup.state_dir); boot; return the App with the first picture drawn."""
     try:
         import startup
 
-        return startup.build(board, directory)
+        board, unit, clock = startup.build(board, directory)
     finally:
         # Boot-only code and data: the builders and the pin map they read.
-        for name in ("startup", "board_pico", "pins"):
-            sys.modules.pop(name, None)
+        from transient import drop
+
+        for name in ("startup", "board.build", "pins"):
+            drop(name)
         gc.collect()
+    app = App(board, unit, clock, None, None)
+    app.render(clock.now())
+    return app
 
 
 def main(before):

@@ -2,7 +2,7 @@
 game loaded and the first display drawn (README, "Building a unit").
 
 Boot-only code: `app.boot` imports this module for the boot and drops it after, with the board
-builder (board_pico.py) and the pin map, so a unit in play keeps none of it on its heap.
+builder (board/build.py) and the pin map, so a unit in play keeps none of it on its heap.
 """
 
 import os
@@ -11,10 +11,9 @@ import time
 
 import transient
 
-from app import App
-from clock import RealClock
+from brain.clock import RealClock
 from store import FileStore
-from unit import Unit
+from brain.unit import Unit
 
 
 def make_dir(path):
@@ -37,17 +36,15 @@ def state_dir():
 
 
 def build(board=None, directory=None):
-    """The App, booted: the board (from pins.py when none is given), the store in directory
-    (state_dir() by default), the game loaded and shown."""
+    """(board, unit, clock), booted: the board (from pins.py when none is given), the store in
+    directory (state_dir() by default), the game loaded; app.boot puts them in the loop."""
     if board is None:
-        import board_pico
+        from board import build as board_build
 
-        board = board_pico.build()
+        board = board_build.build()
     directory = directory or state_dir()
     make_dir(directory)
     unit = Unit(FileStore(directory), None, None)  # rng None: the hardware's (deal.py)
-    app = App(board, unit, RealClock(time.ticks_ms, time.sleep_ms), None, None)
-    now = app.clock.now()
-    transient.call("power", "boot", unit, now)  # it and the slot reader: boot-only code too
-    app.render(now)
-    return app
+    clock = RealClock(time.ticks_ms, time.sleep_ms)
+    transient.call("brain.power", "boot", unit, clock.now())  # with the slot reader: boot-only
+    return board, unit, clock

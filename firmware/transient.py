@@ -21,13 +21,26 @@ def call(name, fn, *args):
     """`name.fn(*args)`; the module stays imported during the call, so code it calls that
     imports it again finds it."""
     if keep:
-        return getattr(__import__(name), fn)(*args)
+        __import__(name)
+        return getattr(sys.modules[name], fn)(*args)
     before = list(sys.modules) if _ALL else None
     try:
-        return getattr(__import__(name), fn)(*args)
+        __import__(name)
+        return getattr(sys.modules[name], fn)(*args)
     finally:
-        sys.modules.pop(name, None)
+        drop(name)
         if before is not None:
             for k in list(sys.modules):
                 if k not in before:
-                    del sys.modules[k]
+                    drop(k)
+
+
+def drop(name):
+    """A module out of sys.modules and out of its package, which holds it as an attribute."""
+    sys.modules.pop(name, None)
+    pkg, _, leaf = name.rpartition(".")
+    if pkg in sys.modules:
+        try:
+            delattr(sys.modules[pkg], leaf)
+        except (AttributeError, KeyError):  # KeyError: MicroPython's word for it
+            pass

@@ -19,7 +19,7 @@ from .link import resolve_port
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO_FIRMWARE = os.path.join(REPO, "firmware")
 TOOL = os.path.join(REPO, "tools", "deploy.py")
-SKIP = ("__pycache__",)
+SKIP = ("__pycache__", "desktop")  # desktop-only code (tools/deploy.py)
 
 
 def mpremote_command():

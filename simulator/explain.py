@@ -12,8 +12,8 @@ The codes are those the firmware produces: unit.py and money.py (a refused key o
 `slot-empty`).
 """
 
-import money
-import profiles
+from brain import money
+from brain import profiles
 
 CODES = ("insufficient-funds", "go-taken", "wrong-slot", "bad-entry", "no-amount", "no-suffix",
          "too-fine", "below-minimum", "above-maximum", "no-game", "store-failed",

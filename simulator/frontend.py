@@ -15,13 +15,13 @@ import sys
 import tempfile
 import time
 
-import clock as fwclock
-import lights
-import money
-import segments
-import storeload  # the simulator keeps what it imports (transient.keep)
-import tones
-from ledger import AMOUNT, FROM, KIND, SEQ, TO, UNDOES
+from brain import clock as fwclock
+from board import lights
+from brain import money
+from board import segments
+from store import load as storeload  # the simulator keeps what it imports (transient.keep)
+from brain import tones
+from brain.ledger import AMOUNT, FROM, KIND, SEQ, TO, UNDOES
 
 TONE_SHOW_MIN_MS = 450  # a tone's name stays visible at least this long, even a 15 ms click
 

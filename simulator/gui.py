@@ -10,8 +10,8 @@ loop sleeps in Tk until an input, or until the next moment something visible cha
 import json
 import os
 
-from clock import ticks_diff
-from ledger import AMOUNT, FROM, KIND, TO, UNDOES
+from brain.clock import ticks_diff
+from brain.ledger import AMOUNT, FROM, KIND, TO, UNDOES
 from protocol import Protocol
 from simulator import explain, frontend
 
@@ -815,7 +815,7 @@ class Window:
         return self._decode(c, cells, dps, ann, c.find_withtag("big-glass")[0])
 
     def _decode(self, c, seg_items, dp_items, ann_items, glass):
-        from segments import CHARS, CODES
+        from board.segments import CHARS, CODES
 
         by_byte = {}
         for ch, g in zip(CHARS, CODES, strict=True):

@@ -2,17 +2,17 @@
 
 import time
 
-import clock as fwclock
-import power
-import profiles
-import rng
-import seeded
+from brain import clock as fwclock
+from brain import power
+from brain import profiles
+from board import rng
+from desktop import seeded
 import transient
-import vclock
+from desktop import vclock
 from protocol import Protocol
 from store import FileStore
-from store_extra import MemoryStore
-from unit import Unit
+from desktop.memstore import MemoryStore
+from brain.unit import Unit
 
 try:
     ticks_ms = time.ticks_ms  # type: ignore[attr-defined]  # MicroPython

@@ -60,7 +60,7 @@ def big_digits(cells, lit=True):
 
 def read_big_digits(rows):
     """The inverse of big_digits: the text the rows show (the tests read the screen with it)."""
-    from segments import CHARS, CODES
+    from board.segments import CHARS, CODES
 
     by_byte = {}
     for ch, g in zip(CHARS, CODES, strict=True):
@@ -184,7 +184,7 @@ class Terminal:
 
     def _names(self):
         """The names the banker gave the cards (NAME, kept by the unit: names.py)."""
-        import names
+        from protocol import names
 
         try:
             return {c: n for c, n in enumerate(names.get(self.unit.ledger.store), 1) if n}

@@ -62,11 +62,12 @@ def test_deploy_copies_firmware_flat_and_resets(tmp_path):
     argv = run_deploy(tmp_path, "--port", "socket://127.0.0.1:2217")
     cmds = chain(argv)
     assert cmds[0][:3] == ["connect", "socket://127.0.0.1:2217", "exec"]
-    assert "os.mkdir(d)" in cmds[0][3] and "'/drivers'" in cmds[0][3]
+    assert "os.mkdir(d)" in cmds[0][3] and "'/board/drivers'" in cmds[0][3]
     copied = {c[3] for c in cmds if c[:2] == ["fs", "cp"]}
-    assert ":/main.py" in copied and ":/unit.py" in copied and ":/pins.py" in copied
-    assert ":/drivers/ht1621.py" in copied
+    assert ":/main.py" in copied and ":/brain/unit.py" in copied and ":/pins.py" in copied
+    assert ":/board/drivers/ht1621.py" in copied
     assert not any("/bank" in c for c in copied)  # the ledger is never touched
+    assert not any(c.startswith(":/desktop/") for c in copied)  # host-only code stays home
     assert cmds[-1] == ["reset"]
 
 
@@ -74,9 +75,13 @@ def test_deploy_mpy_keeps_main_as_source(tmp_path):
     argv = run_deploy(tmp_path, "--port", "/dev/ttyACM7", "--mpy", "--no-reset")
     cmds = chain(argv)
     copied = {c[3] for c in cmds if c[:2] == ["fs", "cp"]}
-    assert ":/main.py" in copied and ":/unit.mpy" in copied and ":/drivers/keypad.mpy" in copied
-    assert ":/unit.py" not in copied
-    assert "'/unit.py'" in cmds[0][3]  # the stale source is removed so it cannot shadow
+    assert ":/main.py" in copied and ":/brain/unit.mpy" in copied
+    assert ":/board/drivers/keypad.mpy" in copied
+    assert ":/brain/unit.py" not in copied
+    assert "'/brain/unit.py'" in cmds[0][3]  # the stale source is removed so it cannot shadow
+    # A unit deployed before the packages: its flat modules go, the ledger stays.
+    assert "'/unit.mpy'" in cmds[0][3] and "'/storeload.py'" in cmds[0][3]
+    assert "bank.a" not in cmds[0][3]
     assert cmds[-1][0] == "fs"
 
 
@@ -88,22 +93,22 @@ def test_deploy_auto_compiles_for_a_board_that_imports_our_mpy(tmp_path):
     # sys.implementation._mpy of an rp2 board on MicroPython 1.23+: v6.3, arch armv6m (2)
     argv = run_deploy(tmp_path, "--port", "/dev/ttyACM7", mpy=6 | (3 << 8) | (2 << 10))
     files = copied_files(argv)
-    assert ":/unit.mpy" in files and ":/main.py" in files and ":/unit.py" not in files
+    assert ":/brain/unit.mpy" in files and ":/main.py" in files and ":/brain/unit.py" not in files
 
 
 def test_deploy_auto_sends_sources_to_an_older_micropython(tmp_path):
     # MicroPython 1.21 imports mpy v6.1 only: compiled modules would not import there
     argv = run_deploy(tmp_path, "--port", "/dev/ttyACM7", mpy=6 | (1 << 8) | (2 << 10))
     files = copied_files(argv)
-    assert ":/unit.py" in files and ":/unit.mpy" not in files
+    assert ":/brain/unit.py" in files and ":/brain/unit.mpy" not in files
 
 
 def test_deploy_auto_sends_sources_when_the_board_will_not_say(tmp_path):
     files = copied_files(run_deploy(tmp_path, "--port", "/dev/ttyACM7"))
-    assert ":/unit.py" in files and ":/unit.mpy" not in files
+    assert ":/brain/unit.py" in files and ":/brain/unit.mpy" not in files
     files = copied_files(run_deploy(tmp_path, "--port", "/dev/ttyACM7", "--mpy", "no",
                                     mpy=6 | (3 << 8)))
-    assert ":/unit.py" in files
+    assert ":/brain/unit.py" in files
 
 
 def test_deploy_copies_again_once_when_mpremote_gives_up(tmp_path):

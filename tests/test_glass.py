@@ -9,15 +9,15 @@ Two halves:
   through the same glass: a wrong map in firmware/ fails here.
 """
 
-import board
-import money
-import power
-import profiles
+from board import pico as board
+from brain import money
+from brain import power
+from brain import profiles
 import pytest
-import segments
-import unit
-from drivers.ht1621 import HT1621
-from drivers.tm1637 import TM1637
+from board import segments
+from brain import unit
+from board.drivers.ht1621 import HT1621
+from board.drivers.tm1637 import TM1637
 
 from tests.pico.glass import HT1621Glass, TM1637Glass, looks, read
 

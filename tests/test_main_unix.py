@@ -143,9 +143,10 @@ def test_mem_reports_the_units_heap(tmp_path):
 # board_pico.build() made, and the App booted on them.
 BOARD_SETUP = r"""
 import sys, time, gc
-import machine, pins, board_pico, app as firmware
-from drivers.keypad import LAYOUT
-from drivers.slots import CODES
+import machine, pins, app as firmware
+from board import build as board_pico
+from board.drivers.keypad import LAYOUT
+from board.drivers.slots import CODES
 
 board = board_pico.build()
 rows = [machine.pins[n] for n in pins.KEY_ROWS]

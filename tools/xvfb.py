@@ -19,7 +19,7 @@ if ROOT not in sys.path:
 
 from host_tools import procs  # noqa: E402
 from simulator import gui  # noqa: E402  (geometry and colours of the drawing)
-import segments  # noqa: E402  (firmware/, on sys.path once simulator is imported)
+from board import segments  # noqa: E402  (firmware/, on sys.path once simulator is imported)
 
 TOOLS = ("Xvfb", "xdotool", "import")
 

@@ -10,21 +10,21 @@ browser's storage once the call returns (docs/web.md, "The game kept").
 import json
 import sys
 
-import clock as fwclock
-import lights
-import money
-import power
-import profiles
-import seeded
-import segments
-import storeload
-import tones
+from brain import clock as fwclock
+from board import lights
+from brain import money
+from brain import power
+from brain import profiles
+from desktop import seeded
+from board import segments
+from store import load as storeload
+from brain import tones
 import transient
-import vclock
-from ledger import AMOUNT, FROM, KIND, SEQ, TO, UNDOES
+from desktop import vclock
+from brain.ledger import AMOUNT, FROM, KIND, SEQ, TO, UNDOES
 from protocol import Protocol
 from store import FileStore, OsFS
-from unit import Unit
+from brain.unit import Unit
 
 import js  # the webassembly port's bridge to the page
 
@@ -103,7 +103,7 @@ class Page:
         """The six names the banker gave (protocol NAME, the issue "At the table"), or None
         from a firmware without them."""
         try:
-            import names
+            from protocol import names
         except ImportError:
             return None
         try:

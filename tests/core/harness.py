@@ -1,11 +1,11 @@
 """A unit on a virtual clock, for the core's plain tests (CPython and MicroPython alike)."""
 
-import power
-import seeded
-from vclock import VirtualClock
+from brain import power
+from desktop import seeded
+from desktop.vclock import VirtualClock
 from protocol import Protocol
-from store_extra import MemoryStore
-from unit import Unit
+from desktop.memstore import MemoryStore
+from brain.unit import Unit
 
 
 class Rig:

@@ -8,10 +8,10 @@ part of it landed). `session` is a scripted game of mixed transactions; `state` 
 reboot must find.
 """
 
-import storeload
-import games
-import ledger as L
-from ledger import Ledger
+from store import load as storeload
+from brain import games
+from brain import ledger as L
+from brain.ledger import Ledger
 
 
 class PowerCut(Exception):

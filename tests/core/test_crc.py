@@ -1,7 +1,7 @@
 """The store's CRC (B17): the fallback for boards without binascii.crc32 gives the same
 numbers, so a unit reads files whichever way they were written."""
 
-import crc
+from store import crc
 import store
 
 

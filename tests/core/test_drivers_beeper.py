@@ -1,8 +1,8 @@
 """The beeper driver: a tone starts at once, plays on as time is given, never blocks."""
 
 import machine
-import tones
-from drivers.beeper import Beeper
+from brain import tones
+from board.drivers.beeper import Beeper
 
 
 def make():

@@ -5,9 +5,9 @@ would see, and checks those frames: the unit shows 14.995 with M lit (B1).
 """
 
 import machine
-import segments
-from drivers.ht1621 import HT1621
-from drivers.tm1637 import TM1637
+from board import segments
+from board.drivers.ht1621 import HT1621
+from board.drivers.tm1637 import TM1637
 
 # -- HT1621 ---------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 """The keypad driver on a simulated 4 x 5 matrix of bouncing switches (fake machine)."""
 
 import machine
-from drivers.keypad import LAYOUT, Keypad
+from board.drivers.keypad import LAYOUT, Keypad
 
 
 class Matrix:

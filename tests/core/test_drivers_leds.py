@@ -1,8 +1,8 @@
 """The red and green LEDs follow lights.lit; the power latch holds and lets go."""
 
 import machine
-from drivers.latch import Latch
-from drivers.leds import Leds
+from board.drivers.latch import Latch
+from board.drivers.leds import Leds
 
 
 def test_slow_and_fast_flash():

@@ -1,7 +1,7 @@
 """The card slot driver with a card sliding in: contacts closing one by one, bouncing."""
 
 import machine
-from drivers.slots import CODES, Slot
+from board.drivers.slots import CODES, Slot
 
 
 def mirror(pattern, width=4):

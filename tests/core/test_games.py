@@ -5,7 +5,7 @@ RESTORE GAME <id> brings one back (docs/protocol-extensions.md). On the store's 
 
 import json
 
-import games
+from brain import games
 from harness import Rig
 from protocol import Protocol
 from store import FileStore, line

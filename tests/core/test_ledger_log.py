@@ -4,14 +4,14 @@ write that failed never shows, and a slot that no longer reads costs the history
 money. The rare code is reached through transient.py: a unit in play keeps neither the boot's
 loader nor the new-game code imported (B11, B12)."""
 
-import storeload
+from store import load as storeload
 import sys
 
-import ledger as L
+from brain import ledger as L
 import transient
 from harness import Rig
 from store import FileStore
-from store_extra import MemoryStore
+from desktop.memstore import MemoryStore
 from storerig import FaultFS
 
 
@@ -154,14 +154,14 @@ def test_boot_and_rare_changes_leave_their_code_unimported():
     transient.keep = False  # a Pico's way (a simulator built in this process keeps them)
     store = MemoryStore()
     r = Rig(store=store)
-    assert "storeload" not in sys.modules  # read at boot, dropped
+    assert "store.load" not in sys.modules  # read at boot, dropped
     r.hold("C", 3000)  # B11: a new game
     assert r.games == 1
-    assert "games" not in sys.modules
+    assert "brain.games" not in sys.modules
     r.press(".")  # B12: the volume, through games.py too
-    assert r.unit.volume == 1 and "games" not in sys.modules
+    assert r.unit.volume == 1 and "brain.games" not in sys.modules
     r2 = Rig(store=store)  # a reboot reads the store again: the loader comes back for it
-    assert r2.unit.volume == 1 and "storeload" not in sys.modules
+    assert r2.unit.volume == 1 and "store.load" not in sys.modules
 
 
 def test_a_checkpoint_and_a_log_read_leave_their_code_unimported():
@@ -173,8 +173,8 @@ def test_a_checkpoint_and_a_log_read_leave_their_code_unimported():
     for _ in range(3):
         r.press("10K+")
     assert store.gen > gen  # a checkpoint was written
-    assert "checkpoint" not in sys.modules and "storeload" not in sys.modules
-    assert len(storeload.records(r.unit.ledger)) == 3 and "storeload" not in sys.modules
+    assert "store.checkpoint" not in sys.modules and "store.load" not in sys.modules
+    assert len(storeload.records(r.unit.ledger)) == 3 and "store.load" not in sys.modules
     r2 = Rig(store=FileStore("bank", store.fs))  # and it reads back
     assert storeload.records(r2.unit.ledger) == storeload.records(r.unit.ledger)
 
@@ -189,7 +189,7 @@ def test_a_host_that_keeps_the_rare_code_reads_the_same_log():
             for _ in range(5):
                 r.press("10K+")
             plays.append((storeload.records(r.unit.ledger), r.unit.ledger.bal))
-            assert ("storeload" in sys.modules) == keep
+            assert ("store.load" in sys.modules) == keep
         finally:
             transient.keep = False
             for name in ("storeload", "checkpoint", "games", "jsonw"):

@@ -1,7 +1,7 @@
 """B1 display of amounts, B2 entering amounts, B15 the profiles' money."""
 
-import money
-import profiles
+from brain import money
+from brain import profiles
 
 WORLD = profiles.get("world")
 CLASSIC = profiles.get("classic")

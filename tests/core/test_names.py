@@ -109,19 +109,19 @@ def test_names_in_a_store_in_ram():
 
 try:
     from lfsdev import LFS2, mkfs, mount, RamDev
-    from store_extra import VfsFS
+    from desktop.memstore import VfsFS
 except ImportError:  # lfsdev needs nothing CPython lacks, but stay safe
     LFS2 = None
 
 if LFS2 is not None:  # the MicroPython unix port's LittleFS, as on the Pico
 
     def _lfs_names(fsobj):
-        import names
+        from protocol import names
 
         return names.get(FileStore("/bank", fs=VfsFS(fsobj)))
 
     def test_littlefs_power_cut_inside_every_program_of_a_name():  # B17
-        import names
+        from protocol import names
 
         dev = RamDev()
         mkfs(dev)

@@ -113,7 +113,7 @@ def test_garbage_and_long_lines():
 def test_hold_on_a_real_clock_holds_the_key_for_its_time_b11():
     # A unit's clock (clock.RealClock): HOLD waits in sleep_ms, firing the unit's timers on the
     # way. Its time here is a counter the sleeps move, so no test sleeps for real.
-    from clock import RealClock
+    from brain.clock import RealClock
     from protocol import Protocol
 
     r, _ = proto_rig()
@@ -151,7 +151,7 @@ def test_advance_and_hold_with_virtual_clock():
 
 
 def test_advance_unsupported_on_real_clock():
-    from clock import RealClock
+    from brain.clock import RealClock
     from protocol import Protocol
 
     r, _ = proto_rig()
@@ -225,7 +225,7 @@ def test_unprintable_characters_in_text_lines_too():
 
 
 def test_b17_damaged_store_reported_until_a_key():
-    from store_extra import MemoryStore
+    from desktop.memstore import MemoryStore
 
     from harness import Rig
 

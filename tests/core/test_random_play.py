@@ -2,10 +2,10 @@
 below 0 (B8), and money enters or leaves only through the bank's own operations: transfers
 conserve the total, and the balances are always the fold of the log (B6, B10, B17)."""
 
-import ledger as L
-import seeded
+from brain import ledger as L
+from desktop import seeded
 from harness import Rig
-from unit import KEYS
+from brain.unit import KEYS
 
 STEPS = 6000
 

@@ -1,8 +1,8 @@
 """What the 5 cells show for a display text (B1), the words of the unit included (B8, B12,
 B17): segments.cells, which every display driver and the simulator's drawing use."""
 
-import segments
-from segments import CHARS, CODES, DP
+from board import segments
+from board.segments import CHARS, CODES, DP
 
 A, E, L, P, S, Y, r, v = (CODES[CHARS.index(c)] for c in "AELPSYrv")
 DASH = CODES[CHARS.index("-")]

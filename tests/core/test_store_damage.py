@@ -3,15 +3,15 @@
 garbage and missing files: boot never crashes, never resets to the start quietly, and either
 finds the last state, or an earlier state it has a whole copy of, or reports the damage."""
 
-import storeload
-import power
-import seeded
+from store import load as storeload
+from brain import power
+from desktop import seeded
 from protocol import Protocol
 from storerig import FaultFS, Rand, SmallLedger, copy_files, session, state
 from store import FileStore
-from unit import Unit
+from brain.unit import Unit
 
-from vclock import VirtualClock
+from desktop.vclock import VirtualClock
 
 J = 16
 

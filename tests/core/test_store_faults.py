@@ -3,7 +3,7 @@ session (receive, pay, transfer, go, undo, volume, new game, restore); each time
 finds the state just before or just after the operation in flight, never a mixture, never a
 reset. FaultFS (storerig.py) lands every write at once, so a cut leaves torn files."""
 
-import storeload
+from store import load as storeload
 from storerig import FaultFS, SmallLedger, copy_files, key, recorded, session, state
 from store import FileStore
 

@@ -8,12 +8,12 @@ the transaction in flight, never a mixture. Runs only under MicroPython (pytest 
 through the unix port: tests/test_store_lfs_mp.py); under CPython it defines no tests.
 """
 
-import storeload
+from store import load as storeload
 from lfsdev import LFS2, RamDev, mkfs, mount
 from storerig import SmallLedger, recorded, session, state
 from store import FileStore
-from store_extra import VfsFS
-from ledger import Ledger
+from desktop.memstore import VfsFS
+from brain.ledger import Ledger
 
 J = 16
 

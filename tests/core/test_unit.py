@@ -1,7 +1,7 @@
 """The unit's rules B2-B16 and B18, through its events, on a virtual clock."""
 
-import games
-import storeload
+from brain import games
+from store import load as storeload
 from harness import Rig
 
 START = 15000000
@@ -413,7 +413,7 @@ def test_b13_a_unit_with_no_seed_draws_its_deals_from_the_hardware():
 def test_b13_a_random_source_stuck_high_still_gives_a_deal():
     # A source that only ever gives the values a uniform draw rejects (a dead ring oscillator,
     # an emulator's constant) must not hang the DEAL key.
-    import rng
+    from board import rng
 
     calls = []
 
@@ -527,7 +527,7 @@ def test_b16_tally_dropped_and_deal_end_counts_as_activity():
     r.advance(50000)
     assert r.unit.power and r.unit.deal in ("done", "idle")
     # 60 s after the deal's end, not after the key
-    from clock import ticks_diff
+    from brain.clock import ticks_diff
     left = 60000 - ticks_diff(r.clock.now(), end)
     r.advance(left - 1)
     assert r.unit.power
@@ -544,7 +544,7 @@ def test_b16_removal_does_not_wake():
 
 
 def test_b18_tones_are_named_and_distinct():
-    import tones
+    from brain import tones
 
     assert set(tones.TONES) == {"click", "card", "money-in", "money-out", "error", "new-game",
                                 "deal-warning", "deal-end"}  # B18's names, each with notes

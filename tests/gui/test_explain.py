@@ -110,12 +110,13 @@ def test_the_display_codes():  # B8, B17
 
 def test_every_code_the_firmware_produces_has_its_own_sentence():
     found = set()
-    for name in os.listdir(FIRMWARE):
-        if name.endswith(".py"):
-            with open(os.path.join(FIRMWARE, name)) as f:
-                src = f.read()
-            found.update(re.findall(
-                r'(?:_refuse\(|return |error = |return None, )"([a-z]+-[a-z-]+)"', src))
+    for d, _, files in os.walk(FIRMWARE):
+        for name in files:
+            if name.endswith(".py"):
+                with open(os.path.join(d, name)) as f:
+                    src = f.read()
+                found.update(re.findall(
+                    r'(?:_refuse\(|return |error = |return None, )"([a-z]+-[a-z-]+)"', src))
     assert len(found) >= 15
     assert found <= set(explain.CODES), found - set(explain.CODES)
     for code in explain.CODES:

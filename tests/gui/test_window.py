@@ -224,7 +224,7 @@ def test_tones_as_wav_and_silence_at_volume_0():
     import io
     import wave
 
-    import tones
+    from brain import tones
 
     data = frontend.wav_bytes("money-in", 2)
     with wave.open(io.BytesIO(data)) as wv:

@@ -61,7 +61,7 @@ def _tone_table():
     import os
 
     ns = {}
-    path = os.path.join(os.path.dirname(__file__), "..", "..", "firmware", "tones.py")
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "firmware", "brain", "tones.py")
     with open(path) as f:
         exec(compile(f.read(), "tones.py", "exec"), ns)
     return {name: [n for n in notes[0::2] if n] for name, notes in ns["TONES"].items()}

@@ -10,7 +10,7 @@ import time
 from urllib.parse import urlparse
 
 import pytest
-import segments
+from board import segments
 from browserpage import ROOT, Page, start_chromium, stop_chromium
 
 SESSION = os.path.join(ROOT, "tests", "sessions", "tour.txt")
@@ -34,7 +34,7 @@ def test_loads_from_its_own_origin_only_and_shows_0(page):
     urls = page.drv.execute_script(
         "return performance.getEntriesByType('resource').map((e) => e.name);")
     assert any(u.endswith("micropython.wasm") for u in urls)
-    assert any(u.endswith("firmware/unit.py") for u in urls)
+    assert any(u.endswith("firmware/brain/unit.py") for u in urls)
     mine = urlparse(page.origin).netloc
     assert [u for u in urls if urlparse(u).netloc != mine] == []
     assert page.console_errors() == []
@@ -169,7 +169,8 @@ def test_works_offline_once_loaded(browser, site):
         const done = arguments[arguments.length - 1];
         navigator.serviceWorker.ready.then(async () => {
           const c = await caches.open('bank-unit');
-          done(!!(await c.match('micropython.wasm')) && !!(await c.match('firmware/unit.py')));
+          done(!!(await c.match('micropython.wasm'))
+               && !!(await c.match('firmware/brain/unit.py')));
         }, (e) => done('no service worker: ' + e));""")
     assert kept is True
     srv.shutdown()
@@ -226,7 +227,7 @@ def test_c_held_three_seconds_starts_a_new_game(page):
     assert page.drawn() == shows("0")
 
 
-@pytest.mark.skipif(not os.path.exists(os.path.join(ROOT, "firmware", "names.py")),
+@pytest.mark.skipif(not os.path.exists(os.path.join(ROOT, "firmware", "protocol", "names.py")),
                     reason="this firmware has no player names (NAME, the issue 'At the table')")
 def test_the_players_names_in_the_panel_given_by_a_tap(page):
     page.load()

@@ -24,8 +24,8 @@ def test_web_option_serves_the_built_page():
         with urllib.request.urlopen(url + "micropython.wasm", timeout=10) as r:
             assert r.headers["Content-Type"] == "application/wasm"
             assert r.read(4) == b"\0asm"
-        with urllib.request.urlopen(url + "firmware/unit.py", timeout=10) as r:
-            with open(os.path.join(ROOT, "firmware", "unit.py"), "rb") as f:
+        with urllib.request.urlopen(url + "firmware/brain/unit.py", timeout=10) as r:
+            with open(os.path.join(ROOT, "firmware", "brain", "unit.py"), "rb") as f:
                 assert r.read() == f.read()  # the firmware as it is
         with urllib.request.urlopen(url + "unit.js", timeout=10) as r:
             assert r.headers["Content-Type"].startswith("text/javascript")

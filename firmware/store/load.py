@@ -7,9 +7,9 @@ Callers reach it through transient.call: its code is on the heap only while it r
 
 import json
 
-import profiles
+from brain import profiles
 import transient
-from ledger import CARDS, FROM, FROM_AFTER, KINDS, TO, TO_AFTER, VIAS, apply
+from brain.ledger import CARDS, FROM, FROM_AFTER, KINDS, TO, TO_AFTER, VIAS, apply
 from store import SLOT_NAMES, VERSION, crc32
 
 
@@ -23,7 +23,7 @@ def into(ledger, profile):
     status = store.status
     if snap is None:
         if status == "new":
-            transient.call("games", "start", ledger, profile)
+            transient.call("brain.games", "start", ledger, profile)
             store.save(ledger, ())
             ledger.ready = True
         return status
@@ -36,7 +36,7 @@ def into(ledger, profile):
     ledger.ready = True
     if profile and profiles.get(profile) is not ledger.profile:
         # B15: starting with another profile starts a new game
-        transient.call("games", "reset", ledger, profile)
+        transient.call("brain.games", "reset", ledger, profile)
     return status
 
 

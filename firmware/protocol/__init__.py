@@ -6,12 +6,12 @@ returns the lines to send back: event lines first (after EVENTS ON), then exactl
 command changes nothing: arguments are checked in full before anything is pressed.
 """
 
-import jsonw
-import profiles
+from store import jsonw
+from brain import profiles
 import transient
-from clock import ticks_add, ticks_diff
-from ledger import (AMOUNT, FROM, FROM_AFTER, KIND, SEQ, TO, TO_AFTER, UNDOES, VIA)
-from unit import KEYS
+from brain.clock import ticks_add, ticks_diff
+from brain.ledger import (AMOUNT, FROM, FROM_AFTER, KIND, SEQ, TO, TO_AFTER, UNDOES, VIA)
+from brain.unit import KEYS
 from version import VERSION
 
 MAX_LINE = 200
@@ -273,7 +273,7 @@ class Protocol:
             if n is None:
                 return "ERR bad-argument n is a whole number"
         try:
-            recs = transient.call("storeload", "records", self.unit.ledger, n)  # from the store
+            recs = transient.call("store.load", "records", self.unit.ledger, n)  # from the store
         except OSError:
             return "ERR store-failed the log could not be read back"
         return "OK " + jsonw.dumps([txn_json(r) for r in recs])
@@ -311,7 +311,7 @@ class Protocol:
             return "ERR maintenance-required hold DEAL for 3 s on the unit first"
         now = self.clock.now()
         self.unit._input(now, False)
-        err = transient.call("games", "new_game", self.unit, now)
+        err = transient.call("brain.games", "new_game", self.unit, now)
         if err:
             return "ERR " + err
         return self._ok_state()
@@ -324,7 +324,7 @@ class Protocol:
             v = _int(args[1])
             if v is None or v > 2:
                 return "ERR bad-argument SET SOUND <0-2>"
-            err = transient.call("games", "set_volume", u.ledger, v)
+            err = transient.call("brain.games", "set_volume", u.ledger, v)
             if err:
                 return "ERR " + err
             u.rev += 1
@@ -335,7 +335,7 @@ class Protocol:
             if not u.maintenance:
                 return "ERR maintenance-required hold DEAL for 3 s on the unit first"
             u._input(now, False)
-            err = transient.call("games", "new_game", u, now, args[1].lower())
+            err = transient.call("brain.games", "new_game", u, now, args[1].lower())
             return "ERR " + err if err else self._ok_state()
         if what == "BALANCE" and len(args) == 3:
             card = _int(args[1])
@@ -347,7 +347,7 @@ class Protocol:
                     u.ledger.profile.resolution)
             if not u.maintenance:
                 return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-            rec = transient.call("games", "set_balance", u.ledger, card, amount)
+            rec = transient.call("brain.games", "set_balance", u.ledger, card, amount)
             if isinstance(rec, str):
                 return "ERR " + rec
             u._open = None  # a maintenance change is not the banker's to undo
@@ -361,16 +361,16 @@ class Protocol:
         if args:
             return "ERR bad-argument BACKUP takes no argument"
         try:
-            snap = transient.call("games", "snapshot", self.unit.ledger)
+            snap = transient.call("brain.games", "snapshot", self.unit.ledger)
         except OSError:
             return "ERR store-failed the log could not be read back"
         return "OK " + jsonw.dumps(snap)
 
     def _name(self, args):
-        return transient.call("names", "command", self.unit.ledger.store, "NAME", args)
+        return transient.call("protocol.names", "command", self.unit.ledger.store, "NAME", args)
 
     def _names(self, args):
-        return transient.call("names", "command", self.unit.ledger.store, "NAMES", args)
+        return transient.call("protocol.names", "command", self.unit.ledger.store, "NAMES", args)
 
     def _mem(self, args):
         if args:
@@ -394,7 +394,8 @@ class Protocol:
     def _games(self, args):
         if args:
             return "ERR bad-argument GAMES takes no argument"
-        return "OK " + jsonw.dumps(transient.call("games", "listing", self.unit.ledger.store))
+        kept = transient.call("brain.games", "listing", self.unit.ledger.store)
+        return "OK " + jsonw.dumps(kept)
 
     def _restore(self, args):
         what = args[0].upper() if args else ""
@@ -404,7 +405,7 @@ class Protocol:
         u = self.unit
         if not u.maintenance:
             return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-        rec = transient.call("games", "restore_game", u.ledger, gid)
+        rec = transient.call("brain.games", "restore_game", u.ledger, gid)
         if isinstance(rec, str):
             return "ERR " + rec
         u._open = None

@@ -35,7 +35,7 @@ written before the checkpoint whose header names them (games.py).
 try:
     from binascii import crc32
 except ImportError:  # built without deflate: crc.py's bitwise one, same numbers, slower
-    from crc import bitwise as crc32
+    from store.crc import bitwise as crc32
 
 import transient
 
@@ -121,13 +121,13 @@ class FileStore:
 
     def load(self):
         # The reading of the slots is storeload.py's, imported by power.boot (storeload.into).
-        import storeload
+        from store import load as storeload
 
         return storeload.load(self)
 
     def history(self, seq, n, raw):
         # Read back from the slot in use (LOG, BACKUP, a checkpoint): a few times a game.
-        return transient.call("storeload", "history", self, seq, n, raw)
+        return transient.call("store.load", "history", self, seq, n, raw)
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -152,16 +152,16 @@ class FileStore:
     # code (checkpoint.py) is on the heap only while it runs.
 
     def save(self, ledger, log):
-        transient.call("checkpoint", "write", self, ledger, None, list(log))
+        transient.call("store.checkpoint", "write", self, ledger, None, list(log))
 
     def commit(self, ledger, rec):
         if self.appendable and self.journal < self.journal_max:
             self._append(rec_payload("r", rec))
         else:
-            transient.call("checkpoint", "write", self, ledger, rec, None)
+            transient.call("store.checkpoint", "write", self, ledger, rec, None)
 
     def save_settings(self, ledger):
         if self.appendable and self.journal < self.journal_max:
             self._append("v %d" % ledger.volume)
         else:
-            transient.call("checkpoint", "write", self, ledger, None, None)
+            transient.call("store.checkpoint", "write", self, ledger, None, None)

@@ -4,9 +4,9 @@ this module (main.py uses store.FileStore on the real file system), so it costs 
 
 import json
 
-import games  # a reference of its own: transient.call may drop it from sys.modules
-import jsonw
-import ledger as L
+from brain import games  # a reference of its own: transient.call may drop it from sys.modules
+from store import jsonw
+from brain import ledger as L
 from store import OsFS
 
 

@@ -47,7 +47,7 @@ def cells(text):
     before it ("14.995" -> 5 cells, the '4' with its point). Text too long keeps its right end.
     A letter not in CHARS shows in its other case; anything else as a dash."""
     table = _table or _make_table()
-    out = []
+    out = []  # type: list[int]
     for ch in text:
         o = ord(ch) - 32
         code = table[o] if 0 <= o < 96 else _code(ch)

@@ -18,7 +18,7 @@ one event is given: ('in', card) or ('out', None). Time is given (`poll(now)`), 
 Pins are duck-typed: only `.value()` is used.
 """
 
-from clock import ticks_diff
+from brain.clock import ticks_diff
 
 # code pattern (bit i = contact i closed, contacts numbered left to right) -> card number
 CODES = {0b0001: 1, 0b0010: 2, 0b0011: 3, 0b0101: 4, 0b0111: 5, 0b1011: 6}

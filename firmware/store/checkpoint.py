@@ -5,11 +5,11 @@ FileStore writes one every `journal_max` transactions and for every whole-game c
 transient.call: this code is on the heap only while it runs.
 """
 
-import jsonw
+from store import jsonw
 import transient
-from ledger import CARDS, apply
+from brain.ledger import CARDS, apply
 from store import MARK_TEXT, VERSION, line, rec_payload
-from storeload import fold  # the reader of stored lines; dropped with this module
+from store.load import fold  # the reader of stored lines; dropped with this module
 
 
 def write(store, ledger, rec=None, fresh=None):
@@ -50,7 +50,7 @@ def write(store, ledger, rec=None, fresh=None):
         log = log[drop:]
     if store.legacy is not None:
         # The kept game an older store's header carried moves into a file of its own first.
-        transient.call("games", "keep_legacy", store)
+        transient.call("brain.games", "keep_legacy", store)
     gen = store.gen + 1
     head = (("v", VERSION), ("gen", gen), ("profile", profile), ("seq", seq),
             ("volume", ledger.volume), ("n", len(log)), ("base", base[1:CARDS + 1]),

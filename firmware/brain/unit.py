@@ -7,10 +7,10 @@ a new game as ("game", profile).
 Rule ids (B1-B18) are those of docs/rules.md.
 """
 
-import money
+from brain import money
 import transient
-from clock import ticks_add, ticks_diff
-from ledger import AMOUNT, FROM, KIND, SEQ, TO, Ledger
+from brain.clock import ticks_add, ticks_diff
+from brain.ledger import AMOUNT, FROM, KIND, SEQ, TO, Ledger
 
 DIGITS = "0123456789"
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M", "K", "C", "DEAL", "+", "-")
@@ -150,7 +150,7 @@ class Unit:
         if key not in KEYS:
             return "bad-key"
         if not self.power:
-            transient.call("power", "wake", self, now)  # B16
+            transient.call("brain.power", "wake", self, now)  # B16
             self._ignore_up = key  # B16: the waking key is not taken as input
             return None
         self._input(now, False)
@@ -161,7 +161,7 @@ class Unit:
         elif key == "DEAL":
             # Maintenance needs someone at the unit: a DEAL held over serial is only a DEAL.
             self._deal_down = now if self.ledger.via == "key" else None
-            transient.call("deal", "press", self, now)  # B13
+            transient.call("brain.deal", "press", self, now)  # B13
         elif key == "+" or key == "-":
             self._commit(key, now)
         else:
@@ -187,7 +187,7 @@ class Unit:
         entry = self.entry
         if (key == "." and not entry
                 and self.slots["L"] is None and self.slots["R"] is None):
-            transient.call("games", "cycle_volume", self, now)
+            transient.call("brain.games", "cycle_volume", self, now)
         elif key == "M" and not entry:
             self._go()
         elif money.accepts(self._ndig, self._dot, self._suffix, key):
@@ -315,7 +315,7 @@ class Unit:
         if other == card:
             return "card-in-use"
         if not self.power:
-            transient.call("power", "wake", self, now)  # B16: and the card is input
+            transient.call("brain.power", "wake", self, now)  # B16: and the card is input
         self._input(now, True)
         if other is None:
             # B14: a card ends the tally, with whatever was typed for it.
@@ -385,16 +385,16 @@ class Unit:
             if ticks_diff(now, ticks_add(self._c_down, self.hold_ms)) >= 0:
                 self._c_fired = True
                 # B11: every account back to the start; log and tally cleared; seq goes on.
-                transient.call("games", "new_game", self, now)
+                transient.call("brain.games", "new_game", self, now)
         if self._deal_down is not None:
             if ticks_diff(now, ticks_add(self._deal_down, self.hold_ms)) >= 0:
                 self._deal_down = None
-                transient.call("games", "toggle_maintenance", self, now)
+                transient.call("brain.games", "toggle_maintenance", self, now)
         if self.deal != "idle" and ticks_diff(now, self._deal_at) >= 0:
-            transient.call("deal", "tick", self, now)  # B13: its next step is due
+            transient.call("brain.deal", "tick", self, now)  # B13: its next step is due
         if self._c_down is None and self.deal == "idle":
             if ticks_diff(now, ticks_add(self._last, self.off_ms)) >= 0:
-                transient.call("power", "off", self)  # B16: a minute with nothing
+                transient.call("brain.power", "off", self)  # B16: a minute with nothing
         return self.rev != before
 
 

@@ -21,7 +21,7 @@ restore, a balance set by the banker) and the volume (games.py) a few times a ga
 imported when needed and dropped after, so a unit in play keeps their code off its heap.
 """
 
-import profiles
+from brain import profiles
 
 CARDS = 6
 KINDS = ("receive", "pay", "transfer", "go", "undo", "set", "restore")

@@ -7,8 +7,8 @@ timed lightsleep, see app.py). board_pico.build() makes one from the pin map in 
 
 import machine
 
-import segments
-import tones
+from board import segments
+from brain import tones
 
 
 class Board:

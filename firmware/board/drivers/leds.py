@@ -6,7 +6,7 @@ unit's modes ('off', 'on', 'slow', 'fast'); `update(now)` sets each pin from
 Pins are duck-typed: only `.value()` is used; `active_high = False` for LEDs wired to 3V3.
 """
 
-import lights
+from board import lights
 
 
 class Leds:

@@ -3,7 +3,7 @@
 Not imported on the Pico (main.py uses clock.RealClock), so it costs the unit no heap.
 """
 
-from clock import ticks_add, ticks_diff
+from brain.clock import ticks_add, ticks_diff
 
 
 def run_until(unit, start, target):

@@ -8,7 +8,7 @@ at the DEAL key and at those steps, a few times a game, so the unit reaches it t
 transient.call and a Pico keeps it off its heap in between, with the hardware random source.
 """
 
-from clock import ticks_add, ticks_diff
+from brain.clock import ticks_add, ticks_diff
 
 MIN_MS = 13000  # the seed's numbers
 MAX_MS = 50000
@@ -23,7 +23,7 @@ def press(unit, now):
         return
     rng = unit.rng
     if rng is None:  # a Pico: numbers from the hardware, drawn only here
-        from rng import Entropy
+        from board.rng import Entropy
 
         rng = Entropy()
     ms = rng.randint(MIN_MS, MAX_MS)

@@ -6,7 +6,7 @@ small ints so the unix port and CPython agree bit for bit). Not imported on the 
 draws from the hardware (rng.Entropy), so it costs the unit no heap.
 """
 
-from rng import _below
+from board.rng import _below
 
 _M32 = 0xFFFFFFFF
 

@@ -7,9 +7,9 @@ imported for the change and dropped after. Each change is durable before it is m
 store that fails leaves the game as it was and gives "store-failed".
 """
 
-import jsonw
-import profiles
-from ledger import CARDS
+from store import jsonw
+from brain import profiles
+from brain.ledger import CARDS
 
 
 KEEP_GAMES = 3  # B11: at least the last three games that had transactions

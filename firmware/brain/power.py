@@ -13,7 +13,7 @@ SHOW_STORE = ("Err5", False, False)  # B17: the store was damaged; the last good
 def boot(unit, now):
     """The unit switched on: its game loaded from the store; returns the store's status, 'ok',
     'new' or 'damaged' (storeload.into). Damage is reported until the banker presses a key."""
-    status = transient.call("storeload", "into", unit.ledger, unit.profile_wanted)
+    status = transient.call("store.load", "into", unit.ledger, unit.profile_wanted)
     unit.store_status = status
     unit.power = True
     unit._last = now

@@ -6,11 +6,11 @@ import sys
 
 from machine import PWM, Pin
 
-from board import Board
-from drivers.beeper import Beeper
-from drivers.keypad import LAYOUT, Keypad
-from drivers.leds import Leds
-from drivers.slots import Slot
+from board.pico import Board
+from board.drivers.beeper import Beeper
+from board.drivers.keypad import LAYOUT, Keypad
+from board.drivers.leds import Leds
+from board.drivers.slots import Slot
 
 
 def _out(n):
@@ -23,17 +23,17 @@ def _in(n):
 
 def _display(pins):
     if pins.DISPLAY == "tm1637":
-        from drivers.tm1637 import TM1637
+        from board.drivers.tm1637 import TM1637
 
         return TM1637(Pin(pins.TM1637_CLK, Pin.OUT, value=1),
                       Pin(pins.TM1637_DIO, Pin.OPEN_DRAIN, value=1))
-    from drivers.ht1621 import HT1621
+    from board.drivers.ht1621 import HT1621
 
     display = HT1621(Pin(pins.HT1621_CS, Pin.OUT, value=1),
                      Pin(pins.HT1621_WR, Pin.OUT, value=1),
                      Pin(pins.HT1621_DATA, Pin.OUT, value=1))
     if sys.platform == "rp2":
-        from drivers import sio
+        from board.drivers import sio
 
         display.use_port(sio.ht1621_frame,
                          pins.HT1621_CS | pins.HT1621_WR << 8 | pins.HT1621_DATA << 16)
@@ -55,7 +55,7 @@ def build():
                     [_in(n) for n in pins.KEY_COLS], LAYOUT)
     cols = tuple(pins.KEY_COLS)
     if sys.platform == "rp2" and cols == tuple(range(cols[0], cols[0] + len(cols))):
-        from drivers import sio  # the columns' bits read in column order: consecutive GPIOs
+        from board.drivers import sio  # the columns' bits read in column order: consecutive GPIOs
 
         keypad.use_port(sio.matrix_closed, sio.rows_level, [1 << n for n in pins.KEY_ROWS],
                         _bits(pins.KEY_COLS))
@@ -70,7 +70,7 @@ def build():
     leds = Leds(_out(pins.LED_RED), _out(pins.LED_GREEN))
     latch = None
     if pins.LATCH is not None:
-        from drivers.latch import Latch
+        from board.drivers.latch import Latch
 
         latch = Latch(Pin(pins.LATCH, Pin.OUT, value=1))
     vbus = None if pins.VBUS_SENSE is None else Pin(pins.VBUS_SENSE, Pin.IN)

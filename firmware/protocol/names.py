@@ -17,7 +17,7 @@ them on the store object.
 
 import json
 
-import jsonw
+from store import jsonw
 from store import crc32, line
 
 FILES = ("bank.n0", "bank.n1")

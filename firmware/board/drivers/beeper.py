@@ -12,7 +12,7 @@ that is, so the main loop can sleep until then. A new sequence replaces the one 
 Nothing here sleeps or reads the clock.
 """
 
-from clock import ticks_add, ticks_diff
+from brain.clock import ticks_add, ticks_diff
 
 
 class Beeper:

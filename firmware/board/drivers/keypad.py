@@ -20,7 +20,7 @@ Time is given, never read: `scan(now)` takes ticks, deadlines are computed with
 ticks_add/ticks_diff. Pins are duck-typed: `.value()`, and `.irq()` for `listen`.
 """
 
-from clock import ticks_diff
+from brain.clock import ticks_diff
 
 # The 17 keys of the unit on the reference keypad, row by row (None: no switch there).
 LAYOUT = (
