@@ -98,12 +98,14 @@ def tones_heard(pico, t_ms):
 
 def heard(pico, t_ms, timeout_ms=1200):
     """tones_heard once the piezo has been silent for 100 ms (longer than any rest or gap
-    inside a tone: a tone still playing is let finish)."""
+    inside a tone: a tone still playing is let finish), counted from this call at the earliest:
+    a tone the firmware starts a moment after the picture it goes with is not missed."""
     piezo = pico.parts.piezo
+    asked = pico.now_ms()
 
     def quiet():
         last = piezo.history[-1] if piezo.history else (0, None)
-        return last[1] is None and pico.now_ms() - last[0] >= 100
+        return last[1] is None and pico.now_ms() - max(last[0], asked) >= 100
 
     pico.run_until(quiet, timeout_ms, step_ms=10)
     return tones_heard(pico, t_ms)
