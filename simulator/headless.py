@@ -9,13 +9,12 @@ state, flow control, bounded reads; docs/simulator.md, "Serving").
 import select
 import sys
 
-from desktop.ports import CHUNK, MAX_CLIENTS, OUT_MAX, OUT_PAUSE, Link, Ports
+from desktop.ports import CHUNK, MAX_CLIENTS, Link, Ports
 from desktop.simapp import SimApp
 from protocol import Protocol
 
 IS_MICROPYTHON = sys.implementation.name == "micropython"
 EAGAIN = 11
-__all__ = ["CHUNK", "MAX_CLIENTS", "OUT_MAX", "OUT_PAUSE", "run_stdio", "run_pty", "run_tcp"]
 
 
 def _write_fd(fd, data):
@@ -149,7 +148,7 @@ def run_pty(host):
 # -- TCP --------------------------------------------------------------------------------------
 
 
-def _listen(socket, port):
+def listen(socket, port):
     """A listening socket on 127.0.0.1:port and the port it got. The unix port's sockets
     cannot say which port 0 picked, so there the simulator picks one itself."""
     from simulator.host import StartError
@@ -181,7 +180,7 @@ def _listen(socket, port):
     raise StartError("cannot find a free TCP port; give one with --tcp PORT")
 
 
-def _client(host, sock):
+def client(host, sock):
     """A Link for a new TCP connection, with a protocol of its own (events off)."""
     sock.setblocking(False)
     proto = Protocol(host.unit, host.clock)
@@ -217,14 +216,15 @@ def _client(host, sock):
 def run_tcp(host, port):
     import socket
 
-    srv, real = _listen(socket, port)
+    srv, real = listen(socket, port)
     _stdout_line("listening tcp 127.0.0.1:%d" % real)
-    ports = Ports(srv, lambda: _accept(host, srv, ports))
+    ports = Ports(srv, lambda: accept(host, srv, ports))
     # Between connections the unit's timers still run (a deal ends, the unit switches off).
     _serve(host, ports)
 
 
-def _accept(host, srv, ports):
+def accept(host, srv, ports):
+    """A Link for the client waiting on srv, or None (none, or MAX_CLIENTS already)."""
     try:
         sock, _ = srv.accept()
     except OSError:
@@ -236,4 +236,4 @@ def _accept(host, srv, ports):
             pass
         sock.close()
         return None
-    return _client(host, sock)
+    return client(host, sock)

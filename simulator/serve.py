@@ -14,7 +14,7 @@ lives on between clients (docs/protocol.md, "The simulator's command line").
 
 import os
 
-from desktop.ports import CHUNK, IN, OUT, OUT_MAX, Link
+from desktop.ports import CHUNK, IN, OUT, Link
 from desktop.simapp import SimApp
 
 
@@ -59,14 +59,14 @@ class Server:
             return "listening pty " + self.address
         import socket
 
-        srv, real = headless._listen(socket, self.port)
+        srv, real = headless.listen(socket, self.port)
         srv.setblocking(False)
         self.listen = srv
         self.address = "127.0.0.1:%d" % real
         ports = self.ports
         ports.listener = srv
         ports.listen_key = srv.fileno()
-        ports.accept = lambda: headless._accept(self.host, srv, ports)
+        ports.accept = lambda: headless.accept(self.host, srv, ports)
         self._sync()
         return "listening tcp " + self.address
 
@@ -140,5 +140,3 @@ class Server:
         except (BlockingIOError, InterruptedError):
             return 0
 
-
-__all__ = ["OUT_MAX", "Server"]
