@@ -1,4 +1,4 @@
-"""The Pico's main loop: the shared core (unit.py, protocol.py) in the body board_pico.py builds.
+"""The unit's loop: the shared core (brain/, protocol/) in the body it is given (board/).
 
 On reset MicroPython runs main.py, which runs `main()` here (this module is compiled to .mpy
 by `make deploy`, so at boot a Pico compiles only the few lines of main.py); it needs no host,
@@ -18,6 +18,9 @@ The loop, each turn:
    `read()` with nothing waiting blocks, and a multi-byte one blocks after a poll), cut lines
    with protocol.LineReader and answer each line with `Protocol.handle`. A host resynchronises
    by sending `HELLO`: a partial line in front of it only gets one `ERR` reply.
+Steps 1-3 are `step(now)`, the loop of every body: the simulator's window, terminal and
+headless server run it on a simulated board and serve their own ports in their own waits
+(desktop/simapp.py); step 4 is the Pico's (`turn`).
 
 Switched off (B16) everything is blanked and the loop slows to one scan every `standby_ms`:
 on battery it spends that time in `machine.lightsleep` (about 1 mA for the Pico, see
