@@ -1,4 +1,4 @@
-"""The Pico's main loop: the shared core (unit.py, protocol.py) in the body board_pico.py builds.
+"""The unit's loop: the shared core (brain/, protocol/) in the body it is given (board/).
 
 On reset MicroPython runs main.py, which runs `main()` here (this module is compiled to .mpy
 by `make deploy`, so at boot a Pico compiles only the few lines of main.py); it needs no host,
@@ -18,6 +18,9 @@ The loop, each turn:
    `read()` with nothing waiting blocks, and a multi-byte one blocks after a poll), cut lines
    with protocol.LineReader and answer each line with `Protocol.handle`. A host resynchronises
    by sending `HELLO`: a partial line in front of it only gets one `ERR` reply.
+Steps 1-3 are `step(now)`, the loop of every body: the simulator's window, terminal and
+headless server run it on a simulated board and serve their own ports in their own waits
+(desktop/simapp.py); step 4 is the Pico's (`turn`).
 
 Switched off (B16) everything is blanked and the loop slows to one scan every `standby_ms`:
 on battery it spends that time in `machine.lightsleep` (about 1 mA for the Pico, see
@@ -84,6 +87,19 @@ class App:
         # play that no host talks to never spends its ~12 KB of heap on it.
         self.protocol = None  # type: Protocol | None
         self.unit.listeners.append(self._on_event)
+        self.busy = True  # a key down or a card settling: scan again in scan_ms
+        self.eof = False
+        self.host_seen = False  # a byte came over USB serial since boot
+        self._rev = -1
+        self._power = None
+        self._tone = None  # a tone the unit asked for, started once the display is drawn
+        self.refused = None  # the error code of the last card moved, or None (slots)
+        self.heap = None  # (in use before the firmware, after boot), bytes: MEM (main())
+        self.open_serial(stdin, stdout)
+
+    def open_serial(self, stdin, stdout):
+        """The serial side of the loop: on the Pico its one USB port (the simulator's loop,
+        desktop/simapp.py, serves any number of ports instead)."""
         self.reader = None  # type: LineReader | None
         self.stdin = stdin if stdin is not None else getattr(sys.stdin, "buffer", sys.stdin)
         # The raw stream: the text one turns each "\n" into "\r\n" on rp2.
@@ -92,15 +108,8 @@ class App:
         self.poller.register(stdin if stdin is not None else sys.stdin, select.POLLIN)
         self.waiter = select.poll()  # the loop's sleep: ends at a byte, a key or a card
         self.waiter.register(stdin if stdin is not None else sys.stdin, select.POLLIN)
-        self.waiter.register(Waker(board), select.POLLIN)
-        self.busy = True  # a key down or a card settling: scan again in scan_ms
-        self.eof = False
+        self.waiter.register(Waker(self.board), select.POLLIN)
         self._prev = 10  # the byte before: the stream starts as if after a line end
-        self.host_seen = False  # a byte came over USB serial since boot
-        self._rev = -1
-        self._power = None
-        self._tone = None  # a tone the unit asked for, started once the display is drawn
-        self.heap = None  # (in use before the firmware, after boot), bytes: MEM (main())
 
     # -- the unit's outputs ---------------------------------------------------------------------
 
@@ -185,9 +194,9 @@ class App:
             ev = slot.poll(now)
             if ev is not None:
                 if ev[0] == "in":
-                    u.card_in(name, ev[1], now)
+                    self.refused = u.card_in(name, ev[1], now)
                 else:
-                    u.card_out(name, now)
+                    self.refused = u.card_out(name, now)
             if slot.due():
                 busy = True
         self.busy = busy
@@ -269,9 +278,10 @@ class App:
                     wait = left if left > 0 else 0
         return wait
 
-    def turn(self):
-        """One pass of the loop; it sleeps (poll or lightsleep) inside. False at end of input."""
-        now = self.clock.now()
+    def step(self, now):
+        """The loop's work at now, without sleeping: timers, keys, slots, the picture, the
+        events for serial. Every body runs it: the Pico's turn() below, and the simulator's
+        window, terminal and headless server between their own waits (desktop/simapp.py)."""
         # The unit's timers that are due fire (tick does nothing else), before the keys (a C
         # held past 3 s is a new game even if its release is in this scan: scan() ticks between
         # reading the keypad and acting on it, so a press is read the sooner) and after them.
@@ -282,8 +292,18 @@ class App:
         self.unit.tick(now)
         self.poll_slots(now)
         self.render(now)
+        self.drain()
+
+    def drain(self):
+        """Send the events of keys, cards and timers to the host (the serial port)."""
         if self.protocol is not None and self.protocol.pending:
-            self.write(self.protocol.drain())  # events of keys, cards and timers
+            self.write(self.protocol.drain())
+
+    def turn(self):
+        """One pass of the loop: step, then sleep (poll or lightsleep) until the next input or
+        the next thing due, answering serial. False at end of input."""
+        now = self.clock.now()
+        self.step(now)
         if self.unit.power:
             self.serial(self.wait_ms(now))
         elif self.host_seen or self.board.usb_powered():

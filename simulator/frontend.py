@@ -15,13 +15,13 @@ import sys
 import tempfile
 import time
 
-from brain import clock as fwclock
 from board import lights
 from brain import money
 from board import segments
 from store import load as storeload  # the simulator keeps what it imports (transient.keep)
 from brain import tones
 from brain.ledger import AMOUNT, FROM, KIND, SEQ, TO, UNDOES
+from desktop.simapp import SimApp
 
 TONE_SHOW_MIN_MS = 450  # a tone's name stays visible at least this long, even a 15 ms click
 
@@ -92,12 +92,18 @@ class View:
 
 
 class Session:
-    """One person at one unit: inputs in, a View out, the next time anything visible changes."""
+    """One person at one unit: inputs in, a View out, the next time anything visible changes.
+
+    The loop is the unit's own, app.App on the simulated board (desktop/simapp.py), as on the
+    Pico: a key or a card is an event on the board that App's next step takes, after the
+    timers that are due; the front end calls `step` whenever it wakes and sleeps until
+    `ms_to_change`."""
 
     def __init__(self, host, sound=None):
         self.host = host
         self.unit = host.unit
         self.clock = host.clock
+        self.app = SimApp(host.unit, host.clock)
         self.sound = sound if sound is not None else Sound.default()
         self.tone = None  # the name of the tone shown, and until when (monotonic seconds)
         self.tone_until = 0.0
@@ -114,22 +120,19 @@ class Session:
 
     # -- inputs: exactly the keypad's and the slots' events -----------------------------------
 
-    def now(self):
-        now = self.clock.now()
-        self.host.tick()  # timers that are due happen before the input, as on the Pico
-        return now
-
     def key_down(self, key):
-        return self.unit.key_down(key, self.now())
+        self.app.press(key)
 
     def key_up(self, key, now=None):
-        return self.unit.key_up(key, self.now() if now is None else now)
+        """now: when the key came up, if before now (the window's autorepeat filter)."""
+        self.app.release(key, now)
 
     def card_in(self, slot, card):
-        return self.unit.card_in(slot, card, self.now())
+        """None, or the error code the slot gave (slot-occupied, ...)."""
+        return self.app.insert(slot, card)
 
     def card_out(self, slot):
-        return self.unit.card_out(slot, self.now())
+        return self.app.remove(slot)
 
     def toggle_card(self, card, slot):
         """The keyboard's card key: a card in a slot comes out; one on the table goes into slot.
@@ -142,8 +145,9 @@ class Session:
 
     # -- outputs -------------------------------------------------------------------------------
 
-    def tick(self):
-        self.host.tick()
+    def step(self):
+        """The loop's step: what is due happens, and its events go to the ports."""
+        self.app.step(self.clock.now())
 
     def view(self):
         u = self.unit
@@ -171,16 +175,9 @@ class Session:
     def ms_to_change(self):
         """Milliseconds until something visible may change by itself, or None (until input)."""
         waits = []
-        real = not self.clock.virtual
-        if real:
-            ms = self.host.ms_to_deadline()
-            if ms >= 0:
-                waits.append(ms)
-            now = self.clock.now()
-            for mode in (self.unit.red, self.unit.green):
-                due = lights.next_change(mode, now)
-                if due is not None:
-                    waits.append(max(0, fwclock.ticks_diff(due, now)))
+        ms = self.app.wait(self.clock.now())  # the unit's next deadline, a light's next flash
+        if ms >= 0:
+            waits.append(ms)
         if self.tone is not None:
             waits.append(max(0, int((self.tone_until - time.monotonic()) * 1000) + 1))
         return min(waits) if waits else None

@@ -629,7 +629,7 @@ class Window:
 
     def refresh(self):
         """Draw whatever changed and sleep until the next change that needs no input."""
-        self.session.tick()
+        self.session.step()
         if self.server is not None:
             self.server.flush()
         v = self.session.view()
@@ -1070,7 +1070,8 @@ class Window:
         def unwatch(fd):
             tkapp.deletefilehandler(fd)
 
-        self.server = Server(self.host, mode, port, watch, unwatch, self._served)
+        self.server = Server(self.host, mode, port, watch, unwatch, self._served,
+                             self.session.app)
         return self.server.start()
 
     def _served(self):

@@ -1,36 +1,19 @@
 """The headless simulator: the serial protocol on stdio, a pty or a TCP port.
 
-One loop for all three: poll the inputs with a timeout that is the unit's next deadline (so an
-idle simulator sleeps), tick the unit, feed what arrived to each client's LineReader, queue the
-replies and the event lines the unit's own timers produced, and send what each client takes.
-
-Nothing a client does can stall the unit or another client (docs/simulator.md, "Serving"):
-- reads never wait for a newline: a half line sits in its LineReader (at most 200
-  characters, docs/protocol.md) while the timers run; a longer line is skipped to its
-  newline and answered
-  `ERR line-too-long`, in bounded chunks, so a 2 MB line costs no more memory than a short one;
-- TCP serves up to MAX_CLIENTS at once, each with its own protocol state (EVENTS ON is per
-  client; a new one starts with events off) and its replies in order;
-- sends never block: a client's replies wait in its own queue; while more than OUT_PAUSE bytes
-  wait, its further commands wait too (in the kernel), and a client that lets OUT_MAX bytes
-  pile up (events it never reads) is disconnected.
+The loop is the unit's own, app.App (desktop/simapp.py on desktop/simboard.py), as on the Pico:
+each turn it steps (timers, events), then sleeps in select.poll on the ports until App's next
+deadline or input, and hands what came to the ports (desktop/ports.py: per-client protocol
+state, flow control, bounded reads; docs/simulator.md, "Serving").
 """
 
 import select
 import sys
 
-from protocol import LineReader, Protocol
+from desktop.ports import CHUNK, MAX_CLIENTS, Link, Ports
+from desktop.simapp import SimApp
+from protocol import Protocol
 
 IS_MICROPYTHON = sys.implementation.name == "micropython"
-
-CHUNK = 4096  # bytes read from one client per turn
-MAX_CLIENTS = 8
-if IS_MICROPYTHON:  # a heap of its own to keep (about 2 MB by default)
-    OUT_PAUSE = 16 * 1024
-    OUT_MAX = 128 * 1024
-else:
-    OUT_PAUSE = 64 * 1024
-    OUT_MAX = 256 * 1024
 EAGAIN = 11
 
 
@@ -49,130 +32,33 @@ def _stdout_line(text):
         flush()
 
 
-class Link:
-    """One client. recv() gives bytes, b'' at the end of its input, None for nothing now;
-    send(data) gives how many bytes it took (0: not now) or raises OSError (gone)."""
-
-    def __init__(self, proto, pollable, key, recv, send, close=None):
-        self.proto = proto
-        self.pollable = pollable  # what poll watches
-        self.key = key  # what poll reports for it (an fd on CPython, the object on MicroPython)
-        self.recv = recv
-        self.send = send
-        self.close = close
-        self.reader = LineReader()
-        self.out = b""
-        self.pending = b""  # bytes read and not yet taken: its replies were backed up
-        self.eof = False  # its input ended
-        self.ended = False  # ... and all it sent is answered: closed once its replies are out
-
-    def busy(self):
-        """Its replies are backed up: its commands wait."""
-        return len(self.out) > OUT_PAUSE
-
-    def work(self):
-        """Answer the lines in what was read, until its replies back up (a chunk of 4096
-        bytes of `LOG 200` would be megabytes of replies)."""
-        data = self.pending
-        i = 0
-        n = len(data)
-        push = self.reader.push
-        while i < n and len(self.out) <= OUT_PAUSE:
-            line = push(data[i])
-            i += 1
-            if line is not None:
-                self.queue(self.proto.handle(line))
-        self.pending = data[i:] if i < n else b""
-        if self.eof and not self.pending and not self.ended:
-            # A last line without its newline is still a command.
-            if self.reader.buf or self.reader.over:
-                self.queue(self.proto.handle(push(10)))
-            self.ended = True
-
-    def wants_input(self):
-        return not self.eof and not self.pending and not self.busy()
-
-    def queue(self, lines):
-        if lines:
-            self.out += ("\n".join(lines) + "\n").encode()
-
-    def flush(self):
-        """Send what the client takes now; False if it is gone."""
-        while self.out:
-            try:
-                n = self.send(self.out[:CHUNK * 4])
-            except OSError:
-                return False
-            if not n:
-                break
-            self.out = self.out[n:]
-        return True
-
-
-def _serve(host, links, listener=None, accept=None, once=False):
-    """The loop. links: the clients (a list this may change); listener/accept: a listening
-    socket and the function that turns it into a new Link. With once, return when every
-    link has ended (stdio: the end of input ends the simulator)."""
+def _serve(host, ports, once=False):
+    """App's loop on the ports. With once, return when every link has ended (stdio: the end
+    of input ends the simulator)."""
+    app = SimApp(host.unit, host.clock, ports)
     poller = select.poll()
     watched = {}
-    if listener is not None:
-        poller.register(listener, select.POLLIN)
+    ready = []
     while True:
-        more = False  # a link has lines read and room for their replies: no sleeping
-        for link in links:
-            want = select.POLLIN if link.wants_input() else 0
-            if link.out:
-                want |= select.POLLOUT
-            if link.pending and not link.busy():
-                more = True
-            if watched.get(link.key) != want:
-                poller.register(link.pollable, want)  # register again: its flags change
-                watched[link.key] = want
-        ready = poller.poll(0 if more else host.ms_to_deadline())
-        host.tick()
-        for ev in ready:
-            key, flags = ev[0], ev[1]
-            if listener is not None and key == _key(listener):
-                link = accept()
-                if link is not None:
-                    links.append(link)
+        # As on the Pico: what is due happens (step) before what came in is answered (io),
+        # and every reply and event goes out before the next sleep.
+        app.step(host.clock.now())
+        for link in app.io(ready):
+            if link.sticky:
                 continue
-            for link in links:
-                if link.key == key:
-                    break
-            else:
-                continue
-            if flags & (select.POLLIN | select.POLLHUP | select.POLLERR) and link.wants_input():
-                data = link.recv()
-                if data is not None:
-                    if data:
-                        link.pending = data
-                    else:
-                        link.eof = True
-        gone = []
-        for link in links:
-            if not link.busy():
-                link.work()
-            link.queue(link.proto.drain())  # the unit's own timers' events, and others'
-            if not link.flush() or len(link.out) > OUT_MAX or (link.ended and not link.out):
-                gone.append(link)
-        for link in gone:
-            links.remove(link)
             watched.pop(link.key, None)
             try:
                 poller.unregister(link.pollable)
             except (KeyError, ValueError, OSError):
                 pass
-            if link.close is not None:
-                link.close()
-        if once and not links:
+        if once and not ports.links:
             return
-
-
-def _key(obj):
-    if IS_MICROPYTHON or isinstance(obj, int):
-        return obj
-    return obj.fileno()
+        ms = app.wait(host.clock.now())
+        for pollable, key, want in ports.wants():
+            if watched.get(key) != want:
+                poller.register(pollable, want)  # register again: its flags change
+                watched[key] = want
+        ready = poller.poll(ms)
 
 
 # -- stdio ------------------------------------------------------------------------------------
@@ -202,7 +88,7 @@ def run_stdio(host):
             sys.stdout.buffer.write(b)
             return len(b)
 
-        link = Link(host.protocol, sys.stdin, sys.stdin, recv, send)
+        link = Link(host.protocol, sys.stdin, recv, send)
     else:
         import os
 
@@ -213,8 +99,10 @@ def run_stdio(host):
             _write_fd(1, b)  # one client, which reads what it asked for: waiting is fine
             return len(b)
 
-        link = Link(host.protocol, 0, 0, recv, send)
-    _serve(host, [link], once=True)
+        link = Link(host.protocol, 0, recv, send)
+    ports = Ports()
+    ports.links.append(link)
+    _serve(host, ports, once=True)
     return 0
 
 
@@ -252,19 +140,15 @@ def run_pty(host):
     # The slave end stays open here, so a client closing its end is not the end: the next
     # client opens the same path and finds the same unit (docs/protocol.md: state lives on).
     # One link for all of them; replies nobody reads pile up to OUT_MAX and are then dropped.
-    link = Link(host.protocol, master, master, recv, send)
-    links = [link]
-    while True:
-        _serve(host, links, once=True)
-        link.out = b""
-        link.ended = False
-        links.append(link)
+    ports = Ports()
+    ports.links.append(Link(host.protocol, master, recv, send, sticky=True))
+    _serve(host, ports)
 
 
 # -- TCP --------------------------------------------------------------------------------------
 
 
-def _listen(socket, port):
+def listen(socket, port):
     """A listening socket on 127.0.0.1:port and the port it got. The unix port's sockets
     cannot say which port 0 picked, so there the simulator picks one itself."""
     from simulator.host import StartError
@@ -296,7 +180,7 @@ def _listen(socket, port):
     raise StartError("cannot find a free TCP port; give one with --tcp PORT")
 
 
-def _client(host, sock):
+def client(host, sock):
     """A Link for a new TCP connection, with a protocol of its own (events off)."""
     sock.setblocking(False)
     proto = Protocol(host.unit, host.clock)
@@ -326,29 +210,30 @@ def _client(host, sock):
                 break
         sock.close()
 
-    return Link(proto, sock, _key(sock), recv, send, close)
+    return Link(proto, sock, recv, send, close)
 
 
 def run_tcp(host, port):
     import socket
 
-    srv, real = _listen(socket, port)
+    srv, real = listen(socket, port)
     _stdout_line("listening tcp 127.0.0.1:%d" % real)
-    links = []
-
-    def accept():
-        try:
-            sock, _ = srv.accept()
-        except OSError:
-            return None
-        if len(links) >= MAX_CLIENTS:
-            try:
-                sock.send(b"ERR busy %d clients are connected; try again later\n" % MAX_CLIENTS)
-            except OSError:
-                pass
-            sock.close()
-            return None
-        return _client(host, sock)
-
+    ports = Ports(srv, lambda: accept(host, srv, ports))
     # Between connections the unit's timers still run (a deal ends, the unit switches off).
-    _serve(host, links, srv, accept)
+    _serve(host, ports)
+
+
+def accept(host, srv, ports):
+    """A Link for the client waiting on srv, or None (none, or MAX_CLIENTS already)."""
+    try:
+        sock, _ = srv.accept()
+    except OSError:
+        return None
+    if len(ports.links) >= MAX_CLIENTS:
+        try:
+            sock.send(b"ERR busy %d clients are connected; try again later\n" % MAX_CLIENTS)
+        except OSError:
+            pass
+        sock.close()
+        return None
+    return client(host, sock)

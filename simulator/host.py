@@ -163,15 +163,3 @@ class Host:
             self.unit.maintenance = True
         self.protocol = Protocol(self.unit, self.clock)
 
-    def ms_to_deadline(self):
-        """How long the host may sleep before the unit needs a tick; -1 for 'until input'."""
-        if self.clock.virtual:
-            return -1
-        due = self.unit.deadline()
-        if due is None:
-            return -1
-        return max(0, fwclock.ticks_diff(due, self.clock.now()))
-
-    def tick(self):
-        if not self.clock.virtual:
-            self.unit.tick(self.clock.now())

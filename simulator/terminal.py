@@ -208,7 +208,7 @@ class Terminal:
 
     def render(self):
         s = self.session
-        s.tick()
+        s.step()
         if self.server is not None:
             self.server.flush()
         v = s.view()
@@ -264,8 +264,10 @@ class Terminal:
         while not self.quit:
             self.render()
             fds = [fd] + (self.server.fds() if self.server is not None else [])
+            # Replies a client has yet to take: wake when it takes them (render() sends).
+            wfds = self.server.wfds() if self.server is not None else []
             ms = self.wait_ms()
-            ready, _, _ = select.select(fds, [], [], None if ms is None else ms / 1000.0)
+            ready, _, _ = select.select(fds, wfds, [], None if ms is None else ms / 1000.0)
             self.timers()
             for r in ready:
                 if r == fd:
@@ -297,7 +299,7 @@ def run(host, opts):
     if opts.mode in ("pty", "tcp"):
         from simulator.serve import Server
 
-        term.server = Server(host, opts.mode, opts.port)
+        term.server = Server(host, opts.mode, opts.port, app=term.session.app)
         frontend.say(term.server.start())
     sys.stdout.write(announce + "\n")
     sys.stdout.flush()

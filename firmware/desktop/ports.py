@@ -1,0 +1,187 @@
+"""The simulated board's serial side: any number of ports, each with its own protocol.
+
+The Pico has one USB port, which app.App serves itself; the simulator serves stdio, a pty or
+TCP clients, the same protocol on each (desktop/simapp.py puts them in App's loop). Nothing a
+client does can stall the unit or another client (docs/simulator.md, "Serving"):
+- reads never wait for a newline: a half line sits in its LineReader (at most 200
+  characters, docs/protocol.md) while the timers run; a longer line is skipped to its
+  newline and answered `ERR line-too-long`, in bounded chunks, so a 2 MB line costs no more
+  memory than a short one;
+- TCP serves up to MAX_CLIENTS at once, each with its own protocol state (EVENTS ON is per
+  client; a new one starts with events off) and its replies in order;
+- sends never block: a client's replies wait in its own queue; while more than OUT_PAUSE bytes
+  wait, its further commands wait too (in the kernel), and a client that lets OUT_MAX bytes
+  pile up (events it never reads) is disconnected.
+
+A body waits for the ports as its loop allows (headless: select.poll; the terminal: select;
+the window: Tk's file handlers): `wants()` says what to wait for, `io(ready)` does what came.
+Never deployed; runs under CPython and the MicroPython unix port.
+"""
+
+import select
+import sys
+
+from protocol import LineReader
+
+IS_MICROPYTHON = sys.implementation.name == "micropython"
+
+CHUNK = 4096  # bytes read from one client per turn
+MAX_CLIENTS = 8
+if IS_MICROPYTHON:  # a heap of its own to keep (about 2 MB by default)
+    OUT_PAUSE = 16 * 1024
+    OUT_MAX = 128 * 1024
+else:
+    OUT_PAUSE = 64 * 1024
+    OUT_MAX = 256 * 1024
+IN = select.POLLIN
+OUT = select.POLLOUT
+GONE = select.POLLIN | select.POLLHUP | select.POLLERR
+
+
+def key_of(obj):
+    """What poll reports for obj: an fd on CPython, the object itself on MicroPython."""
+    if IS_MICROPYTHON or isinstance(obj, int):
+        return obj
+    return obj.fileno()
+
+
+class Link:
+    """One client. recv() gives bytes, b'' at the end of its input, None for nothing now;
+    send(data) gives how many bytes it took (0: not now) or raises OSError (gone).
+    A sticky link (a pty, which cannot tell one client from the next) is never let go: when
+    its client goes, its queued replies are dropped and the next client finds it."""
+
+    def __init__(self, proto, pollable, recv, send, close=None, sticky=False):
+        self.proto = proto
+        self.pollable = pollable  # what poll watches
+        self.key = key_of(pollable)  # what poll reports for it
+        self.recv = recv
+        self.send = send
+        self.close = close
+        self.sticky = sticky
+        self.reader = LineReader()
+        self.out = b""
+        self.pending = b""  # bytes read and not yet taken: its replies were backed up
+        self.eof = False  # its input ended
+        self.ended = False  # ... and all it sent is answered: closed once its replies are out
+
+    def busy(self):
+        """Its replies are backed up: its commands wait."""
+        return len(self.out) > OUT_PAUSE
+
+    def work(self):
+        """Answer the lines in what was read, until its replies back up (a chunk of 4096
+        bytes of `LOG 200` would be megabytes of replies)."""
+        data = self.pending
+        i = 0
+        n = len(data)
+        push = self.reader.push
+        while i < n and len(self.out) <= OUT_PAUSE:
+            line = push(data[i])
+            i += 1
+            if line is not None:
+                self.queue(self.proto.handle(line))
+        self.pending = data[i:] if i < n else b""
+        if self.eof and not self.pending and not self.ended:
+            # A last line without its newline is still a command.
+            if self.reader.buf or self.reader.over:
+                self.queue(self.proto.handle(push(10)))
+            self.ended = True
+
+    def wants_input(self):
+        return not self.eof and not self.pending and not self.busy()
+
+    def queue(self, lines):
+        if lines:
+            self.out += ("\n".join(lines) + "\n").encode()
+
+    def flush(self):
+        """Send what the client takes now; False if it is gone."""
+        while self.out:
+            try:
+                n = self.send(self.out[:CHUNK * 4])
+            except OSError:
+                return False
+            if not n:
+                break
+            self.out = self.out[n:]
+        return True
+
+
+class Ports:
+    """The clients, and the listening socket that brings new ones (accept() -> Link or None)."""
+
+    def __init__(self, listener=None, accept=None):
+        self.links = []
+        self.listener = listener
+        self.accept = accept
+        self.listen_key = None if listener is None else key_of(listener)
+
+    def more(self):
+        """A link has lines read and room for their replies: the loop must not sleep."""
+        for link in self.links:
+            if link.pending and not link.busy():
+                return True
+        return False
+
+    def drain(self):
+        """The events of keys, cards and timers, to every client that asked for them."""
+        for link in self.links:
+            link.queue(link.proto.drain())
+
+    def wants(self):
+        """[(pollable, key, flags)]: what to wait for (flags 0: nothing from it now)."""
+        out = []
+        if self.listener is not None:
+            out.append((self.listener, self.listen_key, IN))
+        for link in self.links:
+            want = IN if link.wants_input() else 0
+            if link.out:
+                want |= OUT
+            out.append((link.pollable, link.key, want))
+        return out
+
+    def io(self, ready):
+        """ready: [(key, flags)] from the wait. Accept, read, answer what fits, send what the
+        clients take; let go of the clients that are gone. Returns the links let go."""
+        for ev in ready:
+            key, flags = ev[0], ev[1]
+            if key == self.listen_key and key is not None:
+                link = self.accept()
+                if link is not None:
+                    self.links.append(link)
+                continue
+            for link in self.links:
+                if link.key == key:
+                    break
+            else:
+                continue
+            if flags & GONE and link.wants_input():
+                data = link.recv()
+                if data is not None:
+                    if data:
+                        link.pending = data
+                    else:
+                        link.eof = True
+        gone = []
+        for link in self.links:
+            if not link.busy():
+                link.work()
+            link.queue(link.proto.drain())  # the unit's own timers' events, and others'
+            if not link.flush() or len(link.out) > OUT_MAX or (link.ended and not link.out):
+                gone.append(link)
+        for link in gone:
+            if link.sticky:
+                link.out = b""  # nobody reads: the lines are dropped, the port stays
+                link.ended = False
+                continue
+            self.links.remove(link)
+            if link.close is not None:
+                link.close()
+        return gone
+
+    def close(self):
+        for link in self.links:
+            if link.close is not None:
+                link.close()
+        self.links = []

@@ -1,0 +1,128 @@
+"""The simulator's body: the board interface (board/__init__.py) with no pins behind it.
+
+A front end (the window's clicks, the terminal's keys) puts key and card events here, as the
+keypad and slot drivers produce them on the Pico, and app.App's scan picks them up at its next
+step; what App draws, lights and sounds is kept for the front end to read. Runs under CPython
+and the MicroPython unix port (the headless simulator runs there); never deployed.
+"""
+
+
+class Keys:
+    """The keypad as App.scan reads it: the events a front end pressed, in order."""
+
+    armed = True  # scanned only when woken: an idle simulator never scans
+
+    def __init__(self):
+        self.events = []
+
+    @property
+    def woke(self):
+        return bool(self.events)
+
+    def push(self, kind, key):
+        self.events.append((kind, key))
+
+    def scan(self, now):
+        events = self.events
+        self.events = []
+        return events
+
+    def idle(self, now):
+        return True  # no contact bounces here: nothing to scan again soon
+
+
+class Slot:
+    """A card slot as App.poll_slots reads it: the cards a front end moved, one per poll."""
+
+    def __init__(self):
+        self.events = []
+
+    @property
+    def woke(self):
+        return bool(self.events)
+
+    def push(self, kind, card=None):
+        self.events.append((kind, card))
+
+    def due(self):
+        return bool(self.events)
+
+    def poll(self, now):
+        return self.events.pop(0) if self.events else None
+
+
+class Leds:
+    def __init__(self):
+        self.modes = ["off", "off"]
+
+    def set(self, red, green):
+        self.modes[0] = red
+        self.modes[1] = green
+
+    def update(self, now):
+        pass  # a front end draws lights.lit(mode, now) itself, when it draws
+
+    def off(self):
+        self.set("off", "off")
+
+
+class Beeper:
+    """Tones are heard through the front end's own sound (simulator/frontend.py)."""
+
+    def __init__(self):
+        self.playing = None  # the last tone App started, and its volume
+
+    def play(self, name, volume, now):
+        self.playing = (name, volume)
+
+    def update(self, now):
+        pass
+
+    def deadline(self):
+        return None
+
+    def stop(self):
+        self.playing = None
+
+
+class SimBoard:
+    latch = None  # no power latch: switched off, the simulator stays up
+
+    def __init__(self):
+        self.keypad = Keys()
+        self.slots = {"L": Slot(), "R": Slot()}
+        self.beeper = Beeper()
+        self.leds = Leds()
+        self.shown = ("", False, False)  # the display as App last drew it
+        self.lit = True
+
+    # -- what app.App drives ----------------------------------------------------------------
+
+    def show(self, text, k, M):
+        self.shown = (text, k, M)
+        self.lit = True
+
+    def blank(self):
+        self.shown = ("", False, False)
+        self.lit = False
+        self.leds.off()
+        self.beeper.stop()
+
+    def tone(self, name, volume, now):
+        self.beeper.play(name, volume, now)
+
+    def lights(self, red, green):
+        self.leds.set(red, green)
+
+    def usb_powered(self):
+        return True  # a desktop's ports stay up when the unit is off
+
+    def sleep(self, ms):
+        pass  # never called: usb_powered()
+
+    # -- what a front end does --------------------------------------------------------------
+
+    def pending(self):
+        """Events put here that App has not yet taken."""
+        s = self.slots
+        return bool(self.keypad.events or s["L"].events or s["R"].events)

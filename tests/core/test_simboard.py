@@ -1,0 +1,77 @@
+"""The Pico's loop (app.App) on the simulated board (desktop/simboard.py): the simulator's one
+loop, as the window, the terminal and the headless server drive it (docs/simulator.md)."""
+
+from desktop.ports import Link, Ports
+from desktop.simapp import SimApp
+from harness import Rig
+from protocol import Protocol
+
+
+def _app():
+    rig = Rig()
+    sent = []
+    proto = Protocol(rig.unit, rig.clock)
+    ports = Ports()
+    ports.links.append(Link(proto, 0, lambda: None, lambda b: sent.append(b) or len(b)))
+    app = SimApp(rig.unit, rig.clock, ports)
+    return rig, app, proto, sent
+
+
+def test_keys_on_the_board_reach_the_unit_and_the_display_through_app():
+    rig, app, _, _ = _app()
+    board = app.board
+    assert board.shown == ("0", False, False)  # the first picture, drawn at start (B1)
+    for k in "250":
+        app.press(k)
+        app.release(k)
+    assert rig.unit.entry == "250"
+    assert board.shown == rig.unit.display()
+    # a key waits on the board until App's next step takes it, as the keypad's scan does
+    board.keypad.push("down", "K")
+    assert rig.unit.entry == "250" and app.wait(rig.clock.now()) == 0
+    app.step(rig.clock.now())
+    assert rig.unit.entry == "250K"
+    assert app.wait(rig.clock.now()) == -1  # a virtual clock: nothing moves until told
+
+
+def test_cards_on_the_board_and_a_refusal_said_back():
+    rig, app, _, _ = _app()
+    assert app.insert("L", 3) is None
+    assert rig.unit.slots["L"] == 3 and app.board.shown[0] == "3"  # the card's number (B3)
+    assert app.insert("L", 4) == "slot-occupied"  # the window says it in words
+    assert rig.unit.slots["L"] == 3
+    assert app.remove("R") == "slot-empty"
+    assert app.remove("L") is None and rig.unit.slots["L"] is None
+
+
+def test_a_keypad_transaction_is_an_event_on_a_port_that_asked():
+    rig, app, proto, sent = _app()
+    assert proto.handle("EVENTS ON") == ["OK"]
+    app.insert("L", 1)
+    for k in "1M+":
+        app.press(k)
+        app.release(k)
+    app.io([])  # what the body does after its wait: the ports' queues go out
+    lines = b"".join(sent).decode().splitlines()
+    txns = [x for x in lines if x.startswith("! txn ")]
+    assert len(txns) == 1 and '"via": "key"' in txns[0], lines
+    assert '"amount": 1000000' in txns[0]
+    assert rig.unit.ledger.bal[1] == 16000000  # 15 M to start, 1 M received from the bank (B4)
+
+
+def test_the_simulated_board_has_the_parts_app_drives():
+    # board/__init__.py: the interface both bodies implement
+    board = SimApp(Rig().unit, Rig().clock).board
+    for name in ("show", "blank", "tone", "lights", "usb_powered", "sleep"):
+        assert callable(getattr(board, name)), name
+    assert board.latch is None and board.usb_powered()
+    pad = board.keypad
+    assert pad.armed and not pad.woke and pad.scan(0) == [] and pad.idle(0)
+    for s in ("L", "R"):
+        slot = board.slots[s]
+        assert not slot.woke and not slot.due() and slot.poll(0) is None
+    assert board.beeper.deadline() is None
+    board.lights("slow", "on")
+    assert board.leds.modes == ["slow", "on"]
+    board.blank()
+    assert board.leds.modes == ["off", "off"] and board.shown == ("", False, False)
