@@ -9,8 +9,6 @@ import os
 import sys
 import time
 
-import transient
-
 from brain.clock import RealClock
 from store import FileStore
 from brain.unit import Unit
@@ -46,5 +44,5 @@ def build(board=None, directory=None):
     make_dir(directory)
     unit = Unit(FileStore(directory), None, None)  # rng None: the hardware's (deal.py)
     clock = RealClock(time.ticks_ms, time.sleep_ms)
-    transient.call("brain.power", "boot", unit, clock.now())  # with the slot reader: boot-only
+    unit.boot(clock.now())
     return board, unit, clock

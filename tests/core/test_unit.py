@@ -389,7 +389,7 @@ def test_b13_durations_cover_13_to_50_seconds():
     for seed in range(300):
         r = Rig(seed=seed)
         r.press("DEAL")
-        d = r.unit._deal_end - r.clock.now()
+        d = r.unit.deal_timer.end - r.clock.now()
         lo = min(lo, d)
         hi = max(hi, d)
         assert 13000 <= d <= 50000
@@ -402,7 +402,7 @@ def test_b13_a_unit_with_no_seed_draws_its_deals_from_the_hardware():
     for _ in range(40):
         r = Rig(seed=None)
         r.press("DEAL")
-        d = r.unit._deal_end - r.clock.now()
+        d = r.unit.deal_timer.end - r.clock.now()
         assert 13000 <= d <= 50000
         seen.add(d)
         r.clock.advance(r.unit, d)
@@ -523,7 +523,7 @@ def test_b16_tally_dropped_and_deal_end_counts_as_activity():
     r = Rig(seed=3)
     r.press("1M+")
     r.press("DEAL")
-    end = r.unit._deal_end
+    end = r.unit.deal_timer.end
     r.advance(50000)
     assert r.unit.power and r.unit.deal in ("done", "idle")
     # 60 s after the deal's end, not after the key
