@@ -13,6 +13,10 @@ MIN_MS = 13000  # the seed's numbers
 MAX_MS = 50000
 WARN_MS = 5000  # the fast flashing and the warning, before the end
 DONE_MS = 5000  # the green light, after it
+# The tones (B18) the timer's steps sound; the unit plays them.
+START = "click"
+WARNING = "deal-warning"
+END = "deal-end"
 
 
 class Timer:
@@ -26,7 +30,7 @@ class Timer:
         """The DEAL key: start the timer, or end the one running; the tone it sounds."""
         if self.phase == "running" or self.phase == "ending":
             self._finish(now)
-            return "deal-end"
+            return END
         rng = self.rng
         if rng is None:
             from board.rng import Entropy
@@ -36,21 +40,21 @@ class Timer:
         self.phase = "running"
         self.end = ticks_add(now, ms)
         self.at = ticks_add(now, ms - WARN_MS)
-        return "click"
+        return START
 
     def step(self, now):
         """The next step, if one is due at now: the tone it sounds ("" for none); None when no
-        step is due. A deal that ends ("deal-end") ended at `end`."""
+        step is due. A deal that ends (END) ended at `end`."""
         phase = self.phase
         if phase == "idle" or ticks_diff(now, self.at) < 0:
             return None
         if phase == "running":
             self.phase = "ending"
             self.at = self.end
-            return "deal-warning"
+            return WARNING
         if phase == "ending":
             self._finish(self.end)
-            return "deal-end"
+            return END
         self.phase = "idle"  # the green light's 5 s are over
         return ""
 
