@@ -4,11 +4,12 @@
 
 The core's figures come from bench/core_bench.py run under the MicroPython unix port and under
 CPython; the heap after boot and the time to the first display from bench/boot_mp.py, on the
-firmware as sources and compiled with mpy-cross; LOG 20, DEAL and a wake from
-bench/rare_mp.py; flash writes from bench/storage.py; serial commands per second from
-host_tools.bench over a pty; idle CPU from bench/idle_cpu.py. The unix port exists for Linux
-x86_64 only: elsewhere its rows say so. The browser page's rows are bench/web_bench.py's.
-README "Performance" says what each figure means on a Pico.
+firmware as sources and compiled with mpy-cross; LOG 20, DEAL, a new game and a wake (each
+first use, with the heap it keeps, and a later one) from bench/rare_mp.py; flash writes
+from bench/storage.py; serial commands per second from host_tools.bench over a pty; idle CPU
+from bench/idle_cpu.py. The unix port exists for Linux x86_64 only: elsewhere its rows say so.
+The browser page's rows are bench/web_bench.py's. README "Performance" says what each figure
+means on a Pico.
 """
 
 import json
@@ -214,12 +215,18 @@ def main():
                      else "%.1f KB" % (code32 / 1024), "-", "-"))
         rows.append(("import + first display, .py", "%.1f ms" % (boot_py / 1000), "-", "-"))
         rows.append(("import + first display, .mpy", "%.1f ms" % (boot_mpy / 1000), "-", "-"))
-        rows.append(("LOG 20 read back from flash (RAM LittleFS), 300 transactions, .mpy",
-                     "%.2f ms" % (rare["log20_us"] / 1000), "-", "-"))
-        rows.append(("DEAL press, deal.py + rng.py imported for it, .mpy",
-                     "%d us" % rare["deal_us"], "-", "-"))
-        rows.append(("key press that wakes the unit, power.py imported for it, .mpy",
-                     "%d us" % rare["wake_us"], "-", "-"))
+        # Each rare path: its first use (its module imported, and kept), the heap that leaves
+        # on the unit, and a later use (bench/rare_mp.py).
+        for key, fig in (
+                ("log20", "LOG 20 read back from flash (RAM LittleFS), 300 transactions"),
+                ("deal", "DEAL press (B13), deal.py + board/rng.py"),
+                ("newgame", "new game (C held, B11), games.py + the game written"),
+                ("wake", "key press that wakes the unit (B16)")):
+            rows.append(("%s, first, .mpy, unix port" % fig,
+                         "%d us, %d B kept" % (rare[key + "_first_us"], rare[key + "_heap"]),
+                         "-", "-"))
+            rows.append(("%s, later, .mpy, unix port" % fig, "%d us" % rare[key + "_us"],
+                         "-", "-"))
     else:
         for fig in ("heap in use after boot", "import + first display"):
             rows.append((fig, SKIPPED, "-", "-"))

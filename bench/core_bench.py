@@ -12,7 +12,6 @@ import sys
 sys.path.insert(0, "firmware")
 sys.path.insert(0, "tests/core")
 
-from brain import power  # noqa: E402
 from desktop import seeded  # noqa: E402
 from desktop.vclock import VirtualClock  # noqa: E402
 from brain.unit import Unit  # noqa: E402
@@ -79,7 +78,7 @@ def bench_keys(n=2000, rounds=15):
 
     clock = VirtualClock()
     u = Unit(MemoryStore(), seeded.Seeded(1), None)
-    power.boot(u, 0)
+    u.boot(0)
     u.card_in("L", 1, 0)
     keys = ("1", "5", "0", "K", "C")
     per = []
@@ -107,7 +106,7 @@ def bench_keys(n=2000, rounds=15):
 def bench_transactions(n=100):
     st = ram_store()
     u = Unit(st, seeded.Seeded(1), None)
-    power.boot(u, 0)
+    u.boot(0)
     u.card_in("R", 2, 0)
     u.card_in("L", 1, 0)
     times = []

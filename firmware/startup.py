@@ -2,14 +2,13 @@
 game loaded and the first display drawn (README, "Building a unit").
 
 Boot-only code: `app.boot` imports this module for the boot and drops it after, with the board
-builder (board/build.py) and the pin map, so a unit in play keeps none of it on its heap.
+builder (board/build.py) and the pin map, so a unit in play keeps none of it on its heap; the
+store's reader, which loaded the game, is dropped here (`forget`).
 """
 
 import os
 import sys
 import time
-
-import transient
 
 from brain.clock import RealClock
 from store import FileStore
@@ -46,5 +45,20 @@ def build(board=None, directory=None):
     make_dir(directory)
     unit = Unit(FileStore(directory), None, None)  # rng None: the hardware's (deal.py)
     clock = RealClock(time.ticks_ms, time.sleep_ms)
-    transient.call("brain.power", "boot", unit, clock.now())  # with the slot reader: boot-only
+    unit.boot(clock.now())
+    # The store's reader loaded the game; a unit in play needs it again only for LOG, BACKUP
+    # and checkpoints, which import it then (and keep it): until then its heap is play's.
+    forget("store.load")
     return board, unit, clock
+
+
+def forget(name):
+    """A module imported for the boot out of sys.modules and out of its package, which holds
+    it as an attribute: nothing refers to it any more, and the collector takes it."""
+    sys.modules.pop(name, None)
+    pkg, _, leaf = name.rpartition(".")
+    if pkg in sys.modules:
+        try:
+            delattr(sys.modules[pkg], leaf)
+        except (AttributeError, KeyError):  # KeyError: MicroPython's word for it
+            pass

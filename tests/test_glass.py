@@ -11,7 +11,6 @@ Two halves:
 
 from board import pico as board
 from brain import money
-from brain import power
 from brain import profiles
 import pytest
 from board import segments
@@ -249,7 +248,7 @@ SEEN = [
     (money.fmt(1234567, profiles.PROFILES["classic"]), "1234.5", "k"),
     (money.OVERFLOW, "-----", "M"),
     (unit.SHOW_FUNDS, looks("Err1"), ""),  # B8
-    (power.SHOW_STORE, looks("Err5"), ""),  # B17
+    (unit.SHOW_STORE, looks("Err5"), ""),  # B17
     (unit.SHOW_NO_GAME, looks("Err6"), ""),  # B17
     (("SErv", False, False), looks("SErv"), ""),  # B12/B17 maintenance
     (("PLAY", False, False), looks("PLAY"), ""),

@@ -2,10 +2,9 @@
 slowly, then fast for its last 5 s with a warning; at the end a tone, and the green light
 flashes for 5 s. DEAL again while it runs ends it there.
 
-The unit keeps the timer's state (`deal`: idle, running, ending, done; `_deal_end`, and
-`_deal_at`, the ticks of the next step); its tuning is here. This code runs only
-at the DEAL key and at those steps, a few times a game, so the unit reaches it through
-transient.call and a Pico keeps it off its heap in between, with the hardware random source.
+The timer keeps its own state; the unit holds one from its first DEAL press (this module is
+imported then, and kept: a unit that never deals never loads it) and plays the tones each
+step returns.
 """
 
 from brain.clock import ticks_add, ticks_diff
@@ -14,42 +13,55 @@ MIN_MS = 13000  # the seed's numbers
 MAX_MS = 50000
 WARN_MS = 5000  # the fast flashing and the warning, before the end
 DONE_MS = 5000  # the green light, after it
+# The tones (B18) the timer's steps sound; the unit plays them.
+START = "click"
+WARNING = "deal-warning"
+END = "deal-end"
 
 
-def press(unit, now):
-    """The DEAL key: start the timer, or end the one running."""
-    if unit.deal == "running" or unit.deal == "ending":
-        _finish(unit, now)
-        return
-    rng = unit.rng
-    if rng is None:  # a Pico: numbers from the hardware, drawn only here
-        from board.rng import Entropy
+class Timer:
+    def __init__(self, rng):
+        self.rng = rng  # None: a Pico's, numbers from the hardware, drawn at the first deal
+        self.phase = "idle"  # running, ending (its last WARN_MS), done (the green light)
+        self.end = 0  # ticks the running deal ends, or ended
+        self.at = 0  # ticks of the next step, unless idle
 
-        rng = Entropy()
-    ms = rng.randint(MIN_MS, MAX_MS)
-    unit.deal = "running"
-    unit._deal_end = ticks_add(now, ms)
-    unit._deal_at = ticks_add(now, ms - WARN_MS)
-    unit._tone("click")
+    def press(self, now):
+        """The DEAL key: start the timer, or end the one running; the tone it sounds."""
+        if self.phase == "running" or self.phase == "ending":
+            self._finish(now)
+            return END
+        rng = self.rng
+        if rng is None:
+            from board.rng import Entropy
 
+            rng = self.rng = Entropy()
+        ms = rng.randint(MIN_MS, MAX_MS)
+        self.phase = "running"
+        self.end = ticks_add(now, ms)
+        self.at = ticks_add(now, ms - WARN_MS)
+        return START
 
-def tick(unit, now):
-    """Take every step of the timer that is due at now (the unit's tick found the first one)."""
-    while unit.deal != "idle" and ticks_diff(now, unit._deal_at) >= 0:
-        deal = unit.deal
-        unit.rev += 1
-        if deal == "running":
-            unit.deal = "ending"
-            unit._deal_at = unit._deal_end
-            unit._tone("deal-warning")
-        elif deal == "ending":
-            _finish(unit, unit._deal_end)
-        else:
-            unit.deal = "idle"  # the green light's 5 s are over
+    def step(self, now):
+        """The next step, if one is due at now: the tone it sounds ("" for none); None when no
+        step is due. A deal that ends (END) ended at `end`."""
+        phase = self.phase
+        if phase == "idle" or ticks_diff(now, self.at) < 0:
+            return None
+        if phase == "running":
+            self.phase = "ending"
+            self.at = self.end
+            return WARNING
+        if phase == "ending":
+            self._finish(self.end)
+            return END
+        self.phase = "idle"  # the green light's 5 s are over
+        return ""
 
+    def stop(self):
+        self.phase = "idle"
 
-def _finish(unit, at):
-    unit.deal = "done"
-    unit._deal_at = ticks_add(at, DONE_MS)
-    unit._last = at  # B16: a deal end counts as activity
-    unit._tone("deal-end")
+    def _finish(self, at):
+        self.phase = "done"
+        self.end = at
+        self.at = ticks_add(at, DONE_MS)

@@ -1,10 +1,11 @@
-"""Whole-game changes: a new game (B11), another edition (B15), the game before brought back,
-a balance put straight by the banker, and the whole game as plain data (BACKUP, MemoryStore);
-and the unit's settings: the volume (B12) and maintenance mode.
+"""Whole-game changes to the ledger: a new game (B11), another edition (B15), the game before
+brought back, a balance put straight by the banker, and the whole game as plain data (BACKUP,
+MemoryStore); and the volume (B12), a setting the store keeps. The unit's side of each (the
+session, the display, the tones) is unit.py's.
 
-They happen a few times a game, so callers reach them through transient.call: the code is
-imported for the change and dropped after. Each change is durable before it is made (B17): a
-store that fails leaves the game as it was and gives "store-failed".
+They happen a few times a game: the unit imports this module where one is first made, and
+keeps it. Each change is durable before it is made (B17): a store that fails leaves the game
+as it was and gives "store-failed".
 """
 
 from store import jsonw
@@ -39,35 +40,6 @@ def reset(ledger, profile=None):
     return None
 
 
-def new_game(unit, now, profile=None):
-    """The unit's new game (C held, or NEWGAME/SET PROFILE from a host); None or the error."""
-    err = reset(unit.ledger, profile)
-    if err:
-        unit._refuse(err)
-        return err
-    unit.tally = 0
-    unit._clear_entry()
-    unit._open = None
-    unit._go_used = False
-    unit._flash = None
-    unit.error = None
-    unit.rev += 1
-    unit._emit("game", unit.ledger.profile.name)
-    unit._tone("new-game")
-    return None
-
-
-def cycle_volume(unit, now):
-    """B12: `.` with no card and no entry: 2 -> 1 -> 0 -> 2, shown for a second, persisted."""
-    vol = (unit.ledger.volume - 1) % 3
-    err = set_volume(unit.ledger, vol)
-    if err:
-        unit._refuse(err)
-        return
-    unit._show(("012"[vol], False, False), now, unit.message_ms)
-    unit._tone("click")
-
-
 def set_volume(ledger, volume):
     """The volume (B12: 0, 1, 2) kept in the store; None or "store-failed", which keeps it as it
     was."""
@@ -81,26 +53,16 @@ def set_volume(ledger, volume):
     return None
 
 
-def toggle_maintenance(unit, now):
-    """DEAL held for hold_ms: the banker, at the unit, lets host tools change money."""
-    unit.deal = "idle"  # the deal the press started is not meant
-    unit.maintenance = not unit.maintenance
-    unit._show(("SErv", False, False) if unit.maintenance else ("PLAY", False, False), now,
-               unit.message_ms)
-    unit.rev += 1
-    unit._tone("click")
-
-
-def restore_previous(ledger):
+def restore_previous(ledger, via="key"):
     """Bring back the newest backup (the game before the last new game); None or the error."""
-    r = restore_game(ledger, None)
+    r = restore_game(ledger, None, via)
     return r if isinstance(r, str) else None
 
 
-def restore_game(ledger, gid):
+def restore_game(ledger, gid, via="key"):
     """Bring back the backup gid (the newest with None); the current game becomes a backup if
-    it had transactions. The restored game's log starts with a `restore` record, which is
-    returned (or the error: "no-backup", "store-failed")."""
+    it had transactions. The restored game's log starts with a `restore` record (that came
+    from via), which is returned (or the error: "no-backup", "store-failed")."""
     store = ledger.store
     if gid is None:
         if not store.games:
@@ -118,7 +80,7 @@ def restore_game(ledger, gid):
     n = g["transactions"]
     # The restore record is one more transaction of the restored game.
     ledger.start = None if n is None else ledger.seq - n - 1
-    rec = (ledger.seq, "restore", 0, 0, 0, 0, 0, 0, ledger.via)
+    rec = (ledger.seq, "restore", 0, 0, 0, 0, 0, 0, via)
     try:
         _save(ledger, push, gid, [rec])
     except OSError:
@@ -269,12 +231,12 @@ def keep_legacy(store):
         put_game(store, leg)
 
 
-def set_balance(ledger, card, amount):
+def set_balance(ledger, card, amount, via="key"):
     """Maintenance (host tools): put a balance straight, logged as the move it took."""
     have = ledger.bal[card]
     if amount >= have:
-        return ledger.move("set", 0, card, amount - have, 0)
-    return ledger.move("set", card, 0, have - amount, 0)
+        return ledger.move("set", 0, card, amount - have, 0, via)
+    return ledger.move("set", card, 0, have - amount, 0, via)
 
 
 def snapshot(ledger, history=None):

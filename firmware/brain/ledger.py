@@ -7,7 +7,7 @@ half of one. Every change is handed to the store, which makes it durable, *befor
 in memory move (B17): a store that fails leaves the ledger as it was.
 
 The log lives in the store, not in RAM: the ledger keeps the balances it folds to, and
-`store.history(ledger.seq, n, raw)` reads the last n back (storeload.records: LOG). A unit in
+`store.history(ledger.seq, n, raw)` reads the last n back (store.load.records: LOG). A unit in
 play so keeps no copy of what its flash already holds.
 
 A record is a tuple:
@@ -16,9 +16,9 @@ from/to are card numbers 1-6, or 0 for the bank; *_after are the balances the mo
 the bank); undoes is the seq a reversal names (0 otherwise); via is "key" or "serial".
 
 Only what play needs lives here: the balances and `move`, the one way money moves. Loading
-and reading the log back (storeload.py) run at boot and for LOG; whole-game changes (new game,
-restore, a balance set by the banker) and the volume (games.py) a few times a game: each is
-imported when needed and dropped after, so a unit in play keeps their code off its heap.
+and reading the log back (store/load.py) run at boot and for LOG; whole-game changes (new
+game, restore, a balance set by the banker) and the volume (games.py) a few times a game: each
+is imported where it is first needed, so a unit that never needs one never loads it.
 """
 
 from brain import profiles
@@ -50,13 +50,13 @@ class Ledger:
         self.start = 0
         self.volume = 2
         self.ready = False  # False while there are no balances to trust (B17)
-        self.via = "key"
 
-    def move(self, kind, frm, to, amount, undoes):
-        """Move amount from card frm to card to (0: the bank) as one transaction of kind,
-        durable first; the record, or an error code. The unit's moves (unit.py):
-        receive 0 -> card, pay card -> 0, transfer payer -> payee, go 0 -> card (the profile's
-        go), undo the reverse of the record it names in undoes (B10): the way it came back."""
+    def move(self, kind, frm, to, amount, undoes, via="key"):
+        """Move amount from card frm to card to (0: the bank) as one transaction of kind, which
+        came from via ("key" or "serial"), durable first; the record, or an error code. The
+        unit's moves (unit.py): receive 0 -> card, pay card -> 0, transfer payer -> payee, go
+        0 -> card (the profile's go), undo the reverse of the record it names in undoes (B10):
+        the way it came back."""
         if not self.ready:
             return "no-game"
         bal = self.bal
@@ -64,7 +64,7 @@ class Ledger:
             return "insufficient-funds"  # B8: balances never go below 0
         frm_after = bal[frm] - amount if frm else 0
         to_after = bal[to] + amount if to else 0
-        rec = (self.seq + 1, kind, frm, to, amount, frm_after, to_after, undoes, self.via)
+        rec = (self.seq + 1, kind, frm, to, amount, frm_after, to_after, undoes, via)
         try:
             self.store.commit(self, rec)
         except OSError:

@@ -1,14 +1,19 @@
 """The unit's brain: a state machine driven by keys, cards and time, with no pins and no clock.
 
-Every public method takes `now`, in ticks (see clock.py). Outputs are read back from the object
-(`display()`, `red`, `green`, `power`, ...) and tones are announced to `listeners` as
+Every public method that acts takes `now`, in ticks (see clock.py), and those that take input
+take `via`, where it came from: "key" (the unit's own keypad and slots, the default) or
+"serial" (a host), which the log records. Outputs are read back from the object (`display()`,
+`red`, `green`, `deal`, `power`, ...) and tones are announced to `listeners` as
 ("tone", name); each transaction as ("txn", record); power changes as ("power", "on"/"off");
 a new game as ("game", profile).
+
+The unit's state is its own: other modules call these methods and read its public fields; the
+rare changes (a new game, the volume, the deal timer) import their module where they run and
+keep it once loaded (games.py, deal.py).
 Rule ids (B1-B18) are those of docs/rules.md.
 """
 
 from brain import money
-import transient
 from brain.clock import ticks_add, ticks_diff
 from brain.ledger import AMOUNT, FROM, KIND, SEQ, TO, Ledger
 
@@ -17,8 +22,9 @@ KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M", "K", "C", "D
 SLOTS = ("L", "R")
 
 # What the display says when the unit refuses, or cannot trust its store (docs/rules.md, "What
-# the display says"; Err5 is power.py's, shown from boot).
+# the display says").
 SHOW_FUNDS = ("Err1", False, False)  # B8: the payer cannot afford it
+SHOW_STORE = ("Err5", False, False)  # B17: the store was damaged; the last good copy is in use
 SHOW_NO_GAME = ("Err6", False, False)  # B17: no good copy at all; hold C for a new game
 OFF = ("", False, False)
 
@@ -47,7 +53,7 @@ class Unit:
         self._disp_rev = -1
         self.tally = 0
         self.error = None
-        self.deal = "idle"
+        self.deal_timer = None  # deal.Timer, from the first DEAL press (B13)
         self.maintenance = False
         self.store_status = "new"
         self.rev = 0
@@ -63,33 +69,35 @@ class Unit:
         self._c_fired = False
         self._deal_down = None  # ticks DEAL went down, while it is held (maintenance)
         self._ignore_up = None  # the key that woke the unit is not input (B16)
-        self._deal_end = 0  # ticks the running deal ends (B13, deal.py)
-        self._deal_at = 0  # ticks of the deal timer's next step, unless it is idle
 
     # -- outputs -------------------------------------------------------------------------------
 
-    # red, green and volume are worked out when read. Not as properties: in MicroPython a class
-    # with a property makes every attribute store on its instances look the class up first,
-    # which cost a key press about a third of its time. __getattr__ runs only for names the
-    # instance does not have, so it slows nothing else.
+    # red, green, deal and volume are worked out when read. Not as properties: in MicroPython a
+    # class with a property makes every attribute store on its instances look the class up
+    # first, which cost a key press about a third of its time. __getattr__ runs only for names
+    # the instance does not have, so it slows nothing else.
     def __getattr__(self, name):
+        if name == "volume":
+            return self.ledger.volume
+        if name != "deal" and name != "red" and name != "green":
+            raise AttributeError(name)
+        timer = self.deal_timer
+        # B13: idle, running, ending (its last 5 s) or done (its green light)
+        deal = "idle" if timer is None else timer.phase
+        if name == "deal":
+            return deal
         if name == "red":
             if self.power:
-                deal = self.deal
                 if deal == "running":
                     return "slow"
                 if deal == "ending":
                     return "fast"
             return "off"
-        if name == "green":
-            if not self.power:
-                return "off"
-            if self.deal == "done":
-                return "slow"
-            return "on" if self.maintenance else "off"
-        if name == "volume":
-            return self.ledger.volume
-        raise AttributeError(name)
+        if not self.power:
+            return "off"
+        if deal == "done":
+            return "slow"
+        return "on" if self.maintenance else "off"
 
     def display(self):
         """(text, k, M): what the five cells and the two annunciators show."""
@@ -128,7 +136,56 @@ class Unit:
         self._flash = msg
         self._flash_until = None if ms is None else ticks_add(now, ms)
 
-    # -- input (boot and power are power.py's) -------------------------------------------------
+    # -- power (B16, B17) ----------------------------------------------------------------------
+
+    def boot(self, now):
+        """Switched on: the game loaded from the store; returns the store's status, 'ok', 'new'
+        or 'damaged' (store.load.into). Damage is reported until the banker presses a key."""
+        from store import load
+
+        status = load.into(self.ledger, self.profile_wanted)
+        self.store_status = status
+        self.power = True
+        self._last = now
+        if status == "damaged":
+            self.error = "store-damaged"  # B17
+            if self.ledger.ready:
+                self._show(SHOW_STORE, now, None)
+        self.rev += 1
+        return status
+
+    def switch_off(self):
+        """Dark (B16), with the entry, the tally, the undo and any deal or maintenance dropped;
+        cards stay where they are."""
+        self.power = False
+        self._end_session()
+        self._c_down = None
+        self._deal_down = None
+        if self.deal_timer is not None:
+            self.deal_timer.stop()
+        self.maintenance = False
+        self.rev += 1
+        self._emit("power", "off")
+
+    def wake(self, now):
+        """On again, as it was left (B16)."""
+        self.power = True
+        self._last = now
+        self.rev += 1
+        self._emit("power", "on")
+
+    def _end_session(self):
+        """What a session at the table leaves behind, dropped: the entry, the tally (B14), the
+        undo (B10), a message and the focus of a transfer (B6). Switching off, a new game and
+        the first card in each end one."""
+        self._clear_entry()
+        self.tally = 0
+        self._open = None
+        self._flash = None
+        self._focus = None
+        self._focus_next = None
+
+    # -- input ---------------------------------------------------------------------------------
 
     def _input(self, now, card):
         """A key or a card movement: activity, and the end of whatever it interrupts (B3)."""
@@ -146,11 +203,11 @@ class Unit:
 
     # -- keys ----------------------------------------------------------------------------------
 
-    def key_down(self, key, now):
+    def key_down(self, key, now, via="key"):
         if key not in KEYS:
             return "bad-key"
         if not self.power:
-            transient.call("brain.power", "wake", self, now)  # B16
+            self.wake(now)  # B16
             self._ignore_up = key  # B16: the waking key is not taken as input
             return None
         self._input(now, False)
@@ -160,15 +217,15 @@ class Unit:
             self._tone("click")
         elif key == "DEAL":
             # Maintenance needs someone at the unit: a DEAL held over serial is only a DEAL.
-            self._deal_down = now if self.ledger.via == "key" else None
-            transient.call("brain.deal", "press", self, now)  # B13
+            self._deal_down = now if via == "key" else None
+            self._deal(now)  # B13
         elif key == "+" or key == "-":
-            self._commit(key, now)
+            self._commit(key, now, via)
         else:
-            self._type(key, now)
+            self._type(key, now, via)
         return None
 
-    def key_up(self, key, now):
+    def key_up(self, key, now, via="key"):
         if key not in KEYS:
             return "bad-key"
         if key == self._ignore_up:
@@ -177,19 +234,19 @@ class Unit:
         if key == "C" and self._c_down is not None:
             self._c_down = None
             if not self._c_fired and self.power:
-                self._clear(now)
+                self._clear(now, via)
                 self.rev += 1
         elif key == "DEAL":
             self._deal_down = None
         return None
 
-    def _type(self, key, now):
+    def _type(self, key, now, via):
         entry = self.entry
         if (key == "." and not entry
                 and self.slots["L"] is None and self.slots["R"] is None):
-            transient.call("brain.games", "cycle_volume", self, now)
+            self._cycle_volume(now)
         elif key == "M" and not entry:
-            self._go()
+            self._go(via)
         elif money.accepts(self._ndig, self._dot, self._suffix, key):
             entry = self.entry = entry + key
             if key == "K" or key == "M":
@@ -211,7 +268,7 @@ class Unit:
         self._dot = False
         self._suffix = ""
 
-    def _go(self):
+    def _go(self, via):
         left = self.slots["L"]
         if left is None or self.slots["R"] is not None:
             # B9 needs one card, in L; with no card at all M is a suffix with no digits (B2).
@@ -220,7 +277,7 @@ class Unit:
         if self._go_used:
             self._refuse("go-taken")  # once per insertion
             return
-        rec = self.ledger.move("go", 0, left, self.ledger.profile.go, 0)
+        rec = self.ledger.move("go", 0, left, self.ledger.profile.go, 0, via)
         if isinstance(rec, str):
             self._refuse(rec)
             return
@@ -229,7 +286,7 @@ class Unit:
         self._emit("txn", rec)
         self._tone("money-in")
 
-    def _commit(self, sign, now):
+    def _commit(self, sign, now, via):
         left = self.slots["L"]
         right = self.slots["R"]
         ledger = self.ledger
@@ -246,11 +303,11 @@ class Unit:
             self._refuse(err)
             return
         if sign == "+":
-            rec = ledger.move("receive", 0, left, amount, 0)
+            rec = ledger.move("receive", 0, left, amount, 0, via)
         elif left is None:
-            rec = ledger.move("pay", right, 0, amount, 0)
+            rec = ledger.move("pay", right, 0, amount, 0, via)
         else:
-            rec = ledger.move("transfer", right, left, amount, 0)
+            rec = ledger.move("transfer", right, left, amount, 0, via)
         if isinstance(rec, str):
             self._refuse(rec)
             if rec == "insufficient-funds":
@@ -281,7 +338,7 @@ class Unit:
         self._clear_entry()
         self._tone("click")
 
-    def _clear(self, now):
+    def _clear(self, now, via):
         """A plain C (B10; B14 without a card)."""
         if self.entry:
             self._clear_entry()
@@ -293,7 +350,7 @@ class Unit:
         if rec is None:
             return  # nothing to clear or reverse: nothing happens
         # B10: the money goes back the way it came, as a transaction of its own.
-        undo = self.ledger.move("undo", rec[TO], rec[FROM], rec[AMOUNT], rec[SEQ])
+        undo = self.ledger.move("undo", rec[TO], rec[FROM], rec[AMOUNT], rec[SEQ], via)
         if isinstance(undo, str):
             self._refuse(undo)
             return
@@ -315,12 +372,12 @@ class Unit:
         if other == card:
             return "card-in-use"
         if not self.power:
-            transient.call("brain.power", "wake", self, now)  # B16: and the card is input
+            self.wake(now)  # B16: and the card is input
         self._input(now, True)
         if other is None:
-            # B14: a card ends the tally, with whatever was typed for it.
-            self.tally = 0
-            self._clear_entry()
+            # B14: a card ends the tally, with whatever was typed for it (and the first card
+            # starts a session at the table: with no card in, nothing else is left to drop).
+            self._end_session()
         slots[slot] = card
         if slot == "L":
             self._go_used = False
@@ -347,6 +404,95 @@ class Unit:
         self._clear_entry()  # B3: removing a card discards an entry in progress
         return None
 
+    # -- the rare changes ----------------------------------------------------------------------
+
+    def _deal(self, now):
+        """The DEAL key (B13)."""
+        timer = self.deal_timer
+        if timer is None:
+            from brain import deal
+
+            timer = self.deal_timer = deal.Timer(self.rng)
+        tone = timer.press(now)
+        if tone == "deal-end":
+            self._last = now  # B16: a deal end counts as activity
+        self._tone(tone)
+
+    def new_game(self, now, profile=None):
+        """A host's new game (NEWGAME, SET PROFILE: B11, B15), taken as input; None or the
+        error, refused as the keypad's would be."""
+        self._input(now, False)
+        return self._new_game(profile)
+
+    def _new_game(self, profile):
+        """B11: every account back to the start (the edition profile, B15, when given); log and
+        tally cleared; seq goes on. None or the error ("store-failed")."""
+        from brain import games
+
+        err = games.reset(self.ledger, profile)
+        if err:
+            self._refuse(err)
+            return err
+        self._end_session()
+        self._go_used = False
+        self.error = None
+        self.rev += 1
+        self._emit("game", self.ledger.profile.name)
+        self._tone("new-game")
+        return None
+
+    def _cycle_volume(self, now):
+        """B12: `.` with no card and no entry: 2 -> 1 -> 0 -> 2, shown for a second, kept."""
+        from brain import games
+
+        vol = (self.ledger.volume - 1) % 3
+        err = games.set_volume(self.ledger, vol)
+        if err:
+            self._refuse(err)
+            return
+        self._show(("012"[vol], False, False), now, self.message_ms)
+        self._tone("click")
+
+    def set_volume(self, volume):
+        """B12, from a host (SET SOUND): None or the error, which keeps it as it was."""
+        from brain import games
+
+        err = games.set_volume(self.ledger, volume)
+        if not err:
+            self.rev += 1
+        return err
+
+    def _toggle_maintenance(self, now):
+        """DEAL held for hold_ms: the banker, at the unit, lets host tools change money."""
+        if self.deal_timer is not None:
+            self.deal_timer.stop()  # the deal the press started is not meant
+        self.maintenance = not self.maintenance
+        self._show(("SErv", False, False) if self.maintenance else ("PLAY", False, False), now,
+                   self.message_ms)
+        self.rev += 1
+        self._tone("click")
+
+    def set_balance(self, card, amount, via="key"):
+        """Maintenance (host tools): a balance put straight, logged as the move it took; the
+        record or the error. Not the banker's to undo (B10)."""
+        from brain import games
+
+        return self._changed(games.set_balance(self.ledger, card, amount, via))
+
+    def restore_game(self, gid, via="key"):
+        """Maintenance: the kept game gid (None: the newest) brought back (B11); its `restore`
+        record or the error."""
+        from brain import games
+
+        return self._changed(games.restore_game(self.ledger, gid, via))
+
+    def _changed(self, rec):
+        if not isinstance(rec, str):
+            self._open = None  # a maintenance change is not the banker's to undo
+            self.rev += 1
+            self._emit("txn", rec)
+        return rec
+
     # -- time ----------------------------------------------------------------------------------
 
     def deadline(self):
@@ -354,7 +500,9 @@ class Unit:
         if not self.power:
             return None
         due = None
-        if self._c_down is None and self.deal == "idle":
+        timer = self.deal_timer
+        dealing = timer is not None and timer.phase != "idle"
+        if self._c_down is None and not dealing:
             due = ticks_add(self._last, self.off_ms)  # B16
         if self._flash is not None and self._flash_until is not None:
             due = _sooner(due, self._flash_until)
@@ -364,8 +512,8 @@ class Unit:
             due = _sooner(due, ticks_add(self._c_down, self.hold_ms))
         if self._deal_down is not None:
             due = _sooner(due, ticks_add(self._deal_down, self.hold_ms))
-        if self.deal != "idle":
-            due = _sooner(due, self._deal_at)
+        if dealing:
+            due = _sooner(due, timer.at)
         return due
 
     def tick(self, now):
@@ -384,17 +532,24 @@ class Unit:
         if self._c_down is not None and not self._c_fired:
             if ticks_diff(now, ticks_add(self._c_down, self.hold_ms)) >= 0:
                 self._c_fired = True
-                # B11: every account back to the start; log and tally cleared; seq goes on.
-                transient.call("brain.games", "new_game", self, now)
+                self._new_game(None)  # B11
         if self._deal_down is not None:
             if ticks_diff(now, ticks_add(self._deal_down, self.hold_ms)) >= 0:
                 self._deal_down = None
-                transient.call("brain.games", "toggle_maintenance", self, now)
-        if self.deal != "idle" and ticks_diff(now, self._deal_at) >= 0:
-            transient.call("brain.deal", "tick", self, now)  # B13: its next step is due
-        if self._c_down is None and self.deal == "idle":
+                self._toggle_maintenance(now)
+        timer = self.deal_timer
+        if timer is not None and timer.phase != "idle":
+            tone = timer.step(now)
+            while tone is not None:  # B13: every step that is due
+                self.rev += 1
+                if tone:
+                    if tone == "deal-end":
+                        self._last = timer.end  # B16: a deal end counts as activity
+                    self._tone(tone)
+                tone = timer.step(now)
+        if self._c_down is None and (timer is None or timer.phase == "idle"):
             if ticks_diff(now, ticks_add(self._last, self.off_ms)) >= 0:
-                transient.call("brain.power", "off", self)  # B16: a minute with nothing
+                self.switch_off()  # B16: a minute with nothing
         return self.rev != before
 
 

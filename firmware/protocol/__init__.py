@@ -3,12 +3,14 @@
 `Protocol(unit, clock).handle(line)` takes one line (bytes or str, without its newline) and
 returns the lines to send back: event lines first (after EVENTS ON), then exactly one reply.
 `LineReader` cuts a byte stream into lines and enforces the 200-character limit. A refused
-command changes nothing: arguments are checked in full before anything is pressed.
+command changes nothing: arguments are checked in full before anything is pressed. Whatever a
+command changes, it changes through the unit's methods with via "serial", which the log
+records. The rarely used commands import their module where they run (games, names, the
+store's reader) and keep it once loaded.
 """
 
 from store import jsonw
 from brain import profiles
-import transient
 from brain.clock import ticks_add, ticks_diff
 from brain.ledger import (AMOUNT, FROM, FROM_AFTER, KIND, SEQ, TO, TO_AFTER, UNDOES, VIA)
 from brain.unit import KEYS
@@ -142,12 +144,7 @@ class Protocol:
         if fn is None:
             reply = "ERR unknown-command " + words[0][:24]
         else:
-            ledger = self.unit.ledger
-            ledger.via = "serial"  # every change that came over serial says so in the log
-            try:
-                reply = fn(words[1:])
-            finally:
-                ledger.via = "key"
+            reply = fn(words[1:])
         out = self.drain()
         out.append(reply)
         return out
@@ -198,8 +195,8 @@ class Protocol:
         for k in keys:
             now = self.clock.now()
             u.tick(now)
-            u.key_down(k, now)
-            u.key_up(k, now)
+            u.key_down(k, now, "serial")
+            u.key_up(k, now, "serial")
         return self._ok_state()
 
     def _hold(self, args):
@@ -214,12 +211,12 @@ class Protocol:
         u = self.unit
         now = self.clock.now()
         u.tick(now)
-        u.key_down(k, now)
+        u.key_down(k, now, "serial")
         if self.clock.virtual:
             self.clock.advance(u, ms)
         else:
             _hold_real(self.clock, u, ms)
-        u.key_up(k, self.clock.now())
+        u.key_up(k, self.clock.now(), "serial")
         return self._ok_state()
 
     def _slot(self, args, n):
@@ -272,8 +269,10 @@ class Protocol:
             n = _int(args[0])
             if n is None:
                 return "ERR bad-argument n is a whole number"
+        from store import load
+
         try:
-            recs = transient.call("store.load", "records", self.unit.ledger, n)  # from the store
+            recs = load.records(self.unit.ledger, n)  # from the store
         except OSError:
             return "ERR store-failed the log could not be read back"
         return "OK " + jsonw.dumps([txn_json(r) for r in recs])
@@ -309,9 +308,7 @@ class Protocol:
             return "ERR bad-argument NEWGAME takes no argument"
         if not self.unit.maintenance:
             return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-        now = self.clock.now()
-        self.unit._input(now, False)
-        err = transient.call("brain.games", "new_game", self.unit, now)
+        err = self.unit.new_game(self.clock.now())
         if err:
             return "ERR " + err
         return self._ok_state()
@@ -324,18 +321,16 @@ class Protocol:
             v = _int(args[1])
             if v is None or v > 2:
                 return "ERR bad-argument SET SOUND <0-2>"
-            err = transient.call("brain.games", "set_volume", u.ledger, v)
+            err = u.set_volume(v)
             if err:
                 return "ERR " + err
-            u.rev += 1
             return self._ok_state()
         if what == "PROFILE" and len(args) == 2:
             if profiles.get(args[1]) is None:
                 return "ERR bad-argument profiles are " + " ".join(sorted(profiles.PROFILES))
             if not u.maintenance:
                 return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-            u._input(now, False)
-            err = transient.call("brain.games", "new_game", u, now, args[1].lower())
+            err = u.new_game(now, args[1].lower())
             return "ERR " + err if err else self._ok_state()
         if what == "BALANCE" and len(args) == 3:
             card = _int(args[1])
@@ -347,12 +342,9 @@ class Protocol:
                     u.ledger.profile.resolution)
             if not u.maintenance:
                 return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-            rec = transient.call("brain.games", "set_balance", u.ledger, card, amount)
+            rec = u.set_balance(card, amount, "serial")
             if isinstance(rec, str):
                 return "ERR " + rec
-            u._open = None  # a maintenance change is not the banker's to undo
-            u.rev += 1
-            u._emit("txn", rec)
             return self._ok_state()
         return ("ERR bad-argument SET SOUND <0-2> | SET PROFILE <name> | "
                 "SET BALANCE <card> <amount>")
@@ -360,17 +352,23 @@ class Protocol:
     def _backup(self, args):
         if args:
             return "ERR bad-argument BACKUP takes no argument"
+        from brain import games
+
         try:
-            snap = transient.call("brain.games", "snapshot", self.unit.ledger)
+            snap = games.snapshot(self.unit.ledger)
         except OSError:
             return "ERR store-failed the log could not be read back"
         return "OK " + jsonw.dumps(snap)
 
     def _name(self, args):
-        return transient.call("protocol.names", "command", self.unit.ledger.store, "NAME", args)
+        from protocol import names
+
+        return names.command(self.unit.ledger.store, "NAME", args)
 
     def _names(self, args):
-        return transient.call("protocol.names", "command", self.unit.ledger.store, "NAMES", args)
+        from protocol import names
+
+        return names.command(self.unit.ledger.store, "NAMES", args)
 
     def _mem(self, args):
         if args:
@@ -394,7 +392,9 @@ class Protocol:
     def _games(self, args):
         if args:
             return "ERR bad-argument GAMES takes no argument"
-        kept = transient.call("brain.games", "listing", self.unit.ledger.store)
+        from brain import games
+
+        kept = games.listing(self.unit.ledger.store)
         return "OK " + jsonw.dumps(kept)
 
     def _restore(self, args):
@@ -405,12 +405,9 @@ class Protocol:
         u = self.unit
         if not u.maintenance:
             return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-        rec = transient.call("brain.games", "restore_game", u.ledger, gid)
+        rec = u.restore_game(gid, "serial")
         if isinstance(rec, str):
             return "ERR " + rec
-        u._open = None
-        u.rev += 1
-        u._emit("txn", rec)
         return self._ok_state()
 
 

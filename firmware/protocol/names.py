@@ -4,8 +4,8 @@ A name moves no money, so no maintenance mode is needed. Names belong to the peo
 table, not to one game: a new game (B11) or a restored one keeps them. The unit's own display
 never shows them (its five cells say digits); host tools and the simulator's banker panel do.
 
-Run a few times an evening, so protocol.py reaches this module through transient.call: on a
-Pico its code is on the heap only while it runs.
+Run a few times an evening: protocol.py imports this module at the first NAME or NAMES, so a
+unit whose host never asks keeps it off its heap.
 
 On flash (FileStore) they are two small files written in turn, `bank.n0` and `bank.n1`, each
 one line `<crc32 hex8> <gen> <JSON list of 6 names or nulls>`. Boot never reads them; NAMES takes

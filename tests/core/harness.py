@@ -1,6 +1,5 @@
 """A unit on a virtual clock, for the core's plain tests (CPython and MicroPython alike)."""
 
-from brain import power
 from desktop import seeded
 from desktop.vclock import VirtualClock
 from protocol import Protocol
@@ -18,7 +17,7 @@ class Rig:
         self.txns = []
         self.games = 0
         self.unit.listeners.append(self._hear)
-        power.boot(self.unit, self.clock.now())
+        self.unit.boot(self.clock.now())
 
     def _hear(self, kind, arg):
         if kind == "tone":

@@ -1,8 +1,8 @@
 """The log lives in the store, not in RAM (ledger.py, store.py): what LOG (docs/protocol.md, serial
 protocol), BACKUP and a checkpoint read back is exactly what was committed (B6, B10, B17), a
 write that failed never shows, and a slot that no longer reads costs the history, never the
-money. The rare code is reached through transient.py: a unit in play keeps neither the boot's
-loader nor the new-game code imported (B11, B12)."""
+money. The rare code is imported where it is first used and kept: a reboot mid-game loads
+neither the new-game code nor the deal timer (B11, B12, B13)."""
 
 from store import load as storeload
 import sys
@@ -150,18 +150,42 @@ def test_a_line_with_a_good_crc_but_no_record_in_it_is_not_read_as_one():
     assert led.bal[1] == led.profile.start + 30000
 
 
-def test_boot_and_rare_changes_leave_their_code_unimported():
-    transient.keep = False  # a Pico's way (a simulator built in this process keeps them)
-    store = MemoryStore()
-    r = Rig(store=store)
-    assert "store.load" not in sys.modules  # read at boot, dropped
+def _unload(*names):
+    """Modules out of this process, as a unit just reset has none of them (tests before this
+    one, or this module itself, may have imported them)."""
+    for name in names:
+        sys.modules.pop(name, None)
+        pkg, _, leaf = name.rpartition(".")
+        if pkg in sys.modules:
+            try:
+                delattr(sys.modules[pkg], leaf)
+            except (AttributeError, KeyError):  # KeyError: MicroPython's word for it
+                pass
+
+
+def test_rare_changes_load_their_code_where_first_used_and_keep_it():
+    # B11, B12, B13: a reboot mid-game loads neither games.py nor deal.py; the first new game,
+    # volume change or deal imports its module, which then stays (no import per use).
+    fs = FaultFS()
+    Rig(store=FileStore("bank", fs))  # a new unit: the store is made
+    _unload("brain.games", "brain.deal")
+    r = Rig(store=FileStore("bank", fs))  # a reboot
+    assert "brain.games" not in sys.modules and "brain.deal" not in sys.modules
     r.hold("C", 3000)  # B11: a new game
     assert r.games == 1
-    assert "brain.games" not in sys.modules
+    games = sys.modules["brain.games"]
     r.press(".")  # B12: the volume, through games.py too
-    assert r.unit.volume == 1 and "brain.games" not in sys.modules
-    r2 = Rig(store=store)  # a reboot reads the store again: the loader comes back for it
-    assert r2.unit.volume == 1 and "store.load" not in sys.modules
+    assert r.unit.volume == 1 and sys.modules["brain.games"] is games
+    r.hold("C", 3000)
+    assert r.games == 2 and sys.modules["brain.games"] is games
+    assert "brain.deal" not in sys.modules
+    r.press("DEAL")  # B13
+    deal = sys.modules["brain.deal"]
+    r.advance(60000)
+    r.press("DEAL")
+    assert r.unit.deal == "running" and sys.modules["brain.deal"] is deal
+    r2 = Rig(store=FileStore("bank", fs))  # and the store has it all
+    assert r2.unit.volume == 1
 
 
 def test_a_checkpoint_and_a_log_read_leave_their_code_unimported():

@@ -4,7 +4,6 @@ garbage and missing files: boot never crashes, never resets to the start quietly
 finds the last state, or an earlier state it has a whole copy of, or reports the damage."""
 
 from store import load as storeload
-from brain import power
 from desktop import seeded
 from protocol import Protocol
 from storerig import FaultFS, Rand, SmallLedger, copy_files, session, state
@@ -131,7 +130,7 @@ def _unit(files):
     fs = FaultFS(copy_files(files))
     clock = VirtualClock()
     u = Unit(FileStore("/bank", fs=fs, journal_max=J), seeded.Seeded(1), None)
-    power.boot(u, clock.now())
+    u.boot(clock.now())
     return u, clock, fs
 
 

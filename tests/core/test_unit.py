@@ -302,6 +302,52 @@ def test_b11_new_game_after_3s_hold():
     assert games.game(st, st.games[0])["balances"][0] == START - 5000000  # the game before, kept
 
 
+def test_b11_a_hosts_new_game_ends_the_session_as_the_keypads_does():
+    # C held 3 s on the keypad, or unit.new_game (NEWGAME): the accounts back to the start, and
+    # the session (entry, tally, undo, message) gone alike; the deal timer runs on.
+    shown = []
+    for host in (False, True):
+        r = Rig()
+        r.insert("L", 1)
+        r.press("5K+", "2")
+        r.press("DEAL")
+        if host:
+            assert r.unit.new_game(r.clock.now()) is None
+        else:
+            r.hold("C", 3000)
+        u = r.unit
+        assert r.games == 1 and r.bal(1) == START and r.take_tones()[-1] == "new-game"
+        assert u.entry == "" and u.tally == 0 and u.error is None and u.deal == "running"
+        n = len(r.txns)
+        r.press("C")  # B10: the receipt before the new game is not the banker's to undo
+        assert len(r.txns) == n and r.bal(1) == START
+        shown.append((r.shown(), u.entry, u.tally, u.deal))
+    assert shown[0] == shown[1]
+
+
+def test_the_log_says_where_each_move_came_from():
+    # via is an argument of each input, not a state: a host's key and the keypad's, one after
+    # the other, each log as they came (the record's 9th field: "key" or "serial").
+    r = Rig()
+    u = r.unit
+    r.insert("L", 1)
+    for k in "10K+":
+        u.key_down(k, r.clock.now(), "serial")
+        u.key_up(k, r.clock.now(), "serial")
+    r.press("C")  # the keypad's undo of the host's receipt (B10)
+    r.press("M")  # the keypad's Go (B9)
+    assert [(t[1], t[8]) for t in r.txns] == [("receive", "serial"), ("undo", "key"),
+                                              ("go", "key")]
+    assert storeload.records(u.ledger) == r.txns  # and the store keeps it so
+    # Maintenance needs someone at the unit: DEAL held over serial is only a DEAL.
+    u.key_down("DEAL", r.clock.now(), "serial")
+    r.advance(3000)
+    u.key_up("DEAL", r.clock.now(), "serial")
+    assert not u.maintenance and u.deal == "running"
+    r.hold("DEAL", 3000)
+    assert u.maintenance and r.text() == "SErv"
+
+
 def test_b11_shorter_hold_is_a_plain_c():
     r = Rig()
     r.insert("L", 1)
@@ -389,7 +435,7 @@ def test_b13_durations_cover_13_to_50_seconds():
     for seed in range(300):
         r = Rig(seed=seed)
         r.press("DEAL")
-        d = r.unit._deal_end - r.clock.now()
+        d = r.unit.deal_timer.end - r.clock.now()
         lo = min(lo, d)
         hi = max(hi, d)
         assert 13000 <= d <= 50000
@@ -402,7 +448,7 @@ def test_b13_a_unit_with_no_seed_draws_its_deals_from_the_hardware():
     for _ in range(40):
         r = Rig(seed=None)
         r.press("DEAL")
-        d = r.unit._deal_end - r.clock.now()
+        d = r.unit.deal_timer.end - r.clock.now()
         assert 13000 <= d <= 50000
         seen.add(d)
         r.clock.advance(r.unit, d)
@@ -523,7 +569,7 @@ def test_b16_tally_dropped_and_deal_end_counts_as_activity():
     r = Rig(seed=3)
     r.press("1M+")
     r.press("DEAL")
-    end = r.unit._deal_end
+    end = r.unit.deal_timer.end
     r.advance(50000)
     assert r.unit.power and r.unit.deal in ("done", "idle")
     # 60 s after the deal's end, not after the key
