@@ -3,7 +3,6 @@
 import time
 
 from brain import clock as fwclock
-from brain import power
 from brain import profiles
 from board import rng
 from desktop import seeded
@@ -156,7 +155,7 @@ class Host:
             self.clock = fwclock.RealClock(ticks_ms, sleep_ms)
         self.unit = Unit(self.store, self.rng, opts.profile)
         try:
-            power.boot(self.unit, self.clock.now())
+            self.unit.boot(self.clock.now())
         except OSError as e:  # a new store's first checkpoint could not be written
             raise StartError(_unwritable(opts.state, e)) from None
         if opts.maintenance:

@@ -13,7 +13,6 @@ import sys
 from brain import clock as fwclock
 from board import lights
 from brain import money
-from brain import power
 from brain import profiles
 from desktop import seeded
 from board import segments
@@ -89,7 +88,7 @@ class Page:
         else:
             self.clock = fwclock.RealClock(_ticks_ms, _sleep_ms)
         self.unit = Unit(self.store, self.rng, profile)
-        power.boot(self.unit, self.clock.now())
+        self.unit.boot(self.clock.now())
         if maintenance:
             self.unit.maintenance = True
         self.protocol = Protocol(self.unit, self.clock)
