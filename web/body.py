@@ -1,31 +1,52 @@
-"""The page's body for the brain: the unit, its store, clock and protocol, put together as the
-headless simulator's Host does (simulator/host.py), under MicroPython's webassembly port.
+"""The page's body for the brain: the unit, its store and clock put together as the headless
+simulator's Host does (simulator/host.py), run by the unit's own loop under MicroPython's
+webassembly port.
 
-The page (unit.js) calls `call(op, a, b)` for every input and reads back one JSON view of the
-outputs; nothing here decides anything a rule decides. The store is the firmware's own
-FileStore on the port's in-memory file system; the page copies each file it changed into the
-browser's storage once the call returns (docs/web.md, "The game kept").
+The loop is app.App's, as on the Pico and in the other desktop bodies: desktop/simapp.py's
+SimApp on a simulated board (desktop/simboard.py). The page (unit.js) calls `call(op, a, b)`
+for every input, which becomes an event on the board (press, release, insert, remove) that
+App's step takes after the timers that are due; what App drew, lit and sounded is read back
+as one JSON view, with SimApp's wait until the next step. The page's serial port is its
+console (`send`). Nothing here decides anything a rule decides. The store is the firmware's
+own FileStore on the port's in-memory file system; the page copies each file it changed into
+the browser's storage before the write returns (docs/web.md, "The game kept").
 """
 
 import json
 import sys
 
-from brain import clock as fwclock
-from board import lights
-from brain import money
-from brain import profiles
-from desktop import seeded
-from board import segments
-from store import load as storeload
-from brain import tones
-import transient
-from desktop import vclock
-from brain.ledger import AMOUNT, FROM, KIND, SEQ, TO, UNDOES
-from protocol import Protocol
-from store import FileStore, OsFS
-from brain.unit import Unit
+try:
+    import select  # noqa: F401 (only to see whether the port has it)
+except ImportError:
+    # This port has no select, which app.py and desktop/ports.py import for the Pico's USB
+    # poll and the desktop's ports. The page polls nothing (the browser's events are its
+    # wait), so their flags are all it needs.
+    class _Flags:
+        POLLIN = 1
+        POLLPRI = 2
+        POLLOUT = 4
+        POLLERR = 8
+        POLLHUP = 16
 
-import js  # the webassembly port's bridge to the page
+    sys.modules["select"] = _Flags()
+
+from board import lights  # noqa: E402 (after the stand-in above)
+from board import segments  # noqa: E402
+from brain import clock as fwclock  # noqa: E402
+from brain import money  # noqa: E402
+from brain import profiles  # noqa: E402
+from brain import tones  # noqa: E402
+from brain.ledger import AMOUNT, FROM, KIND, SEQ, TO, UNDOES  # noqa: E402
+from brain.unit import Unit  # noqa: E402
+from desktop import seeded  # noqa: E402
+from desktop import vclock  # noqa: E402
+from desktop.simapp import SimApp  # noqa: E402
+from desktop.simboard import SimBoard  # noqa: E402
+from protocol import Protocol  # noqa: E402
+from store import FileStore, OsFS  # noqa: E402
+from store import load as storeload  # noqa: E402
+
+import js  # noqa: E402  # the webassembly port's bridge to the page
 
 LOG_LINES = 12
 
@@ -76,9 +97,43 @@ class WebFS(OsFS):
         js.bankForget(path)
 
 
+class Console:
+    """The page's serial port, as SimApp serves ports (desktop/ports.py): one Protocol, its
+    lines typed in the console or sent from JavaScript (`send`), answered at once; the events
+    of keys, cards and timers that App's step drains are kept for the next view."""
+
+    def __init__(self, protocol):
+        self.protocol = protocol
+        self.events = []
+
+    def more(self):
+        return False  # a line is answered when it comes: nothing left over for the next step
+
+    def drain(self):
+        if self.protocol.pending:
+            self.events.extend(self.protocol.drain())
+
+    def take(self):
+        out = self.events
+        self.events = []
+        return out
+
+
+class PageBoard(SimBoard):
+    """The simulated board, with every tone App started kept for the page to play (the piezo's
+    one at a time is the page's Web Audio, which a new tone cuts)."""
+
+    def __init__(self):
+        SimBoard.__init__(self)
+        self.heard = []
+
+    def tone(self, name, volume, now):
+        self.heard.append(name)
+        SimBoard.tone(self, name, volume, now)
+
+
 class Page:
     def __init__(self, state_dir, seed, virtual, profile, maintenance):
-        transient.keep = True  # memory to spare: keep the rare code imported (transient.py)
         if profile is not None and profiles.get(profile) is None:
             raise ValueError("unknown profile %s (world, classic, francs)" % profile)
         self.store = FileStore(state_dir, WebFS())
@@ -92,8 +147,9 @@ class Page:
         if maintenance:
             self.unit.maintenance = True
         self.protocol = Protocol(self.unit, self.clock)
-        self.tones = []  # tones sounded since the page last looked
-        self.unit.listeners.append(self._on_event)
+        self.console = Console(self.protocol)
+        self.board = PageBoard()
+        self.app = SimApp(self.unit, self.clock, self.console, self.board)  # the first picture
         self._log_key = None
         self._log = []
         self.names = self._names()
@@ -110,15 +166,10 @@ class Page:
         except OSError:
             return None
 
-    def _on_event(self, kind, arg):
-        if kind == "tone":
-            self.tones.append(arg)
-
-    def now(self):
-        now = self.clock.now()
-        if not self.clock.virtual:
-            self.unit.tick(now)  # timers that are due happen before the input, as on the Pico
-        return now
+    def step(self):
+        """App's step at the clock's now: the timers that are due, the events put on the board,
+        the picture, the tones, the protocol's events."""
+        self.app.step(self.clock.now())
 
     # -- the outputs, as one view ---------------------------------------------------------
 
@@ -149,27 +200,25 @@ class Page:
         return line
 
     def view(self):
+        """What App drew, lit and sounded on the board, the unit's state for the panel, and
+        how long the page may sleep before the next step (SimApp.wait; -1: until input)."""
         u = self.unit
+        board = self.board
         now = self.clock.now()
-        text, k, m = u.display()
-        due = u.deadline()
-        for mode in (u.red, u.green):
-            nxt = lights.next_change(mode, now)
-            if nxt is not None and (due is None or fwclock.ticks_diff(nxt, due) < 0):
-                due = nxt
-        wait = -1 if due is None or self.clock.virtual else max(0, fwclock.ticks_diff(due, now))
+        text, k, m = board.shown
+        red, green = board.leds.modes
         led = u.ledger
-        heard = self.tones
-        self.tones = []
+        heard = board.heard
+        board.heard = []
         return json.dumps({
-            "power": u.power, "text": text, "cells": segments.cells(text) if u.power else [],
-            "k": k, "M": m, "red": lights.lit(u.red, now), "green": lights.lit(u.green, now),
+            "power": board.lit, "text": text, "cells": segments.cells(text) if board.lit else [],
+            "k": k, "M": m, "red": lights.lit(red, now), "green": lights.lit(green, now),
             "slots": [u.slots["L"], u.slots["R"]], "deal": u.deal, "volume": u.volume,
             "error": u.error, "entry": u.entry, "tones": heard,
             "profile": led.profile.name, "seq": led.seq, "store": u.store_status,
             "balances": [[b, self._amount(b)] for b in led.bal[1:]],
-            "log": self._recent(), "wait": wait, "names": self.names,
-            "events": self.protocol.drain() if self.protocol.events else [],
+            "log": self._recent(), "wait": self.app.wait(now), "names": self.names,
+            "events": self.console.take(),
         })
 
 
@@ -183,28 +232,31 @@ def start(state_dir, seed, virtual, profile, maintenance):
 
 
 def call(op, a=None, b=None):
-    """One input from the page, then the view. op: 'down'/'up' (a: the key), 'in' (a: the
-    slot, b: the card), 'out' (a: the slot), 'tick', 'view'."""
+    """One input from the page, as an event on the board that App's step takes, then the view.
+    op: 'down'/'up' (a: the key), 'in' (a: the slot, b: the card), 'out' (a: the slot),
+    'tick' (a step: the page's timer, set at the view's wait, ran out), 'view'."""
     p = page
-    u = p.unit
+    app = p.app
     if op == "down":
-        u.key_down(a, p.now())
+        app.press(a)
     elif op == "up":
-        u.key_up(a, p.now())
+        app.release(a)
     elif op == "in":
-        u.card_in(a, int(b), p.now())
+        app.insert(a, int(b))
     elif op == "out":
-        u.card_out(a, p.now())
+        app.remove(a)
     elif op == "tick":
-        p.now()
+        p.step()
     return p.view()
 
 
 def send(line):
     """One protocol line, as the serial port takes it: the reply lines, as the other bodies
-    give them, joined by newlines."""
-    page.now()
+    give them, joined by newlines. As in the other bodies' loops, a step before (the timers
+    that are due happen first) and one after (the picture, tones and events the line made)."""
+    page.step()
     out = page.protocol.handle(line)
+    page.step()
     page.names = page._names()  # NAME is the only way they change
     return "\n".join(out)
 

@@ -169,8 +169,9 @@ async function keepAwake(on) {
 }
 
 // -- the one loop: an input or a due timer, one call into the brain, one redraw -------------
-// Everything the unit does passes through act(): this is where firmware/app.py's App loop
-// (poll inputs, tick when the deadline is due, show the outputs) sits in the page.
+// Everything the unit does passes through act(): an input is an event on the board that
+// firmware/app.py's App loop takes at its next step (web/body.py runs it as desktop's SimApp),
+// a due timer one more step; the view says how long until the next one (SimApp.wait).
 
 function act(op, a = null, b = null) {
   const json = body.call(op, a, b);

@@ -243,3 +243,68 @@ def test_the_players_names_in_the_panel_given_by_a_tap(page):
     names = page.drv.execute_script(
         "return [...document.querySelectorAll('#balances td.name')].map((e) => e.textContent);")
     assert names[1] == "Ada" and names[4] == "Grace"
+
+
+def _lights(page):
+    """The two lights as drawn: (red lit, green lit)."""
+    return tuple(page.drv.execute_script(
+        "return ['light-red', 'light-green'].map("
+        "(id) => document.getElementById(id).classList.contains('on'));"))
+
+
+def test_the_deal_timer_lights_and_tones_on_a_virtual_clock(browser, origin):
+    # B13 on the page: the lights and tones are what App's step drew and sounded after each
+    # line (the console's step after it). The clock starts at 0; at a whole second both
+    # flashing patterns are lit, half a second on the slow one and 125 ms on the fast one not.
+    page = Page(browser, origin, "clock=virtual&seed=42").load()
+
+    def tones():
+        return page.drv.execute_script("return bank.tones;")
+
+    def until(phase):
+        for _ in range(60):
+            if '"deal": "%s"' % phase in page.send("ADVANCE 1000")[-1]:
+                return
+        raise AssertionError("the deal never reached " + phase)
+
+    page.keys("DEAL")
+    assert tones() == ["click"]
+    assert _lights(page) == (True, False)  # the red light, slowly
+    page.send("ADVANCE 500")
+    assert _lights(page) == (False, False)
+    page.send("ADVANCE 500")
+    until("ending")  # its last 5 s: the warning, the red light fast
+    assert tones() == ["click", "deal-warning"]
+    assert _lights(page) == (True, False)
+    page.send("ADVANCE 125")
+    assert _lights(page) == (False, False)
+    page.send("ADVANCE 875")
+    until("done")  # the end: its tone, the green light slowly for 5 s
+    assert tones() == ["click", "deal-warning", "deal-end"]
+    assert _lights(page) == (False, True)
+    page.send("ADVANCE 500")
+    assert _lights(page) == (False, False)
+    page.send("ADVANCE 500")
+    assert _lights(page) == (False, True)
+    page.send("ADVANCE 5000")
+    assert _lights(page) == (False, False)
+    assert page.drv.execute_script("return bank.view().deal") == "idle"
+    assert page.console_errors() == []
+
+
+def test_the_deal_timer_flashes_by_itself_on_a_real_clock(page):
+    # B13: no input, yet the red light goes on and off: the page sleeps until SimApp's wait
+    # (the light's next change) and steps again. DEAL again ends it.
+    page.load()
+    page.keys("DEAL")
+    seen = []
+    end = time.monotonic() + 2.5
+    while time.monotonic() < end and len(seen) < 3:
+        red = _lights(page)[0]
+        if not seen or seen[-1] != red:
+            seen.append(red)
+        time.sleep(0.02)
+    assert len(seen) >= 3  # on, off, on (or off, on, off) within 2.5 s of a 1 s pattern
+    page.keys("DEAL")
+    time.sleep(1.2)
+    assert _lights(page)[0] is False
