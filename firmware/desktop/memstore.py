@@ -4,10 +4,8 @@ this module (main.py uses store.FileStore on the real file system), so it costs 
 
 import json
 
-from brain import games  # a reference of its own: transient.call may drop it from sys.modules
-from store import jsonw
 from brain import ledger as L
-from store import OsFS
+from store import OsFS, jsonw, snapshot
 
 
 class MemoryStore:
@@ -23,13 +21,13 @@ class MemoryStore:
         self.games = []  # as FileStore: the kept games' ids, newest first (games.py)
         self.kept = {}  # id -> the game, as JSON
 
-    # The kept games (B11) as games.py's put_game, game and forget have them for a FileStore.
+    # The kept games (B11), as FileStore keeps them in files.
 
     def put_game(self, g):
         self.kept[g["id"]] = json.dumps(g)
 
     def get_game(self, gid):
-        data = self.kept.get(gid)
+        data = self.kept.get(gid) if gid in self.games else None
         return None if data is None else json.loads(data)
 
     def drop_game(self, gid):
@@ -57,19 +55,19 @@ class MemoryStore:
         self.writes += 1
 
     def save(self, ledger, log):
-        self._write(games.snapshot(ledger, (ledger.bal, list(log))))
+        self._write(snapshot(ledger, (ledger.bal, list(log))))
 
     def commit(self, ledger, rec):
         base, log = ledger.store.history(ledger.seq, None, False) or (list(ledger.bal), [])
         log.append(rec)
         while len(log) > self.keep:
             L.apply(base, log.pop(0))
-        snap = games.snapshot(ledger, (base, log))
+        snap = snapshot(ledger, (base, log))
         snap["seq"] = rec[0]
         self._write(snap)
 
     def save_settings(self, ledger):
-        self._write(games.snapshot(ledger))
+        self._write(snapshot(ledger))
 
 
 class VfsFS(OsFS):

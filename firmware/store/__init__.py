@@ -4,45 +4,33 @@ The ledger hands the store three kinds of change: `commit(ledger, rec)` after on
 `save(ledger, log)` for a whole-game change (new game, restore, profile: the game starts again
 from the ledger's balances, its log only `log`), `save_settings(ledger)` for the volume. Each
 must be durable when it returns, or raise OSError and leave the previous state on disk (B17).
-`load()` gives the snapshot dict (see games.snapshot) or None, and sets `status` to 'ok', 'new'
-(nothing was ever stored) or 'damaged' (what was stored is unreadable, in part or in whole).
-The store is where the log is kept: `history(seq, n, raw)` gives (base, records), the last n
-of the `keep` records it holds up to the ledger's seq and, for all of them, the balances they
-start from; None before anything is stored (storeload.history has the rules).
+`load()` gives the snapshot dict (see `snapshot` below) or None, and sets `status` to 'ok',
+'new' (nothing was ever stored) or 'damaged' (what was stored is unreadable, in part or in
+whole). The store is where the log is kept: `history(seq, n, raw)` gives (base, records), the
+last n of the `keep` records it holds up to the ledger's seq and, for all of them, the balances
+they start from; None before anything is stored (slot.history has the rules). The games kept
+for the banker to bring back (B11): `put_game(g)`, `get_game(gid)`, `drop_game(gid)`.
 
-FileStore keeps two slot files, `bank.a` and `bank.b`, and a marker `bank.id`. A slot is a
-checkpoint followed by a journal, one line each, every line `<crc32 hex8> <payload>\\n`:
+FileStore keeps two slot files, `bank.a` and `bank.b`, and a marker `bank.id`; slot.py owns
+their format and is their one reader. A transaction is one append of one line to the slot in
+use (one open, write, close: one LittleFS commit). Every `journal_max` lines, and for
+whole-game changes, a fresh checkpoint is written whole into the *other* slot with the next
+generation (checkpoint.py); only once it is closed is the old slot marked superseded. Boot
+takes the newest complete slot (load.py): a slot whose checkpoint never finished is a cut write
+(ignored); a complete line with a bad CRC, a header that does not read, a broken seq chain or a
+superseding checkpoint that is missing is damage ('damaged', the last good state used). A torn
+last line is a cut append: that transaction was never acknowledged. The kept games are files of
+one line each, `game.<id>`: `G {"id", "profile", "seq", "transactions", "balances"}`, written
+before the checkpoint whose header names them.
 
-    H {"v": 1, "gen": 7, "profile": ..., "seq": ..., "volume": ..., "n": 3, "base": [...],
-       "bal": [...], "start": ..., "games": [ids]}   the header: generation, game, balances,
-                                          the seq its count starts from, the kept games
-    c <seq> <kind> <from> <to> <amount> <from_after> <to_after> <undoes> <via>   n log lines
-    r <seq> ...                           journal: one line appended per transaction
-    v <volume>                            journal: a volume change
-    s <gen>                               this slot is superseded by the checkpoint <gen>
-
-A transaction is one append of one line to the slot in use (one open, write, close: one
-LittleFS commit). Every `journal_max` lines, and for whole-game changes, a fresh checkpoint is
-written whole into the *other* slot with the next generation; only once it is closed is the old
-slot marked superseded. Boot takes the newest complete slot: a slot whose checkpoint never
-finished is a cut write (ignored); a complete line with a bad CRC, a header that does not read,
-a broken seq chain or a superseding checkpoint that is missing is damage ('damaged', the last
-good state used). A torn last line is a cut append: that transaction was never acknowledged.
-The games kept for the banker to bring back (B11) are files of one line each, `game.<id>`,
-written before the checkpoint whose header names them (games.py).
+The package's modules import downwards only: this one imports slot.py (and load.py, checkpoint.py
+where they are used); slot.py imports no module of the package but crc.py.
 """
 
-try:
-    from binascii import crc32
-except ImportError:  # built without deflate: crc.py's bitwise one, same numbers, slower
-    from store.crc import bitwise as crc32
-
-import transient
-
-VERSION = 1
-SLOT_NAMES = ("bank.a", "bank.b")
-MARK_NAME = "bank.id"
-MARK_TEXT = b"bank-unit store v1\n"
+from brain.ledger import CARDS
+from store import slot
+from store.slot import MARK_NAME, SLOT_NAMES, line
+from store.slot import crc32, rec_payload, records  # noqa: F401 (the package's names for them)
 
 # -- the file system underneath -------------------------------------------------------------
 
@@ -66,21 +54,6 @@ class OsFS:
                 self.fsync(f.fileno())
         finally:
             f.close()
-
-
-# -- lines ------------------------------------------------------------------------------------
-
-
-def line(payload):
-    """One stored line: the CRC32 of the payload (str, or bytes as stored) in 8 hex digits, a
-    space, the payload."""
-    b = payload if isinstance(payload, bytes) else payload.encode()
-    return b"%08x " % (crc32(b) & 0xFFFFFFFF) + b + b"\n"
-
-
-def rec_payload(tag, r):
-    return "%s %d %s %d %d %d %d %d %d %s" % (tag, r[0], r[1], r[2], r[3], r[4], r[5], r[6],
-                                              r[7], r[8])
 
 
 class FileStore:
@@ -115,19 +88,19 @@ class FileStore:
         self.scrub = False  # damage was read: drop the old slot after the next checkpoint
         self.bytes_written = 0
         self.games = []  # the kept games' ids, newest first (B11; games.py reads them)
-        self.legacy = None  # a store from before game files: its one kept game (storeload)
+        self.legacy = None  # a store from before game files: its one kept game (load.py)
 
-    # -- boot ---------------------------------------------------------------------------------
+    # -- reading ------------------------------------------------------------------------------
 
     def load(self):
-        # The reading of the slots is storeload.py's, imported by power.boot (storeload.into).
-        from store import load as storeload
+        # Boot-only: app.boot drops load.py once the unit is up.
+        from store import load
 
-        return storeload.load(self)
+        return load.load(self)
 
     def history(self, seq, n, raw):
-        # Read back from the slot in use (LOG, BACKUP, a checkpoint): a few times a game.
-        return transient.call("store.load", "history", self, seq, n, raw)
+        # Read back from the slot in use (LOG, BACKUP, a checkpoint): slot.py's reader.
+        return slot.history(self, seq, n, raw)
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -148,20 +121,114 @@ class FileStore:
         self.writes += 1
         self.bytes_written += len(data)
 
-    # A checkpoint is written every journal_max transactions and for a whole-game change: its
-    # code (checkpoint.py) is on the heap only while it runs.
+    # A checkpoint is written every journal_max transactions and for a whole-game change
+    # (checkpoint.py, imported at the first and kept).
 
     def save(self, ledger, log):
-        transient.call("store.checkpoint", "write", self, ledger, None, list(log))
+        from store import checkpoint
+
+        checkpoint.write(self, ledger, None, list(log))
 
     def commit(self, ledger, rec):
         if self.appendable and self.journal < self.journal_max:
             self._append(rec_payload("r", rec))
         else:
-            transient.call("store.checkpoint", "write", self, ledger, rec, None)
+            from store import checkpoint
+
+            checkpoint.write(self, ledger, rec, None)
 
     def save_settings(self, ledger):
         if self.appendable and self.journal < self.journal_max:
             self._append("v %d" % ledger.volume)
         else:
-            transient.call("store.checkpoint", "write", self, ledger, None, None)
+            from store import checkpoint
+
+            checkpoint.write(self, ledger, None, None)
+
+    # -- the kept games (B11) -----------------------------------------------------------------
+    # A kept game is a dict: id (the seq the game had reached: unique, as seq numbers only grow
+    # and an empty game is never kept), profile, seq, transactions (None: unknown, a game from
+    # a store written before they were counted) and balances (6). Its file, "game.<id>", is one
+    # line, written before the checkpoint whose header names it (docs/storage.md).
+
+    def _game_path(self, gid):
+        return self.dir + "game.%d" % gid
+
+    def put_game(self, g):
+        """A kept game onto the store, durable on return (OSError if not)."""
+        from store import jsonw
+
+        fs = self.fs
+        f = fs.open(self._game_path(g["id"]), "wb")
+        try:
+            f.write(line("G " + jsonw.dumps(game_pairs(g))))
+        except BaseException:
+            f.close()
+            raise
+        fs.done(f)
+
+    def get_game(self, gid):
+        """The kept game gid as a dict, or None if the store names no such game or it does not
+        read."""
+        if gid not in self.games:
+            return None
+        leg = self.legacy
+        if leg is not None and leg["id"] == gid:
+            return leg
+        try:
+            f = self.fs.open(self._game_path(gid), "rb")
+            try:
+                raw = f.readline()
+            finally:
+                f.close()
+        except OSError:
+            return None
+        p = slot.check(raw) if raw.endswith(b"\n") else None
+        if p is None or not p.startswith("G "):
+            return None
+        import json
+
+        try:
+            d = json.loads(p[2:])
+            n = d["transactions"]
+            g = {"id": int(d["id"]), "profile": str(d["profile"]), "seq": int(d["seq"]),
+                 "transactions": None if n is None else int(n),
+                 "balances": [int(x) for x in d["balances"]]}
+        except (KeyError, TypeError, ValueError):
+            return None
+        if g["id"] != gid or len(g["balances"]) != CARDS or min(g["balances"]) < 0:
+            return None
+        return g
+
+    def drop_game(self, gid):
+        """A kept game no longer named by the store's header: its file goes (a failure only
+        leaves a file nothing reads)."""
+        if self.legacy is not None and self.legacy["id"] == gid:
+            self.legacy = None
+        try:
+            self.fs.remove(self._game_path(gid))
+        except OSError:
+            pass
+
+
+def game_pairs(g):
+    """A kept game as the JSON writer's ordered pairs: its file's line and GAMES' entry."""
+    return (("id", g["id"]), ("profile", g["profile"]), ("seq", g["seq"]),
+            ("transactions", g["transactions"]), ("balances", list(g["balances"])))
+
+
+def snapshot(ledger, history=None):
+    """Everything the store keeps, as plain data (BACKUP, MemoryStore; what load.restore reads).
+    history: (base, records), the ledger's by default (OSError if the store cannot read them
+    back)."""
+    store = ledger.store
+    if history is None:
+        history = store.history(ledger.seq, None, False)
+    if history is None:
+        history = (ledger.bal, [])  # nothing stored yet: the game is its balances
+    prev = store.get_game(store.games[0]) if store.games else None
+    if prev is not None:
+        prev = {"profile": prev["profile"], "seq": prev["seq"], "balances": prev["balances"]}
+    return {"v": 1, "profile": ledger.profile.name, "seq": ledger.seq, "volume": ledger.volume,
+            "base": list(history[0][1:]), "log": [list(r) for r in history[1]],
+            "previous": prev, "start": ledger.start, "games": list(store.games)}

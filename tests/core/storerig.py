@@ -140,7 +140,7 @@ def state(ledger):
         return None
     kept = []  # the kept games (B11), as the banker would see them
     for gid in ledger.store.games:
-        g = games.game(ledger.store, gid)
+        g = ledger.store.get_game(gid)
         kept.append(None if g is None else (g["id"], g["profile"], g["seq"], g["transactions"],
                                             tuple(g["balances"])))
     prev = (tuple(kept), ledger.start)
