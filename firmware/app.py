@@ -309,10 +309,11 @@ def boot(board, directory):
 
         board, unit, clock = startup.build(board, directory)
     finally:
-        # Boot-only code and data: the builders and the pin map they read.
+        # Boot-only code and data: the builders and the pin map they read, and the store's
+        # loader (the slot reader it uses, store/slot.py, stays: LOG and checkpoints read too).
         from transient import drop
 
-        for name in ("startup", "board.build", "pins"):
+        for name in ("startup", "board.build", "pins", "store.load"):
             drop(name)
         gc.collect()
     app = App(board, unit, clock, None, None)
