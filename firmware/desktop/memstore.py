@@ -5,7 +5,7 @@ this module (main.py uses store.FileStore on the real file system), so it costs 
 import json
 
 from brain import ledger as L
-from store import OsFS, jsonw, snapshot
+from store import NO_NAMES, OsFS, jsonw, snapshot
 
 
 class MemoryStore:
@@ -20,6 +20,7 @@ class MemoryStore:
         self.writes = 0
         self.games = []  # as FileStore: the kept games' ids, newest first (games.py)
         self.kept = {}  # id -> the game, as JSON
+        self.names = NO_NAMES  # (gen, the players' names), as FileStore.get_names gives them
 
     # The kept games (B11), as FileStore keeps them in files.
 
@@ -32,6 +33,12 @@ class MemoryStore:
 
     def drop_game(self, gid):
         self.kept.pop(gid, None)
+
+    def get_names(self):
+        return self.names
+
+    def put_names(self, gen, names):
+        self.names = (gen, tuple(names))
 
     def load(self):
         if self.data is None:

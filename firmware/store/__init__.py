@@ -211,6 +211,69 @@ class FileStore:
             pass
 
 
+    # -- the players' names (NAME / NAMES: protocol/names.py) ---------------------------------
+    # Two small files written in turn, `bank.n0` and `bank.n1`, each one line
+    # `<crc32 hex8> <gen> <JSON list of 6 names or nulls>`; the newest whole one counts, and a
+    # write goes to the file the newest one is not in (a power cut leaves the names of before).
+    # Not part of a game: boot, checkpoints, new games and restores leave them alone.
+
+    def get_names(self):
+        """(gen, names) of the newest whole names file; NO_NAMES if none is (a store written
+        before names existed has neither file)."""
+        best = NO_NAMES
+        for p in NAME_FILES:
+            try:
+                f = self.fs.open(self.dir + p, "rb")
+            except OSError:
+                continue
+            try:
+                got = _names(f.readline())
+            except OSError:
+                got = None
+            finally:
+                f.close()
+            if got is not None and got[0] > best[0]:
+                best = got
+        return best
+
+    def put_names(self, gen, names):
+        """names (6) kept as generation gen, durable on return; OSError leaves the old ones."""
+        from store import jsonw
+
+        f = self.fs.open(self.dir + NAME_FILES[gen % 2], "wb")  # never the newest names' file
+        try:
+            f.write(line("%d %s" % (gen, jsonw.dumps(list(names)))))
+        except BaseException:
+            f.close()
+            raise
+        self.fs.done(f)
+
+
+NAME_FILES = ("bank.n0", "bank.n1")
+NO_NAMES = (0, (None,) * CARDS)
+
+
+def _names(raw):
+    """(gen, names) from a names file's line, or None if it is not whole."""
+    p = slot.check(raw) if raw.endswith(b"\n") else None
+    if p is None:
+        return None
+    try:
+        gen, body = p.split(" ", 1)
+        import json
+
+        names = json.loads(body)
+        gen = int(gen)
+    except ValueError:  # a foreign line
+        return None
+    if not isinstance(names, list) or len(names) != CARDS:
+        return None
+    for n in names:
+        if n is not None and not isinstance(n, str):
+            return None
+    return gen, tuple(names)
+
+
 def game_pairs(g):
     """A kept game as the JSON writer's ordered pairs: its file's line and GAMES' entry."""
     return (("id", g["id"]), ("profile", g["profile"]), ("seq", g["seq"]),
