@@ -1,15 +1,15 @@
-"""What the rarely-run code costs each time it runs on a unit mid-game, imported for the call
-from its .mpy and dropped after (transient.call), as a Pico does it: under the MicroPython
-unix port.
+"""What the rarely-run code costs each time it runs on a unit mid-game, as a Pico runs it from
+its .mpy: under the MicroPython unix port.
 
     cd <firmware compiled as make deploy does> && micropython <repo>/bench/rare_mp.py
 
 A game of 300 transactions (bench/storage.py's mix) on the store, on the unix port's LittleFS
 over a RAM block device with the Pico's settings (tests/core/lfsdev.py), loaded by a unit with
 the Pico's random source. Then, each the median of 21:
-- `log20_us`: `storeload.records(ledger, 20)`, what `LOG 20` sends: storeload.py imported, the
-  slot's lines read back, the last 20 parsed. The unix port's own files would measure its
-  read(2) calls instead: its readline asks the kernel for every byte.
+- `log20_us`: `store.records(ledger, 20)`, what `LOG 20` sends: the slot's lines read back by
+  store/slot.py's reader (imported with the store, kept), the last 20 parsed. The unix port's
+  own files would measure its read(2) calls instead: its readline asks the kernel for every
+  byte.
 - `deal_us`: a DEAL press that starts the deal timer (B13): deal.py and rng.py imported, a
   number drawn from os.urandom.
 - `wake_us`: the key press that wakes a unit switched off (B16): power.py imported.
@@ -20,9 +20,11 @@ import time
 
 sys.path[0] = ""  # the compiled firmware, as a Pico's root (see boot_mp.py)
 sys.path.append(__file__.rsplit("/", 2)[0] + "/tests/core")  # lfsdev: the RAM flash
+sys.path.append(__file__.rsplit("/", 2)[0] + "/firmware")  # desktop/ (VfsFS): never deployed
 
 import transient  # noqa: E402
 from lfsdev import RamDev, mkfs, mount  # noqa: E402
+import store  # noqa: E402
 from store import FileStore  # noqa: E402
 from desktop.memstore import VfsFS  # noqa: E402
 from brain.unit import Unit  # noqa: E402
@@ -50,12 +52,12 @@ fs.mkdir("/bank")
 assert _game(FileStore("/bank", fs=VfsFS(fs)), 300).seq == 300
 u = Unit(FileStore("/bank", fs=VfsFS(fs)), None, None)  # rng None: the hardware's, as a Pico
 transient.call("brain.power", "boot", u, 0)
-assert u.ledger.seq == 300 and "store.load" not in sys.modules
+assert u.ledger.seq == 300
 
 
 def log20():
-    t, got = timed(transient.call, "storeload", "records", u.ledger, 20)  # as LOG 20 reads it
-    assert [r[0] for r in got] == list(range(281, 301)) and "store.load" not in sys.modules
+    t, got = timed(store.records, u.ledger, 20)  # as LOG 20 reads it
+    assert [r[0] for r in got] == list(range(281, 301))
     return t
 
 
