@@ -97,11 +97,10 @@ def fold(bal, payload):
     apply(bal, (0, 0, int(w[3]), int(w[4]), int(w[5])))
 
 
-def _record(b, tag, back):
-    """(seq, record) from a payload (bytes) tagged tag, or None if it is no record of ours:
-    parsed whole at boot; read back, only its seq is read and the payload kept as stored."""
-    if b is None or b[:2] != tag:
-        return None
+def _record(b, back):
+    """(seq, record) from a record's payload (bytes, tagged 'c' or 'r'), or None if it is no
+    record of ours: parsed whole at boot; read back, only its seq is read and the payload kept
+    as stored."""
     if back:
         sp = b.find(b" ", 2)
         if sp <= 2:
@@ -185,7 +184,8 @@ class Slot:
             if not raw.endswith(b"\n"):
                 self.state = INCOMPLETE
                 return
-            got = _record(payload(raw), b"c ", back)
+            b = payload(raw)
+            got = _record(b, back) if b is not None and b[:2] == b"c " else None
             if got is None or got[0] <= last or got[0] > self.seq:
                 self.ckpt_ok = False
                 if back:
@@ -193,7 +193,10 @@ class Slot:
                     return
             else:
                 last = got[0]
-                self._keep(got[1], keep)
+                log = self.log
+                log.append(got[1])
+                if keep is not None and len(log) > keep:
+                    self._drop()
         if not self.ckpt_ok:
             self.bad = True
             self.log = []  # the header's balances stand in for the lost history
@@ -218,7 +221,7 @@ class Slot:
             if ok:
                 tag = b[:2]
                 if tag == b"r ":
-                    got = _record(b, tag, back)
+                    got = _record(b, back)
                     if got is None:
                         ok = False
                     elif back and got[0] > upto:
@@ -227,7 +230,10 @@ class Slot:
                         ok = False  # a gap: what follows cannot be folded
                     else:
                         self.seq = got[0]
-                        self._keep(got[1], keep)
+                        log = self.log
+                        log.append(got[1])
+                        if keep is not None and len(log) > keep:
+                            self._drop()
                 elif tag == b"v ":
                     try:
                         self.volume = int(b[2:]) % 3
@@ -254,13 +260,11 @@ class Slot:
                 self.clean = False
                 return
 
-    def _keep(self, rec, keep):
-        log = self.log
-        log.append(rec)
-        if keep is not None and len(log) > keep:
-            gone = log.pop(0)
-            if self.base is not None:
-                fold(self.base, gone)
+    def _drop(self):
+        """The oldest record kept no more: folded into base, if base is kept."""
+        gone = self.log.pop(0)
+        if self.base is not None:
+            fold(self.base, gone)
 
 
 # -- the log read back ------------------------------------------------------------------------
