@@ -9,7 +9,6 @@ store that fails leaves the game as it was and gives "store-failed".
 
 from brain import profiles
 from brain.ledger import CARDS
-from store import game_pairs
 from store import snapshot  # noqa: F401 (BACKUP's name for it: the whole game as plain data)
 
 
@@ -172,6 +171,8 @@ def _save(ledger, push, drop, log):
 
 def listing(store):
     """GAMES: the kept games, newest first, as the protocol shows them."""
+    from store.kept import game_pairs
+
     out = []
     for gid in store.games:
         g = store.get_game(gid)

@@ -9,7 +9,8 @@ must be durable when it returns, or raise OSError and leave the previous state o
 whole). The store is where the log is kept: `history(seq, n, raw)` gives (base, records), the
 last n of the `keep` records it holds up to the ledger's seq and, for all of them, the balances
 they start from; None before anything is stored (slot.history has the rules). The games kept
-for the banker to bring back (B11): `put_game(g)`, `get_game(gid)`, `drop_game(gid)`.
+for the banker to bring back (B11): `put_game(g)`, `get_game(gid)`, `drop_game(gid)`; the
+players' names: `get_names()`, `put_names(gen, names)` (kept.py has both files' format).
 
 FileStore keeps two slot files, `bank.a` and `bank.b`, and a marker `bank.id`; slot.py owns
 their format and is their one reader. A transaction is one append of one line to the slot in
@@ -19,15 +20,14 @@ generation (checkpoint.py); only once it is closed is the old slot marked supers
 takes the newest complete slot (load.py): a slot whose checkpoint never finished is a cut write
 (ignored); a complete line with a bad CRC, a header that does not read, a broken seq chain or a
 superseding checkpoint that is missing is damage ('damaged', the last good state used). A torn
-last line is a cut append: that transaction was never acknowledged. The kept games are files of
-one line each, `game.<id>`: `G {"id", "profile", "seq", "transactions", "balances"}`, written
-before the checkpoint whose header names them.
+last line is a cut append: that transaction was never acknowledged.
 
-The package's modules import downwards only: this one imports slot.py (and load.py, checkpoint.py
-where they are used); slot.py imports no module of the package but crc.py.
+The package's modules import downwards only: this one imports slot.py (and load.py,
+checkpoint.py, kept.py where they are used); slot.py imports no module of the package but
+crc.py. This module is on the heap for good: it holds what every transaction needs, and
+`snapshot` (BACKUP; a few lines).
 """
 
-from brain.ledger import CARDS
 from store import slot
 from store.slot import MARK_NAME, SLOT_NAMES, line
 from store.slot import crc32, rec_payload, records  # noqa: F401 (the package's names for them)
@@ -145,139 +145,39 @@ class FileStore:
 
             checkpoint.write(self, ledger, None, None)
 
-    # -- the kept games (B11) -----------------------------------------------------------------
-    # A kept game is a dict: id (the seq the game had reached: unique, as seq numbers only grow
-    # and an empty game is never kept), profile, seq, transactions (None: unknown, a game from
-    # a store written before they were counted) and balances (6). Its file, "game.<id>", is one
-    # line, written before the checkpoint whose header names it (docs/storage.md).
-
-    def _game_path(self, gid):
-        return self.dir + "game.%d" % gid
+    # -- what else it keeps: the kept games (B11) and the players' names ---------------------
+    # Run a few times a game: kept.py, imported at the first and kept.
 
     def put_game(self, g):
         """A kept game onto the store, durable on return (OSError if not)."""
-        from store import jsonw
+        from store import kept
 
-        fs = self.fs
-        f = fs.open(self._game_path(g["id"]), "wb")
-        try:
-            f.write(line("G " + jsonw.dumps(game_pairs(g))))
-        except BaseException:
-            f.close()
-            raise
-        fs.done(f)
+        kept.put_game(self, g)
 
     def get_game(self, gid):
         """The kept game gid as a dict, or None if the store names no such game or it does not
         read."""
-        if gid not in self.games:
-            return None
-        leg = self.legacy
-        if leg is not None and leg["id"] == gid:
-            return leg
-        try:
-            f = self.fs.open(self._game_path(gid), "rb")
-            try:
-                raw = f.readline()
-            finally:
-                f.close()
-        except OSError:
-            return None
-        p = slot.check(raw) if raw.endswith(b"\n") else None
-        if p is None or not p.startswith("G "):
-            return None
-        import json
+        from store import kept
 
-        try:
-            d = json.loads(p[2:])
-            n = d["transactions"]
-            g = {"id": int(d["id"]), "profile": str(d["profile"]), "seq": int(d["seq"]),
-                 "transactions": None if n is None else int(n),
-                 "balances": [int(x) for x in d["balances"]]}
-        except (KeyError, TypeError, ValueError):
-            return None
-        if g["id"] != gid or len(g["balances"]) != CARDS or min(g["balances"]) < 0:
-            return None
-        return g
+        return kept.get_game(self, gid)
 
     def drop_game(self, gid):
-        """A kept game no longer named by the store's header: its file goes (a failure only
-        leaves a file nothing reads)."""
-        if self.legacy is not None and self.legacy["id"] == gid:
-            self.legacy = None
-        try:
-            self.fs.remove(self._game_path(gid))
-        except OSError:
-            pass
+        """A kept game no longer named by the store's header: its file goes."""
+        from store import kept
 
-
-    # -- the players' names (NAME / NAMES: protocol/names.py) ---------------------------------
-    # Two small files written in turn, `bank.n0` and `bank.n1`, each one line
-    # `<crc32 hex8> <gen> <JSON list of 6 names or nulls>`; the newest whole one counts, and a
-    # write goes to the file the newest one is not in (a power cut leaves the names of before).
-    # Not part of a game: boot, checkpoints, new games and restores leave them alone.
+        kept.drop_game(self, gid)
 
     def get_names(self):
-        """(gen, names) of the newest whole names file; NO_NAMES if none is (a store written
-        before names existed has neither file)."""
-        best = NO_NAMES
-        for p in NAME_FILES:
-            try:
-                f = self.fs.open(self.dir + p, "rb")
-            except OSError:
-                continue
-            try:
-                got = _names(f.readline())
-            except OSError:
-                got = None
-            finally:
-                f.close()
-            if got is not None and got[0] > best[0]:
-                best = got
-        return best
+        """(gen, the six names): the newest names kept; kept.NO_NAMES if none are."""
+        from store import kept
+
+        return kept.get_names(self)
 
     def put_names(self, gen, names):
         """names (6) kept as generation gen, durable on return; OSError leaves the old ones."""
-        from store import jsonw
+        from store import kept
 
-        f = self.fs.open(self.dir + NAME_FILES[gen % 2], "wb")  # never the newest names' file
-        try:
-            f.write(line("%d %s" % (gen, jsonw.dumps(list(names)))))
-        except BaseException:
-            f.close()
-            raise
-        self.fs.done(f)
-
-
-NAME_FILES = ("bank.n0", "bank.n1")
-NO_NAMES = (0, (None,) * CARDS)
-
-
-def _names(raw):
-    """(gen, names) from a names file's line, or None if it is not whole."""
-    p = slot.check(raw) if raw.endswith(b"\n") else None
-    if p is None:
-        return None
-    try:
-        gen, body = p.split(" ", 1)
-        import json
-
-        names = json.loads(body)
-        gen = int(gen)
-    except ValueError:  # a foreign line
-        return None
-    if not isinstance(names, list) or len(names) != CARDS:
-        return None
-    for n in names:
-        if n is not None and not isinstance(n, str):
-            return None
-    return gen, tuple(names)
-
-
-def game_pairs(g):
-    """A kept game as the JSON writer's ordered pairs: its file's line and GAMES' entry."""
-    return (("id", g["id"]), ("profile", g["profile"]), ("seq", g["seq"]),
-            ("transactions", g["transactions"]), ("balances", list(g["balances"])))
+        kept.put_names(self, gen, names)
 
 
 def snapshot(ledger, history=None):

@@ -8,7 +8,7 @@ Boot-only: app.boot drops this module once the unit is up. LOG's `records` is sl
 
 from brain import profiles
 from brain.ledger import CARDS, FROM, FROM_AFTER, KINDS, TO, TO_AFTER, VIAS, apply
-from store.slot import CORRUPT, SLOT_NAMES, VALID, Slot, records  # noqa: F401 (records)
+from store.slot import CORRUPT, SLOT_NAMES, VALID, Slot, check, records  # noqa: F401 (records)
 
 
 def into(ledger, profile):
@@ -137,7 +137,7 @@ def load(store):
     store.journal = best.journal
     _games(store, best.head)
     for gid in list(store.games):
-        if store.get_game(gid) is None:
+        if not _game_reads(store, gid):
             # A kept game that does not read is damage; it is offered no more (the next
             # checkpoint no longer names it), the game in play is not touched.
             store.games.remove(gid)
@@ -170,6 +170,23 @@ def _games(store, h):
             store.games = [store.legacy["id"]]
     except (KeyError, TypeError, ValueError):
         store.games = []  # the game itself reads; only the kept ones are lost
+
+
+def _game_reads(store, gid):
+    """A kept game's file is whole: its one line's CRC holds (reading it is kept.py's, when the
+    banker asks)."""
+    if store.legacy is not None and store.legacy["id"] == gid:
+        return True  # in the header itself
+    try:
+        f = store.fs.open(store.dir + "game.%d" % gid, "rb")
+    except OSError:
+        return False
+    try:
+        raw = f.readline()
+    finally:
+        f.close()
+    p = check(raw) if raw.endswith(b"\n") else None
+    return p is not None and p.startswith("G ")
 
 
 def _snapshot(s):
