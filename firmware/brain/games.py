@@ -9,7 +9,6 @@ store that fails leaves the game as it was and gives "store-failed".
 
 from brain import profiles
 from brain.ledger import CARDS
-from store import snapshot  # noqa: F401 (BACKUP's name for it: the whole game as plain data)
 
 
 KEEP_GAMES = 3  # B11: at least the last three games that had transactions
@@ -189,3 +188,10 @@ def set_balance(ledger, card, amount):
     if amount >= have:
         return ledger.move("set", 0, card, amount - have, 0)
     return ledger.move("set", card, 0, have - amount, 0)
+
+
+def snapshot(ledger, history=None):
+    """BACKUP: everything the store keeps, as plain data (store/kept.py's snapshot)."""
+    from store import kept
+
+    return kept.snapshot(ledger, history)

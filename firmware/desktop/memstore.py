@@ -5,8 +5,8 @@ this module (main.py uses store.FileStore on the real file system), so it costs 
 import json
 
 from brain import ledger as L
-from store import OsFS, jsonw, snapshot
-from store.kept import NO_NAMES
+from store import OsFS, jsonw
+from store.kept import NO_NAMES, snapshot
 
 
 class MemoryStore:

@@ -4,7 +4,7 @@ The ledger hands the store three kinds of change: `commit(ledger, rec)` after on
 `save(ledger, log)` for a whole-game change (new game, restore, profile: the game starts again
 from the ledger's balances, its log only `log`), `save_settings(ledger)` for the volume. Each
 must be durable when it returns, or raise OSError and leave the previous state on disk (B17).
-`load()` gives the snapshot dict (see `snapshot` below) or None, and sets `status` to 'ok',
+`load()` gives the snapshot dict (see kept.snapshot) or None, and sets `status` to 'ok',
 'new' (nothing was ever stored) or 'damaged' (what was stored is unreadable, in part or in
 whole). The store is where the log is kept: `history(seq, n, raw)` gives (base, records), the
 last n of the `keep` records it holds up to the ledger's seq and, for all of them, the balances
@@ -24,8 +24,7 @@ last line is a cut append: that transaction was never acknowledged.
 
 The package's modules import downwards only: this one imports slot.py (and load.py,
 checkpoint.py, kept.py where they are used); slot.py imports no module of the package but
-crc.py. This module is on the heap for good: it holds what every transaction needs, and
-`snapshot` (BACKUP; a few lines).
+crc.py. This module is on the heap for good: it holds what every transaction needs.
 """
 
 from store import slot
@@ -178,20 +177,3 @@ class FileStore:
         from store import kept
 
         kept.put_names(self, gen, names)
-
-
-def snapshot(ledger, history=None):
-    """Everything the store keeps, as plain data (BACKUP, MemoryStore; what load.restore reads).
-    history: (base, records), the ledger's by default (OSError if the store cannot read them
-    back)."""
-    store = ledger.store
-    if history is None:
-        history = store.history(ledger.seq, None, False)
-    if history is None:
-        history = (ledger.bal, [])  # nothing stored yet: the game is its balances
-    prev = store.get_game(store.games[0]) if store.games else None
-    if prev is not None:
-        prev = {"profile": prev["profile"], "seq": prev["seq"], "balances": prev["balances"]}
-    return {"v": 1, "profile": ledger.profile.name, "seq": ledger.seq, "volume": ledger.volume,
-            "base": list(history[0][1:]), "log": [list(r) for r in history[1]],
-            "previous": prev, "start": ledger.start, "games": list(store.games)}

@@ -1,8 +1,9 @@
-"""What the store keeps besides the game in play, in small files of one line each (slot.py's
-`line`): the kept games (B11) and the players' names (NAME / NAMES). FileStore's put_game,
-get_game, drop_game, get_names and put_names are these functions; they run a few times a game,
-so this module is imported at the first and kept (never at boot: load.py only checks that a
-kept game's line is whole).
+"""The store's rarely read parts: what it keeps besides the game in play, in small files of one
+line each (slot.py's `line`): the kept games (B11) and the players' names (NAME / NAMES); and
+`snapshot`, everything the store keeps as plain data (BACKUP). FileStore's put_game, get_game,
+drop_game, get_names and put_names are these functions; they run a few times a game, so this
+module is imported at the first and kept (never at boot: load.py only checks that a kept game's
+line is whole).
 
 A kept game is a dict: id (the seq the game had reached: unique, as seq numbers only grow and
 an empty game is never kept), profile, seq, transactions (None: unknown, a game from a store
@@ -131,3 +132,20 @@ def _names(p):
         if n is not None and not isinstance(n, str):
             return None
     return gen, tuple(names)
+
+
+def snapshot(ledger, history=None):
+    """Everything the store keeps, as plain data (BACKUP, MemoryStore; what load.restore reads).
+    history: (base, records), the ledger's by default (OSError if the store cannot read them
+    back)."""
+    store = ledger.store
+    if history is None:
+        history = store.history(ledger.seq, None, False)
+    if history is None:
+        history = (ledger.bal, [])  # nothing stored yet: the game is its balances
+    prev = store.get_game(store.games[0]) if store.games else None
+    if prev is not None:
+        prev = {"profile": prev["profile"], "seq": prev["seq"], "balances": prev["balances"]}
+    return {"v": 1, "profile": ledger.profile.name, "seq": ledger.seq, "volume": ledger.volume,
+            "base": list(history[0][1:]), "log": [list(r) for r in history[1]],
+            "previous": prev, "start": ledger.start, "games": list(store.games)}

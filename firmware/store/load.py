@@ -43,7 +43,7 @@ def into(ledger, profile):
 
 
 def restore(ledger, snap):
-    """The ledger from a snapshot (games.snapshot); ValueError and the like if it is not one."""
+    """The ledger from a snapshot (kept.snapshot); ValueError and the like if it is not one."""
     prof = profiles.get(snap["profile"])
     if prof is None:
         raise ValueError("profile")
