@@ -97,23 +97,26 @@ def fold(bal, payload):
     apply(bal, (0, 0, int(w[3]), int(w[4]), int(w[5])))
 
 
-def _record(b, back):
-    """(seq, record) from a record's payload (bytes, tagged 'c' or 'r'), or None if it is no
-    record of ours: parsed whole at boot; read back, only its seq is read and the payload kept
-    as stored."""
-    if back:
-        sp = b.find(b" ", 2)
-        if sp <= 2:
-            return None
-        try:
-            return int(b[2:sp]), b
-        except ValueError:
-            return None
+def _seq(b):
+    """The seq of a record's payload (bytes, tagged 'c' or 'r'), or -1 if it has none."""
+    sp = b.find(b" ", 2)
+    if sp <= 2:
+        return -1
     try:
-        rec = parse_rec(b.decode())
+        return int(b[2:sp])
+    except ValueError:
+        return -1
+
+
+def _record(b, back):
+    """A record from its payload (bytes), or None if it is no record of ours: read back, the
+    payload itself, kept as stored (only its seq is read, by _seq); at boot, parsed whole."""
+    if back:
+        return b if _seq(b) >= 0 else None
+    try:
+        return parse_rec(b.decode())
     except (ValueError, UnicodeError):
         return None
-    return rec[0], rec
 
 
 # -- the reader -------------------------------------------------------------------------------
@@ -185,16 +188,17 @@ class Slot:
                 self.state = INCOMPLETE
                 return
             b = payload(raw)
-            got = _record(b, back) if b is not None and b[:2] == b"c " else None
-            if got is None or got[0] <= last or got[0] > self.seq:
+            rec = _record(b, back) if b is not None and b[:2] == b"c " else None
+            seq = -1 if rec is None else _seq(rec) if back else rec[0]
+            if seq <= last or seq > self.seq:
                 self.ckpt_ok = False
                 if back:
                     self.broken = True
                     return
             else:
-                last = got[0]
+                last = seq
                 log = self.log
-                log.append(got[1])
+                log.append(rec)
                 if keep is not None and len(log) > keep:
                     self._drop()
         if not self.ckpt_ok:
@@ -221,17 +225,18 @@ class Slot:
             if ok:
                 tag = b[:2]
                 if tag == b"r ":
-                    got = _record(b, back)
-                    if got is None:
+                    rec = _record(b, back)
+                    seq = -1 if rec is None else _seq(rec) if back else rec[0]
+                    if seq < 0:
                         ok = False
-                    elif back and got[0] > upto:
+                    elif back and seq > upto:
                         return  # a line a failed write landed: never taken
-                    elif got[0] != self.seq + 1:
+                    elif seq != self.seq + 1:
                         ok = False  # a gap: what follows cannot be folded
                     else:
-                        self.seq = got[0]
+                        self.seq = seq
                         log = self.log
-                        log.append(got[1])
+                        log.append(rec)
                         if keep is not None and len(log) > keep:
                             self._drop()
                 elif tag == b"v ":
