@@ -10,8 +10,8 @@ over a RAM block device with the Pico's settings (tests/core/lfsdev.py), booted 
 the Pico's random source. Then, for each rare path, `<path>_first_us` and `<path>_heap` (the
 bytes its first use leaves allocated, after a collection) and `<path>_us` (median of 21 later
 uses):
-- `log20`: `store.load.records(ledger, 20)`, what `LOG 20` sends: the slot's lines read back,
-  the last 20 parsed. The unix port's own files would measure its read(2) calls instead: its
+- `log20`: `store.records(ledger, 20)`, what `LOG 20` sends: the slot's lines read back by
+  store/slot.py's reader (loaded with the store, kept), the last 20 parsed. The unix port's own files would measure its read(2) calls instead: its
   readline asks the kernel for every byte.
 - `deal`: a DEAL press that starts the deal timer (B13): deal.py and board/rng.py for the
   first, a number drawn from os.urandom.
@@ -76,9 +76,9 @@ now = [0]
 
 
 def log20():
-    from store import load
+    import store
 
-    t, got = timed(load.records, u.ledger, 20)  # as LOG 20 reads it
+    t, got = timed(store.records, u.ledger, 20)  # as LOG 20 reads it
     assert [r[0] for r in got] == list(range(281, 301))
     return t
 

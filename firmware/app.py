@@ -324,17 +324,14 @@ class App:
 def boot(board, directory):
     """Build the board (from pins.py when None) and the core, the store in directory (None: the
     default, startup.state_dir); boot; return the App with the first picture drawn."""
-    try:
-        import startup
+    import startup
 
+    try:
         board, unit, clock = startup.build(board, directory)
     finally:
-        # Boot-only code and data: the builders and the pin map they read.
-        from transient import drop
-
-        for name in ("startup", "board.build", "pins"):
-            drop(name)
-        gc.collect()
+        startup.forget_boot()  # boot-only code and data, startup.py itself among them
+    del startup
+    gc.collect()
     app = App(board, unit, clock, None, None)
     app.render(clock.now())
     return app

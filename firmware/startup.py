@@ -52,6 +52,17 @@ def build(board=None, directory=None):
     return board, unit, clock
 
 
+BOOT_ONLY = ("board.build", "pins", "store.load", "startup")
+
+
+def forget_boot():
+    """What only boot runs, forgotten once the unit is up: the builders and the pin map they
+    read, the store's loader (the slot reader it uses, store/slot.py, stays: LOG and
+    checkpoints read too) and this module."""
+    for name in BOOT_ONLY:
+        forget(name)
+
+
 def forget(name):
     """A module imported for the boot out of sys.modules and out of its package, which holds
     it as an attribute: nothing refers to it any more, and the collector takes it."""

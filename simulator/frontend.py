@@ -18,7 +18,7 @@ import time
 from board import lights
 from brain import money
 from board import segments
-from store import load as storeload  # the simulator keeps what it imports (transient.keep)
+import store
 from brain import tones
 from brain.ledger import AMOUNT, FROM, KIND, SEQ, TO, UNDOES
 from desktop.simapp import SimApp
@@ -189,7 +189,7 @@ class Session:
     def recent(self, n):
         """The last n transactions, read back from the store (none if it cannot be read)."""
         try:
-            return storeload.records(self.unit.ledger, n) if n else []
+            return store.records(self.unit.ledger, n) if n else []
         except OSError:
             return []
 

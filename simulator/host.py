@@ -6,7 +6,6 @@ from brain import clock as fwclock
 from brain import profiles
 from board import rng
 from desktop import seeded
-import transient
 from desktop import vclock
 from protocol import Protocol
 from store import FileStore
@@ -139,7 +138,6 @@ class Host:
     """One simulated unit: its store, random source, clock, brain and protocol."""
 
     def __init__(self, opts):
-        transient.keep = True  # a desktop keeps the rare code imported (transient.py)
         if opts.profile is not None and profiles.get(opts.profile) is None:
             raise ValueError("unknown profile %s (world, classic, francs)" % opts.profile)
         self.lock = None

@@ -44,7 +44,7 @@ from desktop.simapp import SimApp  # noqa: E402
 from desktop.simboard import SimBoard  # noqa: E402
 from protocol import Protocol  # noqa: E402
 from store import FileStore, OsFS  # noqa: E402
-from store import load as storeload  # noqa: E402
+import store  # noqa: E402
 
 import js  # noqa: E402  # the webassembly port's bridge to the page
 
@@ -179,7 +179,7 @@ class Page:
         if key != self._log_key:
             self._log_key = key
             try:
-                recs = storeload.records(led, LOG_LINES)
+                recs = store.records(led, LOG_LINES)
             except OSError:
                 recs = []
             self._log = [self._txn_text(r) for r in reversed(recs)]

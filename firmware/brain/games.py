@@ -8,7 +8,6 @@ keeps it. Each change is durable before it is made (B17): a store that fails lea
 as it was and gives "store-failed".
 """
 
-from store import jsonw
 from brain import profiles
 from brain.ledger import CARDS
 
@@ -68,7 +67,7 @@ def restore_game(ledger, gid, via="key"):
         if not store.games:
             return "no-backup"
         gid = store.games[0]
-    g = game(store, gid)
+    g = store.get_game(gid)
     prof = profiles.get(g["profile"]) if g is not None else None
     if prof is None:
         return "no-backup"
@@ -94,8 +93,8 @@ def restore_game(ledger, gid, via="key"):
 # A backup is a dict: id (the seq the game had reached: unique, as seq numbers only grow and
 # an empty game is never kept), profile, seq, transactions (None: unknown, a game from a store
 # written before they were counted) and balances (6). The store keeps its ids newest first in
-# `store.games` (FileStore: in every checkpoint's header, the game itself in a file of its
-# own, "game.<id>", written before the header that names it; docs/storage.md).
+# `store.games`, and the games themselves through store.put_game, get_game and drop_game
+# (FileStore: in every checkpoint's header, the game in a file of its own; docs/storage.md).
 
 
 def _current(ledger):
@@ -116,7 +115,7 @@ def _save(ledger, push, drop, log):
     before = store.games
     ids = [i for i in before if i != drop]
     if push is not None:
-        put_game(store, push)
+        store.put_game(push)
         ids.insert(0, push["id"])
     gone = ids[KEEP_GAMES:]
     if drop is not None:
@@ -128,107 +127,21 @@ def _save(ledger, push, drop, log):
         store.games = before
         raise
     for i in gone:
-        forget(store, i)
-
-
-def _file(store, gid):
-    return store.dir + "game.%d" % gid
-
-
-def _pairs(g):
-    return (("id", g["id"]), ("profile", g["profile"]), ("seq", g["seq"]),
-            ("transactions", g["transactions"]), ("balances", list(g["balances"])))
-
-
-def put_game(store, g):
-    """A backup onto the store, durable on return (OSError if not)."""
-    put = getattr(store, "put_game", None)
-    if put is not None:
-        put(g)
-        return
-    from store import line
-
-    fs = store.fs
-    f = fs.open(_file(store, g["id"]), "wb")
-    try:
-        f.write(line("G " + jsonw.dumps(_pairs(g))))
-    except BaseException:
-        f.close()
-        raise
-    fs.done(f)
-
-
-def forget(store, gid):
-    """A backup no longer named by the store's header: its file goes (a failure only leaves a
-    file nothing reads)."""
-    drop = getattr(store, "drop_game", None)
-    if drop is not None:
-        drop(gid)
-        return
-    if store.legacy is not None and store.legacy["id"] == gid:
-        store.legacy = None
-    try:
-        store.fs.remove(_file(store, gid))
-    except OSError:
-        pass
-
-
-def game(store, gid):
-    """The backup gid as a dict, or None if the store names no such game or it does not read."""
-    if gid not in store.games:
-        return None
-    get = getattr(store, "get_game", None)
-    if get is not None:
-        return get(gid)
-    leg = store.legacy
-    if leg is not None and leg["id"] == gid:
-        return leg
-    from store import crc32
-
-    try:
-        f = store.fs.open(_file(store, gid), "rb")
-        try:
-            raw = f.readline()
-        finally:
-            f.close()
-    except OSError:
-        return None
-    try:
-        if not raw.endswith(b"\n") or raw[8:11] != b" G " or (
-                int(raw[:8], 16) != crc32(raw[9:-1]) & 0xFFFFFFFF):
-            return None
-        import json
-
-        d = json.loads(raw[11:-1])
-        n = d["transactions"]
-        g = {"id": int(d["id"]), "profile": str(d["profile"]), "seq": int(d["seq"]),
-             "transactions": None if n is None else int(n),
-             "balances": [int(x) for x in d["balances"]]}
-    except (KeyError, TypeError, ValueError):
-        return None
-    if g["id"] != gid or len(g["balances"]) != CARDS or min(g["balances"]) < 0:
-        return None
-    return g
+        store.drop_game(i)
 
 
 def listing(store):
     """GAMES: the kept games, newest first, as the protocol shows them."""
+    from store.kept import game_pairs
+
     out = []
     for gid in store.games:
-        g = game(store, gid)
+        g = store.get_game(gid)
         if g is None:
-            continue  # a backup that does not read is not offered
+            continue  # a kept game that does not read is not offered
         bal = tuple((str(i + 1), b) for i, b in enumerate(g["balances"]))
-        out.append(_pairs(g)[:4] + (("balances", bal),))
+        out.append(game_pairs(g)[:4] + (("balances", bal),))
     return out
-
-
-def keep_legacy(store):
-    """A store written before there were game files kept one game in its header ("previous"):
-    its file is written before the first checkpoint whose header no longer carries it."""
-    leg = store.legacy
-    if leg is not None and leg["id"] in store.games:
-        put_game(store, leg)
 
 
 def set_balance(ledger, card, amount, via="key"):
@@ -240,15 +153,7 @@ def set_balance(ledger, card, amount, via="key"):
 
 
 def snapshot(ledger, history=None):
-    """Everything the store keeps, as plain data (what storeload.restore reads). history:
-    (base, records), the ledger's by default (OSError if the store cannot read them back)."""
-    if history is None:
-        history = ledger.store.history(ledger.seq, None, False)
-    if history is None:
-        history = (ledger.bal, [])  # nothing stored yet: the game is its balances
-    prev = game(ledger.store, ledger.store.games[0]) if ledger.store.games else None
-    if prev is not None:
-        prev = {"profile": prev["profile"], "seq": prev["seq"], "balances": prev["balances"]}
-    return {"v": 1, "profile": ledger.profile.name, "seq": ledger.seq, "volume": ledger.volume,
-            "base": list(history[0][1:]), "log": [list(r) for r in history[1]],
-            "previous": prev, "start": ledger.start, "games": list(ledger.store.games)}
+    """BACKUP: everything the store keeps, as plain data (store/kept.py's snapshot)."""
+    from store import kept
+
+    return kept.snapshot(ledger, history)

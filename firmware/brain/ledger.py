@@ -7,7 +7,7 @@ half of one. Every change is handed to the store, which makes it durable, *befor
 in memory move (B17): a store that fails leaves the ledger as it was.
 
 The log lives in the store, not in RAM: the ledger keeps the balances it folds to, and
-`store.history(ledger.seq, n, raw)` reads the last n back (store.load.records: LOG). A unit in
+`store.history(ledger.seq, n, raw)` reads the last n back (store.records: LOG). A unit in
 play so keeps no copy of what its flash already holds.
 
 A record is a tuple:

@@ -4,10 +4,9 @@ this module (main.py uses store.FileStore on the real file system), so it costs 
 
 import json
 
-from brain import games  # a reference of its own: transient.call may drop it from sys.modules
-from store import jsonw
 from brain import ledger as L
-from store import OsFS
+from store import OsFS, jsonw
+from store.kept import NO_NAMES, snapshot
 
 
 class MemoryStore:
@@ -22,18 +21,25 @@ class MemoryStore:
         self.writes = 0
         self.games = []  # as FileStore: the kept games' ids, newest first (games.py)
         self.kept = {}  # id -> the game, as JSON
+        self.names = NO_NAMES  # (gen, the players' names), as FileStore.get_names gives them
 
-    # The kept games (B11) as games.py's put_game, game and forget have them for a FileStore.
+    # The kept games (B11), as FileStore keeps them in files.
 
     def put_game(self, g):
         self.kept[g["id"]] = json.dumps(g)
 
     def get_game(self, gid):
-        data = self.kept.get(gid)
+        data = self.kept.get(gid) if gid in self.games else None
         return None if data is None else json.loads(data)
 
     def drop_game(self, gid):
         self.kept.pop(gid, None)
+
+    def get_names(self):
+        return self.names
+
+    def put_names(self, gen, names):
+        self.names = (gen, tuple(names))
 
     def load(self):
         if self.data is None:
@@ -57,19 +63,19 @@ class MemoryStore:
         self.writes += 1
 
     def save(self, ledger, log):
-        self._write(games.snapshot(ledger, (ledger.bal, list(log))))
+        self._write(snapshot(ledger, (ledger.bal, list(log))))
 
     def commit(self, ledger, rec):
         base, log = ledger.store.history(ledger.seq, None, False) or (list(ledger.bal), [])
         log.append(rec)
         while len(log) > self.keep:
             L.apply(base, log.pop(0))
-        snap = games.snapshot(ledger, (base, log))
+        snap = snapshot(ledger, (base, log))
         snap["seq"] = rec[0]
         self._write(snap)
 
     def save_settings(self, ledger):
-        self._write(games.snapshot(ledger))
+        self._write(snapshot(ledger))
 
 
 class VfsFS(OsFS):

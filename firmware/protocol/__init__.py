@@ -9,6 +9,7 @@ records. The rarely used commands import their module where they run (games, nam
 store's reader) and keep it once loaded.
 """
 
+import store
 from store import jsonw
 from brain import profiles
 from brain.clock import ticks_add, ticks_diff
@@ -269,10 +270,8 @@ class Protocol:
             n = _int(args[0])
             if n is None:
                 return "ERR bad-argument n is a whole number"
-        from store import load
-
         try:
-            recs = load.records(self.unit.ledger, n)  # from the store
+            recs = store.records(self.unit.ledger, n)  # read back by the store's one reader
         except OSError:
             return "ERR store-failed the log could not be read back"
         return "OK " + jsonw.dumps([txn_json(r) for r in recs])

@@ -4,45 +4,32 @@ The ledger hands the store three kinds of change: `commit(ledger, rec)` after on
 `save(ledger, log)` for a whole-game change (new game, restore, profile: the game starts again
 from the ledger's balances, its log only `log`), `save_settings(ledger)` for the volume. Each
 must be durable when it returns, or raise OSError and leave the previous state on disk (B17).
-`load()` gives the snapshot dict (see games.snapshot) or None, and sets `status` to 'ok', 'new'
-(nothing was ever stored) or 'damaged' (what was stored is unreadable, in part or in whole).
-The store is where the log is kept: `history(seq, n, raw)` gives (base, records), the last n
-of the `keep` records it holds up to the ledger's seq and, for all of them, the balances they
-start from; None before anything is stored (storeload.history has the rules).
+`load()` gives the snapshot dict (see kept.snapshot) or None, and sets `status` to 'ok',
+'new' (nothing was ever stored) or 'damaged' (what was stored is unreadable, in part or in
+whole). The store is where the log is kept: `history(seq, n, raw)` gives (base, records), the
+last n of the `keep` records it holds up to the ledger's seq and, for all of them, the balances
+they start from; None before anything is stored (slot.history has the rules). The games kept
+for the banker to bring back (B11): `put_game(g)`, `get_game(gid)`, `drop_game(gid)`; the
+players' names: `get_names()`, `put_names(gen, names)` (kept.py has both files' format).
 
-FileStore keeps two slot files, `bank.a` and `bank.b`, and a marker `bank.id`. A slot is a
-checkpoint followed by a journal, one line each, every line `<crc32 hex8> <payload>\\n`:
+FileStore keeps two slot files, `bank.a` and `bank.b`, and a marker `bank.id`; slot.py owns
+their format and is their one reader. A transaction is one append of one line to the slot in
+use (one open, write, close: one LittleFS commit). Every `journal_max` lines, and for
+whole-game changes, a fresh checkpoint is written whole into the *other* slot with the next
+generation (checkpoint.py); only once it is closed is the old slot marked superseded. Boot
+takes the newest complete slot (load.py): a slot whose checkpoint never finished is a cut write
+(ignored); a complete line with a bad CRC, a header that does not read, a broken seq chain or a
+superseding checkpoint that is missing is damage ('damaged', the last good state used). A torn
+last line is a cut append: that transaction was never acknowledged.
 
-    H {"v": 1, "gen": 7, "profile": ..., "seq": ..., "volume": ..., "n": 3, "base": [...],
-       "bal": [...], "start": ..., "games": [ids]}   the header: generation, game, balances,
-                                          the seq its count starts from, the kept games
-    c <seq> <kind> <from> <to> <amount> <from_after> <to_after> <undoes> <via>   n log lines
-    r <seq> ...                           journal: one line appended per transaction
-    v <volume>                            journal: a volume change
-    s <gen>                               this slot is superseded by the checkpoint <gen>
-
-A transaction is one append of one line to the slot in use (one open, write, close: one
-LittleFS commit). Every `journal_max` lines, and for whole-game changes, a fresh checkpoint is
-written whole into the *other* slot with the next generation; only once it is closed is the old
-slot marked superseded. Boot takes the newest complete slot: a slot whose checkpoint never
-finished is a cut write (ignored); a complete line with a bad CRC, a header that does not read,
-a broken seq chain or a superseding checkpoint that is missing is damage ('damaged', the last
-good state used). A torn last line is a cut append: that transaction was never acknowledged.
-The games kept for the banker to bring back (B11) are files of one line each, `game.<id>`,
-written before the checkpoint whose header names them (games.py).
+The package's modules import downwards only: this one imports slot.py (and load.py,
+checkpoint.py, kept.py where they are used); slot.py imports no module of the package but
+crc.py. This module is on the heap for good: it holds what every transaction needs.
 """
 
-try:
-    from binascii import crc32
-except ImportError:  # built without deflate: crc.py's bitwise one, same numbers, slower
-    from store.crc import bitwise as crc32
-
-import transient
-
-VERSION = 1
-SLOT_NAMES = ("bank.a", "bank.b")
-MARK_NAME = "bank.id"
-MARK_TEXT = b"bank-unit store v1\n"
+from store import slot
+from store.slot import MARK_NAME, SLOT_NAMES, line
+from store.slot import crc32, rec_payload, records  # noqa: F401 (the package's names for them)
 
 # -- the file system underneath -------------------------------------------------------------
 
@@ -66,21 +53,6 @@ class OsFS:
                 self.fsync(f.fileno())
         finally:
             f.close()
-
-
-# -- lines ------------------------------------------------------------------------------------
-
-
-def line(payload):
-    """One stored line: the CRC32 of the payload (str, or bytes as stored) in 8 hex digits, a
-    space, the payload."""
-    b = payload if isinstance(payload, bytes) else payload.encode()
-    return b"%08x " % (crc32(b) & 0xFFFFFFFF) + b + b"\n"
-
-
-def rec_payload(tag, r):
-    return "%s %d %s %d %d %d %d %d %d %s" % (tag, r[0], r[1], r[2], r[3], r[4], r[5], r[6],
-                                              r[7], r[8])
 
 
 class FileStore:
@@ -115,19 +87,19 @@ class FileStore:
         self.scrub = False  # damage was read: drop the old slot after the next checkpoint
         self.bytes_written = 0
         self.games = []  # the kept games' ids, newest first (B11; games.py reads them)
-        self.legacy = None  # a store from before game files: its one kept game (storeload)
+        self.legacy = None  # a store from before game files: its one kept game (load.py)
 
-    # -- boot ---------------------------------------------------------------------------------
+    # -- reading ------------------------------------------------------------------------------
 
     def load(self):
-        # The reading of the slots is storeload.py's, imported by power.boot (storeload.into).
-        from store import load as storeload
+        # Boot-only: app.boot drops load.py once the unit is up.
+        from store import load
 
-        return storeload.load(self)
+        return load.load(self)
 
     def history(self, seq, n, raw):
-        # Read back from the slot in use (LOG, BACKUP, a checkpoint): a few times a game.
-        return transient.call("store.load", "history", self, seq, n, raw)
+        # Read back from the slot in use (LOG, BACKUP, a checkpoint): slot.py's reader.
+        return slot.history(self, seq, n, raw)
 
     # -- writing ------------------------------------------------------------------------------
 
@@ -148,20 +120,60 @@ class FileStore:
         self.writes += 1
         self.bytes_written += len(data)
 
-    # A checkpoint is written every journal_max transactions and for a whole-game change: its
-    # code (checkpoint.py) is on the heap only while it runs.
+    # A checkpoint is written every journal_max transactions and for a whole-game change
+    # (checkpoint.py, imported at the first and kept).
 
     def save(self, ledger, log):
-        transient.call("store.checkpoint", "write", self, ledger, None, list(log))
+        from store import checkpoint
+
+        checkpoint.write(self, ledger, None, list(log))
 
     def commit(self, ledger, rec):
         if self.appendable and self.journal < self.journal_max:
             self._append(rec_payload("r", rec))
         else:
-            transient.call("store.checkpoint", "write", self, ledger, rec, None)
+            from store import checkpoint
+
+            checkpoint.write(self, ledger, rec, None)
 
     def save_settings(self, ledger):
         if self.appendable and self.journal < self.journal_max:
             self._append("v %d" % ledger.volume)
         else:
-            transient.call("store.checkpoint", "write", self, ledger, None, None)
+            from store import checkpoint
+
+            checkpoint.write(self, ledger, None, None)
+
+    # -- what else it keeps: the kept games (B11) and the players' names ---------------------
+    # Run a few times a game: kept.py, imported at the first and kept.
+
+    def put_game(self, g):
+        """A kept game onto the store, durable on return (OSError if not)."""
+        from store import kept
+
+        kept.put_game(self, g)
+
+    def get_game(self, gid):
+        """The kept game gid as a dict, or None if the store names no such game or it does not
+        read."""
+        from store import kept
+
+        return kept.get_game(self, gid)
+
+    def drop_game(self, gid):
+        """A kept game no longer named by the store's header: its file goes."""
+        from store import kept
+
+        kept.drop_game(self, gid)
+
+    def get_names(self):
+        """(gen, the six names): the newest names kept; kept.NO_NAMES if none are."""
+        from store import kept
+
+        return kept.get_names(self)
+
+    def put_names(self, gen, names):
+        """names (6) kept as generation gen, durable on return; OSError leaves the old ones."""
+        from store import kept
+
+        kept.put_names(self, gen, names)

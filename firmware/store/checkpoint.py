@@ -1,21 +1,19 @@
-"""A checkpoint: the whole game written into the store's other slot file (store.py's docstring
-has the format and the order of the writes that keeps it safe against a power cut).
+"""A checkpoint: the whole game written into the store's other slot file (slot.py has the
+format, store/__init__.py and docs/storage.md the order of the writes that keeps it safe
+against a power cut).
 
-FileStore writes one every `journal_max` transactions and for every whole-game change, through
-transient.call: this code is on the heap only while it runs.
+FileStore writes one every `journal_max` transactions and for every whole-game change.
 """
 
-from store import jsonw
-import transient
 from brain.ledger import CARDS, apply
-from store import MARK_TEXT, VERSION, line, rec_payload
-from store.load import fold  # the reader of stored lines; dropped with this module
+from store import jsonw
+from store.slot import MARK_TEXT, VERSION, fold, line, rec_payload
 
 
 def write(store, ledger, rec=None, fresh=None):
     """The whole state (with rec applied) into the other slot, as the next generation.
 
-    The log carried on is the slot in use's, read back (storeload.history) as its stored lines,
+    The log carried on is the slot in use's, read back (slot.history) as its stored lines,
     with rec after it.
     fresh is a whole-game change instead: the game starts again from the ledger's balances, its
     log only the records in fresh (a restore's, which move no money).
@@ -50,7 +48,9 @@ def write(store, ledger, rec=None, fresh=None):
         log = log[drop:]
     if store.legacy is not None:
         # The kept game an older store's header carried moves into a file of its own first.
-        transient.call("brain.games", "keep_legacy", store)
+        leg = store.legacy
+        if leg["id"] in store.games:
+            store.put_game(leg)
     gen = store.gen + 1
     head = (("v", VERSION), ("gen", gen), ("profile", profile), ("seq", seq),
             ("volume", ledger.volume), ("n", len(log)), ("base", base[1:CARDS + 1]),

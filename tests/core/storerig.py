@@ -140,7 +140,7 @@ def state(ledger):
         return None
     kept = []  # the kept games (B11), as the banker would see them
     for gid in ledger.store.games:
-        g = games.game(ledger.store, gid)
+        g = ledger.store.get_game(gid)
         kept.append(None if g is None else (g["id"], g["profile"], g["seq"], g["transactions"],
                                             tuple(g["balances"])))
     prev = (tuple(kept), ledger.start)
@@ -203,7 +203,10 @@ def session(ledger, n, seed=7, before=None, after=None):
 def recorded(led, ops, seed):
     """A first run of session() on a freshly loaded ledger: ({op: (state before, state after)},
     transactions), with -1 the first boot's checkpoint. Cut tests check every boot against it."""
-    states = {-1: (None, state(led))}
+    # Every key made now, while the heap is whole: a dict grown late in a long session needs
+    # one contiguous block, which MicroPython's fragmented heap may no longer have.
+    states = dict.fromkeys(range(-1, ops))
+    states[-1] = (None, state(led))
     cur = [None]
 
     def before(i):

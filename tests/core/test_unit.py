@@ -1,6 +1,5 @@
 """The unit's rules B2-B16 and B18, through its events, on a virtual clock."""
 
-from brain import games
 from store import load as storeload
 from harness import Rig
 
@@ -299,7 +298,7 @@ def test_b11_new_game_after_3s_hold():
     r.press("1M-")
     assert storeload.records(r.unit.ledger)[0][0] == seq + 1  # seq numbers continue
     st = r.unit.ledger.store
-    assert games.game(st, st.games[0])["balances"][0] == START - 5000000  # the game before, kept
+    assert st.get_game(st.games[0])["balances"][0] == START - 5000000  # the game before, kept
 
 
 def test_b11_a_hosts_new_game_ends_the_session_as_the_keypads_does():

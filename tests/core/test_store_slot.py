@@ -1,0 +1,73 @@
+"""B17: the slot format's one reader (store/slot.py) at its edges, where boot, the log read back
+(LOG) and a checkpoint must agree: damage in the checkpoint's lines is reported even when the
+journal ends with a cut append, a slot too big for RAM is unreadable (not a crash), and a last
+line whose newline was flipped counts and is carried on whole by the next checkpoint."""
+
+from brain.ledger import Ledger
+from store import FileStore, line, load as storeload
+from storerig import FaultFS, copy_files
+
+
+def _played(txns, journal_max=4):
+    """A game of txns receipts on card 1 (one checkpoint every journal_max + 1)."""
+    fs = FaultFS()
+    led = Ledger(FileStore("/bank", fs=fs, journal_max=journal_max), None)
+    assert storeload.into(led, None) == "new"
+    for i in range(txns):
+        led.move("receive", 0, 1, 10000 * (i + 1), 0)
+    return fs, led
+
+
+def _boot(fs):
+    led = Ledger(FileStore("/bank", fs=fs, journal_max=4), None)
+    return led, storeload.into(led, None)
+
+
+def _in_use(fs, led):
+    return fs.files[led.store.paths[led.store.cur]]
+
+
+def test_a_bad_checkpoint_line_is_damage_even_when_the_last_append_was_cut():
+    fs, led = _played(7)  # a checkpoint carrying 5 records, then 2 journal lines
+    buf = _in_use(fs, led)
+    first_c = buf.index(b"\n") + 1 + 12  # inside the first checkpoint line's payload
+    buf[first_c] ^= 0x01
+    buf.extend(line("r 8 receive 0 1 80000 0 0 0 keypad")[:20])  # a cut append after it
+    led2, status = _boot(FaultFS(copy_files(fs.files)))
+    # The balances stand (the header's, then the journal's), the lost history is reported.
+    assert status == "damaged" and "has bad lines" in led2.store.detail
+    assert led2.bal == led.bal and led2.seq == 7
+
+
+def test_a_slot_too_big_for_ram_is_unreadable_and_the_other_slot_is_used():
+    fs, led = _played(12)  # both slots written: the other one holds the checkpoint before
+    big = led.store.paths[led.store.cur]
+
+    class Big(FaultFS):
+        def open(self, path, mode):
+            f = FaultFS.open(self, path, mode)
+            if path == big:
+                def readline():
+                    raise MemoryError()
+                f.readline = readline
+            return f
+
+    led2, status = _boot(Big(copy_files(fs.files)))
+    assert status == "damaged" and big.rsplit("/", 1)[1] + " unreadable" in led2.store.detail
+    assert led2.ready and 0 < led2.seq < led.seq  # an earlier whole state, never invented
+    assert sum(led2.bal) < sum(led.bal)
+
+
+def test_a_flipped_last_newline_counts_and_the_next_checkpoint_carries_it_on():
+    fs, led = _played(7)
+    want = storeload.records(led)
+    _in_use(fs, led)[-1] ^= 0x01  # "\n" -> "\x0b": the line is whole, its end is damaged
+    led2, status = _boot(FaultFS(copy_files(fs.files)))
+    assert status == "damaged" and led2.bal == led.bal and led2.seq == 7
+    assert storeload.records(led2) == want
+    gen = led2.store.gen
+    led2.move("receive", 0, 2, 5000, 0)  # the slot is not appended to: a checkpoint
+    assert led2.store.gen == gen + 1
+    led3, status = _boot(FaultFS(copy_files(led2.store.fs.files)))
+    assert status == "ok" and led3.bal == led2.bal
+    assert storeload.records(led3)[:-1] == want and len(storeload.records(led3)) == 8
