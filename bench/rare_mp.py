@@ -11,8 +11,9 @@ the Pico's random source. Then, for each rare path, `<path>_first_us` and `<path
 bytes its first use leaves allocated, after a collection) and `<path>_us` (median of 21 later
 uses):
 - `log20`: `store.records(ledger, 20)`, what `LOG 20` sends: the slot's lines read back by
-  store/slot.py's reader (loaded with the store, kept), the last 20 parsed. The unix port's own files would measure its read(2) calls instead: its
-  readline asks the kernel for every byte.
+  store/slot.py's reader (loaded with the store, kept), the last 20 parsed. The unix port's
+  own files would measure its read(2) calls instead: its readline asks the kernel for every
+  byte.
 - `deal`: a DEAL press that starts the deal timer (B13): deal.py and board/rng.py for the
   first, a number drawn from os.urandom.
 - `newgame`: C held 3 s (B11), the moment it fires: games.py for the first, the new game

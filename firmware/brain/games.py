@@ -130,30 +130,9 @@ def _save(ledger, push, drop, log):
         store.drop_game(i)
 
 
-def listing(store):
-    """GAMES: the kept games, newest first, as the protocol shows them."""
-    from store.kept import game_pairs
-
-    out = []
-    for gid in store.games:
-        g = store.get_game(gid)
-        if g is None:
-            continue  # a kept game that does not read is not offered
-        bal = tuple((str(i + 1), b) for i, b in enumerate(g["balances"]))
-        out.append(game_pairs(g)[:4] + (("balances", bal),))
-    return out
-
-
 def set_balance(ledger, card, amount, via="key"):
     """Maintenance (host tools): put a balance straight, logged as the move it took."""
     have = ledger.bal[card]
     if amount >= have:
         return ledger.move("set", 0, card, amount - have, 0, via)
     return ledger.move("set", card, 0, have - amount, 0, via)
-
-
-def snapshot(ledger, history=None):
-    """BACKUP: everything the store keeps, as plain data (store/kept.py's snapshot)."""
-    from store import kept
-
-    return kept.snapshot(ledger, history)

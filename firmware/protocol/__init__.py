@@ -351,10 +351,10 @@ class Protocol:
     def _backup(self, args):
         if args:
             return "ERR bad-argument BACKUP takes no argument"
-        from brain import games
+        from store import kept
 
         try:
-            snap = games.snapshot(self.unit.ledger)
+            snap = kept.snapshot(self.unit.ledger)
         except OSError:
             return "ERR store-failed the log could not be read back"
         return "OK " + jsonw.dumps(snap)
@@ -391,10 +391,9 @@ class Protocol:
     def _games(self, args):
         if args:
             return "ERR bad-argument GAMES takes no argument"
-        from brain import games
+        from store import kept
 
-        kept = games.listing(self.unit.ledger.store)
-        return "OK " + jsonw.dumps(kept)
+        return "OK " + jsonw.dumps(kept.listing(self.unit.ledger.store))
 
     def _restore(self, args):
         what = args[0].upper() if args else ""

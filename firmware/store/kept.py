@@ -149,3 +149,15 @@ def snapshot(ledger, history=None):
     return {"v": 1, "profile": ledger.profile.name, "seq": ledger.seq, "volume": ledger.volume,
             "base": list(history[0][1:]), "log": [list(r) for r in history[1]],
             "previous": prev, "start": ledger.start, "games": list(store.games)}
+
+
+def listing(store):
+    """GAMES: the kept games, newest first, as the protocol shows them."""
+    out = []
+    for gid in store.games:
+        g = store.get_game(gid)
+        if g is None:
+            continue  # a kept game that does not read is not offered
+        bal = tuple((str(i + 1), b) for i, b in enumerate(g["balances"]))
+        out.append(game_pairs(g)[:4] + (("balances", bal),))
+    return out

@@ -1,0 +1,117 @@
+"""Issue 15: the firmware's tree shows its architecture, and its imports say so.
+
+- No import cycle among the firmware's modules, counting imports inside functions (a lazy
+  import is still a dependency a reader has to follow).
+- Every call is a plain import a reader, mypy and ruff can follow: no `transient`, no
+  `__import__` by name.
+- What only a desktop runs (firmware/desktop/) is never imported by code the Pico runs, and
+  `make deploy`'s plan (tools/deploy.py) leaves it out.
+- The brain knows no pins, no board, no serial and no files: brain/ imports only brain/, the
+  store's loader (boot reads the game back through it) and, when no random source was given
+  (a Pico), the hardware's (board/rng.py: os.urandom), at the first deal.
+"""
+
+import ast
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+
+
+def modules():
+    """{dotted module name: path} for every firmware file."""
+    out = {}
+    for d, dirs, files in os.walk(FIRMWARE):
+        dirs[:] = [x for x in dirs if x != "__pycache__"]
+        for f in files:
+            if f.endswith(".py"):
+                rel = os.path.relpath(os.path.join(d, f), FIRMWARE)[:-3].replace(os.sep, ".")
+                out[rel[:-len(".__init__")] if rel.endswith(".__init__") else rel] = \
+                    os.path.join(d, f)
+    return out
+
+
+def graph():
+    """{module: the firmware modules it imports, anywhere in its code}, and the names each
+    module's code uses (for transient and __import__)."""
+    mods = modules()
+    deps, names = {}, {}
+    for name, path in mods.items():
+        with open(path) as f:
+            tree = ast.parse(f.read())
+        got = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                for a in node.names:
+                    sub = node.module + "." + a.name
+                    got.add(sub if sub in mods else node.module)
+            elif isinstance(node, ast.Import):
+                got.update(a.name for a in node.names)
+        deps[name] = {m for m in got if m in mods and m != name}
+        names[name] = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    return deps, names
+
+
+def cycles(deps):
+    found = []
+    path = []
+    done = set()
+
+    def visit(m):
+        if m in path:
+            found.append(path[path.index(m):] + [m])
+            return
+        if m in done:
+            return
+        path.append(m)
+        for d in sorted(deps.get(m, ())):
+            visit(d)
+        path.pop()
+        done.add(m)
+
+    for m in sorted(deps):
+        visit(m)
+    return found
+
+
+def test_the_firmware_has_no_import_cycle():
+    deps, _ = graph()
+    assert cycles(deps) == []
+
+
+def test_a_cycle_is_caught():
+    assert cycles({"app": {"startup"}, "startup": {"app"}}) == [["app", "startup", "app"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_call_is_dispatched_by_a_string():
+    deps, names = graph()
+    assert "transient" not in modules()
+    assert not [m for m, used in names.items() if "__import__" in used]
+
+
+def test_the_pico_never_imports_desktop_code():
+    deps, _ = graph()
+    bad = {m: sorted(d for d in ds if d.split(".")[0] == "desktop")
+           for m, ds in deps.items() if m.split(".")[0] != "desktop"}
+    assert {m: d for m, d in bad.items() if d} == {}
+
+
+def test_deploy_leaves_desktop_code_at_home():
+    sys.path.insert(0, os.path.join(ROOT, "tools"))
+    try:
+        import deploy
+    finally:
+        sys.path.pop(0)
+    sent = [rel for rel, _ in deploy.sources()]
+    assert "brain/unit.py" in sent and "main.py" in sent and "board/drivers/ht1621.py" in sent
+    assert not [rel for rel in sent if rel.startswith("desktop/")]
+
+
+def test_the_brain_knows_no_body():
+    deps, _ = graph()
+    for m, ds in deps.items():
+        if m.split(".")[0] == "brain":
+            outside = {d for d in ds if d.split(".")[0] != "brain"} - {"store.load", "board.rng"}
+            assert not outside, (m, outside)
