@@ -45,10 +45,12 @@ typecheck: setup
 	$(PY) tools/typings.py build/typings
 	$(BIN)/mypy --config-file mypy.ini firmware
 
-# The core's plain tests under the real MicroPython interpreter.
+# The core's plain tests under the real MicroPython interpreter. One process runs them all: the
+# heap is the test session's (thousands of stores and units), not the firmware's (the Pico's own is
+# measured on the emulated Pico, make bench).
 test-mp: setup
 ifeq ($(UNIX_PORT),yes)
-	cd tests && ../$(MICROPYTHON) mprun.py
+	cd tests && ../$(MICROPYTHON) -X heapsize=16M mprun.py
 else
 	@echo "SKIPPED: MicroPython unix port runs (the wheel exists for Linux x86_64 only)"
 endif

@@ -52,13 +52,16 @@ def build(board=None, directory=None):
     return board, unit, clock
 
 
-BOOT_ONLY = ("board.build", "pins", "store.load", "startup")
+# What boot ran, forgotten once the unit is up. Only boot runs the builders, the pin map they
+# read, the store's loader and this module. A first boot (a new store) also starts a game
+# (brain/games.py) and writes the first checkpoint (store/checkpoint.py): rare code that play
+# imports where it first needs it and then keeps, as on any later boot, which loads neither.
+BOOT_ONLY = ("board.build", "pins", "store.load", "brain.games", "store.checkpoint", "startup")
 
 
 def forget_boot():
-    """What only boot runs, forgotten once the unit is up: the builders and the pin map they
-    read, the store's loader (the slot reader it uses, store/slot.py, stays: LOG and
-    checkpoints read too) and this module."""
+    """Forget BOOT_ONLY (the slot reader boot used, store/slot.py, stays: every transaction
+    writes its lines, and LOG and checkpoints read them)."""
     for name in BOOT_ONLY:
         forget(name)
 

@@ -11,7 +11,6 @@ store's reader) and keep it once loaded.
 
 import store
 from store import jsonw
-from brain import profiles
 from brain.clock import ticks_add, ticks_diff
 from brain.ledger import (AMOUNT, FROM, FROM_AFTER, KIND, SEQ, TO, TO_AFTER, UNDOES, VIA)
 from brain.unit import KEYS
@@ -77,6 +76,10 @@ def txn_json(rec):
     return tuple(fields)
 
 
+# The extensions' names; their code is protocol/extensions.py's.
+EXTENSIONS = ("MAINT", "NEWGAME", "SET", "BACKUP", "RESTORE", "GAMES", "MEM", "NAME", "NAMES")
+
+
 class Protocol:
     def __init__(self, unit, clock):
         self.unit = unit
@@ -92,14 +95,11 @@ class Protocol:
             "INSERT": self._insert, "REMOVE": self._remove, "STATE": self._state,
             "BALANCES": self._balances, "LOG": self._log, "ADVANCE": self._advance,
             "EVENTS": self._events,
-            # Extensions (docs/protocol-extensions.md): maintenance and backup for host tools.
-            "MAINT": self._maint, "NEWGAME": self._newgame, "SET": self._set,
-            "BACKUP": self._backup, "RESTORE": self._restore, "GAMES": self._games,
-            # ... and the unit's heap, measured where it runs (issue: the footprint on a Pico).
-            "MEM": self._mem,
-            # ... and the players' names (names.py), for the banker panel and host tools.
-            "NAME": self._name, "NAMES": self._names,
         }
+
+    def whole(self, s):
+        """A non-negative whole number in decimal digits, or None (the extensions' too)."""
+        return _int(s)
 
     # -- events --------------------------------------------------------------------------------
 
@@ -142,10 +142,16 @@ class Protocol:
             return self.drain()  # blank lines are ignored
         name = words[0].upper()
         fn = self.commands.get(name)
-        if fn is None:
-            reply = "ERR unknown-command " + words[0][:24]
-        else:
+        if fn is not None:
             reply = fn(words[1:])
+        elif name in EXTENSIONS:
+            # Host tools' commands (docs/protocol-extensions.md), a few a game: their code is
+            # imported at the first and kept.
+            from protocol import extensions
+
+            reply = extensions.COMMANDS[name](self, words[1:])
+        else:
+            reply = "ERR unknown-command " + words[0][:24]
         out = self.drain()
         out.append(reply)
         return out
@@ -292,121 +298,6 @@ class Protocol:
             return "ERR bad-argument EVENTS ON|OFF"
         self.events = args[0].upper() == "ON"
         return "OK"
-
-    # -- extensions: maintenance ---------------------------------------------------------------
-
-    def _maint(self, args):
-        if args:
-            return "ERR bad-argument MAINT takes no argument"
-        return "OK " + jsonw.dumps((("maintenance", self.unit.maintenance),))
-
-    def _newgame(self, args):
-        # A host's new game puts the game in play away: maintenance, as every serial change of
-        # money (the keypad's C held 3 s, and HOLD C 3000, are the keypad's and need none).
-        if args:
-            return "ERR bad-argument NEWGAME takes no argument"
-        if not self.unit.maintenance:
-            return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-        err = self.unit.new_game(self.clock.now())
-        if err:
-            return "ERR " + err
-        return self._ok_state()
-
-    def _set(self, args):
-        u = self.unit
-        what = args[0].upper() if args else ""
-        now = self.clock.now()
-        if what == "SOUND" and len(args) == 2:
-            v = _int(args[1])
-            if v is None or v > 2:
-                return "ERR bad-argument SET SOUND <0-2>"
-            err = u.set_volume(v)
-            if err:
-                return "ERR " + err
-            return self._ok_state()
-        if what == "PROFILE" and len(args) == 2:
-            if profiles.get(args[1]) is None:
-                return "ERR bad-argument profiles are " + " ".join(sorted(profiles.PROFILES))
-            if not u.maintenance:
-                return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-            err = u.new_game(now, args[1].lower())
-            return "ERR " + err if err else self._ok_state()
-        if what == "BALANCE" and len(args) == 3:
-            card = _int(args[1])
-            amount = _int(args[2])
-            if card is None or not 1 <= card <= 6 or amount is None:
-                return "ERR bad-argument SET BALANCE <1-6> <amount>"
-            if amount % u.ledger.profile.resolution:
-                return "ERR bad-argument amount is not a multiple of %d" % (
-                    u.ledger.profile.resolution)
-            if not u.maintenance:
-                return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-            rec = u.set_balance(card, amount, "serial")
-            if isinstance(rec, str):
-                return "ERR " + rec
-            return self._ok_state()
-        return ("ERR bad-argument SET SOUND <0-2> | SET PROFILE <name> | "
-                "SET BALANCE <card> <amount>")
-
-    def _backup(self, args):
-        if args:
-            return "ERR bad-argument BACKUP takes no argument"
-        from store import kept
-
-        try:
-            snap = kept.snapshot(self.unit.ledger)
-        except OSError:
-            return "ERR store-failed the log could not be read back"
-        return "OK " + jsonw.dumps(snap)
-
-    def _name(self, args):
-        from protocol import names
-
-        return names.command(self.unit.ledger.store, "NAME", args)
-
-    def _names(self, args):
-        from protocol import names
-
-        return names.command(self.unit.ledger.store, "NAMES", args)
-
-    def _mem(self, args):
-        if args:
-            return "ERR bad-argument MEM takes no argument"
-        if self.heap is None:
-            return "ERR unsupported only a unit (main.py) reports its heap"
-        import gc
-        import time
-
-        base, booted = self.heap
-        # The collection is timed too: how long a unit's heap, as play has left it, keeps the
-        # loop from a key (the Pico's budget is 5 ms; README "Performance").
-        t = time.ticks_us()  # type: ignore[attr-defined]
-        gc.collect()
-        took = ticks_diff(time.ticks_us(), t)  # type: ignore[attr-defined]
-        return "OK " + jsonw.dumps((
-            ("firmware", None if base is None or booted is None else booted - base),
-            ("boot", booted), ("now", gc.mem_alloc()), ("free", gc.mem_free()),
-            ("gc_us", took)))
-
-    def _games(self, args):
-        if args:
-            return "ERR bad-argument GAMES takes no argument"
-        from store import kept
-
-        return "OK " + jsonw.dumps(kept.listing(self.unit.ledger.store))
-
-    def _restore(self, args):
-        what = args[0].upper() if args else ""
-        gid = _int(args[1]) if len(args) == 2 and what == "GAME" else None
-        if not ((len(args) == 1 and what == "PREVIOUS") or gid is not None):
-            return "ERR bad-argument RESTORE PREVIOUS | RESTORE GAME <id>"
-        u = self.unit
-        if not u.maintenance:
-            return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-        rec = u.restore_game(gid, "serial")
-        if isinstance(rec, str):
-            return "ERR " + rec
-        return self._ok_state()
 
 
 def _int(s):

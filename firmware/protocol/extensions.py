@@ -1,0 +1,130 @@
+"""The protocol's extensions (docs/protocol-extensions.md): maintenance, backup, the kept games,
+the players' names and the unit's heap, for host tools and the banker panel. A few a game, so
+protocol/__init__.py imports this module at the first of them and keeps it; a unit that no
+host maintains never spends heap on it. Each takes the Protocol and the words after its name,
+and gives the reply line.
+"""
+
+from brain import profiles
+from brain.clock import ticks_diff
+from store import jsonw
+
+
+def do_maint(p, args):
+    if args:
+        return "ERR bad-argument MAINT takes no argument"
+    return "OK " + jsonw.dumps((("maintenance", p.unit.maintenance),))
+
+def do_newgame(p, args):
+    # A host's new game puts the game in play away: maintenance, as every serial change of
+    # money (the keypad's C held 3 s, and HOLD C 3000, are the keypad's and need none).
+    if args:
+        return "ERR bad-argument NEWGAME takes no argument"
+    if not p.unit.maintenance:
+        return "ERR maintenance-required hold DEAL for 3 s on the unit first"
+    err = p.unit.new_game(p.clock.now())
+    if err:
+        return "ERR " + err
+    return p._ok_state()
+
+def do_set(p, args):
+    u = p.unit
+    what = args[0].upper() if args else ""
+    now = p.clock.now()
+    if what == "SOUND" and len(args) == 2:
+        v = p.whole(args[1])
+        if v is None or v > 2:
+            return "ERR bad-argument SET SOUND <0-2>"
+        err = u.set_volume(v)
+        if err:
+            return "ERR " + err
+        return p._ok_state()
+    if what == "PROFILE" and len(args) == 2:
+        if profiles.get(args[1]) is None:
+            return "ERR bad-argument profiles are " + " ".join(sorted(profiles.PROFILES))
+        if not u.maintenance:
+            return "ERR maintenance-required hold DEAL for 3 s on the unit first"
+        err = u.new_game(now, args[1].lower())
+        return "ERR " + err if err else p._ok_state()
+    if what == "BALANCE" and len(args) == 3:
+        card = p.whole(args[1])
+        amount = p.whole(args[2])
+        if card is None or not 1 <= card <= 6 or amount is None:
+            return "ERR bad-argument SET BALANCE <1-6> <amount>"
+        if amount % u.ledger.profile.resolution:
+            return "ERR bad-argument amount is not a multiple of %d" % (
+                u.ledger.profile.resolution)
+        if not u.maintenance:
+            return "ERR maintenance-required hold DEAL for 3 s on the unit first"
+        rec = u.set_balance(card, amount, "serial")
+        if isinstance(rec, str):
+            return "ERR " + rec
+        return p._ok_state()
+    return ("ERR bad-argument SET SOUND <0-2> | SET PROFILE <name> | "
+            "SET BALANCE <card> <amount>")
+
+def do_backup(p, args):
+    if args:
+        return "ERR bad-argument BACKUP takes no argument"
+    from store import kept
+
+    try:
+        snap = kept.snapshot(p.unit.ledger)
+    except OSError:
+        return "ERR store-failed the log could not be read back"
+    return "OK " + jsonw.dumps(snap)
+
+def do_name(p, args):
+    from protocol import names
+
+    return names.command(p.unit.ledger.store, "NAME", args)
+
+def do_names(p, args):
+    from protocol import names
+
+    return names.command(p.unit.ledger.store, "NAMES", args)
+
+def do_mem(p, args):
+    if args:
+        return "ERR bad-argument MEM takes no argument"
+    if p.heap is None:
+        return "ERR unsupported only a unit (main.py) reports its heap"
+    import gc
+    import time
+
+    base, booted = p.heap
+    # The collection is timed too: how long a unit's heap, as play has left it, keeps the
+    # loop from a key (the Pico's budget is 5 ms; README "Performance").
+    t = time.ticks_us()  # type: ignore[attr-defined]
+    gc.collect()
+    took = ticks_diff(time.ticks_us(), t)  # type: ignore[attr-defined]
+    return "OK " + jsonw.dumps((
+        ("firmware", None if base is None or booted is None else booted - base),
+        ("boot", booted), ("now", gc.mem_alloc()), ("free", gc.mem_free()),
+        ("gc_us", took)))
+
+def do_games(p, args):
+    if args:
+        return "ERR bad-argument GAMES takes no argument"
+    from store import kept
+
+    return "OK " + jsonw.dumps(kept.listing(p.unit.ledger.store))
+
+def do_restore(p, args):
+    what = args[0].upper() if args else ""
+    gid = p.whole(args[1]) if len(args) == 2 and what == "GAME" else None
+    if not ((len(args) == 1 and what == "PREVIOUS") or gid is not None):
+        return "ERR bad-argument RESTORE PREVIOUS | RESTORE GAME <id>"
+    u = p.unit
+    if not u.maintenance:
+        return "ERR maintenance-required hold DEAL for 3 s on the unit first"
+    rec = u.restore_game(gid, "serial")
+    if isinstance(rec, str):
+        return "ERR " + rec
+    return p._ok_state()
+
+
+COMMANDS = {
+    "MAINT": do_maint, "NEWGAME": do_newgame, "SET": do_set, "BACKUP": do_backup,
+    "RESTORE": do_restore, "GAMES": do_games, "MEM": do_mem, "NAME": do_name, "NAMES": do_names,
+}
