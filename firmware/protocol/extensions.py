@@ -6,7 +6,6 @@ and gives the reply line.
 """
 
 from brain import profiles
-from brain.clock import ticks_diff
 from store import jsonw
 
 
@@ -84,25 +83,6 @@ def do_names(p, args):
 
     return names.command(p.unit.ledger.store, "NAMES", args)
 
-def do_mem(p, args):
-    if args:
-        return "ERR bad-argument MEM takes no argument"
-    if p.heap is None:
-        return "ERR unsupported only a unit (main.py) reports its heap"
-    import gc
-    import time
-
-    base, booted = p.heap
-    # The collection is timed too: how long a unit's heap, as play has left it, keeps the
-    # loop from a key (the Pico's budget is 5 ms; README "Performance").
-    t = time.ticks_us()  # type: ignore[attr-defined]
-    gc.collect()
-    took = ticks_diff(time.ticks_us(), t)  # type: ignore[attr-defined]
-    return "OK " + jsonw.dumps((
-        ("firmware", None if base is None or booted is None else booted - base),
-        ("boot", booted), ("now", gc.mem_alloc()), ("free", gc.mem_free()),
-        ("gc_us", took)))
-
 def do_games(p, args):
     if args:
         return "ERR bad-argument GAMES takes no argument"
@@ -126,5 +106,5 @@ def do_restore(p, args):
 
 COMMANDS = {
     "MAINT": do_maint, "NEWGAME": do_newgame, "SET": do_set, "BACKUP": do_backup,
-    "RESTORE": do_restore, "GAMES": do_games, "MEM": do_mem, "NAME": do_name, "NAMES": do_names,
+    "RESTORE": do_restore, "GAMES": do_games, "NAME": do_name, "NAMES": do_names,
 }
