@@ -84,6 +84,7 @@ class App:
     # that bout of play allocated and keeps what lives packed low (4.3 ms on a Pico after play,
     # against 10 ms for a heap run full), and it never falls inside a key press.
     quiet_ms = 300
+    lines_per_collect = 4  # ... or after this many lines a host sent without a pause between
 
     def __init__(self, board, unit, clock, stdin, stdout):
         self.board = board
@@ -104,6 +105,7 @@ class App:
         self._seen = -1  # the unit's rev at the last turn; -1: a line was answered since
         self._active_at = 0  # ticks the unit last changed or answered
         self._garbage = True  # something ran since the last collection
+        self._lines = 0  # lines answered since the last collection
         self.open_serial(stdin, stdout)
 
     def open_serial(self, stdin, stdout):
@@ -251,10 +253,15 @@ class App:
                     assert protocol is not None
                     self.write(protocol.handle(line))
                     self._seen = -1  # an answer allocates: a collection in the next pause
+                    self._lines += 1
             if not self.poller.poll(0):
                 return
 
     def _connect(self):
+        # The protocol's code stays for good: collected first, the heap's low holes take it
+        # (allocation restarts from the bottom after a collection) rather than blocks above
+        # what play left, so later collections sweep less (quiet_ms).
+        gc.collect()
         from protocol import LineReader, Protocol
 
         protocol = self.protocol = Protocol(self.unit, self.clock)
@@ -336,10 +343,11 @@ class App:
         if not self._garbage:
             return wait
         left = self.quiet_ms - ticks_diff(now, self._active_at)
-        if left > 0:
+        if left > 0 and self._lines < self.lines_per_collect:
             return left if left < wait else wait
         gc.collect()
         self._garbage = False
+        self._lines = 0
         return wait
 
     def run(self):

@@ -6,6 +6,7 @@ builder (board/build.py) and the pin map, so a unit in play keeps none of it on 
 store's reader, which loaded the game, is dropped here (`forget`).
 """
 
+import gc
 import os
 import sys
 import time
@@ -41,14 +42,16 @@ def build(board=None, directory=None):
         from board import build as board_build
 
         board = board_build.build()
+    # Collected between the stages of boot: what each stage keeps is then allocated from the
+    # heap's lowest free block, not above the garbage of the stage before (a collection
+    # sweeps up to the highest block in use: App.quiet_ms), a few ms once at boot.
+    gc.collect()
     directory = directory or state_dir()
     make_dir(directory)
     unit = Unit(FileStore(directory), None, None)  # rng None: the hardware's (deal.py)
     clock = RealClock(time.ticks_ms, time.sleep_ms)
     unit.boot(clock.now())
-    # The store's reader loaded the game; a unit in play needs it again only for LOG, BACKUP
-    # and checkpoints, which import it then (and keep it): until then its heap is play's.
-    forget("store.load")
+    gc.collect()
     return board, unit, clock
 
 
