@@ -36,7 +36,7 @@ from lfsdev import RamDev, mkfs, mount  # noqa: E402
 from store import FileStore  # noqa: E402
 from desktop.memstore import VfsFS  # noqa: E402
 from brain.unit import Unit  # noqa: E402
-from startup import forget  # noqa: E402
+from startup import BOOT_ONLY, forget  # noqa: E402
 
 sys.path.append(__file__.rsplit("/", 1)[0])  # bench/: the game storage.py plays
 from storage import _game  # noqa: E402
@@ -68,9 +68,12 @@ mkfs(dev)
 fs = mount(dev)
 fs.mkdir("/bank")
 assert _game(FileStore("/bank", fs=VfsFS(fs)), 300).seq == 300
+for name in BOOT_ONLY:
+    forget(name)  # a reset: what made the game is gone
 u = Unit(FileStore("/bank", fs=VfsFS(fs)), None, None)  # rng None: the hardware's, as a Pico
 u.boot(0)
-forget("store.load")  # as startup.build leaves a unit: the reader loaded the game, and went
+for name in BOOT_ONLY:
+    forget(name)  # as app.boot leaves a unit (startup.forget_boot)
 assert u.ledger.seq == 300
 assert "brain.games" not in sys.modules and "brain.deal" not in sys.modules  # not at boot
 now = [0]
