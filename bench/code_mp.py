@@ -5,7 +5,7 @@ port) or 32-bit (the webassembly port, through bench/wasm32.mjs), as a Pico is.
 
 Imports the modules a booted unit keeps (app, the core startup.py builds it from, the board
 and its drivers, with the HT1621 display that pins.py wires by default; keep the list in step with
-board_pico.build) and prints `{"code": bytes}`: the heap they take, collected. What a Pico
+board/build.py) and prints `{"code": bytes}`: the heap they take, collected. What a Pico
 has built in (machine, time, os, json, ...) is imported first and not counted.
 """
 
@@ -25,11 +25,11 @@ gc.collect()
 before = gc.mem_alloc()
 import app  # noqa: E402, F401
 from board import pico as board  # noqa: E402, F401
-import drivers.beeper  # noqa: E402, F401
-import drivers.ht1621  # noqa: E402, F401
-import drivers.keypad  # noqa: E402, F401
-import drivers.leds  # noqa: E402, F401
-import drivers.slots  # noqa: E402, F401
+from board.drivers import beeper  # noqa: E402, F401
+from board.drivers import ht1621  # noqa: E402, F401
+from board.drivers import keypad  # noqa: E402, F401
+from board.drivers import leds  # noqa: E402, F401
+from board.drivers import slots  # noqa: E402, F401
 import store  # noqa: E402, F401
 from brain import unit  # noqa: E402, F401
 
