@@ -81,9 +81,10 @@ class App:
     # The garbage is collected in a pause this long after the unit last changed or answered a
     # line, rather than when the heap runs out: a collection sweeps the heap up to the
     # highest block allocated since the last one (py/gc.c), so one per pause sweeps only what
-    # that bout of play allocated and keeps what lives packed low (4.3 ms on a Pico after play,
-    # against 10 ms for a heap run full), and it never falls inside a key press.
-    quiet_ms = 300
+    # that bout of play allocated and keeps what lives packed low (under 5 ms on a Pico, against
+    # 10 ms for a heap run full). A second: typing an amount has shorter gaps, so a collection
+    # does not fall inside a key press (at 300 ms one did, and a digit took 3 ms to show).
+    quiet_ms = 1000
     lines_per_collect = 4  # ... or after this many lines a host sent without a pause between
 
     def __init__(self, board, unit, clock, stdin, stdout):
@@ -185,9 +186,9 @@ class App:
         if events:
             for kind, key in events:
                 if kind == "down":
-                    u.key_down(key, now)
+                    u.key_down(key, now, "key")
                 elif kind == "up":
-                    u.key_up(key, now)
+                    u.key_up(key, now, "key")
         if not on or not pad.armed or pad.woke:
             busy = not pad.idle(now)
         self.busy = busy
