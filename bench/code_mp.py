@@ -5,7 +5,7 @@ port) or 32-bit (the webassembly port, through bench/wasm32.mjs), as a Pico is.
 
 Imports the modules a booted unit keeps (app, the core startup.py builds it from, the board
 and its drivers, with the HT1621 display that pins.py wires by default; keep the list in step with
-board/build.py's build) and prints `{"code": bytes}`: the heap they take, collected. What a Pico
+board_pico.build) and prints `{"code": bytes}`: the heap they take, collected. What a Pico
 has built in (machine, time, os, json, ...) is imported first and not counted.
 """
 
