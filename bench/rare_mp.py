@@ -14,9 +14,9 @@ uses):
   store/slot.py's reader (loaded with the store, kept), the last 20 parsed. The unix port's
   own files would measure its read(2) calls instead: its readline asks the kernel for every
   byte.
-- `deal`: a DEAL press that starts the deal timer (B13): deal.py and board/rng.py for the
+- `deal`: a DEAL press that starts the deal timer (B13): brain/deal.py and board/rng.py for the
   first, a number drawn from os.urandom.
-- `newgame`: C held 3 s (B11), the moment it fires: games.py for the first, the new game
+- `newgame`: C held 3 s (B11), the moment it fires: brain/games.py for the first, the new game
   written to flash.
 - `wake`: the key press that wakes a unit switched off (B16); no module of its own
   (`wake_heap` is what the press leaves).

@@ -1,6 +1,6 @@
 """Flash cost of a transaction: `writes_per_transaction()` (make bench reads it).
 
-The store (firmware/store.py) runs a long mixed game on the real LittleFS of the MicroPython
+The store (firmware/store/) runs a long mixed game on the real LittleFS of the MicroPython
 unix port (vfs.VfsLfs2 on a RAM block device with the rp2 port's settings: 4 KB blocks,
 progsize 256), and the block device counts what reaches the flash. Under CPython this file runs
 itself under .venv/bin/micropython; without the unix port it falls back to counting at the file

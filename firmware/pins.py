@@ -27,7 +27,7 @@ SLOT_L_SEATED = 19
 SLOT_R = (20, 21, 22, 26)
 SLOT_R_SEATED = 27
 
-# The optional power latch (drivers/latch.py): None when not fitted, else 28.
+# The optional power latch (board/drivers/latch.py): None when not fitted, else 28.
 LATCH = None
 
 # VBUS present (USB power): the Pico's GP24. On a Pico W, VBUS is on the wireless chip

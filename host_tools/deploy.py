@@ -2,7 +2,8 @@
 
 The repository's own `tools/deploy.py` (what `make deploy` runs) does the work when it is there,
 so there is one way to deploy; options are passed through. With `--firmware DIR` (another tree)
-or without tools/deploy.py, a plain mpremote chain copies DIR flat onto the board (docs/design.md):
+or without tools/deploy.py, a plain mpremote chain copies DIR onto the board as it is laid
+out, `desktop/` left out (docs/design.md, "The tree"):
 `mpremote connect PORT fs cp <top-level files> : + fs cp -r <each sub-directory> : + reset`.
 `$MPREMOTE` overrides the mpremote command (tests use it).
 """

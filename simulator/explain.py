@@ -6,10 +6,10 @@ as typed, the cards in the slots, the balances, the key just pressed. `explain(c
 puts the two together: "card 3 cannot pay 20 M: it has 14.5 M". Only what the front end can see
 is used; no rule is re-decided here (the firmware refused already, this only says why).
 
-The codes are those the firmware produces: brain/unit.py and money.py (a refused key or commit,
-`STATE`'s `error`), ledger.py (`insufficient-funds`, `no-game`, `store-failed`), unit.py's boot
-(`store-damaged`, shown as Err5) and the card slots' replies (`slot-occupied`, `card-in-use`,
-`slot-empty`).
+The codes are those the firmware produces: brain/unit.py and brain/money.py (a refused key or
+commit, `STATE`'s `error`), brain/ledger.py (`insufficient-funds`, `no-game`, `store-failed`),
+brain/unit.py's boot (`store-damaged`, shown as Err5) and the card slots' replies
+(`slot-occupied`, `card-in-use`, `slot-empty`).
 """
 
 from brain import money

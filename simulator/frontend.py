@@ -1,9 +1,11 @@
 """What the window and the terminal front end share: the unit's events, its outputs, its sound.
 
-A front end is a body for the brain (docs/design.md, "The board"): it turns a person's keys and
-card movements into `Unit` events at the clock's `now`, and draws the unit's outputs back. No
-rule lives here: what a key does, what the display shows, when a light flashes, is all the
-firmware's (unit.py, segments.py, lights.py, tones.py, money.py).
+A front end is a body for the brain (docs/design.md, "The loop and the board"): it turns a
+person's keys and card movements into events on the simulated board, which the unit's own loop
+(app.App, as desktop/simapp.py's SimApp) takes at the clock's `now`, and draws the unit's
+outputs back. No rule lives here: what a key does, what the display shows, when a light
+flashes, is all the firmware's (brain/unit.py, board/segments.py, board/lights.py,
+brain/tones.py, brain/money.py).
 """
 
 import atexit

@@ -1,8 +1,9 @@
 """The desktop window: the unit drawn on a Tk canvas, played with the mouse and the keyboard.
 
 Everything the unit shows is read from the firmware's outputs (`unit.display()` through
-`segments.cells`, `lights.lit`, the tones it announces) and everything a person does becomes one
-of the firmware's events (`key_down`/`key_up`, `card_in`/`card_out`) at the real clock's now. The
+`segments.cells`, `lights.lit`, the tones it announces) and everything a person does becomes an
+event on the simulated board (a key down or up, a card in or out) that the unit's own loop,
+app.App, takes at the real clock's now (frontend.Session, desktop/simapp.py). The
 loop sleeps in Tk until an input, or until the next moment something visible changes by itself
 (`unit.deadline()`, a light's next flash, a tone's name going out): no busy loop.
 """
@@ -391,7 +392,7 @@ class Window:
         return self.names
 
     def name_card(self, card, text):
-        """The banker panel's NAME: the unit keeps it with the game (names.py)."""
+        """The banker panel's NAME: the unit keeps it with the game (protocol/names.py)."""
         text = " ".join(text.split())
         ok, got = self.ask("NAME %d %s" % (card, text) if text else "NAME %d" % card)
         if ok:

@@ -6,8 +6,9 @@ big seven-segment digits from `segments.cells`, the lights from `lights.lit`, th
 A terminal reports no key releases, so keys are taps (down then up); `n` (or `C`) holds C for
 3 s, the new game (B11), and `S` holds DEAL for 3 s, maintenance mode; each asks first and
 only `y` goes on, since one stray keystroke next to `m` must not wipe a game. Like the window
-it re-implements no rule: keys and card movements become Unit events, everything drawn is a
-Unit output; a refusal is said in words (explain.py).
+it re-implements no rule: keys and card movements become events on the simulated board that
+the unit's own loop (app.App) takes, everything drawn is a Unit output; a refusal is said in
+words (explain.py).
 """
 
 import os
@@ -183,7 +184,7 @@ class Terminal:
                                u.ledger.profile, key=key)
 
     def _names(self):
-        """The names the banker gave the cards (NAME, kept by the unit: names.py)."""
+        """The names the banker gave the cards (NAME, kept by the unit: protocol/names.py)."""
         from protocol import names
 
         try:

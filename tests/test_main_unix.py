@@ -140,7 +140,7 @@ def test_mem_reports_the_units_heap(tmp_path):
 
 
 # The board on the fake machine: a key matrix and the left card slot wired to the pins that
-# board_pico.build() made, and the App booted on them.
+# board/build.py's build() made, and the App booted on them.
 BOARD_SETUP = r"""
 import sys, time, gc
 import machine, pins, app as firmware

@@ -1,4 +1,4 @@
-"""drivers/sio.py's viper code compiles for the RP2040 (issue 18, point 4).
+"""board/drivers/sio.py's viper code compiles for the RP2040 (issue 18, point 4).
 
 Its functions are source in a string that the Pico compiles at import (mpy-cross compiles viper
 only for a named architecture, and every firmware file must compile without one), so this is
@@ -22,7 +22,7 @@ def viper_source():
     for node in tree.body:
         if isinstance(node, ast.Assign) and [t.id for t in node.targets] == ["CODE"]:
             return node.value.value
-    raise AssertionError("no CODE in drivers/sio.py")
+    raise AssertionError("no CODE in board/drivers/sio.py")
 
 
 def test_the_viper_source_compiles_for_the_rp2040(tmp_path):

@@ -5,9 +5,11 @@
 - PORT is a device (`/dev/ttyACM0`, `COM5`) or a pyserial URL (`socket://host:port`,
   `rfc2217://...`, which mpremote opens with serial_for_url). Without it: $BANK_PORT, else the
   one Pico plugged in (USB vendor id 2E8A); none or several is an error that says so.
-- Everything under firmware/ is copied flat onto the Pico's file system (docs/design.md): the
-  top-level modules to `/`, `drivers/` to `/drivers/`. With --mpy (by default when the board's
-  MicroPython imports the .mpy version our mpy-cross writes, which the script asks it first)
+- Everything under firmware/ but desktop/ (HOST_ONLY) is copied onto the Pico's file system as
+  it is laid out (docs/design.md, "The tree"): the top-level modules to `/`, each package to
+  its folder (`brain/`, `store/`, `protocol/`, `board/`, `board/drivers/`). With --mpy (by
+  default when the board's MicroPython imports the .mpy version our mpy-cross writes, which the
+  script asks it first)
   each module except main.py is compiled by mpy-cross first (smaller, faster to import, less
   heap); main.py stays source, since MicroPython only runs `main.py` at boot (it is the few
   lines that start app.py, where the loop lives). A stale copy of the other form (`x.py`
@@ -48,8 +50,8 @@ RETIRED = ("board", "board_pico", "checkpoint", "clock", "crc", "deal", "games",
            "rng", "seeded", "segments", "store", "store_extra", "storeload", "tones",
            "transient", "unit", "vclock", "version")
 # -O3: no line numbers and no asserts in the bytecode, about 1 KB less heap for the firmware;
-# -s: the file's name on the Pico as its source (unit.mpy): the qstr a traceback names is then
-# the one the import made for the module's path, not a second one with this machine's path.
+# -s: the file's name on the Pico as its source (brain/unit.mpy): the qstr a traceback names is
+# then the one the import made for the module's path, not a second one with this machine's path.
 # A traceback on the unit (crash.txt) then names the function, not the line: MPY=0 for those.
 MPY_FLAGS = ("-march=armv6m", "-O3")
 

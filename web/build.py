@@ -53,7 +53,8 @@ def _installed_version(pkg):
 
 
 def firmware_files():
-    """The firmware's modules, relative to firmware/, sorted (drivers/ included: as they are)."""
+    """The firmware's modules, relative to firmware/, sorted (every package, board/drivers/ and
+    desktop/ included: the page runs the simulated board)."""
     root = os.path.join(REPO, "firmware")
     out = []
     for d, dirs, files in os.walk(root):

@@ -2,7 +2,7 @@
 
 `show(text, k, M)` and `blank()`, the keypad, the two card slots, `tone(name, volume, now)`,
 `lights(red, green)`, plus the Pico's own power management: `usb_powered()` and `sleep(ms)` (a
-timed lightsleep, see app.py). board_pico.build() makes one from the pin map in pins.py.
+timed lightsleep, see app.py). board/build.py's build() makes one from the pin map in pins.py.
 """
 
 import machine

@@ -1,5 +1,5 @@
 """Ticks arithmetic and the Pico's clock (the simulator's and the tests' virtual clock, which
-the Pico never imports, is in vclock.py).
+the Pico never imports, is in desktop/vclock.py).
 
 Ticks are milliseconds modulo 2**30, as MicroPython's ``time.ticks_ms()``. The arithmetic is
 spelled out here (not borrowed from ``time``) so the core is a pure function of the ticks it is
@@ -28,7 +28,8 @@ def ticks_diff(a, b):
 
 class RealClock:
     """Wall time from the host. Waiting is real too: HOLD on a real unit holds the key for its
-    ms (protocol.py does it with sleep_ms, the only code that ever waits on this clock)."""
+    ms (protocol/__init__.py does it with sleep_ms, the only code that ever waits on this
+    clock)."""
 
     virtual = False
 

@@ -1,7 +1,6 @@
 """Whole-game changes to the ledger: a new game (B11), another edition (B15), the game before
-brought back, a balance put straight by the banker, and the whole game as plain data (BACKUP,
-MemoryStore); and the volume (B12), a setting the store keeps. The unit's side of each (the
-session, the display, the tones) is unit.py's.
+brought back, a balance put straight by the banker; and the volume (B12), a setting the store
+keeps. The unit's side of each (the session, the display, the tones) is brain/unit.py's.
 
 They happen a few times a game: the unit imports this module where one is first made, and
 keeps it. Each change is durable before it is made (B17): a store that fails leaves the game

@@ -16,9 +16,10 @@ from/to are card numbers 1-6, or 0 for the bank; *_after are the balances the mo
 the bank); undoes is the seq a reversal names (0 otherwise); via is "key" or "serial".
 
 Only what play needs lives here: the balances and `move`, the one way money moves. Loading
-and reading the log back (store/load.py) run at boot and for LOG; whole-game changes (new
-game, restore, a balance set by the banker) and the volume (games.py) a few times a game: each
-is imported where it is first needed, so a unit that never needs one never loads it.
+the game (store/load.py) runs at boot only; the log is read back by the store (store/slot.py)
+for LOG; whole-game changes (new game, restore, a balance set by the banker) and the volume
+(brain/games.py) a few times a game: each is imported where it is first needed, and kept, so a
+unit that never needs one never loads it.
 """
 
 from brain import profiles
@@ -54,7 +55,7 @@ class Ledger:
     def move(self, kind, frm, to, amount, undoes, via="key"):
         """Move amount from card frm to card to (0: the bank) as one transaction of kind, which
         came from via ("key" or "serial"), durable first; the record, or an error code. The
-        unit's moves (unit.py): receive 0 -> card, pay card -> 0, transfer payer -> payee, go
+        unit's moves (brain/unit.py): receive 0 -> card, pay card -> 0, transfer payer -> payee, go
         0 -> card (the profile's go), undo the reverse of the record it names in undoes (B10):
         the way it came back."""
         if not self.ready:

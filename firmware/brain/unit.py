@@ -1,6 +1,6 @@
 """The unit's brain: a state machine driven by keys, cards and time, with no pins and no clock.
 
-Every public method that acts takes `now`, in ticks (see clock.py), and those that take input
+Every public method that acts takes `now`, in ticks (see brain/clock.py), and those that take input
 take `via`, where it came from: "key" (the unit's own keypad and slots, the default) or
 "serial" (a host), which the log records. Outputs are read back from the object (`display()`,
 `red`, `green`, `deal`, `power`, ...) and tones are announced to `listeners` as
@@ -9,7 +9,7 @@ a new game as ("game", profile).
 
 The unit's state is its own: other modules call these methods and read its public fields; the
 rare changes (a new game, the volume, the deal timer) import their module where they run and
-keep it once loaded (games.py, deal.py).
+keep it once loaded (brain/games.py, brain/deal.py).
 Rule ids (B1-B18) are those of docs/rules.md.
 """
 

@@ -19,7 +19,7 @@ class MemoryStore:
         self.data = None
         self.status = "new"
         self.writes = 0
-        self.games = []  # as FileStore: the kept games' ids, newest first (games.py)
+        self.games = []  # as FileStore: the kept games' ids, newest first (store/kept.py)
         self.kept = {}  # id -> the game, as JSON
         self.names = NO_NAMES  # (gen, the players' names), as FileStore.get_names gives them
 

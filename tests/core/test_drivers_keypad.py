@@ -176,14 +176,14 @@ def test_without_irqs_the_matrix_is_scanned_as_before():
     assert [r.level for r in matrix.rows] == [1, 1, 1, 1]
 
 
-# -- the register path (drivers/sio.py on rp2): the same events as the pins' methods give ------
+# -- the register path (board/drivers/sio.py on rp2): the same events as the pins' methods give
 
 ROW0, COL0 = 6, 10  # the reference pin map's first row and column GPIO (firmware/pins.py)
 
 
 def register_port(matrix):
-    """matrix_closed and rows_level as drivers/sio.py does them on the SIO registers, done on
-    the fake pins (bit n of a mask: GPIO n)."""
+    """matrix_closed and rows_level as board/drivers/sio.py does them on the SIO registers, done
+    on the fake pins (bit n of a mask: GPIO n)."""
 
     def rows_level(rows, low):
         for r, pin in enumerate(matrix.rows):

@@ -1,6 +1,6 @@
-"""The log lives in the store, not in RAM (ledger.py, store.py): what LOG (docs/protocol.md, serial
-protocol), BACKUP and a checkpoint read back is exactly what was committed (B6, B10, B17), a
-write that failed never shows, and a slot that no longer reads costs the history, never the
+"""The log lives in the store, not in RAM (brain/ledger.py, store/): what LOG (docs/protocol.md,
+serial protocol), BACKUP and a checkpoint read back is exactly what was committed (B6, B10,
+B17), a write that failed never shows, and a slot that no longer reads costs the history, never the
 money. The rare code is imported where it is first used and kept: a reboot mid-game loads
 neither the new-game code nor the deal timer (B11, B12, B13); the store's reader
 (store/slot.py) and checkpoint writer stay imported once used."""
@@ -164,8 +164,9 @@ def _unload(*names):
 
 
 def test_rare_changes_load_their_code_where_first_used_and_keep_it():
-    # B11, B12, B13: a reboot mid-game loads neither games.py nor deal.py; the first new game,
-    # volume change or deal imports its module, which then stays (no import per use).
+    # B11, B12, B13: a reboot mid-game loads neither brain/games.py nor brain/deal.py; the
+    # first new game, volume change or deal imports its module, which then stays (no import
+    # per use).
     fs = FaultFS()
     Rig(store=FileStore("bank", fs))  # a new unit: the store is made
     _unload("brain.games", "brain.deal")
@@ -174,7 +175,7 @@ def test_rare_changes_load_their_code_where_first_used_and_keep_it():
     r.hold("C", 3000)  # B11: a new game
     assert r.games == 1
     games = sys.modules["brain.games"]
-    r.press(".")  # B12: the volume, through games.py too
+    r.press(".")  # B12: the volume, through brain/games.py too
     assert r.unit.volume == 1 and sys.modules["brain.games"] is games
     r.hold("C", 3000)
     assert r.games == 2 and sys.modules["brain.games"] is games
@@ -201,7 +202,7 @@ def test_a_new_game_and_the_volume_read_back_after_a_reboot():
 
 def test_the_store_keeps_its_code_once_imported_and_reads_the_same_log_again():
     # Issue 15: the slot reader and the checkpoint writer are plain imports, kept once loaded
-    # (no transient.call in store/); reading the log does not change what it reads.
+    # (plain imports in store/); reading the log does not change what it reads.
     store = FileStore("bank", FaultFS(), journal_max=2)
     r = Rig(store=store)
     r.unit.card_in("L", 1, r.clock.now())

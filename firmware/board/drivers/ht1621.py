@@ -91,8 +91,8 @@ class HT1621:
 
     def use_port(self, frame, pins):
         """Send frames with frame(pins, head, count, data_bytes), which puts the same bits on
-        the same pins as _frame below, through the port's registers (drivers/sio.py: a tenth of
-        the time, WR at the chip's 150 kHz at most whatever the CPU clock)."""
+        the same pins as _frame below, through the port's registers (board/drivers/sio.py: a
+        tenth of the time, WR at the chip's 150 kHz at most whatever the CPU clock)."""
         self._port = (frame, pins)
 
     def _frame(self, head, count, data_bytes):

@@ -56,7 +56,7 @@ class Keypad:
 
     def use_port(self, matrix_closed, rows_level, row_bits, col_bits):
         """Read the matrix through a port's registers rather than the pins' methods (the same
-        levels, a fraction of the time: drivers/sio.py). matrix_closed(rows' bits as an
+        levels, a fraction of the time: board/drivers/sio.py). matrix_closed(rows' bits as an
         array('I'), column bits, shift, width) releases them all, then drives each low in turn,
         reads its closed columns and releases it, returning row r's (bit c: column c) at bits
         r * width up;

@@ -9,13 +9,13 @@ stay configured by machine.Pin (function SIO, pull-ups, open drain as MicroPytho
 output value 0, the driver enabled to pull low), so the pin-object path (tests/fake_machine, the
 unix port) and this one drive the same levels.
 
-rp2 only: imported by board_pico when sys.platform is "rp2"; elsewhere these addresses are not
+rp2 only: imported by board/build.py when sys.platform is "rp2"; elsewhere these addresses are not
 IO.
 """
 
 # The functions below are viper code, which mpy-cross compiles only for a named architecture
 # (-march=armv6m, as `make deploy` passes); every file of firmware/ must also compile without one
-# (the syntax gate each CI run applies), so the Pico compiles them itself when board_pico
+# (the syntax gate each CI run applies), so the Pico compiles them itself when board/build.py
 # imports this module: a few milliseconds once at boot, and the source is garbage after.
 # tests/test_sio.py compiles the same source with mpy-cross for the RP2040.
 CODE = """
