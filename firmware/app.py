@@ -33,8 +33,8 @@ Ctrl-C from mpremote still stops the program: the USB serial driver turns it int
 KeyboardInterrupt, which nothing here catches for long (the display is blanked and it is raised
 again), so `make deploy` works over a running unit.
 
-`boot(board)` builds everything (startup.py, boot-only code dropped after) and returns the App
-without entering the loop, so a bench can measure the heap after boot (bench/boot_mp.py).
+`boot(board, directory)` builds everything (startup.py, boot-only code dropped after) and
+returns the App without entering the loop, so a bench can measure the heap after boot (bench/boot_mp.py).
 """
 
 import gc

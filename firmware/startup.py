@@ -2,8 +2,8 @@
 game loaded and the first display drawn (README, "Building a unit").
 
 Boot-only code: `app.boot` imports this module for the boot and drops it after, with the board
-builder (board/build.py) and the pin map, so a unit in play keeps none of it on its heap; the
-store's reader, which loaded the game, is dropped here (`forget`).
+builder (board/build.py), the pin map and the store's loader (store/load.py; the slot reader
+it uses, store/slot.py, stays): `forget_boot`, so a unit in play keeps none of it on its heap.
 """
 
 import os

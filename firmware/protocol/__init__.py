@@ -5,8 +5,8 @@ returns the lines to send back: event lines first (after EVENTS ON), then exactl
 `LineReader` cuts a byte stream into lines and enforces the 200-character limit. A refused
 command changes nothing: arguments are checked in full before anything is pressed. Whatever a
 command changes, it changes through the unit's methods with via "serial", which the log
-records. The rarely used commands import their module where they run (games, names, the
-store's reader) and keep it once loaded.
+records. The host tools' commands (docs/protocol-extensions.md) are protocol/extensions.py's,
+imported at the first of them and kept.
 """
 
 import store

@@ -1,7 +1,7 @@
 """CRC-32 (IEEE 802.3, the one zlib and binascii compute) for the store's lines.
 
 MicroPython builds binascii.crc32 only where deflate is built too (the Pico's has it); a board
-without it still boots and reads the same files: store.py imports this slower bitwise version
+without it still boots and reads the same files: store/slot.py imports this slower bitwise version
 instead, and only then, so a unit with binascii never has this module on its heap.
 """
 

@@ -1,4 +1,4 @@
-"""Boot: the game read from the store into the ledger (`into`, from power.boot), the newest
+"""Boot: the game read from the store into the ledger (`into`, from Unit.boot), the newest
 good slot chosen (`load`, FileStore.load's) and the damage found reported. The lines themselves
 are read by slot.py, the format's one reader.
 
@@ -12,7 +12,7 @@ from store.slot import CORRUPT, SLOT_NAMES, VALID, Slot, check, records  # noqa:
 
 
 def into(ledger, profile):
-    """The game from ledger.store, at boot (power.boot); returns the store's status: 'ok', 'new'
+    """The game from ledger.store, at boot (Unit.boot); returns the store's status: 'ok', 'new'
     (a game is started in profile) or 'damaged'. A damaged store with no good copy leaves the
     ledger not ready: the unit says so and waits for the banker's new game; nothing is
     invented."""
