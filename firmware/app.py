@@ -34,7 +34,8 @@ KeyboardInterrupt, which nothing here catches for long (the display is blanked a
 again), so `make deploy` works over a running unit.
 
 `boot(board, directory)` builds everything (startup.py, boot-only code dropped after) and
-returns the App without entering the loop, so a bench can measure the heap after boot (bench/boot_mp.py).
+returns the App without entering the loop, so a bench can measure the heap after boot
+(bench/boot_mp.py).
 """
 
 import gc
