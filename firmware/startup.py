@@ -6,6 +6,7 @@ builder (board/build.py), the pin map and the store's loader (store/load.py; the
 it uses, store/slot.py, stays): `forget_boot`, so a unit in play keeps none of it on its heap.
 """
 
+import gc
 import os
 import sys
 import time
@@ -41,11 +42,16 @@ def build(board=None, directory=None):
         from board import build as board_build
 
         board = board_build.build()
+    # Collected between the stages of boot: what each stage keeps is then allocated from the
+    # heap's lowest free block, not above the garbage of the stage before (a collection sweeps
+    # up to the highest block in use: App.quiet_ms), a few ms once at boot.
+    gc.collect()
     directory = directory or state_dir()
     make_dir(directory)
     unit = Unit(FileStore(directory), None, None)  # rng None: the hardware's (deal.py)
     clock = RealClock(time.ticks_ms, time.sleep_ms)
     unit.boot(clock.now())
+    gc.collect()
     return board, unit, clock
 
 
