@@ -152,15 +152,11 @@ def test_a_line_with_a_good_crc_but_no_record_in_it_is_not_read_as_one():
 
 def _unload(*names):
     """Modules out of this process, as a unit just reset has none of them (tests before this
-    one, or this module itself, may have imported them)."""
+    one, or this module itself, may have imported them): as boot forgets its own."""
+    from startup import forget
+
     for name in names:
-        sys.modules.pop(name, None)
-        pkg, _, leaf = name.rpartition(".")
-        if pkg in sys.modules:
-            try:
-                delattr(sys.modules[pkg], leaf)
-            except (AttributeError, KeyError):  # KeyError: MicroPython's word for it
-                pass
+        forget(name)
 
 
 def test_rare_changes_load_their_code_where_first_used_and_keep_it():
