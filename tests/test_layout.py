@@ -115,3 +115,14 @@ def test_the_brain_knows_no_body():
         if m.split(".")[0] == "brain":
             outside = {d for d in ds if d.split(".")[0] != "brain"} - {"store.load", "board.rng"}
             assert not outside, (m, outside)
+
+
+def test_the_store_reads_its_slots_through_one_reader():
+    # Boot's loader and the checkpoint writer read slot files only through store/slot.py, the
+    # format's one reader (LOG and BACKUP read through it too: store.records, store.history).
+    deps, _ = graph()
+    store = {m: {d for d in ds if d.split(".")[0] == "store"} for m, ds in deps.items()}
+    assert store["store.load"] == {"store.slot"}
+    assert "store.slot" in store["store.checkpoint"]
+    assert not {d for d in store["store.slot"] if d != "store.crc"}  # it imports no other part
+
