@@ -16,8 +16,9 @@ The loop, each turn:
    deadline, the beeper's next note or a light's next flash, whichever is first; read with
    `read(1)` one byte at a time, each after a poll that said a byte is there (on rp2 a
    `read()` with nothing waiting blocks, and a multi-byte one blocks after a poll), cut lines
-   with protocol.LineReader and answer each line with `Protocol.handle`. A host resynchronises
-   by sending `HELLO`: a partial line in front of it only gets one `ERR` reply.
+   with protocol.LineReader and answer each line with `Protocol.handle`. A half line is dropped
+   when the host closes, opens or sets up the port (`Board.host_session`); a host that stays
+   resynchronises by sending a line end: a partial line in front of it gets one `ERR` reply.
 Steps 1-3 are `step(now)`, the loop of every body: the simulator's window, terminal and
 headless server run it on a simulated board and serve their own ports in their own waits
 (desktop/simapp.py); step 4 is the Pico's (`turn`).
@@ -56,19 +57,22 @@ if TYPE_CHECKING:
 
 
 class Waker(io.IOBase):
-    """Readable when a key or a card contact moved: registered with the loop's `select.poll`
-    next to stdin, it ends the wait at a pin's IRQ as a byte on stdin does (on rp2, poll
-    sleeps in WFE, which any interrupt ends, and asks each object again)."""
+    """Readable when a key or a card contact moved, or the USB host opened, closed or set up
+    the serial port: registered with the loop's `select.poll` next to stdin, it ends the wait
+    at a pin's IRQ, or the USB one, as a byte on stdin does (on rp2, poll sleeps in WFE, which
+    any interrupt ends, and asks each object again)."""
 
-    def __init__(self, board):
-        self.board = board
+    def __init__(self, app):
+        self.app = app
 
     def ioctl(self, req, arg):
         if req != 3:  # MP_STREAM_POLL; to the rest (GET_FILENO on unix: no fd) EINVAL
             return -22
-        board = self.board
+        board = self.app.board
         pad = board.keypad
         if (pad.armed and pad.woke) or board.slots["L"].woke or board.slots["R"].woke:
+            return arg & select.POLLIN
+        if board.host_session() != self.app.session:
             return arg & select.POLLIN
         return 0
 
@@ -121,8 +125,9 @@ class App:
         self.poller.register(stdin if stdin is not None else sys.stdin, select.POLLIN)
         self.waiter = select.poll()  # the loop's sleep: ends at a byte, a key or a card
         self.waiter.register(stdin if stdin is not None else sys.stdin, select.POLLIN)
-        self.waiter.register(Waker(self.board), select.POLLIN)
+        self.waiter.register(Waker(self), select.POLLIN)
         self._prev = 10  # the byte before: the stream starts as if after a line end
+        self.session = self.board.host_session()
 
     # -- the unit's outputs ---------------------------------------------------------------------
 
@@ -230,6 +235,13 @@ class App:
             pad = self.board.keypad
             if pad.armed and pad.woke:
                 return  # a key: scanned at once, any bytes waiting read in the next turn
+        session = self.board.host_session()
+        if session != self.session:
+            # The host closed, opened or set up the port: a line it left unfinished is no
+            # command (docs/protocol.md, "Lines"); what comes next starts a new one.
+            self.session = session
+            if self.reader is not None:
+                self.reader.drop()
         if not self.poller.poll(0):
             return
         # Every read(1) follows a poll that said a byte is there: on rp2 a read(1) with

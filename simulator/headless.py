@@ -44,7 +44,7 @@ def _serve(host, ports, once=False):
         # and every reply and event goes out before the next sleep.
         app.step(host.clock.now())
         for link in app.io(ready):
-            if link.sticky:
+            if link.sticky and not link.absent:
                 continue
             watched.pop(link.key, None)
             try:
@@ -103,6 +103,8 @@ def run_stdio(host):
     ports = Ports()
     ports.links.append(link)
     _serve(host, ports, once=True)
+    if link.dropped:
+        sys.stderr.write("simulator: a last line without its newline was dropped\n")
     return 0
 
 
@@ -114,34 +116,12 @@ def run_pty(host):
         sys.stderr.write("simulator: --pty needs CPython; use --stdio or --tcp under "
                          "MicroPython\n")
         return 2
-    import os
-    import tty
+    from simulator.ptyport import PtyPort
 
-    master, slave = os.openpty()
-    tty.setraw(slave)
-    os.set_blocking(master, False)
-    path = os.ttyname(slave)
-    _stdout_line("listening pty " + path)
-
-    def recv():
-        try:
-            return os.read(master, CHUNK)
-        except (BlockingIOError, InterruptedError):
-            return None
-        except OSError:
-            return None  # no client has the pty open: wait for one
-
-    def send(b):
-        try:
-            return os.write(master, b)
-        except (BlockingIOError, InterruptedError):
-            return 0
-
-    # The slave end stays open here, so a client closing its end is not the end: the next
-    # client opens the same path and finds the same unit (docs/protocol.md: state lives on).
-    # One link for all of them; replies nobody reads pile up to OUT_MAX and are then dropped.
+    pty = PtyPort()
+    _stdout_line("listening pty " + pty.path)
     ports = Ports()
-    ports.links.append(Link(host.protocol, master, recv, send, sticky=True))
+    ports.links.append(pty.link(host.protocol))
     _serve(host, ports)
 
 

@@ -12,9 +12,7 @@ TCP serves several clients at once, as headless does (docs/simulator.md, "Servin
 lives on between clients (docs/protocol.md, "The simulator's command line").
 """
 
-import os
-
-from desktop.ports import CHUNK, IN, OUT, Link
+from desktop.ports import IN, OUT
 from desktop.simapp import SimApp
 
 
@@ -33,8 +31,8 @@ class Server:
         self.ports = self.app.ports
         self.watched = set()
         self.listen = None  # the TCP listening socket
-        self.master = None  # the pty's master fd
-        self.slave = None
+        self.pty = None  # the pty (simulator/ptyport.py)
+        self.master = None  # its master fd
         self.address = None  # "127.0.0.1:<port>" or the pty's path
 
     # -- setting up ----------------------------------------------------------------------------
@@ -45,16 +43,12 @@ class Server:
         from simulator import headless
 
         if self.mode == "pty":
-            import tty
+            from simulator.ptyport import PtyPort
 
-            self.master, self.slave = os.openpty()
-            tty.setraw(self.slave)
-            os.set_blocking(self.master, False)
-            self.address = os.ttyname(self.slave)
-            # The slave end stays open here, so a client closing its end is not the end: the
-            # next client opens the same path and finds the same unit.
-            self.ports.links.append(Link(self.host.protocol, self.master, self._read_pty,
-                                         self._send_pty, sticky=True))
+            self.pty = PtyPort()
+            self.master = self.pty.master
+            self.address = self.pty.path
+            self.ports.links.append(self.pty.link(self.host.protocol))
             self._sync()
             return "listening pty " + self.address
         import socket
@@ -78,10 +72,9 @@ class Server:
         if self.listen is not None:
             self.listen.close()
         self.listen = None
-        for fd in (self.master, self.slave):
-            if fd is not None:
-                os.close(fd)
-        self.master = self.slave = None
+        if self.pty is not None:
+            self.pty.close()
+        self.pty = self.master = None
 
     def fds(self):
         """The descriptors to read now (for a select() loop that asks rather than is told)."""
@@ -127,16 +120,3 @@ class Server:
             self.unwatch(fd)
         except (OSError, ValueError):
             pass
-
-    def _read_pty(self):
-        try:
-            return os.read(self.master, CHUNK)
-        except OSError:
-            return None  # nothing now (EAGAIN), or no client has the pty open (EIO): wait
-
-    def _send_pty(self, data):
-        try:
-            return os.write(self.master, data[:CHUNK * 4])
-        except (BlockingIOError, InterruptedError):
-            return 0
-

@@ -5,10 +5,13 @@
 timed lightsleep, see app.py). board/build.py's build() makes one from the pin map in pins.py.
 """
 
+import sys
+
 import machine
 
 from board import segments
 from brain import tones
+
 
 
 class Board:
@@ -20,6 +23,7 @@ class Board:
         self.leds = leds
         self.latch = latch
         self.vbus = vbus
+        self._rp2 = sys.platform == "rp2"
 
     def show(self, text, k, M):
         self.display.show_patterns(segments.cells(text), k, M)
@@ -36,6 +40,20 @@ class Board:
 
     def lights(self, red, green):
         self.leds.set(red, green)
+
+    def host_session(self):
+        """A number that changes whenever the USB host sends a control request: a terminal
+        or a host tool opening the port (DTR raised, line coding set) or closing it (DTR
+        dropped). MicroPython does not say whether a host has the port open; the last SETUP
+        packet, which stays in the USB controller's DPRAM until the next, does. 0 off rp2."""
+        if not self._rp2:
+            return 0
+        m = machine.mem16
+        # RP2040 datasheet 4.1.2.5: the SETUP packet is the first 8 bytes of the USB DPRAM
+        # (0x50100000). Literal addresses (constants of the code) and small ints: no
+        # allocation, as this runs at every wake of the loop's poll.
+        return (m[0x50100000] ^ (m[0x50100002] << 7) ^ (m[0x50100004] << 14)
+                ^ (m[0x50100006] << 3))
 
     def usb_powered(self):
         return True if self.vbus is None else bool(self.vbus.value())

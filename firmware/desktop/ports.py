@@ -6,7 +6,8 @@ client does can stall the unit or another client (docs/simulator.md, "Serving"):
 - reads never wait for a newline: a half line sits in its LineReader (at most 200
   characters, docs/protocol.md) while the timers run; a longer line is skipped to its
   newline and answered `ERR line-too-long`, in bounded chunks, so a 2 MB line costs no more
-  memory than a short one;
+  memory than a short one; a half line whose client goes (or whose input ends) is dropped
+  unanswered, never acted on;
 - TCP serves up to MAX_CLIENTS at once, each with its own protocol state (EVENTS ON is per
   client; a new one starts with events off) and its replies in order;
 - sends never block: a client's replies wait in its own queue; while more than OUT_PAUSE bytes
@@ -48,10 +49,11 @@ def key_of(obj):
 class Link:
     """One client. recv() gives bytes, b'' at the end of its input, None for nothing now;
     send(data) gives how many bytes it took (0: not now) or raises OSError (gone).
-    A sticky link (a pty, which cannot tell one client from the next) is never let go: when
-    its client goes, its queued replies are dropped and the next client finds it."""
+    A sticky link (a pty: one path that clients open in turn) is never let go: when its
+    client goes, its half line and its queued replies are dropped and the next client finds it
+    as new."""
 
-    def __init__(self, proto, pollable, recv, send, close=None, sticky=False):
+    def __init__(self, proto, pollable, recv, send, close=None, sticky=False, present=None):
         self.proto = proto
         self.pollable = pollable  # what poll watches
         self.key = key_of(pollable)  # what poll reports for it
@@ -59,10 +61,17 @@ class Link:
         self.send = send
         self.close = close
         self.sticky = sticky
+        # A sticky link's port may have no client at all (a pty nobody has open): present()
+        # says whether one has come. While absent the link is not waited on (its port would
+        # report a hang-up at every wait), its replies and events are dropped, and
+        # Ports.recheck_ms says how soon to look again.
+        self.present = present
+        self.absent = present is not None and not present()
         self.reader = LineReader()
         self.out = b""
         self.pending = b""  # bytes read and not yet taken: its replies were backed up
         self.eof = False  # its input ended
+        self.dropped = 0  # half lines dropped at the end of an input (a client gone)
         self.ended = False  # ... and all it sent is answered: closed once its replies are out
 
     def busy(self):
@@ -83,9 +92,10 @@ class Link:
                 self.queue(self.proto.handle(line))
         self.pending = data[i:] if i < n else b""
         if self.eof and not self.pending and not self.ended:
-            # A last line without its newline is still a command.
-            if self.reader.buf or self.reader.over:
-                self.queue(self.proto.handle(push(10)))
+            # A last line without its newline was never finished: it is not a command.
+            if self.reader.partial():
+                self.reader.drop()
+                self.dropped += 1
             self.ended = True
 
     def wants_input(self):
@@ -111,6 +121,8 @@ class Link:
 class Ports:
     """The clients, and the listening socket that brings new ones (accept() -> Link or None)."""
 
+    recheck_ms = 50  # how soon to look again for a client on a port that has none
+
     def __init__(self, listener=None, accept=None):
         self.links = []
         self.listener = listener
@@ -124,17 +136,27 @@ class Ports:
                 return True
         return False
 
+    def waiting(self):
+        """A port has no client yet: the body must look again within recheck_ms."""
+        for link in self.links:
+            if link.absent:
+                return True
+        return False
+
     def drain(self):
         """The events of keys, cards and timers, to every client that asked for them."""
         for link in self.links:
             link.queue(link.proto.drain())
 
     def wants(self):
-        """[(pollable, key, flags)]: what to wait for (flags 0: nothing from it now)."""
+        """[(pollable, key, flags)]: what to wait for (flags 0: nothing from it now). A link
+        with no client is left out: the body stops waiting on it."""
         out = []
         if self.listener is not None:
             out.append((self.listener, self.listen_key, IN))
         for link in self.links:
+            if link.absent:
+                continue
             want = IN if link.wants_input() else 0
             if link.out:
                 want |= OUT
@@ -143,7 +165,11 @@ class Ports:
 
     def io(self, ready):
         """ready: [(key, flags)] from the wait. Accept, read, answer what fits, send what the
-        clients take; let go of the clients that are gone. Returns the links let go."""
+        clients take; let go of the clients that are gone. Returns the links let go (a
+        sticky link whose client went is among them, absent, to stop waiting on)."""
+        for link in self.links:
+            if link.absent and link.present():
+                link.absent = False
         for ev in ready:
             key, flags = ev[0], ev[1]
             if key == self.listen_key and key is not None:
@@ -165,6 +191,9 @@ class Ports:
                         link.eof = True
         gone = []
         for link in self.links:
+            if link.absent:
+                link.proto.drain()  # nobody to read the events
+                continue
             if not link.busy():
                 link.work()
             link.queue(link.proto.drain())  # the unit's own timers' events, and others'
@@ -174,6 +203,10 @@ class Ports:
             if link.sticky:
                 link.out = b""  # nobody reads: the lines are dropped, the port stays
                 link.ended = False
+                if link.eof:  # its client went: the next one starts afresh
+                    link.eof = False
+                    link.reader.drop()
+                    link.absent = link.present is not None
                 continue
             self.links.remove(link)
             if link.close is not None:

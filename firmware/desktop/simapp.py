@@ -36,9 +36,10 @@ class SimApp(App):
         clock time moves only when told (ADVANCE, HOLD): until input."""
         if self.board.pending() or self.ports.more():
             return 0
+        # A port with no client yet (a pty) is looked at again soon, whatever the clock.
+        wait = self.ports.recheck_ms if self.ports.waiting() else -1
         if self.clock.virtual:
-            return -1
-        wait = -1
+            return wait
         modes = self.board.leds.modes
         for due in (self.unit.deadline(), lights.next_change(modes[0], now),
                     lights.next_change(modes[1], now)):

@@ -114,6 +114,9 @@ class SimBoard:
     def lights(self, red, green):
         self.leds.set(red, green)
 
+    def host_session(self):
+        return 0  # no USB port: desktop/ports.py sees each client come and go
+
     def usb_powered(self):
         return True  # a desktop's ports stay up when the unit is off
 

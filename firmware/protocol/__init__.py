@@ -23,7 +23,9 @@ ADVANCE_MAX_MS = 24 * 3600 * 1000
 
 
 class LineReader:
-    """Bytes in, whole lines out: \\r ignored, lines over MAX_LINE skipped (reported once)."""
+    """Bytes in, whole lines out: \\r ignored, lines over MAX_LINE skipped (reported once).
+    A line is a command only once its newline has come: the bytes of a line its sender never
+    finished (it went away, its input ended) are dropped, never acted on."""
 
     def __init__(self):
         self.buf = bytearray()
@@ -46,6 +48,15 @@ class LineReader:
             return None
         self.buf.append(b)
         return None
+
+    def drop(self):
+        """Forget a half line: its sender went away before its newline."""
+        self.buf = bytearray()
+        self.over = False
+
+    def partial(self):
+        """Bytes of an unfinished line are waiting."""
+        return bool(self.buf) or self.over
 
     def feed(self, data):
         """Every complete line in data, in order."""

@@ -94,3 +94,28 @@ def test_a_card_over_serial_while_keys_are_pressed(pico):
     assert "OK {" in text
     st = state(pico)
     assert st["slots"] == {"L": 2, "R": 6}
+
+
+def test_a_half_line_left_by_a_host_that_closes_the_port_is_dropped(pico):
+    """docs/protocol.md, "Lines": a host that closes the port (DTR dropped, as a terminal or a
+    dying script's port does) leaves its half line behind; the next host's line is its own
+    (B4: 150 K received, not 2,150 K), and a host that stays finishes its own line."""
+    for slot in ("L", "R"):
+        if state(pico)["slots"][slot] is not None:
+            assert pico.command("REMOVE " + slot).startswith("OK")
+    assert pico.command("INSERT L 4").startswith("OK")
+    before = json.loads(pico.command("BALANCES")[3:])["4"]
+    pico.send("KEY 2")
+    pico.run(20)
+    pico.cdc.set_control_lines(dtr=False, rts=False)  # the port closed
+    pico.run(20)
+    pico.cdc.set_control_lines(dtr=True, rts=True)  # the next host opens it
+    pico.run(20)
+    reply = pico.command("KEY 150K +")
+    assert reply.startswith("OK {"), reply
+    assert json.loads(pico.command("BALANCES")[3:])["4"] == before + 150000
+    pico.send("KEY 1")  # a host that stays: its line is finished by its next bytes
+    pico.run(50)
+    reply = pico.command("0 K +")
+    assert reply.startswith("OK {"), reply
+    assert json.loads(pico.command("BALANCES")[3:])["4"] == before + 160000
