@@ -150,8 +150,9 @@ class Window:
         self.unit = host.unit
         self.session = frontend.Session(host, sound)
         # The banker panel speaks the protocol, as a host tool would, on a line of its own:
-        # its events never mix with those of a client served on a pty or a socket.
-        self.desk = Protocol(self.unit, host.clock)
+        # its events never mix with those of a client served on a pty or a socket. Its changes
+        # (a game brought back) are the banker's at the unit, logged "key" as the keypad's are.
+        self.desk = Protocol(self.unit, host.clock, via="key")
         self.root = root if root is not None else tk.Tk()
         self.root.title(TITLE)
         self.root.configure(bg="#3b3b3b")

@@ -61,44 +61,83 @@ def _why(e):
 def open_state(path):
     """The state folder, made if missing and held by this process alone: a second simulator
     on the same folder would interleave its writes with ours and lose acknowledged
-    transactions (B17). The hold is an OS lock (flock) on bank.lock in the folder, which the
-    OS releases when the process ends, however it ends. Returns the lock file (kept open), or
-    None where there is no flock (the MicroPython unix port: the folder is not held there).
-    StartError says what is wrong and what to do."""
+    transactions (B17). Returns the hold (kept open for the process's life); StartError says
+    what is wrong and what to do."""
     import os
 
     _mkdirs(path)
     try:
-        mode = os.stat(path)[0]
+        st = os.stat(path)
     except OSError as e:
         raise StartError("cannot make the state folder %s (%s); give --state a folder that "
                          "can be created" % (path, _why(e))) from None
-    if not mode & 0o040000:
+    if not st[0] & 0o040000:
         raise StartError("--state %s is not a folder; give --state a folder" % path)
     lock = path.rstrip("/") + "/" + LOCK_NAME
+    hold = _hold(path, st)
+    if hold is None:
+        raise StartError(_in_use(path, _holder(lock)))
     try:
-        import fcntl
-    except ImportError:  # the MicroPython unix port has no flock
-        return _check_only(path, lock)
-    try:
-        f = open(lock, "a+")
+        # Who holds the folder, for the next one's refusal to name; never read to decide.
+        f = open(lock, "wb")
+        try:
+            f.write(b"%d\n" % _pid())
+        finally:
+            f.close()
     except OSError as e:
+        hold.close()
         raise StartError(_unwritable(path, e)) from None
+    return hold
+
+
+def _hold(path, st):
+    """Bind the folder's own name in Linux's abstract socket namespace: one socket holds a
+    name at a time, and the kernel frees it when the process ends, however it ends (kill -9
+    included), so no leftover file or reused process id can block the next simulator. The
+    name is the folder's device and inode, the same whatever path reaches it. A socket, not
+    flock: the MicroPython unix port has neither fcntl nor ffi, and both interpreters must
+    take the same hold to exclude each other. None when another process holds it."""
+    import errno
+    import socket
+    import sys
+
+    name = b"\0bank-unit-simulator/state/%x/%x" % (st[2], st[1])
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if sys.implementation.name == "micropython":
+            import struct
+
+            # The unix port binds a raw sockaddr: sockaddr_un's family, then its path.
+            s.bind(struct.pack("H", socket.AF_UNIX) + name)
+        else:
+            s.bind(name)
+    except OSError as e:
+        s.close()
+        if e.args and e.args[0] == errno.EADDRINUSE:
+            return None
+        raise StartError("cannot hold the state folder %s for this simulator alone (%s)"
+                         % (path, _why(e))) from None
+    return s
+
+
+def _pid():
+    try:
+        import os
+
+        return os.getpid()
+    except AttributeError:  # the MicroPython unix port: its os has no getpid
+        with open("/proc/self/stat") as f:
+            return int(f.read().split()[0])
+
+
+def _holder(lock):
+    """The process id the holder wrote in bank.lock, for the message only; '?' if unread."""
+    try:
+        with open(lock) as f:
+            pid = f.read().strip()
     except OSError:
-        f.seek(0)
-        pid = f.read().strip() or "?"
-        f.close()
-        raise StartError(_in_use(path, pid)) from None
-    try:
-        # Unbuffered: a full disk says so here, not in a later close().
-        os.ftruncate(f.fileno(), 0)
-        os.write(f.fileno(), b"%d\n" % os.getpid())
-    except OSError as e:
-        f.close()
-        raise StartError(_unwritable(path, e)) from None
-    return f
+        pid = ""
+    return pid if pid.isdigit() else "?"
 
 
 def _unwritable(path, e):
@@ -109,29 +148,6 @@ def _unwritable(path, e):
 def _in_use(path, pid):
     return ("the state folder %s is in use by another simulator (process %s); stop it, or "
             "give this one another --state" % (path, pid))
-
-
-def _check_only(path, lock):
-    """Without flock: refuse a folder whose lock names a live process (a CPython simulator
-    holds it), and check the folder can be written; nothing is held."""
-    import os
-
-    try:
-        with open(lock) as f:
-            pid = f.read().strip()
-    except OSError:
-        pid = ""
-    if pid.isdigit():
-        try:
-            os.stat("/proc/" + pid)
-            raise StartError(_in_use(path, pid))
-        except OSError:
-            pass  # that process has ended: its lock went with it
-    try:
-        open(lock, "a").close()
-    except OSError as e:
-        raise StartError(_unwritable(path, e)) from None
-    return None
 
 
 class Host:

@@ -66,6 +66,8 @@ def parse(argv):
             i += 1
         elif a == "--state":
             o.state = value(a)
+            if not o.state:  # an empty name would quietly keep nothing: a game lost (B17)
+                raise UsageError("--state needs a folder, not an empty name")
             i += 1
         elif a == "--virtual-clock":
             o.virtual_clock = True

@@ -7,9 +7,12 @@ import signal
 import subprocess
 import sys
 
+import pytest
 import serial
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
+INTERPRETERS = [sys.executable] + ([MICROPYTHON] if os.path.exists(MICROPYTHON) else [])
 
 
 def start(*args):
@@ -110,6 +113,18 @@ def test_usage_errors():
         assert p.returncode == 2, args
         assert p.stderr.startswith(b"simulator: "), p.stderr
     assert stdio(b"", "--help").stdout.startswith(b"usage: python -m simulator")
+
+
+@pytest.mark.parametrize("interp", INTERPRETERS)
+def test_an_empty_state_folder_name_is_refused_not_a_game_kept_nowhere(interp):
+    # Before, --state "" started a unit that kept nothing: a game played and lost at the end.
+    for args in (["--headless", "--stdio", "--state", ""], ["--headless", "--state="],
+                 ["--terminal", "--state", ""]):
+        p = subprocess.run([interp, "-m", "simulator", *args], input=b"INSERT R 1\nKEY 1M-\n",
+                           capture_output=True, cwd=ROOT, timeout=60)
+        assert p.returncode == 2, (args, p.stderr)
+        assert p.stderr.decode().startswith("simulator: --state needs a folder"), p.stderr
+        assert p.stdout == b"", args
 
 
 def test_stdio_exits_at_end_of_input():

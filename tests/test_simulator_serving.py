@@ -135,6 +135,66 @@ def test_two_simulators_alternating_lose_nothing(tmp_path):
     assert '"store": "ok"' in lines[0] and len(json.loads(lines[1][3:])) == 10
 
 
+NAMES = {sys.executable: "cpython", MICROPYTHON: "micropython"}
+PAIRS = [(a, b) for a in INTERPRETERS for b in INTERPRETERS]
+
+
+@pytest.mark.parametrize("ending", ["exit", "kill"])
+@pytest.mark.parametrize("first_interp,second_interp", PAIRS,
+                         ids=["%s-then-%s" % (NAMES[a], NAMES[b]) for a, b in PAIRS])
+def test_one_simulator_per_state_folder_whichever_the_interpreters(tmp_path, first_interp,
+                                                                   second_interp, ending):
+    # B17: while one simulator runs on a folder, a second one (either interpreter, by any path
+    # to the folder) is refused and writes nothing; once the first has ended, however it
+    # ended, the next one starts and finds every acknowledged transaction.
+    state = tmp_path / "st"
+    alias = tmp_path / "alias"
+    alias.symlink_to(state, target_is_directory=True)
+    first = subprocess.Popen([first_interp, "-m", "simulator", "--headless", "--stdio",
+                              "--virtual-clock", "--state", str(state)], cwd=ROOT,
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+    try:
+        for line in ("INSERT R 1", "KEY 1M-"):
+            first.stdin.write(line.encode() + b"\n")
+            first.stdin.flush()
+            assert first.stdout.readline().startswith(b"OK"), line
+        before = files_of(str(state))
+        for path in (state, alias):
+            err, out = one_line_exit_2(
+                [second_interp, "-m", "simulator", "--headless", "--stdio", "--state",
+                 str(path)], b"INSERT R 2\nKEY 2M-\n")
+            assert ("the state folder %s is in use by another simulator (process %d)"
+                    % (path, first.pid)) in err, err
+            assert out == b""
+            assert files_of(str(state)) == before  # touched nothing
+    finally:
+        if ending == "kill":
+            first.kill()
+            first.wait()
+        else:
+            first.communicate(b"", timeout=60)  # end of input: it exits by itself
+            assert first.returncode == 0
+    out = subprocess.run([second_interp, "-m", "simulator", "--headless", "--stdio",
+                          "--state", str(state)], input=b"BALANCES\n", capture_output=True,
+                         cwd=ROOT, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout.decode()[3:])["1"] == 14000000
+
+
+@pytest.mark.parametrize("interp", INTERPRETERS)
+def test_a_bank_lock_naming_a_live_unrelated_process_blocks_nothing(tmp_path, interp):
+    # bank.lock is left behind with the last simulator's process id, which the OS later gives
+    # to any process: the test's own, init's, or garbage written by hand must not block.
+    for content in ("%d\n" % os.getpid(), "1\n", "not a number\n"):
+        (tmp_path / "bank.lock").write_text(content)
+        out = subprocess.run([interp, "-m", "simulator", "--headless", "--stdio", "--state",
+                              str(tmp_path)], input=b"HELLO\n", capture_output=True,
+                             cwd=ROOT, timeout=60)
+        assert out.returncode == 0 and out.stderr == b"", (content, out.stderr)
+        assert out.stdout.startswith(b'OK {"device": "bank-unit"'), (content, out.stdout)
+
+
 @pytest.mark.parametrize("interp", INTERPRETERS)
 def test_a_state_folder_that_cannot_be_used_is_one_line_and_exit_2(tmp_path, interp):
     afile = tmp_path / "afile"

@@ -4,9 +4,11 @@
 returns the lines to send back: event lines first (after EVENTS ON), then exactly one reply.
 `LineReader` cuts a byte stream into lines and enforces the 200-character limit. A refused
 command changes nothing: arguments are checked in full before anything is pressed. Whatever a
-command changes, it changes through the unit's methods with via "serial", which the log
-records. The host tools' commands (docs/protocol-extensions.md) are protocol/extensions.py's,
-imported at the first of them and kept.
+command changes, it changes through the unit's methods with the Protocol's `via`, which the log
+records: "serial" for a port's lines; "key" only for lines from the unit's own controls (the
+simulator window's banker panel), the person at the unit as its keypad is. The host tools'
+commands (docs/protocol-extensions.md) are protocol/extensions.py's, imported at the first of
+them and kept.
 """
 
 import store
@@ -92,9 +94,10 @@ EXTENSIONS = ("MAINT", "NEWGAME", "SET", "BACKUP", "RESTORE", "GAMES", "NAME", "
 
 
 class Protocol:
-    def __init__(self, unit, clock):
+    def __init__(self, unit, clock, via="serial"):
         self.unit = unit
         self.clock = clock
+        self.via = via
         self.events = False
         self.pending = []
         # A unit's heap in use before the firmware and after boot (app.py; either may be None);
@@ -216,8 +219,8 @@ class Protocol:
         for k in keys:
             now = self.clock.now()
             u.tick(now)
-            u.key_down(k, now, "serial")
-            u.key_up(k, now, "serial")
+            u.key_down(k, now, self.via)
+            u.key_up(k, now, self.via)
         return self._ok_state()
 
     def _hold(self, args):
@@ -232,12 +235,12 @@ class Protocol:
         u = self.unit
         now = self.clock.now()
         u.tick(now)
-        u.key_down(k, now, "serial")
+        u.key_down(k, now, self.via)
         if self.clock.virtual:
             self.clock.advance(u, ms)
         else:
             _hold_real(self.clock, u, ms)
-        u.key_up(k, self.clock.now(), "serial")
+        u.key_up(k, self.clock.now(), self.via)
         return self._ok_state()
 
     def _slot(self, args, n):

@@ -55,7 +55,7 @@ def do_set(p, args):
                 u.ledger.profile.resolution)
         if not u.maintenance:
             return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-        rec = u.set_balance(card, amount, "serial")
+        rec = u.set_balance(card, amount, p.via)
         if isinstance(rec, str):
             return "ERR " + rec
         return p._ok_state()
@@ -98,7 +98,7 @@ def do_restore(p, args):
     u = p.unit
     if not u.maintenance:
         return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-    rec = u.restore_game(gid, "serial")
+    rec = u.restore_game(gid, p.via)
     if isinstance(rec, str):
         return "ERR " + rec
     return p._ok_state()

@@ -268,3 +268,35 @@ def test_previous_games_not_available_on_this_firmware(win):
     type_keys(win, "b")
     assert games_text(win) == [
         "not available: this unit's firmware keeps no list of games (GAMES)"]
+
+
+def hold_key(w, sym, ms):
+    w.root.event_generate("<KeyPress>", keysym=sym)
+    w.root.update()
+    advance(w, ms)
+    w.root.event_generate("<KeyRelease>", keysym=sym)
+    settle(w)
+
+
+def test_a_game_brought_back_from_the_panel_is_logged_as_made_at_the_unit(win):
+    # The panel's "bring back" is the banker at the unit, in maintenance mode entered on its own
+    # keypad: its restore is logged "via": "key", as the keypad's changes are, not "serial" as
+    # a host's RESTORE over the port is (docs/protocol.md); a host following the events sees it.
+    from protocol import Protocol
+
+    host = Protocol(win.unit, win.host.clock)  # a host tool connected to the window
+    assert host.handle("EVENTS ON")[-1] == "OK"
+    type_keys(win, "F1")
+    type_keys(win, "1", "m", "plus")  # card 1 receives 1 M: a game worth keeping
+    hold_key(win, "c", 3000)  # a new game puts it away (B11)
+    hold_key(win, "d", 3000)  # maintenance mode, on the unit's own keypad
+    assert win.unit.maintenance and win.unit.ledger.bal[1] == 15000000
+    type_keys(win, "b")
+    row = win.games_frame.winfo_children()[0]
+    [b for b in row.winfo_children() if b.cget("text") == "bring back"][0].invoke()
+    assert said(win).endswith(" is back (B11)"), said(win)
+    assert win.unit.ledger.bal[1] == 16000000
+    events = [json.loads(e[6:]) for e in host.drain() if e.startswith("! txn ")]
+    assert (events[-1]["kind"], events[-1]["via"]) == ("restore", "key"), events
+    last = json.loads(host.handle("LOG 1")[-1][3:])[-1]
+    assert (last["kind"], last["via"]) == ("restore", "key"), last
