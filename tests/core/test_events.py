@@ -84,3 +84,42 @@ def test_the_events_alone_rebuild_balances_on_the_flash_store():
     r = Rig(store=FileStore("/bank", fs=FaultFS()))
     r.unit.maintenance = True
     eventplay.enough(eventplay.play(Protocol(r.unit, r.clock).handle, 3, 300))
+
+
+def test_hello_says_ok_once_a_game_is_played_b17():
+    r, p = proto_rig()
+    assert ok(p.handle("HELLO"))["store"] == "new"  # nothing was kept before this boot
+    ok(p.handle("INSERT L 2"))
+    ok(p.handle("KEY 50"))
+    assert ok(p.handle("HELLO"))["store"] == "new"  # no money moved: nothing new kept
+    ok(p.handle("KEY K +"))
+    assert ok(p.handle("HELLO"))["store"] == "ok"
+
+
+def test_hello_says_ok_after_a_new_game_on_a_new_store_b17():
+    r, p = proto_rig()
+    r.hold("C", 3000)
+    assert ok(p.handle("HELLO"))["store"] == "ok"
+
+
+def test_a_key_held_past_the_minute_leaves_the_unit_on_b16():
+    r, p = proto_rig()
+    state = ok(p.handle("HOLD 1 61000"))
+    assert state["power"] == "on" and state["entry"] == "1"
+    # the minute counts from the release
+    assert ok(p.handle("ADVANCE 59999"))["power"] == "on"
+    assert ok(p.handle("ADVANCE 1"))["power"] == "off"
+
+
+def test_a_key_held_on_the_keypad_keeps_the_unit_on_b16():
+    r = Rig()
+    u = r.unit
+    u.key_down("7", r.clock.now())
+    r.advance(5 * 60000)
+    assert u.power
+    assert u.deadline() is None  # nothing timed while it is down: a body may sleep
+    u.key_up("7", r.clock.now())
+    r.advance(59000)
+    assert u.power
+    r.advance(1000)
+    assert not u.power
