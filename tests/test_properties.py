@@ -40,3 +40,27 @@ def test_one_reply_per_line_and_refusals_change_nothing(batch):
             code = reply[4:].split(" ")[0]
             assert code and code == code.lower()
             assert (p.handle("STATE"), p.handle("BALANCES"), p.handle("LOG 200")) == before
+
+
+MOVES = ["KEY 150K+", "KEY 2M-", "KEY M", "KEY C", "INSERT L 1", "INSERT R 2", "INSERT L 3",
+         "REMOVE L", "REMOVE R", "HOLD C 3000", "HOLD C 100", "NEWGAME", "RESTORE PREVIOUS",
+         "RESTORE GAME 1", "SET BALANCE 2 5000", "SET BALANCE 1 0", "SET PROFILE classic",
+         "SET PROFILE world", "KEY 500+", "ADVANCE 1500", "GAMES"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(st.sampled_from(MOVES), lines), min_size=1, max_size=25))
+def test_the_events_alone_rebuild_balances(batch):
+    # docs/protocol.md, "Events": every change of money carries the balances after it
+    import eventplay
+
+    r, p = proto_rig()
+    r.unit.maintenance = True
+    p.handle("EVENTS ON")
+    host = eventplay.Follower(eventplay.reply_json(p.handle("BALANCES")))
+    rd = LineReader()
+    for text in batch:
+        for line in rd.feed(text.encode("latin-1") + b"\n"):
+            for x in p.handle(line):
+                host.take(x)
+            assert host.bal == eventplay.reply_json(p.handle("BALANCES")), (text, batch)

@@ -69,6 +69,7 @@ class Unit:
         self._c_fired = False
         self._deal_down = None  # ticks DEAL went down, while it is held (maintenance)
         self._ignore_up = None  # the key that woke the unit is not input (B16)
+        self._held = []  # the keys down now: activity until released (B16)
 
     # -- outputs -------------------------------------------------------------------------------
 
@@ -124,6 +125,10 @@ class Unit:
         return shown
 
     def _emit(self, kind, arg):
+        if kind != "power" and self.store_status == "new":
+            # A transaction or a whole game is on flash now: the store found empty at boot is
+            # no longer new (B17's "ok"); damage found at boot stays reported.
+            self.store_status = "ok"
         for fn in self.listeners:
             fn(kind, arg)
 
@@ -206,6 +211,8 @@ class Unit:
     def key_down(self, key, now, via="key"):
         if key not in KEYS:
             return "bad-key"
+        if key not in self._held:
+            self._held.append(key)
         if not self.power:
             self.wake(now)  # B16
             self._ignore_up = key  # B16: the waking key is not taken as input
@@ -228,6 +235,10 @@ class Unit:
     def key_up(self, key, now, via="key"):
         if key not in KEYS:
             return "bad-key"
+        if key in self._held:
+            self._held.remove(key)
+            if self.power:
+                self._last = now  # B16: the minute counts from the key's release
         if key == self._ignore_up:
             self._ignore_up = None
             return None
@@ -502,8 +513,8 @@ class Unit:
         due = None
         timer = self.deal_timer
         dealing = timer is not None and timer.phase != "idle"
-        if self._c_down is None and not dealing:
-            due = ticks_add(self._last, self.off_ms)  # B16
+        if not self._held and not dealing:
+            due = ticks_add(self._last, self.off_ms)  # B16: not while a key is down
         if self._flash is not None and self._flash_until is not None:
             due = _sooner(due, self._flash_until)
         if self._focus_next is not None:
@@ -547,7 +558,7 @@ class Unit:
                         self._last = timer.end  # B16: a deal end counts as activity
                     self._tone(tone)
                 tone = timer.step(now)
-        if self._c_down is None and (timer is None or timer.phase == "idle"):
+        if not self._held and (timer is None or timer.phase == "idle"):
             if ticks_diff(now, ticks_add(self._last, self.off_ms)) >= 0:
                 self.switch_off()  # B16: a minute with nothing
         return self.rev != before

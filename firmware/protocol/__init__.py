@@ -74,19 +74,57 @@ def _card_json(card):
     return card if card else "bank"
 
 
-def txn_json(rec):
-    """A transaction as the protocol shows it: seq, kind, from, to, amount, then extras."""
+def txn_json(rec, bal=None, profile=None):
+    """A transaction as the protocol shows it: seq, kind, from, to, amount, then extras.
+    "balances" is what the move left on the cards it touched; a restore, which moves no money
+    between cards but brings a whole game back, carries all six (bal: the ledger's list after
+    it) and the profile it brought back, so a host that follows the records alone has every
+    balance."""
     after = []
-    if rec[FROM]:
-        after.append((str(rec[FROM]), rec[FROM_AFTER]))
-    if rec[TO]:
-        after.append((str(rec[TO]), rec[TO_AFTER]))
+    if bal is not None:
+        for c in range(1, 7):
+            after.append((str(c), bal[c]))
+    else:
+        if rec[FROM]:
+            after.append((str(rec[FROM]), rec[FROM_AFTER]))
+        if rec[TO]:
+            after.append((str(rec[TO]), rec[TO_AFTER]))
     fields = [("seq", rec[SEQ]), ("kind", rec[KIND]), ("from", _card_json(rec[FROM])),
               ("to", _card_json(rec[TO])), ("amount", rec[AMOUNT]), ("balances", tuple(after))]
     if rec[UNDOES]:
         fields.append(("undoes", rec[UNDOES]))
+    if profile is not None:
+        fields.append(("profile", profile))
     fields.append(("via", rec[VIA]))
     return tuple(fields)
+
+
+def _all_balances(bal):
+    return tuple((str(c), bal[c]) for c in range(1, 7))
+
+
+def _log_json(ledger, recs):
+    """LOG's records, oldest first. A restore's balances are worked out backwards from the
+    ledger's: each record after it carries its own move, and a restore itself moves nothing
+    (a game's log folds from its base to the balances: brain/ledger.py). Only from a log that
+    reaches the ledger's seq (one read back short of it cannot say; its restores show none)."""
+    out = [None] * len(recs)
+    bal = list(ledger.bal) if recs and recs[-1][SEQ] == ledger.seq else None
+    i = len(recs)
+    while i:
+        i -= 1
+        rec = recs[i]
+        if bal is None:
+            out[i] = txn_json(rec)
+        elif rec[KIND] == "restore":
+            out[i] = txn_json(rec, bal, ledger.profile.name)
+        else:
+            out[i] = txn_json(rec)
+            if rec[FROM]:
+                bal[rec[FROM]] += rec[AMOUNT]
+            if rec[TO]:
+                bal[rec[TO]] -= rec[AMOUNT]
+    return out
 
 
 # The extensions' names; their code is protocol/extensions.py's.
@@ -126,9 +164,17 @@ class Protocol:
         if kind == "tone":
             self.pending.append("! tone " + jsonw.dumps((("name", arg),)))
         elif kind == "txn":
-            self.pending.append("! txn " + jsonw.dumps(txn_json(arg)))
+            if arg[KIND] == "restore":
+                led = self.unit.ledger
+                rec = txn_json(arg, led.bal, led.profile.name)
+            else:
+                rec = txn_json(arg)
+            self.pending.append("! txn " + jsonw.dumps(rec))
         elif kind == "game":
-            self.pending.append("! newgame " + jsonw.dumps((("profile", arg),)))
+            # The balances the new game starts from: a host following the events needs no
+            # BALANCES to know them (B11).
+            self.pending.append("! newgame " + jsonw.dumps(
+                (("profile", arg), ("balances", _all_balances(self.unit.ledger.bal)))))
         elif kind == "power":
             self.pending.append("! power " + jsonw.dumps((("power", arg),)))
 
@@ -282,8 +328,7 @@ class Protocol:
     def _balances(self, args):
         if args:
             return "ERR bad-argument BALANCES takes no argument"
-        bal = self.unit.ledger.bal
-        return "OK " + jsonw.dumps(tuple((str(c), bal[c]) for c in range(1, 7)))
+        return "OK " + jsonw.dumps(_all_balances(self.unit.ledger.bal))
 
     def _log(self, args):
         n = 20
@@ -297,7 +342,7 @@ class Protocol:
             recs = store.records(self.unit.ledger, n)  # read back by the store's one reader
         except OSError:
             return "ERR store-failed the log could not be read back"
-        return "OK " + jsonw.dumps([txn_json(r) for r in recs])
+        return "OK " + jsonw.dumps(_log_json(self.unit.ledger, recs))
 
     def _advance(self, args):
         if len(args) != 1:

@@ -1,0 +1,125 @@
+"""What a host learns from the events (docs/protocol.md, "Events"): every change of money, a
+restore and a new game included (B11, B15), carries the balances after it, so the event stream
+alone rebuilds BALANCES; and what HELLO and the switch-off minute say after play (B16, B17).
+In process, on both interpreters (tests/mprun.py); tests/test_event_stream.py does the same
+through a simulator over TCP."""
+
+import json
+
+import eventplay
+from harness import Rig, proto_rig
+from protocol import Protocol
+from store import FileStore
+from storerig import FaultFS
+
+START = 15000000  # world
+
+
+def ok(lines):
+    return eventplay.reply_json(lines)
+
+
+def _events(lines, kind):
+    head = "! %s " % kind
+    return [json.loads(x[len(head):]) for x in lines if x.startswith(head)]
+
+
+def _maint_rig():
+    r, p = proto_rig()
+    r.unit.maintenance = True
+    return r, p
+
+
+def test_restore_event_and_log_carry_all_six_balances_b11():
+    r, p = _maint_rig()
+    p.handle("EVENTS ON")
+    ok(p.handle("INSERT R 3"))
+    ok(p.handle("KEY 2M-"))
+    ok(p.handle("REMOVE R"))
+    r.hold("C", 3000)  # B11: the game with the payment is kept
+    ok(p.handle("INSERT L 5"))
+    ok(p.handle("KEY 1M+"))
+    out = p.handle("RESTORE PREVIOUS")
+    txns = _events(out, "txn")
+    want = {"1": START, "2": START, "3": START - 2000000, "4": START, "5": START, "6": START}
+    assert len(txns) == 1 and txns[0]["kind"] == "restore"
+    assert txns[0]["balances"] == want == ok(p.handle("BALANCES"))
+    assert txns[0]["profile"] == "world"
+    ok(p.handle("KEY 150K+"))  # card 5 is still in L
+    log = ok(p.handle("LOG"))
+    assert [t["kind"] for t in log][-2:] == ["restore", "receive"]
+    assert log[-2]["balances"] == want  # LOG shows the restore as its event did
+    assert log[-1]["balances"] == {"5": START + 150000}
+
+
+def test_a_restore_into_another_profile_says_which_b15():
+    r, p = _maint_rig()
+    ok(p.handle("SET PROFILE classic"))
+    ok(p.handle("SET BALANCE 2 1000"))
+    ok(p.handle("SET PROFILE world"))  # the classic game is kept
+    p.handle("EVENTS ON")
+    txn = _events(p.handle("RESTORE PREVIOUS"), "txn")[0]
+    assert txn["profile"] == "classic"
+    assert txn["balances"] == {"1": 1500, "2": 1000, "3": 1500, "4": 1500, "5": 1500, "6": 1500}
+
+
+def test_newgame_event_carries_the_starting_balances_b11():
+    r, p = _maint_rig()
+    p.handle("EVENTS ON")
+    ok(p.handle("SET BALANCE 4 3000000"))
+    for cmd, profile, start in (("NEWGAME", "world", START), ("HOLD C 3000", "world", START),
+                                ("SET PROFILE francs", "francs", 150000)):
+        games = _events(p.handle(cmd), "newgame")
+        assert games == [{"profile": profile,
+                          "balances": {c: start for c in eventplay.CARDS}}], cmd
+
+
+def test_the_events_alone_rebuild_balances_in_random_sessions():
+    for seed in (1, 2):
+        r, p = _maint_rig()
+        eventplay.enough(eventplay.play(p.handle, seed, 300))
+
+
+def test_the_events_alone_rebuild_balances_on_the_flash_store():
+    r = Rig(store=FileStore("/bank", fs=FaultFS()))
+    r.unit.maintenance = True
+    eventplay.enough(eventplay.play(Protocol(r.unit, r.clock).handle, 3, 300))
+
+
+def test_hello_says_ok_once_a_game_is_played_b17():
+    r, p = proto_rig()
+    assert ok(p.handle("HELLO"))["store"] == "new"  # nothing was kept before this boot
+    ok(p.handle("INSERT L 2"))
+    ok(p.handle("KEY 50"))
+    assert ok(p.handle("HELLO"))["store"] == "new"  # no money moved: nothing new kept
+    ok(p.handle("KEY K +"))
+    assert ok(p.handle("HELLO"))["store"] == "ok"
+
+
+def test_hello_says_ok_after_a_new_game_on_a_new_store_b17():
+    r, p = proto_rig()
+    r.hold("C", 3000)
+    assert ok(p.handle("HELLO"))["store"] == "ok"
+
+
+def test_a_key_held_past_the_minute_leaves_the_unit_on_b16():
+    r, p = proto_rig()
+    state = ok(p.handle("HOLD 1 61000"))
+    assert state["power"] == "on" and state["entry"] == "1"
+    # the minute counts from the release
+    assert ok(p.handle("ADVANCE 59999"))["power"] == "on"
+    assert ok(p.handle("ADVANCE 1"))["power"] == "off"
+
+
+def test_a_key_held_on_the_keypad_keeps_the_unit_on_b16():
+    r = Rig()
+    u = r.unit
+    u.key_down("7", r.clock.now())
+    r.advance(5 * 60000)
+    assert u.power
+    assert u.deadline() is None  # nothing timed while it is down: a body may sleep
+    u.key_up("7", r.clock.now())
+    r.advance(59000)
+    assert u.power
+    r.advance(1000)
+    assert not u.power
