@@ -128,7 +128,9 @@ def test_an_empty_state_folder_name_is_refused_not_a_game_kept_nowhere(interp):
 
 
 def test_stdio_exits_at_end_of_input():
-    p = stdio(b"STATE\nHELLO", "--virtual-clock")  # no final newline: still a command
+    # No final newline: the last line was never finished, so it is no command (docs/protocol.md)
+    p = stdio(b"STATE\nHELLO", "--virtual-clock")
     assert p.returncode == 0
     lines = p.stdout.decode().splitlines()
-    assert len(lines) == 2 and lines[1].startswith('OK {"device": "bank-unit"')
+    assert len(lines) == 1 and lines[0].startswith('OK {"power"')
+    assert b"a last line without its newline was dropped" in p.stderr
