@@ -23,9 +23,11 @@ from .errors import (
     DisconnectedError,
     ProtocolError,
     ReplyTimeout,
+    SimulatorFullError,
 )
 from .link import open_port, resolve_port
 
+STALE_PEEK = 4096  # bytes of stale input looked at for a refusal before the rest is dropped
 MAX_LINE = 200  # host -> unit limit (docs/protocol.md); unit -> host lines may be longer (BACKUP)
 POLL = 0.05  # seconds a single read may block; replies still arrive as soon as they are sent
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M", "K", "C", "DEAL", "+", "-")
@@ -103,6 +105,7 @@ class Bank:
         self.info = None  # the last HELLO payload
         self._buf = bytearray()
         self._closed = False
+        self._busy = None  # the message of an `ERR busy` found among the stale input
 
     # -- opening and closing -------------------------------------------------------------------
     @classmethod
@@ -113,13 +116,45 @@ class Bank:
         ser = open_port(url, timeout=POLL, write_timeout=max(timeout, 1.0))
         bank = cls(ser, timeout=timeout, name=url)
         try:
-            bank.discard_input()
-            if hello:
-                bank.hello()
+            try:
+                bank.discard_input()
+                if hello:
+                    bank.hello()
+            except (CommandError, DisconnectedError) as exc:
+                raise bank._full(exc) from None
         except BaseException:
             bank.close()
             raise
         return bank
+
+    def _full(self, exc):
+        """SimulatorFullError when the simulator refused us for having the most hosts it takes
+        (`ERR busy` on connecting, then closed; the line may come before our HELLO is read,
+        or the close may cut the HELLO short); else exc itself."""
+        message = None
+        if isinstance(exc, CommandError) and exc.code == "busy":
+            message = exc.message
+        elif self._busy is not None:
+            message = self._busy
+        elif isinstance(exc, DisconnectedError):
+            try:
+                for _ in range(4):  # what it sent before the close, still in our buffers
+                    line = self.read_line(POLL)
+                    if line is None:
+                        break
+                    if line.startswith("ERR busy"):
+                        message = line[9:]
+                        break
+            except BankError:
+                pass
+        if message is None:
+            return exc
+        why = message.split(";")[0].strip()
+        return SimulatorFullError(
+            "%s: the simulator already serves the most hosts it takes%s; close one of them, "
+            "or try again once one has closed" % (self.name, " (%s)" % printable(why) if why
+                                                   else "")
+        )
 
     def close(self):
         if not self._closed:
@@ -138,12 +173,26 @@ class Bank:
 
     # -- the line layer ------------------------------------------------------------------------
     def discard_input(self):
-        """Drop whatever the unit sent before we asked (stale replies, old events)."""
+        """Drop whatever the unit sent before we asked (stale replies, old events). An
+        `ERR busy` among it (a simulator's refusal of one host too many) is kept: _full."""
         self._buf.clear()
+        seen = bytearray()
         try:
+            while len(seen) < STALE_PEEK and self.port.in_waiting:
+                chunk = self.port.read(self.port.in_waiting)
+                if not chunk:
+                    break
+                seen += chunk
             self.port.reset_input_buffer()
         except (serial.SerialException, OSError) as exc:
+            self._note_busy(seen)
             raise DisconnectedError("%s went away: %s" % (self.name, exc)) from None
+        self._note_busy(seen)
+
+    def _note_busy(self, seen):
+        for raw in bytes(seen).split(b"\n"):
+            if raw.startswith(b"ERR busy"):
+                self._busy = raw[9:].decode("ascii", "replace").strip()
 
     def send_raw(self, data):
         """Write bytes as they are (tests and `run` use it to send what a command cannot)."""
@@ -175,17 +224,19 @@ class Bank:
             try:
                 chunk = self.port.read(1)
                 if chunk:
+                    self._buf += chunk
                     waiting = self.port.in_waiting
                     if waiting:
-                        chunk += self.port.read(waiting)
+                        self._buf += self.port.read(waiting)
             except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+                if b"\n" in self._buf:
+                    continue  # the lines it sent before it went (ERR busy, a last reply)
                 # pyserial raises SerialException for an unplugged USB device or a closed
                 # socket; a pty whose other end died raises OSError (EIO).
                 raise DisconnectedError(
                     "%s went away (unplugged, or the simulator stopped): %s"
                     % (self.name, printable(str(exc), 120))
                 ) from None
-            self._buf += chunk
 
     def _event(self, line):
         event = parse_event(line)

@@ -2,7 +2,8 @@
 
 Errors are one line on stderr (`bank: ...`) and an exit code (docs/host_tools.md):
 0 ok, 1 refused by the unit / a check failed, 2 usage, 3 no unit, 4 port busy,
-5 unit went away, 6 no reply in time, 7 unparseable reply, 130 interrupted.
+5 unit went away, 6 no reply in time, 7 unparseable reply, 8 the simulator serves the most
+hosts it takes, 130 interrupted.
 """
 
 import argparse

@@ -23,6 +23,13 @@ class PortBusyError(BankError):
     exit_code = 4
 
 
+class SimulatorFullError(BankError):
+    """The simulator already serves the most hosts it takes: it answered `ERR busy` on
+    connecting, and closed. A place is free again as soon as one of them closes."""
+
+    exit_code = 8
+
+
 class DisconnectedError(BankError):
     """The unit went away while we were talking to it (unplugged, closed the socket)."""
 

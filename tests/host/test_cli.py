@@ -565,6 +565,30 @@ def test_port_busy(capsys, sims):
                    "another bank command?) has it open\n" % path)
 
 
+def test_a_full_simulator_says_so_with_its_own_exit_code(capsys, tmp_path):
+    if not targets.simulator_available():
+        pytest.skip("python -m simulator is not in this checkout yet")
+    sim = targets.Simulator("tcp", tmp_path)
+    port = sim.url.rsplit(":", 1)[1]
+    held = []
+    try:
+        held += [Bank.open(sim.url) for _ in range(8)]  # the most it takes (docs/simulator.md)
+        for _ in range(10):  # whenever its refusal comes: before our HELLO, or as its reply
+            code, _, err = run(capsys, "--port", "127.0.0.1:" + port, "status")
+            assert code == 8, err
+            assert err.endswith(
+                "bank: socket://127.0.0.1:%s: the simulator already serves the most hosts it "
+                "takes (8 clients are connected); close one of them, or try again once one "
+                "has closed\n" % port), err
+        held.pop().close()
+        code, out, err = run(capsys, "--port", "127.0.0.1:" + port, "status")
+        assert code == 0 and out.startswith("unit     bank-unit"), err  # free at once
+    finally:
+        for b in held:
+            b.close()
+        sim.stop()
+
+
 def test_reply_timeout(capsys, fake):
     f = fake(fakes.silent)
     code, _, err = run(capsys, "--port", f.url, "--timeout", "0.2", "status")
