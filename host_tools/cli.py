@@ -76,6 +76,8 @@ def build_parser():
     s = sub.add_parser("press", help="press keys: bank press 1 5 0 K +  (or 150K+, DEAL)")
     s.add_argument("keys", nargs="+")
     s.add_argument("--no-wake", action="store_true", help="send the keys even if switched off")
+    s.add_argument("--onto-entry", action="store_true", help="add the keys to an entry left "
+                   "typed on the unit (without it, that is refused: bank press C clears it)")
     s = sub.add_parser("hold", help="hold one key down: bank hold C 3000")
     s.add_argument("key")
     s.add_argument("ms", type=int)

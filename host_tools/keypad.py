@@ -7,23 +7,47 @@ exit code 1.
 import json
 
 from .errors import EXIT_OK, CommandError, Failed
-from .out import card_label, display, money, names_of, say
+from .out import card_label, display, money, names_of, note, refusal, say
+from .wire import split_keys
 
 HOLD_MS = 3000  # the unit's hold for a new game (B11) and for maintenance mode
 
 
-def _report_state(state):
-    """Print the display after a keypad action; a refusal the unit reports is exit code 1."""
+ADDS_TO_ENTRY = frozenset("0123456789.KM")  # keys that, with an entry typed, add to it (B2)
+
+
+def _report_state(state, profile=None):
+    """Print the display after a keypad action. A refusal the unit reports is exit code 1,
+    said in words, with the entry it leaves typed (B2: a refused commit keeps it)."""
     say(display(state))
-    if state.get("error"):
-        raise Failed("the unit refused it: %s" % state["error"])
+    why = refusal(state, profile)
+    if why:
+        left = state.get("entry")
+        raise Failed("the unit refused it: %s%s" % (
+            why, "; %s is still typed (bank press C clears it)" % left if left else ""))
     return EXIT_OK
 
 
 def cmd_press(bank, args):
-    if not args.no_wake:
-        bank.wake()
-    return _report_state(bank.press(*args.keys))
+    """The keys, as on the keypad. An entry left typed (a refused commit keeps it, B2) is said;
+    keys that would add to it are refused before anything is sent, unless --onto-entry: a
+    `bank press 5K-` means 5K, not 99M5K. Clearing it with C unasked is not safe: if the entry
+    went in between (switch-off, B16; a card out, B3), C would reverse the last transaction
+    (B10)."""
+    state = bank.state() if args.no_wake else bank.wake()
+    left = state.get("entry")
+    if left:
+        first = split_keys(args.keys)[0]
+        if first in ADDS_TO_ENTRY and not args.onto_entry:
+            raise Failed(
+                "%s is typed on the unit, left from before: these keys would add to it. Clear "
+                "it first (bank press C), or type onto it with --onto-entry" % left)
+        note("starting from %s, typed on the unit before this command" % left)
+    return _report_state(bank.press(*args.keys), _profile(bank))
+
+
+def _profile(bank):
+    return (bank.info or {}).get("profile")
 
 
 KEYPAD_ONLY = (
@@ -36,7 +60,7 @@ KEYPAD_ONLY = (
 def cmd_hold(bank, args):
     if not args.no_wake:
         bank.wake()
-    return _report_state(bank.hold(args.key, args.ms))
+    return _report_state(bank.hold(args.key, args.ms), _profile(bank))
 
 
 def cmd_insert(bank, args):
@@ -45,11 +69,11 @@ def cmd_insert(bank, args):
     balance = bank.balances().get(args.card)
     say("card %s in %s: balance %s" % (card_label(args.card, names_of(bank)), args.slot,
                                        money(balance)))
-    return _report_state(state)
+    return _report_state(state, _profile(bank))
 
 
 def cmd_remove(bank, args):
-    return _report_state(bank.remove(args.slot))
+    return _report_state(bank.remove(args.slot), _profile(bank))
 
 
 def cmd_newgame(bank, args):

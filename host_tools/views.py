@@ -12,7 +12,7 @@ import sys
 import time
 
 from .errors import EXIT_OK, BankError
-from .out import CARDS, VOLUMES, card_label, money, names_of, say
+from .out import CARDS, VOLUMES, card_label, money, names_of, refusal, say
 
 
 def cmd_status(bank, args):
@@ -46,7 +46,7 @@ def cmd_status(bank, args):
         ("entry", state.get("entry") or "-"),
         ("deal", state.get("deal")),
         ("sound", "%s (%s)" % (sound, VOLUMES.get(sound, "?"))),
-        ("error", state.get("error") or "-"),
+        ("error", refusal(state, info.get("profile")) or "-"),
     ]
     for name, value in rows:
         say("%-8s %s" % (name, value))
