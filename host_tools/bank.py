@@ -61,6 +61,8 @@ class Bank:
         try:
             try:
                 bank.discard_input()
+                if bank._busy is not None:
+                    raise bank._full(None)
                 if hello:
                     bank.hello()
             except (CommandError, DisconnectedError) as exc:
@@ -72,24 +74,13 @@ class Bank:
 
     def _full(self, exc):
         """SimulatorFullError when the simulator refused us for having the most hosts it takes
-        (`ERR busy` on connecting, then closed; the line may come before our HELLO is read,
-        or the close may cut the HELLO short); else exc itself."""
+        (`ERR busy` on connecting, then closed: the line comes as the reply to our HELLO, or
+        before it, among the stale input); else exc itself."""
         message = None
         if isinstance(exc, CommandError) and exc.code == "busy":
             message = exc.message
         elif self._busy is not None:
             message = self._busy
-        elif isinstance(exc, DisconnectedError):
-            try:
-                for _ in range(4):  # what it sent before the close, still in our buffers
-                    line = self.read_line(POLL)
-                    if line is None:
-                        break
-                    if line.startswith("ERR busy"):
-                        message = line[9:]
-                        break
-            except BankError:
-                pass
         if message is None:
             return exc
         why = message.split(";")[0].strip()
