@@ -11,8 +11,6 @@ from .out import card_label, display, money, names_of, note, refusal, say
 from .wire import split_keys
 
 HOLD_MS = 3000  # the unit's hold for a new game (B11) and for maintenance mode
-
-
 ADDS_TO_ENTRY = frozenset("0123456789.KM")  # keys that, with an entry typed, add to it (B2)
 
 
@@ -67,8 +65,8 @@ def cmd_insert(bank, args):
     state = bank.insert(args.slot, args.card)
     # B3: the unit shows the card's number for a second, then its balance; say both.
     balance = bank.balances().get(args.card)
-    say("card %s in %s: balance %s" % (card_label(args.card, names_of(bank)), args.slot,
-                                       money(balance)))
+    label = card_label(args.card, names_of(bank))
+    say("card %s in %s: balance %s" % (label, args.slot, money(balance)))
     return _report_state(state, _profile(bank))
 
 
