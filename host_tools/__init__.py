@@ -9,6 +9,7 @@ from .errors import (
     PortBusyError,
     ProtocolError,
     ReplyTimeout,
+    SimulatorFullError,
 )
 
 __all__ = [
@@ -23,4 +24,5 @@ __all__ = [
     "PortBusyError",
     "ProtocolError",
     "ReplyTimeout",
+    "SimulatorFullError",
 ]

@@ -12,7 +12,6 @@ after `EVENTS ON`) that arrive before a reply are collected in `bank.events` (an
 
 import collections
 import json
-import re
 import time
 
 import serial
@@ -23,71 +22,17 @@ from .errors import (
     DisconnectedError,
     ProtocolError,
     ReplyTimeout,
+    SimulatorFullError,
 )
 from .link import open_port, resolve_port
+from .wire import KEYS, Event, Reply, parse_event, parse_reply, printable, split_keys
 
+__all__ = ["Bank", "Event", "Reply", "KEYS", "parse_event", "parse_reply", "printable",
+           "split_keys"]
+
+STALE_PEEK = 4096  # bytes of stale input looked at for a refusal before the rest is dropped
 MAX_LINE = 200  # host -> unit limit (docs/protocol.md); unit -> host lines may be longer (BACKUP)
 POLL = 0.05  # seconds a single read may block; replies still arrive as soon as they are sent
-KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M", "K", "C", "DEAL", "+", "-")
-SLOTS = ("L", "R")
-
-_CODE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-_WORD = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
-
-Event = collections.namedtuple("Event", "type data line")
-
-
-class Reply(collections.namedtuple("Reply", "line ok payload code message events")):
-    """One parsed reply. `payload` is the decoded JSON after `OK` (None for a bare `OK`);
-    `code`/`message` are set for `ERR`; `events` are the event lines that came before it."""
-
-
-def printable(text, limit=80):
-    """`text` safe to show a user: unprintable characters escaped, long text shortened."""
-    shown = "".join(c if " " <= c <= "~" else ascii(c)[1:-1] for c in text)
-    if len(shown) > limit:
-        shown = shown[: limit - 3] + "..."
-    return shown
-
-
-def parse_event(line):
-    """`! <type> <json>` -> Event, or raise ProtocolError."""
-    parts = line[2:].split(" ", 1)
-    if not _WORD.match(parts[0]):
-        raise ProtocolError("unparseable event line from the unit: '%s'" % printable(line))
-    data = None
-    if len(parts) > 1 and parts[1].strip():
-        try:
-            data = json.loads(parts[1])
-        except ValueError:
-            raise ProtocolError(
-                "unparseable event line from the unit: '%s'" % printable(line)
-            ) from None
-    return Event(parts[0], data, line)
-
-
-def parse_reply(line, events=(), command=""):
-    """One reply line -> Reply, or raise ProtocolError naming the command it answered."""
-    if line == "OK":
-        return Reply(line, True, None, None, None, list(events))
-    if line.startswith("OK "):
-        try:
-            payload = json.loads(line[3:])
-        except ValueError:
-            payload = _BAD
-        if payload is not _BAD:
-            return Reply(line, True, payload, None, None, list(events))
-    elif line.startswith("ERR "):
-        code, _, message = line[4:].partition(" ")
-        if _CODE.match(code):
-            return Reply(line, False, None, code, message, list(events))
-    raise ProtocolError(
-        "unparseable reply%s: '%s' (is this a bank unit running protocol 1?)"
-        % (" to '%s'" % command if command else "", printable(line))
-    )
-
-
-_BAD = object()
 
 
 class Bank:
@@ -103,6 +48,7 @@ class Bank:
         self.info = None  # the last HELLO payload
         self._buf = bytearray()
         self._closed = False
+        self._busy = None  # the message of an `ERR busy` found among the stale input
 
     # -- opening and closing -------------------------------------------------------------------
     @classmethod
@@ -113,13 +59,36 @@ class Bank:
         ser = open_port(url, timeout=POLL, write_timeout=max(timeout, 1.0))
         bank = cls(ser, timeout=timeout, name=url)
         try:
-            bank.discard_input()
-            if hello:
-                bank.hello()
+            try:
+                bank.discard_input()
+                if bank._busy is not None:
+                    raise bank._full(None)
+                if hello:
+                    bank.hello()
+            except (CommandError, DisconnectedError) as exc:
+                raise bank._full(exc) from None
         except BaseException:
             bank.close()
             raise
         return bank
+
+    def _full(self, exc):
+        """SimulatorFullError when the simulator refused us for having the most hosts it takes
+        (`ERR busy` on connecting, then closed: the line comes as the reply to our HELLO, or
+        before it, among the stale input); else exc itself."""
+        message = None
+        if isinstance(exc, CommandError) and exc.code == "busy":
+            message = exc.message
+        elif self._busy is not None:
+            message = self._busy
+        if message is None:
+            return exc
+        why = message.split(";")[0].strip()
+        return SimulatorFullError(
+            "%s: the simulator already serves the most hosts it takes%s; close one of them, "
+            "or try again once one has closed" % (self.name, " (%s)" % printable(why) if why
+                                                   else "")
+        )
 
     def close(self):
         if not self._closed:
@@ -138,12 +107,26 @@ class Bank:
 
     # -- the line layer ------------------------------------------------------------------------
     def discard_input(self):
-        """Drop whatever the unit sent before we asked (stale replies, old events)."""
+        """Drop whatever the unit sent before we asked (stale replies, old events). An
+        `ERR busy` among it (a simulator's refusal of one host too many) is kept: _full."""
         self._buf.clear()
+        seen = bytearray()
         try:
+            while len(seen) < STALE_PEEK and self.port.in_waiting:
+                chunk = self.port.read(self.port.in_waiting)
+                if not chunk:
+                    break
+                seen += chunk
             self.port.reset_input_buffer()
         except (serial.SerialException, OSError) as exc:
+            self._note_busy(seen)
             raise DisconnectedError("%s went away: %s" % (self.name, exc)) from None
+        self._note_busy(seen)
+
+    def _note_busy(self, seen):
+        for raw in bytes(seen).split(b"\n"):
+            if raw.startswith(b"ERR busy"):
+                self._busy = raw[9:].decode("ascii", "replace").strip()
 
     def send_raw(self, data):
         """Write bytes as they are (tests and `run` use it to send what a command cannot)."""
@@ -175,17 +158,19 @@ class Bank:
             try:
                 chunk = self.port.read(1)
                 if chunk:
+                    self._buf += chunk
                     waiting = self.port.in_waiting
                     if waiting:
-                        chunk += self.port.read(waiting)
+                        self._buf += self.port.read(waiting)
             except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+                if b"\n" in self._buf:
+                    continue  # the lines it sent before it went (ERR busy, a last reply)
                 # pyserial raises SerialException for an unplugged USB device or a closed
                 # socket; a pty whose other end died raises OSError (EIO).
                 raise DisconnectedError(
                     "%s went away (unplugged, or the simulator stopped): %s"
                     % (self.name, printable(str(exc), 120))
                 ) from None
-            self._buf += chunk
 
     def _event(self, line):
         event = parse_event(line)
@@ -394,24 +379,3 @@ def _close_socket_quickly(port):
     sock.close()
     port._socket = None
     port.is_open = False
-
-
-def split_keys(keys):
-    """Key arguments -> protocol key words. "150K" and "1 5 0 K" both give 1 5 0 K; DEAL is
-    one key. Raises ValueError naming the first thing that is not a key."""
-    words = []
-    for arg in keys:
-        for part in str(arg).split():
-            up = part.upper()
-            if up == "DEAL":
-                words.append(up)
-                continue
-            for ch in up:
-                if ch not in KEYS:
-                    raise ValueError(
-                        "'%s' is not a key (keys: %s)" % (printable(part), " ".join(KEYS))
-                    )
-                words.append(ch)
-    if not words:
-        raise ValueError("no keys given")
-    return words

@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import sys
 
-from .errors import NoUnitError
+from .errors import NoUnitError, UsageError
 from .link import resolve_port
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -72,8 +72,6 @@ def plan(port, firmware, reset=True, dry_run=False, mpy=False):
 
 
 def main(args):
-    from .cli import UsageError
-
     firmware = os.path.abspath(args.firmware or REPO_FIRMWARE)
     if not os.path.isdir(firmware):
         raise UsageError("no firmware directory at %s" % firmware)

@@ -4,6 +4,11 @@ Each carries the process exit code the CLI uses for it (docs/host_tools.md, "Exi
 so a script can tell a missing unit from a refused command without parsing messages.
 """
 
+EXIT_OK = 0
+EXIT_FAILED = 1  # also CommandError's and Failed's
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
 
 class BankError(Exception):
     """Anything that went wrong talking to a unit. str(e) is the message shown to the user."""
@@ -21,6 +26,13 @@ class PortBusyError(BankError):
     """The port exists but another program holds it (or we may not open it)."""
 
     exit_code = 4
+
+
+class SimulatorFullError(BankError):
+    """The simulator already serves the most hosts it takes: it answered `ERR busy` on
+    connecting, and closed. A place is free again as soon as one of them closes."""
+
+    exit_code = 8
 
 
 class DisconnectedError(BankError):
@@ -54,3 +66,15 @@ class CommandError(BankError):
         if message:
             text += " (%s)" % message
         super().__init__(text)
+
+
+class UsageError(Exception):
+    """Bad arguments or a bad input file, found before anything is sent: exit code 2."""
+
+    exit_code = EXIT_USAGE
+
+
+class Failed(Exception):
+    """The command ran but what it had to achieve did not hold: exit code 1."""
+
+    exit_code = EXIT_FAILED

@@ -27,7 +27,9 @@ characters and everything else must be equal.
 import json
 import re
 
-from .bank import printable
+from .errors import EXIT_FAILED, EXIT_OK, UsageError
+from .out import say
+from .wire import printable
 
 
 class ScriptSyntaxError(ValueError):
@@ -174,3 +176,27 @@ def run(bank, steps, name="script", out=None, verbose=False, fail_fast=False):
             if fail_fast:
                 break
     return failed
+
+
+def cmd_run(bank, args):
+    try:
+        with open(args.script, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError as exc:
+        raise UsageError("cannot read %s: %s" % (args.script, exc.strerror)) from None
+    try:
+        steps = parse(text, args.script)
+    except ScriptSyntaxError as exc:
+        raise UsageError(str(exc)) from None
+    if not args.no_wake:
+        bank.wake()  # B16: a switched-off unit would swallow the script's first key
+    failed = run(
+        bank, steps, args.script, out=say, verbose=args.verbose, fail_fast=args.fail_fast
+    )
+    ran = len(steps)
+    if failed:
+        say("%s: %d of %d commands did not get the expected reply" % (args.script, failed, ran))
+        return EXIT_FAILED
+    say("%s: all %d commands got the expected reply" % (args.script, ran))
+    return EXIT_OK
+

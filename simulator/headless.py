@@ -48,7 +48,7 @@ def _serve(host, ports, once=False):
                 continue
             watched.pop(link.key, None)
             try:
-                poller.unregister(link.pollable)
+                poller.unregister(link.key)  # its socket is closed: it has no fileno() now
             except (KeyError, ValueError, OSError):
                 pass
         if once and not ports.links:

@@ -164,31 +164,51 @@ class Ports:
         return out
 
     def io(self, ready):
-        """ready: [(key, flags)] from the wait. Accept, read, answer what fits, send what the
-        clients take; let go of the clients that are gone. Returns the links let go (a
-        sticky link whose client went is among them, absent, to stop waiting on)."""
+        """ready: [(key, flags)] from the wait. Read, answer what fits, send what the clients
+        take, let go of the clients that are gone, then accept. Returns the links let go (a
+        sticky link whose client went is among them, absent, to stop waiting on).
+        A client that closed is let go before the next one is accepted: a host that closes
+        and connects again at once finds its place free, wherever the wait listed the two."""
         for link in self.links:
             if link.absent and link.present():
                 link.absent = False
+        accept = False
         for ev in ready:
             key, flags = ev[0], ev[1]
             if key == self.listen_key and key is not None:
-                link = self.accept()
-                if link is not None:
-                    self.links.append(link)
+                accept = True
                 continue
             for link in self.links:
                 if link.key == key:
                     break
             else:
                 continue
-            if flags & GONE and link.wants_input():
-                data = link.recv()
-                if data is not None:
-                    if data:
-                        link.pending = data
-                    else:
-                        link.eof = True
+            if flags & GONE:
+                self._read(link)
+        gone = self._settle()
+        if accept:
+            if len(self.links) >= MAX_CLIENTS:
+                # A client's end of input that the wait has not reported yet (a body that
+                # hands its descriptors over one at a time) would still count: look.
+                for link in self.links:
+                    self._read(link)
+                gone += self._settle()
+            link = self.accept()
+            if link is not None:
+                self.links.append(link)
+        return gone
+
+    def _read(self, link):
+        if not link.absent and link.wants_input():
+            data = link.recv()
+            if data is not None:
+                if data:
+                    link.pending = data
+                else:
+                    link.eof = True
+
+    def _settle(self):
+        """Answer, send; let go of the clients that are gone. Returns them."""
         gone = []
         for link in self.links:
             if link.absent:

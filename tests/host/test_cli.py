@@ -131,8 +131,9 @@ def test_press_insert_remove(capsys, url):
     assert (code, out) == (0, "card 3 in L: balance 15,000,000\ndisplay 3\n")
     code, out, _ = run(capsys, "--port", url, "press", "1", "5", "0", "K")
     assert (code, out) == (0, "display 150 k\n")
-    code, out, _ = run(capsys, "--port", url, "press", "+")
+    code, out, err = run(capsys, "--port", url, "press", "+")
     assert (code, out) == (0, "display 15.15 M\n")
+    assert err == "bank: starting from 150K, typed on the unit before this command\n"
     code, out, _ = run(capsys, "--port", url, "remove", "L")
     assert code == 0
     with talk(url) as b:
@@ -144,7 +145,41 @@ def test_press_refused_by_the_unit_is_exit_1(capsys, url):
     run(capsys, "--port", url, "insert", "R", "1")
     code, out, err = run(capsys, "--port", url, "press", "16M-")
     assert code == 1
-    assert err == "bank: the unit refused it: insufficient-funds\n"
+    assert err == ("bank: the unit refused it: card 1 has not enough money for it "
+                   "(insufficient-funds, B8); 16M is still typed (bank press C clears it)\n")
+
+
+def test_a_refused_entry_left_typed_is_said_and_not_added_to(capsys, url):  # B2
+    run(capsys, "--port", url, "insert", "R", "1")
+    code, out, err = run(capsys, "--port", url, "press", "99M-")
+    assert (code, out) == (1, "display 99 M\n")
+    assert err == ("bank: the unit refused it: above the 20,000,000 maximum for one entry "
+                   "(above-maximum, B2); 99M is still typed (bank press C clears it)\n")
+    code, out, err = run(capsys, "--port", url, "status")
+    assert "entry    99M\n" in out
+    assert "error    above the 20,000,000 maximum for one entry (above-maximum, B2)\n" in out
+    # 5K- after it would be 99M then a refused 5: refused here, before any key is sent
+    code, out, err = run(capsys, "--port", url, "press", "5K-")
+    assert (code, out) == (1, "")
+    assert err == ("bank: 99M is typed on the unit, left from before: these keys would add to "
+                   "it. Clear it first (bank press C), or type onto it with --onto-entry\n")
+    with talk(url) as b:
+        assert b.state()["entry"] == "99M" and b.log() == []
+    code, out, err = run(capsys, "--port", url, "press", "C")  # B10: C clears the entry
+    assert (code, out) == (0, "display 15 M\n")
+    assert err == "bank: starting from 99M, typed on the unit before this command\n"
+    code, out, err = run(capsys, "--port", url, "press", "50K-")
+    assert (code, out, err) == (0, "display 14.95 M\n", "")
+    with talk(url) as b:
+        assert b.balances()[1] == START - 50000
+
+
+def test_press_onto_an_entry_on_purpose(capsys, url):  # B2
+    run(capsys, "--port", url, "insert", "L", "2")
+    run(capsys, "--port", url, "press", "1")
+    code, out, err = run(capsys, "--port", url, "press", "--onto-entry", "5K+")
+    assert (code, out) == (0, "display 15.015 M\n")
+    assert err == "bank: starting from 1, typed on the unit before this command\n"
 
 
 def test_press_a_typo_touches_nothing(capsys, url):
@@ -563,6 +598,30 @@ def test_port_busy(capsys, sims):
     assert code == 4
     assert err == ("bank: port %s is busy: another program (mpremote, a serial monitor, "
                    "another bank command?) has it open\n" % path)
+
+
+def test_a_full_simulator_says_so_with_its_own_exit_code(capsys, tmp_path):
+    if not targets.simulator_available():
+        pytest.skip("python -m simulator is not in this checkout yet")
+    sim = targets.Simulator("tcp", tmp_path)
+    port = sim.url.rsplit(":", 1)[1]
+    held = []
+    try:
+        held += [Bank.open(sim.url) for _ in range(8)]  # the most it takes (docs/simulator.md)
+        for _ in range(10):  # whenever its refusal comes: before our HELLO, or as its reply
+            code, _, err = run(capsys, "--port", "127.0.0.1:" + port, "status")
+            assert code == 8, err
+            assert err.endswith(
+                "bank: socket://127.0.0.1:%s: the simulator already serves the most hosts it "
+                "takes (8 clients are connected); close one of them, or try again once one "
+                "has closed\n" % port), err
+        held.pop().close()
+        code, out, err = run(capsys, "--port", "127.0.0.1:" + port, "status")
+        assert code == 0 and out.startswith("unit     bank-unit"), err  # free at once
+    finally:
+        for b in held:
+            b.close()
+        sim.stop()
 
 
 def test_reply_timeout(capsys, fake):

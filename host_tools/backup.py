@@ -1,0 +1,95 @@
+"""The backup file (docs/host_tools.md, "Backup and restore"): what `bank backup` writes and
+`bank restore FILE` reads back.
+
+    {"format": "bank-backup", "version": 1, "taken", "unit" (HELLO), "profile", "volume",
+     "balances" {"1"..."6"}, "log" [LOG entries], "names" {card: name}, "snapshot"}
+
+Everything but "snapshot" (the unit's own BACKUP record, null when it has none) comes from the
+core protocol and NAMES.
+"""
+
+import datetime
+import json
+
+from .errors import EXIT_OK, CommandError, UsageError
+from .out import CARDS, VOLUMES, names_of, say
+
+FORMAT = "bank-backup"
+VERSION = 1
+LOG_ALL = 999  # more than any unit keeps (the firmware keeps 200)
+
+
+def take(bank):
+    """The whole state as a backup document."""
+    info = bank.hello()
+    state = bank.state()
+    doc = {
+        "format": FORMAT,
+        "version": VERSION,
+        "taken": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "unit": info,
+        "profile": info.get("profile"),
+        "volume": state.get("sound"),
+        "balances": {str(k): v for k, v in sorted(bank.balances().items())},
+        "log": bank.log(LOG_ALL),
+        "names": {str(c): n for c, n in sorted(names_of(bank).items())},
+        "snapshot": None,
+    }
+    try:
+        doc["snapshot"] = bank.backup()
+    except CommandError as exc:
+        if exc.code != "unknown-command":
+            raise
+    return doc
+
+
+def write(doc, path):
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+    except OSError as exc:
+        raise UsageError("cannot write %s: %s" % (path, exc.strerror)) from None
+
+
+def load(path):
+    """A backup document read back and checked, or UsageError saying what is wrong with it."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except OSError as exc:
+        raise UsageError("cannot read %s: %s" % (path, exc.strerror)) from None
+    except ValueError as exc:
+        raise UsageError("%s is not a JSON file: %s" % (path, exc)) from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise UsageError("%s is not a bank backup (no \"format\": \"bank-backup\")" % path)
+    balances = doc.get("balances")
+    if not isinstance(balances, dict) or sorted(balances) != list(CARDS):
+        raise UsageError("%s: \"balances\" must give cards 1-6" % path)
+    for card, amount in balances.items():
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+            raise UsageError("%s: balance of card %s is not a whole amount >= 0" % (path, card))
+    profile = doc.get("profile")
+    if not isinstance(profile, str) or not profile.isalnum():
+        raise UsageError("%s: \"profile\" must be a profile name" % path)
+    volume = doc.get("volume")
+    if volume is not None and volume not in VOLUMES:
+        raise UsageError("%s: \"volume\" must be 0, 1 or 2" % path)
+    return doc
+
+
+def cmd_backup(bank, args):
+    """The whole state: what the core protocol shows (profile, sound, balances, log), plus the
+    unit's own snapshot from the BACKUP extension when it has one."""
+    doc = take(bank)
+    write(doc, args.file)
+    say(
+        "backed up 6 balances and %d log entries (profile %s) to %s%s"
+        % (
+            len(doc["log"]),
+            doc["profile"],
+            args.file,
+            "" if doc["snapshot"] is not None else " (this unit has no BACKUP: no snapshot)",
+        )
+    )
+    return EXIT_OK

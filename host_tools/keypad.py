@@ -1,0 +1,110 @@
+"""The banker's hands on the command line: keys, held keys, cards, a new game, the volume.
+
+Each prints what the unit shows after it; a refusal the unit reports (STATE's `error`) is
+exit code 1.
+"""
+
+import json
+
+from .errors import EXIT_OK, CommandError, Failed
+from .out import card_label, display, money, names_of, note, refusal, say
+from .wire import split_keys
+
+HOLD_MS = 3000  # the unit's hold for a new game (B11) and for maintenance mode
+ADDS_TO_ENTRY = frozenset("0123456789.KM")  # keys that, with an entry typed, add to it (B2)
+
+
+def _report_state(state, profile=None):
+    """Print the display after a keypad action. A refusal the unit reports is exit code 1,
+    said in words, with the entry it leaves typed (B2: a refused commit keeps it)."""
+    say(display(state))
+    why = refusal(state, profile)
+    if why:
+        left = state.get("entry")
+        raise Failed("the unit refused it: %s%s" % (
+            why, "; %s is still typed (bank press C clears it)" % left if left else ""))
+    return EXIT_OK
+
+
+def cmd_press(bank, args):
+    """The keys, as on the keypad. An entry left typed (a refused commit keeps it, B2) is said;
+    keys that would add to it are refused before anything is sent, unless --onto-entry: a
+    `bank press 5K-` means 5K, not 99M5K. Clearing it with C unasked is not safe: if the entry
+    went in between (switch-off, B16; a card out, B3), C would reverse the last transaction
+    (B10)."""
+    state = bank.state() if args.no_wake else bank.wake()
+    left = state.get("entry")
+    if left:
+        first = split_keys(args.keys)[0]
+        if first in ADDS_TO_ENTRY and not args.onto_entry:
+            raise Failed(
+                "%s is typed on the unit, left from before: these keys would add to it. Clear "
+                "it first (bank press C), or type onto it with --onto-entry" % left)
+        note("starting from %s, typed on the unit before this command" % left)
+    return _report_state(bank.press(*args.keys), _profile(bank))
+
+
+def _profile(bank):
+    return (bank.info or {}).get("profile")
+
+
+KEYPAD_ONLY = (
+    "maintenance mode is entered on the unit's own keypad (hold DEAL there for 3 seconds): "
+    "a DEAL held over serial is only a DEAL press, and would start the deal timer (B13). "
+    "To press DEAL, use `bank press DEAL`"
+)
+
+
+def cmd_hold(bank, args):
+    if not args.no_wake:
+        bank.wake()
+    return _report_state(bank.hold(args.key, args.ms), _profile(bank))
+
+
+def cmd_insert(bank, args):
+    state = bank.insert(args.slot, args.card)
+    # B3: the unit shows the card's number for a second, then its balance; say both.
+    balance = bank.balances().get(args.card)
+    label = card_label(args.card, names_of(bank))
+    say("card %s in %s: balance %s" % (label, args.slot, money(balance)))
+    return _report_state(state, _profile(bank))
+
+
+def cmd_remove(bank, args):
+    return _report_state(bank.remove(args.slot), _profile(bank))
+
+
+def cmd_newgame(bank, args):
+    bank.wake()
+    bank.new_game()
+    balances = bank.balances()
+    if len(set(balances.values())) != 1:
+        raise Failed("no new game: balances are %s" % json.dumps(balances))
+    start = next(iter(balances.values()))
+    say("new game: every account at %s" % money(start))
+    return EXIT_OK
+
+
+def set_sound(bank, level):
+    """Volume by the keypad when it can be (B12: `.` with no card and no entry cycles
+    2 -> 1 -> 0 -> 2), else by the SET SOUND extension."""
+    state = bank.wake()
+    slots = state.get("slots") or {}
+    if state.get("sound") == level:
+        return
+    if not any(slots.values()) and not state.get("entry"):
+        presses = (state.get("sound", 2) - level) % 3
+        state = bank.press(*(["."] * presses))
+    else:
+        try:
+            bank.set_sound(level)
+        except CommandError as exc:
+            if exc.code != "unknown-command":
+                raise
+            raise Failed(
+                "cannot set the sound with a card inserted or an entry typed: take the cards "
+                "out and clear the entry first"
+            ) from None
+        state = bank.state()
+    if state.get("sound") != level:
+        raise Failed("the sound is %s, not %s" % (state.get("sound"), level))

@@ -1,0 +1,93 @@
+"""What only maintenance mode allows (docs/protocol-extensions.md): bringing a game back, from
+the unit's kept games or from a backup file. Entering it is done on the unit's own keypad;
+these check it first, so a restore is never left half done.
+"""
+
+import json
+
+from . import backup
+from .errors import EXIT_OK, CommandError, Failed, UsageError
+from .keypad import set_sound
+from .out import CARDS, say
+
+
+MAINT_HINT = (
+    "the unit is not in maintenance mode: hold DEAL for 3 seconds on the unit's own keypad "
+    "(it cannot be done over serial; the simulator: --maintenance, or hold DEAL in its "
+    "window), then try again"
+)
+
+
+def need_maintenance(bank):
+    try:
+        ok = bank.maintenance()
+    except CommandError as exc:
+        if exc.code == "unknown-command":
+            raise Failed("this unit's firmware has no maintenance mode (MAINT)") from None
+        raise
+    if not ok:
+        raise Failed(MAINT_HINT)
+
+
+def maint_errors(fn):
+    try:
+        return fn()
+    except CommandError as exc:
+        if exc.code == "maintenance-required":
+            raise Failed(MAINT_HINT) from None
+        raise
+
+
+def cmd_restore(bank, args):
+    if args.file is not None and args.file.isdigit():
+        # A number is a kept game's id (bank games); a backup file so named is ./<number>.
+        need_maintenance(bank)
+        try:
+            maint_errors(lambda: bank.restore_game(int(args.file)))
+        except CommandError as exc:
+            if exc.code == "no-backup":
+                raise Failed("the unit keeps no game %s (see bank games)" % args.file) from None
+            raise
+        say("restored game %s" % args.file)
+        return EXIT_OK
+    if args.previous:
+        need_maintenance(bank)
+        maint_errors(bank.restore_previous)
+        say("restored the previous game")
+        return EXIT_OK
+    if not args.file:
+        raise UsageError("restore needs a FILE, a game ID (bank games) or --previous")
+    doc = backup.load(args.file)
+    need_maintenance(bank)  # checked before anything changes: no half-done restore
+    maint_errors(lambda: bank.set_profile(doc["profile"]))  # starts a new game (B15, B11)
+    now = bank.balances()
+    for card in CARDS:  # only the ones that differ: each SET is a logged transaction
+        if now.get(int(card)) != doc["balances"][card]:
+            maint_errors(lambda c=card: bank.set_balance(int(c), doc["balances"][c]))
+    if doc.get("volume") is not None:
+        set_sound(bank, doc["volume"])
+    _restore_names(bank, doc.get("names"))
+    got = {str(k): v for k, v in bank.balances().items()}
+    if got != {c: doc["balances"][c] for c in CARDS}:
+        raise Failed("restore did not hold: the unit now has %s" % json.dumps(got))
+    say("restored profile %s and 6 balances from %s" % (doc["profile"], args.file))
+    return EXIT_OK
+
+
+def _restore_names(bank, names):
+    """The players' names of a backup, when it has them and the unit keeps names (NAME)."""
+    if not isinstance(names, dict) or not names:
+        return
+    try:
+        have = bank.names()
+    except CommandError as exc:
+        if exc.code != "unknown-command":
+            raise
+        say("(this unit keeps no player names: the backup's names were not restored)")
+        return
+    for card in CARDS:
+        want = names.get(card)
+        if not isinstance(want, str) or len(want) > 12 or not want.isprintable():
+            want = None
+        if have.get(int(card)) != want:
+            bank.set_name(int(card), want or "")

@@ -1,0 +1,218 @@
+"""The read-only views of the command line: status, balances, log, games, mem, monitor.
+
+None of them changes the unit; each prints a table for a person or, with --json (log: --csv),
+one document for a program.
+"""
+
+import csv
+import datetime
+import io
+import json
+import sys
+import time
+
+from .errors import EXIT_OK, BankError
+from .out import CARDS, VOLUMES, card_label, money, names_of, refusal, say
+
+
+def cmd_status(bank, args):
+    info = bank.hello()
+    state = bank.state()
+    if args.json:
+        say(json.dumps({"hello": info, "state": state}))
+        return EXIT_OK
+    disp = state.get("display") or {}
+    text = disp.get("text", "")
+    annun = " ".join(a for a in ("k", "M") if disp.get(a))
+    slots = state.get("slots") or {}
+    sound = state.get("sound")
+    names = names_of(bank)
+    rows = [
+        (
+            "unit",
+            "%s firmware %s, protocol %s, profile %s, store %s"
+            % (
+                info.get("device"),
+                info.get("firmware"),
+                info.get("protocol"),
+                info.get("profile"),
+                info.get("store"),
+            ),
+        ),
+        ("power", state.get("power")),
+        ("display", ("%s %s" % (text, annun)).strip() or "(blank)"),
+        ("lights", "red %s, green %s" % (state.get("red"), state.get("green"))),
+        ("slots", "L: %s  R: %s" % tuple(card_label(slots.get(s), names) for s in ("L", "R"))),
+        ("entry", state.get("entry") or "-"),
+        ("deal", state.get("deal")),
+        ("sound", "%s (%s)" % (sound, VOLUMES.get(sound, "?"))),
+        ("error", refusal(state, info.get("profile")) or "-"),
+    ]
+    for name, value in rows:
+        say("%-8s %s" % (name, value))
+    return EXIT_OK
+
+
+MEM_ROWS = (("firmware", "the firmware took at boot"), ("boot", "in use after boot"),
+            ("now", "in use now"), ("free", "free now"))
+
+
+def cmd_mem(bank, args):
+    mem = bank.memory()
+    if args.json:
+        say(json.dumps(mem))
+        return EXIT_OK
+    for key, label in MEM_ROWS:
+        value = mem.get(key)
+        say("%-26s %s" % (label, "-" if not isinstance(value, int) else
+                          "%.1f KB (%d bytes)" % (value / 1024, value)))
+    if isinstance(mem.get("gc_us"), int):
+        say("%-26s %.2f ms" % ("a gc.collect() took", mem["gc_us"] / 1000))
+    return EXIT_OK
+
+
+def cmd_balances(bank, args):
+    balances = bank.balances()
+    if args.json:
+        say(json.dumps({str(k): v for k, v in sorted(balances.items())}))
+        return EXIT_OK
+    names = names_of(bank)
+    if not names:
+        say("card     balance")
+        for card, amount in sorted(balances.items()):
+            say("%4d %11s" % (card, money(amount)))
+        return EXIT_OK
+    say("card  name              balance")
+    for card, amount in sorted(balances.items()):
+        say("%4d  %-12s %11s" % (card, names.get(card, ""), money(amount)))
+    return EXIT_OK
+
+
+LOG_COLUMNS = ("seq", "kind", "from", "to", "amount", "undoes", "via")
+
+
+def cmd_log(bank, args):
+    entries = bank.log(args.n)
+    if args.json:
+        say(json.dumps(entries))
+        return EXIT_OK
+    extra = []
+    for entry in entries:
+        for key in entry:
+            if key not in LOG_COLUMNS and key not in extra:
+                extra.append(key)
+    columns = list(LOG_COLUMNS) + extra
+    rows = [[_cell(e.get(c)) for c in columns] for e in entries]
+    names = names_of(bank)
+    if args.csv:
+        # One column per card's balance after the move (blank where the card did not move),
+        # so a spreadsheet reads them without unpacking JSON.
+        flat = [c for c in columns if c != "balances"]
+        head = flat + ["balance_" + card for card in CARDS]
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        if names:
+            head += ["from_name", "to_name"]
+        writer.writerow(head)
+        for e in entries:
+            after = e.get("balances") if isinstance(e.get("balances"), dict) else {}
+            row = [_cell(e.get(c)) for c in flat] + [_cell(after.get(card)) for card in CARDS]
+            if names:
+                row += [names.get(e.get(c), "") if isinstance(e.get(c), int) else ""
+                        for c in ("from", "to")]
+            writer.writerow(row)
+        sys.stdout.write(buf.getvalue())
+        return EXIT_OK
+    if not entries:
+        say("(no transactions)")
+        return EXIT_OK
+    # the table: drop optional columns no entry has
+    keep = [i for i, c in enumerate(columns) if c in ("seq", "kind", "from", "to", "amount")
+            or any(r[i] for r in rows)]
+    shown = [[columns[i] for i in keep]] + [
+        [_table_cell(columns[i], e.get(columns[i]), r[i], names) for i in keep]
+        for e, r in zip(entries, rows, strict=True)
+    ]
+    widths = [max(len(row[i]) for row in shown) for i in range(len(keep))]
+    for n, row in enumerate(shown):
+        cells = []
+        for i, cell in enumerate(row):
+            right = shown[0][i] in ("seq", "amount", "undoes")
+            cells.append(cell.rjust(widths[i]) if right else cell.ljust(widths[i]))
+        say("  ".join(cells).rstrip())
+        if n == 0:
+            say("  ".join("-" * w for w in widths))
+    return EXIT_OK
+
+
+def _table_cell(column, value, text, names=None):
+    if column == "amount":
+        return money(value)
+    if column in ("from", "to") and isinstance(value, int) and (names or {}).get(value):
+        return "%d %s" % (value, names[value])
+    if isinstance(value, dict) and all(isinstance(v, int) for v in value.values()):
+        return " ".join("%s=%s" % (k, money(v)) for k, v in value.items())  # after-balances
+    return text
+
+
+def _cell(value):
+    if value is None:
+        return ""
+    if isinstance(value, (dict, list)):
+        return json.dumps(value)
+    return str(value)
+
+
+def cmd_games(bank, args):
+    games = bank.games()
+    if args.json:
+        say(json.dumps(games))
+        return EXIT_OK
+    if not games:
+        say("no games kept (a game is kept when a new game or a restore replaces it, if it "
+            "had transactions)")
+        return EXIT_OK
+    say("%6s %-8s %6s %6s  %s" % ("id", "profile", "seq", "txns", "balances 1-6"))
+    for g in games:
+        bal = g.get("balances") or {}
+        n = g.get("transactions")
+        say("%6s %-8s %6s %6s  %s" % (g.get("id"), g.get("profile"), g.get("seq"),
+                                       "?" if n is None else n,
+                                       " ".join(money(bal.get(c)) for c in CARDS)))
+    say("bring one back with: bank restore <id>  (maintenance mode)")
+    return EXIT_OK
+
+
+def cmd_monitor(bank, args):
+    bank.events.clear()  # only what happens from now on
+    bank.events_on()
+    sys.stderr.write("monitoring %s, Ctrl-C to stop\n" % bank.name)
+    sys.stderr.flush()
+    count = 0
+    stop_at = None if args.seconds is None else time.monotonic() + args.seconds
+    try:
+        while args.count is None or count < args.count:
+            wait = 0.5
+            if stop_at is not None:
+                wait = min(wait, stop_at - time.monotonic())
+                if wait <= 0:
+                    break
+            event = bank.wait_event(wait)
+            if event is None:
+                continue
+            count += 1
+            stamp = datetime.datetime.now().strftime("%H:%M:%S.%f")[:-3]
+            if args.json:
+                say(json.dumps({"time": stamp, "type": event.type, "data": event.data}))
+            else:
+                data = "" if event.data is None else json.dumps(event.data)
+                say(("%s  %-12s %s" % (stamp, event.type, data)).rstrip())
+    except KeyboardInterrupt:
+        pass
+    try:
+        bank.timeout = min(bank.timeout, 1.0)
+        bank.events_off()
+    except (BankError, KeyboardInterrupt):
+        pass  # the unit may be gone; we are leaving anyway
+    sys.stderr.write("stopped after %d event%s\n" % (count, "" if count == 1 else "s"))
+    return EXIT_OK
