@@ -16,6 +16,16 @@ from tests.test_simulator_serving import INTERPRETERS, ask, connect, start, stop
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def asleep(pid):
+    """Wait (2 s at most) until the process is asleep in its wait: it has handled what woke it
+    (on a loaded machine 50 ms may not be enough for it to be scheduled)."""
+    for _ in range(100):
+        with open("/proc/%d/stat" % pid) as f:
+            if f.read().rsplit(")", 1)[1].split()[0] == "S":
+                return
+        time.sleep(0.02)
+
+
 def hang_up(conn):
     conn[1].close()  # the reader holds the socket open too
     conn[0].close()
@@ -108,6 +118,7 @@ def test_a_pty_clients_half_line_is_dropped_when_it_closes():
         # The next script starts later than the same instant (a pty tells a leaving client
         # only by the hang-up the simulator sees while nobody has it open).
         time.sleep(0.05)
+        asleep(p.pid)
         b = serial.Serial(path, timeout=5)
         b.write(b"KEY 150K +\n")
         reply = b.readline()
