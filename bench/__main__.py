@@ -8,7 +8,7 @@ firmware as sources and compiled with mpy-cross; LOG 20, DEAL, a new game and a 
 first use, with the heap it keeps, and a later one) from bench/rare_mp.py; flash writes
 from bench/storage.py; serial commands per second from host_tools.bench over a pty; idle CPU
 from bench/idle_cpu.py. The unix port exists for Linux x86_64 only: elsewhere its rows say so.
-The browser page's rows are bench/web_bench.py's. README "Performance" says what each figure
+The browser page's rows are bench/web_bench.py's. docs/performance.md says what each figure
 means on a Pico.
 """
 

@@ -1,5 +1,5 @@
 """Boot: the board built from the pin map, the store, the core and the loop put together, the
-game loaded and the first display drawn (README, "Building a unit").
+game loaded and the first display drawn (README, "Flash a Pico").
 
 Boot-only code: `app.boot` imports this module for the boot and drops it after, with the board
 builder (board/build.py), the pin map and the store's loader (store/load.py; the slot reader

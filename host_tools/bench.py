@@ -3,7 +3,7 @@
     python -m host_tools.bench [PORT_URL] [N]
 
 Without a URL it starts `python -m simulator --headless --pty --virtual-clock` on a temporary
-state directory and measures over that pty (README, "Performance": serial commands per second
+state directory and measures over that pty (docs/performance.md: serial commands per second
 over a pty). Each command waits for its reply before the next is sent: this is the round-trip
 rate a script sees, not a pipelined throughput.
 """
