@@ -52,7 +52,7 @@ def red_lit(w):
 
 
 def _red_on(width, rgb):
-    # The light's own red (gui.RED_ON), wherever the window's size has put the light.
+    # The light's own red (layout.RED_ON), wherever the window's size has put the light.
     for y in range(110, 260, 3):
         for x in range(40, 160, 3):
             i = (y * width + x) * 3

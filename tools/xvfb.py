@@ -18,7 +18,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from host_tools import procs  # noqa: E402
-from simulator import gui  # noqa: E402  (geometry and colours of the drawing)
+from simulator.window import layout  # noqa: E402  (geometry and colours of the drawing)
 from board import segments  # noqa: E402  (firmware/, on sys.path once simulator is imported)
 
 TOOLS = ("Xvfb", "xdotool", "import")
@@ -94,7 +94,7 @@ class LiveWindow:
         self.port = int(line.rsplit(":", 1)[1])
         self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
         self.rfile = self.sock.makefile("rb")
-        title = "^" + gui.TITLE.replace("(", "\\(").replace(")", "\\)") + "$"  # a regex
+        title = "^" + layout.TITLE.replace("(", "\\(").replace(")", "\\)") + "$"  # a regex
         out = self.xdo("search", "--sync", "--onlyvisible", "--name", title, timeout=timeout)
         self.wid = out.split()[0]
         self.xdo("windowfocus", "--sync", self.wid)
@@ -122,7 +122,7 @@ class LiveWindow:
         self.xdo("mousemove", "--sync", *self._abs(x, y), "click", "1")
 
     def click_key(self, key):
-        x0, y0, x1, y1 = gui.key_rects()[key]
+        x0, y0, x1, y1 = layout.key_rects()[key]
         self.click((x0 + x1) // 2, (y0 + y1) // 2)
 
     def drag(self, x, y, tx, ty):
@@ -133,9 +133,10 @@ class LiveWindow:
         self.xdo("mouseup", "1")
 
     def drag_card(self, card, slot):
-        x, y = gui.tray_pos(card)
-        x0, x1 = gui.SLOTS_X[slot]
-        self.drag(x + gui.CARD_W // 2, y + gui.CARD_H // 2, (x0 + x1) // 2, gui.SLOT_Y + 10)
+        x, y = layout.tray_pos(card)
+        x0, x1 = layout.SLOTS_X[slot]
+        self.drag(x + layout.CARD_W // 2, y + layout.CARD_H // 2, (x0 + x1) // 2,
+                  layout.SLOT_Y + 10)
 
     def keys(self, *names):
         self.xdo("key", "--delay", "20", *names)
@@ -178,7 +179,7 @@ class LiveWindow:
             return tuple(rgb[i:i + 3])
 
         def any_on(cx, cy, r):
-            return any(_near(px(x, y), gui.SEG_ON) for x in range(int(cx - r), int(cx + r) + 1)
+            return any(_near(px(x, y), layout.SEG_ON) for x in range(int(cx - r), int(cx + r) + 1)
                        for y in range(int(cy - r), int(cy + r) + 1))
 
         by_byte = {}
@@ -186,22 +187,23 @@ class LiveWindow:
             by_byte.setdefault(g, ch)
         text = ""
         for i in range(5):
-            x = gui.CELL_X0 + i * (gui.CELL_W + gui.CELL_GAP)
-            polys, dp = gui.segment_polys(x, gui.CELL_Y0, gui.CELL_W, gui.CELL_H, gui.SEG_T)
+            x = layout.CELL_X0 + i * (layout.CELL_W + layout.CELL_GAP)
+            polys, dp = layout.segment_polys(x, layout.CELL_Y0, layout.CELL_W, layout.CELL_H,
+                                             layout.SEG_T)
             byte = 0
             for s, pts in enumerate(polys):
                 cx = sum(pts[0::2]) / 6.0
                 cy = sum(pts[1::2]) / 6.0
-                if _near(px(cx, cy), gui.SEG_ON):
+                if _near(px(cx, cy), layout.SEG_ON):
                     byte |= 1 << s
             if byte:
                 text += by_byte.get(byte, "?")
-            if _near(px((dp[0] + dp[2]) / 2, (dp[1] + dp[3]) / 2), gui.SEG_ON):
+            if _near(px((dp[0] + dp[2]) / 2, (dp[1] + dp[3]) / 2), layout.SEG_ON):
                 text += "."
-        ax = gui.DISPLAY[2] - 20
-        m = any_on(ax, gui.CELL_Y0 + 12, 6)
-        k = any_on(ax, gui.CELL_Y0 + gui.CELL_H - 10, 6)
-        lit = _near(px(gui.DISPLAY[0] + 12, gui.DISPLAY[1] + 50), gui.GLASS_ON)
+        ax = layout.DISPLAY[2] - 20
+        m = any_on(ax, layout.CELL_Y0 + 12, 6)
+        k = any_on(ax, layout.CELL_Y0 + layout.CELL_H - 10, 6)
+        lit = _near(px(layout.DISPLAY[0] + 12, layout.DISPLAY[1] + 50), layout.GLASS_ON)
         return text, k, m, lit
 
     def wait_shown(self, want, timeout=5.0):

@@ -8,14 +8,14 @@ import json
 import pytest
 
 import simulator  # noqa: F401  (firmware/ on sys.path)
-from simulator import gui
+from simulator.window import inputs, layout
 
 tk = pytest.importorskip("tkinter")
 
 
 def settle(w):
     w.root.update()
-    w.root.after(gui.RELEASE_GRACE_MS + 10)
+    w.root.after(inputs.RELEASE_GRACE_MS + 10)
     w.root.update()
 
 
@@ -83,7 +83,7 @@ def test_holding_c_counts_down_to_the_new_game(win):  # B11
                          "let go now for a plain C")
     bar = win.canvas.coords(win.hold_bar)
     assert win.canvas.itemcget(win.hold_bar, "state") == "normal"
-    x0, _y0, x1, _y1 = gui.key_rects()["C"]
+    x0, _y0, x1, _y1 = layout.key_rects()["C"]
     assert bar[2] - bar[0] == pytest.approx((x1 - x0 - 12) / 3, abs=1)  # a third of the way
     advance(win, 2000)
     assert said(win).startswith("a new game: every card back to 15 M (B11)")
@@ -127,7 +127,7 @@ def test_the_window_resizes_and_everything_scales(win):
     c = win.canvas
     small_font = tk.font.Font(font=c.itemcget(win.ann_items["M"], "font")).actual("size")
     box = c.bbox("key-5")
-    win.root.geometry("%dx%d" % (gui.W * 3 // 2, gui.H * 3 // 2 + 160))
+    win.root.geometry("%dx%d" % (layout.W * 3 // 2, layout.H * 3 // 2 + 160))
     win.root.update()
     assert win.scale == pytest.approx(1.5, abs=0.05)
     big_box = c.bbox("key-5")
@@ -143,12 +143,12 @@ def test_the_window_resizes_and_everything_scales(win):
         c.event_generate("<ButtonRelease-1>", x=x, y=y)
         win.root.update()
     assert win.shown()[:3] == ("15.1", False, True)
-    win.root.geometry("%dx%d" % (gui.W * 3 // 4, gui.H * 3 // 4 + 160))
+    win.root.geometry("%dx%d" % (layout.W * 3 // 4, layout.H * 3 // 4 + 160))
     win.root.update()
     assert win.scale == pytest.approx(0.75, abs=0.05)
     assert win.card_shown_at(1) == "L"
     x0, y0, x1, y1 = c.bbox(win.card_items[1])
-    assert y1 < gui.SLOT_Y * 0.75 + 30  # drawn in the slot at the new size
+    assert y1 < layout.SLOT_Y * 0.75 + 30  # drawn in the slot at the new size
 
 
 def test_large_display_mode_fills_the_window(win):
@@ -159,7 +159,7 @@ def test_large_display_mode_fills_the_window(win):
     assert win.big_shown() == ("15", False, True, True)
     x0, _y0, x1, _y1 = win.big.bbox("big-glass")
     assert x1 - x0 > 0.85 * win.big.winfo_width()  # the display fills most of the window
-    glass_w = gui.DISPLAY[2] - gui.DISPLAY[0]
+    glass_w = layout.DISPLAY[2] - layout.DISPLAY[0]
     assert x1 - x0 > glass_w  # and is bigger than on the whole unit
     type_keys(win, "1", "6", "m", "minus")  # card 1 is in L: '-' is refused (B7)
     assert "needs the paying card in the right slot R" in win.big.itemcget(
