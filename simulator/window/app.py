@@ -81,7 +81,7 @@ class Window(Words, BankerPanel, LargeDisplay, UnitDrawing, Inputs):
         self.large = False
         self.names = {}  # card -> name, from NAMES
         self.log_filter = 0  # 0: every player; else only the transactions of that card
-        self.games = None  # GAMES' list, or a string saying why there is none
+        self.games = None  # GAMES' list, as the panel last read it
         self._texts = []  # (canvas item, base size, weight) for the fonts that scale
         self._fonts = {}
         self._message = None

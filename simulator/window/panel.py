@@ -153,22 +153,12 @@ class BankerPanel:
 
     def draw_games(self):
         """The previous games the unit keeps (GAMES), each with a button that brings it back
-        (RESTORE GAME, maintenance mode); firmware without GAMES says so."""
-        ok, got = self.ask("GAMES")
-        if ok and isinstance(got, list):
-            self.games = got
-        elif not ok and got.split()[1:2] == ["unknown-command"]:
-            self.games = "not available: this unit's firmware keeps no list of games (GAMES)"
-        else:
-            self.games = "cannot be read: " + (got if not ok else "an unexpected reply")
+        (RESTORE GAME, maintenance mode)."""
+        _ok, self.games = self.ask("GAMES")  # the unit lists the kept games that read
         for w in self.games_frame.winfo_children():
             w.destroy()
         bg = "#f5f1e6"
         font = self._fonts["panel-small"][0]
-        if isinstance(self.games, str):
-            tk.Label(self.games_frame, text=self.games, bg=bg, fg="#777777", font=font,
-                     wraplength=300, justify="left").pack(anchor="w")
-            return
         if not self.games:
             tk.Label(self.games_frame, text="(none kept yet)", bg=bg, fg="#777777",
                      font=font).pack(anchor="w")

@@ -216,8 +216,7 @@ def test_the_log_filtered_by_player(win):
 
 
 class FakeDesk:
-    """The protocol as a unit with the GAMES extension answers it, with these games kept; or,
-    games None, as a unit whose firmware predates GAMES answers."""
+    """The protocol as the unit answers it, with these games kept."""
 
     def __init__(self, real, games):
         self.real = real
@@ -226,8 +225,6 @@ class FakeDesk:
 
     def handle(self, line):
         self.sent.append(line)
-        if line == "GAMES" and self.games is None:
-            return ["ERR unknown-command GAMES"]
         if line == "GAMES":
             return ["OK " + json.dumps(self.games)]
         if line.startswith("RESTORE GAME"):
@@ -262,9 +259,3 @@ def test_previous_games_listed_when_the_unit_has_them(win):
     assert "RESTORE GAME 12" in win.desk.sent
     assert said(win).startswith("bringing a game back needs maintenance mode")
 
-
-def test_previous_games_not_available_on_this_firmware(win):
-    win.desk = FakeDesk(win.desk, None)  # an older unit's firmware, on a serial port
-    type_keys(win, "b")
-    assert games_text(win) == [
-        "not available: this unit's firmware keeps no list of games (GAMES)"]
