@@ -248,7 +248,7 @@ def cmd_press(bank, args):
 
 KEYPAD_ONLY = (
     "maintenance mode is entered on the unit's own keypad (hold DEAL there for 3 seconds): "
-    "a DEAL held over serial is only a DEAL press, and would start the deal timer (B13). "
+    "a DEAL held over serial is only a DEAL press, and would start the deal timer. "
     "To press DEAL, use `bank press DEAL`"
 )
 
@@ -611,7 +611,7 @@ def build_parser():
     s = sub.add_parser("run", help="run a script of commands and expected replies")
     s.add_argument("script")
     s.add_argument("--no-wake", action="store_true", help="send the first line even if the "
-                   "unit is switched off (its first key then only wakes it, B16)")
+                   "unit is switched off (its first key then only wakes it)")
     s.add_argument("-v", "--verbose", action="store_true", help="show every line exchanged")
     s.add_argument("-x", "--fail-fast", action="store_true", help="stop at the first failure")
     s = sub.add_parser("monitor", help="show events live (Ctrl-C stops)")
@@ -620,7 +620,7 @@ def build_parser():
     s.add_argument("--json", action="store_true", help="one JSON object per event")
     s = sub.add_parser("backup", help="save the whole state to a JSON file")
     s.add_argument("file")
-    s = sub.add_parser("games", help="the games the unit keeps (B11), newest first")
+    s = sub.add_parser("games", help="the games the unit keeps, newest first")
     s.add_argument("--json", action="store_true")
     s = sub.add_parser("restore", help="put a kept game (bank restore ID, see bank games) or a "
                        "backup file back (maintenance mode)")

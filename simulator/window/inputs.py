@@ -36,7 +36,7 @@ class Inputs:
         was_on = self.unit.power
         self.session.key_down(key)
         if not was_on and self.unit.power:
-            self.note = ("the unit was switched off (B16): that %s only woke it; press it "
+            self.note = ("the unit was switched off: that %s only woke it; press it "
                          "again" % ("key" if len(key) > 1 else "key " + key))
         self.refresh()
 

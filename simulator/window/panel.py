@@ -186,7 +186,7 @@ class BankerPanel:
     def restore_game(self, game_id):
         ok, got = self.ask("RESTORE GAME %s" % game_id)
         if ok:
-            self.status = "game %s is back (B11)" % game_id
+            self.status = "game %s is back" % game_id
         elif got.split()[1:2] == ["maintenance-required"]:
             self.status = ("bringing a game back needs maintenance mode: hold DEAL for 3 "
                            "seconds on the unit, then try again")

@@ -28,7 +28,7 @@ class Words:
         if hold:
             return hold
         if not u.power:
-            return ("switched itself off after a minute without use (B16): the next key only "
+            return ("switched itself off after a minute without use: the next key only "
                     "wakes it, a card wakes it and counts")
         if self.note:
             return self.note
@@ -60,7 +60,7 @@ class Words:
             if left <= 0:
                 continue
             if key == "C":
-                return ("holding C: a new game in %.1f s, every card back to the start (B11); "
+                return ("holding C: a new game in %.1f s, every card back to the start; "
                         "let go now for a plain C" % (left / 1000.0))
             what = "off" if self.unit.maintenance else "on"
             return ("holding DEAL: maintenance mode %s in %.1f s; let go now to only run the "
@@ -75,12 +75,12 @@ class Words:
             def side(c):
                 return self._player(c) if c else "the bank"
 
-            self.note = ("C reversed #%d: %s back from %s to %s (B10)" % (
+            self.note = ("C reversed #%d: %s back from %s to %s" % (
                 arg[UNDOES], explain.amount(arg[AMOUNT], prof), side(arg[FROM]), side(arg[TO])))
         elif kind == "txn":
             self.note = ""
         elif kind == "game":
-            self.note = "a new game: every card back to %s (B11)" % explain.amount(
+            self.note = "a new game: every card back to %s" % explain.amount(
                 self.unit.ledger.profile.start, self.unit.ledger.profile)
         elif kind == "power" and arg == "off":
             self.note = ""
