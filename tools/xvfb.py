@@ -3,7 +3,9 @@
 Used by the live GUI tests (tests/gui/test_live.py), `make screenshot` (tools/screenshot.py) and
 the idle-CPU bench (bench/idle_cpu.py). Needs Xvfb, xdotool and ImageMagick's `import`
 (`make gui-deps`). Mouse and keys go through xdotool (XTEST: real X input events, as from a
-real mouse); what the window shows is read back from a screen grab's pixels.
+real mouse); what the window shows is read back from a screen grab's pixels. The window scales
+the unit to its size and centres it: `locate` finds where it is drawn from the banner's pixels
+(its red is drawn nowhere else), and every position of the drawing (layout.py) is mapped there.
 """
 
 import os
@@ -69,6 +71,15 @@ def _hex(colour):
     return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
 
 
+def _find_px(row, colour, find):
+    """The x of the first (find: row.find) or last (row.rfind) pixel of that colour in a row of
+    RGB bytes, or None."""
+    i = find(colour)
+    while i >= 0 and i % 3:
+        i = find(colour, i + 1) if find == row.find else find(colour, 0, i + 2)
+    return i // 3 if i >= 0 else None
+
+
 def _near(px, colour, tol=40):
     return sum(abs(a - b) for a, b in zip(px, _hex(colour), strict=True)) <= tol
 
@@ -99,6 +110,8 @@ class LiveWindow:
         self.wid = out.split()[0]
         self.xdo("windowfocus", "--sync", self.wid)
         self._origin = None
+        self.where = None  # (x, y, scale): the drawing's (0, 0) in the window, and its scale
+        self._located = False
 
     # -- X input ---------------------------------------------------------------------------------
 
@@ -118,12 +131,49 @@ class LiveWindow:
         ox, oy = self.origin()
         return str(ox + x), str(oy + y)
 
+    def locate(self, timeout=5.0):
+        """Where the unit is drawn in the window now: (x, y, scale) of the drawing's origin.
+        Call it again after the window is resized."""
+        self._located = False
+        banner = bytes(_hex(layout.BANNER))
+        x0, y0, x1, y1 = layout.BANNER_BOX
+        end = time.monotonic() + timeout
+        while True:
+            w, h, rgb = self.grab()
+            rows = []
+            for y in range(h):
+                row = rgb[y * w * 3:(y + 1) * w * 3]
+                first = _find_px(row, banner, row.find)
+                if first is not None:
+                    rows.append((y, first, _find_px(row, banner, row.rfind)))
+            found = None
+            if rows:
+                left = min(r[1] for r in rows)
+                right = max(r[2] for r in rows)
+                s = (right - left + 1) / float(x1 - x0)
+                found = (left - x0 * s, rows[0][0] - y0 * s, s)
+            # The same twice in a row: a window just mapped or resized may still be redrawing.
+            if found is not None and found == self.where:
+                self._located = True
+                return found
+            self.where = found
+            if time.monotonic() > end:
+                raise AssertionError("the unit's banner is not drawn still in the window")
+            time.sleep(0.05)
+
+    def at(self, x, y):
+        """The point (x, y) of the drawing, in the window's pixels."""
+        if not self._located:
+            self.locate()
+        ox, oy, s = self.where
+        return int(round(ox + x * s)), int(round(oy + y * s))
+
     def click(self, x, y):
         self.xdo("mousemove", "--sync", *self._abs(x, y), "click", "1")
 
     def click_key(self, key):
         x0, y0, x1, y1 = layout.key_rects()[key]
-        self.click((x0 + x1) // 2, (y0 + y1) // 2)
+        self.click(*self.at((x0 + x1) / 2, (y0 + y1) / 2))
 
     def drag(self, x, y, tx, ty):
         self.xdo("mousemove", "--sync", *self._abs(x, y), "mousedown", "1")
@@ -135,8 +185,8 @@ class LiveWindow:
     def drag_card(self, card, slot):
         x, y = layout.tray_pos(card)
         x0, x1 = layout.SLOTS_X[slot]
-        self.drag(x + layout.CARD_W // 2, y + layout.CARD_H // 2, (x0 + x1) // 2,
-                  layout.SLOT_Y + 10)
+        self.drag(*self.at(x + layout.CARD_W / 2, y + layout.CARD_H / 2),
+                  *self.at((x0 + x1) / 2, layout.SLOT_Y + 10))
 
     def keys(self, *names):
         self.xdo("key", "--delay", "20", *names)
@@ -172,10 +222,13 @@ class LiveWindow:
 
     def shown(self):
         """(text, k, M, glass lit) decoded from the pixels of the drawn display."""
+        if not self._located:
+            self.locate()
         w, _h, rgb = self.grab()
 
         def px(x, y):
-            i = (int(y) * w + int(x)) * 3
+            x, y = self.at(x, y)
+            i = (y * w + x) * 3
             return tuple(rgb[i:i + 3])
 
         def any_on(cx, cy, r):

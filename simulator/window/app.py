@@ -3,7 +3,7 @@
 This module puts the window together; each part has a module of its own: layout.py (the
 drawing's geometry and colours), unit.py (the drawn unit), panel.py (the banker panel), big.py
 (the large display), inputs.py (keys, autorepeat, the mouse and the cards), words.py (the
-sentences).
+sentences), sizes.py (the window's size on the screen).
 
 Everything the unit shows is read from the firmware's outputs (`unit.display()` through
 `segments.cells`, `lights.lit`, the tones it announces) and everything a person does becomes an
@@ -14,6 +14,8 @@ loop sleeps in Tk until an input, or until the next moment something visible cha
 """
 
 import os
+import tkinter as tk  # a Python built without Tk: cli.py falls back to the terminal
+import tkinter.font as tkfont
 
 from protocol import Protocol
 from simulator import frontend
@@ -21,11 +23,9 @@ from simulator.window.big import LargeDisplay
 from simulator.window.inputs import Inputs
 from simulator.window.layout import H, MIN_SCALE, TITLE, W
 from simulator.window.panel import BankerPanel
+from simulator.window.sizes import WindowSize
 from simulator.window.unit import UnitDrawing
 from simulator.window.words import Words
-
-import tkinter as tk  # a Python built without Tk: cli.py falls back to the terminal
-import tkinter.font as tkfont
 
 HELP = ("keys: 0-9 . m k c (hold c: new game)  d/space: DEAL (hold: maintenance)  + -   "
         "F1-F6: card in/out of L  Shift+F1-F6 or Ctrl+1-6: in/out of R  b: banker panel  "
@@ -45,7 +45,7 @@ def available():
     return True
 
 
-class Window(Words, BankerPanel, LargeDisplay, UnitDrawing, Inputs):
+class Window(Words, BankerPanel, LargeDisplay, UnitDrawing, Inputs, WindowSize):
     """The unit on a canvas. `root` may be given (tests); `serve` is a serve.Server or None.
 
     The canvas is drawn at 1:1 in layout.py's coordinates (W x H) and scaled to the window's
@@ -78,6 +78,8 @@ class Window(Words, BankerPanel, LargeDisplay, UnitDrawing, Inputs):
         self.note = ""  # what just happened by itself (an undo, a new game, a wake)
         self.last_key = None  # the key a refusal is about
         self.scale = 1.0
+        self.origin = (0, 0)  # where the drawing's (0, 0) is on the canvas: the unit is centred
+        self._room = (W, H)  # the canvas's size
         self.large = False
         self.names = {}  # card -> name, from NAMES
         self.log_filter = 0  # 0: every player; else only the transactions of that card
@@ -88,13 +90,14 @@ class Window(Words, BankerPanel, LargeDisplay, UnitDrawing, Inputs):
         self._build()
         self.unit.listeners.append(self._on_unit)
         self.panel_shown = False
+        self._sized = False
         self.read_names()
         if panel:
             self.toggle_panel()
         if large:
             self.toggle_large()
+        self._fit_screen()
         self.refresh()
-
 
     def _font(self, name, size, weight="normal", family="Helvetica"):
         f = tkfont.Font(root=self.root, family=family, size=size, weight=weight)
@@ -117,18 +120,24 @@ class Window(Words, BankerPanel, LargeDisplay, UnitDrawing, Inputs):
         self.large_button = tk.Button(row, text="large display (F11)", takefocus=0,
                                       command=self.toggle_large, font=small)
         self.large_button.pack(side="right")
-        self.help = tk.Label(main, text=HELP, wraplength=W - 10, justify="left",
+        self.help = tk.Label(main, text=HELP, wraplength=W - 20, justify="left", anchor="w",
                              bg="#3b3b3b", fg="#dddddd", font=self._font("help", 8))
-        self.help.pack(side="bottom", fill="x")
-        self.status_label = tk.Label(main, text="", bg="#3b3b3b", fg="#ffd166", anchor="w",
-                                     justify="left", wraplength=W - 10,
+        self.help.pack(side="bottom", fill="x", padx=6)
+        # The sentence has the window's whole width under the unit, and a room of SAY_LINES
+        # lines kept for it (more only for a longer one).
+        self.say_box = tk.Frame(main, bg="#3b3b3b")
+        self.say_box.pack(side="bottom", fill="x", padx=6)
+        self.say_box.pack_propagate(False)
+        self.status_label = tk.Label(self.say_box, text="", bg="#3b3b3b", fg="#ffd166",
+                                     anchor="nw", justify="left", wraplength=W - 20,
                                      font=self._font("message", 12, "bold"))
-        self.status_label.pack(side="bottom", fill="x", padx=6)
+        self.status_label.pack(side="top", fill="both", expand=True)
+        main.bind("<Configure>", self._wrap)
         self.canvas = c = tk.Canvas(main, width=W, height=H, bg="#3b3b3b",
                                     highlightthickness=0)
         c.pack(side="top", fill="both", expand=True)
         self.big = tk.Canvas(main, width=W, height=H // 4, bg="#3b3b3b", highlightthickness=0)
-        self.panel = tk.Frame(root, bg="#f5f1e6", padx=10, pady=10)
+        self.panel = tk.Frame(root, bg="#f5f1e6", padx=10, pady=8)
         self._build_unit(c)
         self._build_panel(self.panel)
         c.bind("<ButtonPress-1>", self._mouse_down)
@@ -157,6 +166,7 @@ class Window(Words, BankerPanel, LargeDisplay, UnitDrawing, Inputs):
         if msg != self._message:
             self._message = msg
             self.status_label.configure(text=msg)
+            self._say_room()
             changed = True
         if changed:
             self._draw_big(v)

@@ -15,11 +15,11 @@ class LargeDisplay:
         self.large = not self.large
         if self.large:
             self.canvas.pack_forget()
-            self.status_label.pack_forget()  # the large display says it, larger
+            self.say_box.pack_forget()  # the large display says it, larger
             self.big.pack(side="top", fill="both", expand=True)
         else:
             self.big.pack_forget()
-            self.status_label.pack(side="bottom", fill="x", padx=6, before=self.help)
+            self.say_box.pack(side="bottom", fill="x", padx=6, before=self.help)
             self.canvas.pack(side="top", fill="both", expand=True)
         self.large_button.configure(text="whole unit (F11)" if self.large else
                                     "large display (F11)")

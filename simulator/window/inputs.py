@@ -122,8 +122,8 @@ class Inputs:
     # -- the mouse: keys, cards, slots ---------------------------------------------------------
 
     def _at(self, ev):
-        """The event's position in the drawing's own coordinates (before scaling)."""
-        return ev.x / self.scale, ev.y / self.scale
+        """The event's position in the drawing's own coordinates (before scaling and centring)."""
+        return (ev.x - self.origin[0]) / self.scale, (ev.y - self.origin[1]) / self.scale
 
     def _key_at(self, x, y):
         for k, (x0, y0, x1, y1) in key_rects().items():

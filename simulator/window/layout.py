@@ -28,6 +28,7 @@ SLOTS_X = {"L": (70, 210), "R": (270, 410)}
 CARD_W, CARD_H = 64, 92
 TRAY_Y = 676
 DISPLAY = (48, 172, 432, 286)  # the LCD glass
+BANNER_BOX = (36, 118, W - 36, 158)  # the red banner with the unit's name
 CELL_X0, CELL_W, CELL_GAP, CELL_Y0, CELL_H, SEG_T = 66, 56, 12, 190, 80, 9
 KEY_W, KEY_H, KEY_GAP_X, KEY_GAP_Y, KEYS_X0, KEYS_Y0 = 80, 46, 16, 12, 56, 338
 KEY_ROWS = (

@@ -12,7 +12,8 @@ from simulator import explain, frontend
 from simulator.window.layout import CARD_COLOURS
 
 NAME_MAX = 12  # names.MAX_LEN: the unit refuses longer ones
-
+COLUMN_CHARS = 36  # the log's width, and the previous games' beside it
+LOG_LINES = 12  # the log's height where the screen has room (app.py may make it shorter)
 
 
 class BankerPanel:
@@ -26,6 +27,15 @@ class BankerPanel:
         mono = self._font("panel-mono", 11, family="Courier")
         small = self._font("panel-small", 10, family="Courier")
         tk.Label(p, text="Banker", font=title, bg=bg).pack(anchor="w")
+        # Two columns: the players and their log, and the previous games beside them; one
+        # under the other would not fit a small screen's height.
+        cols = tk.Frame(p, bg=bg)
+        cols.pack(fill="both", expand=True)
+        left = tk.Frame(cols, bg=bg)
+        left.pack(side="left", fill="both", expand=True)
+        right = tk.Frame(cols, bg=bg)
+        right.pack(side="left", fill="y", padx=(14, 0))
+        p = left
         grid = tk.Frame(p, bg=bg)
         grid.pack(anchor="w", pady=(6, 4))
         self.bal_labels = {}
@@ -54,12 +64,14 @@ class BankerPanel:
         self.filter_menu = tk.OptionMenu(top, self.filter_var, "every player")
         self.filter_menu.configure(font=text, takefocus=0, highlightthickness=0)
         self.filter_menu.pack(side="left", padx=(6, 0))
-        self.log_text = tk.Text(p, width=36, height=12, font=small, bg="#fffdf7",
-                                relief="flat", state="disabled", takefocus=0)
+        self.log_text = tk.Text(p, width=COLUMN_CHARS, height=LOG_LINES, font=small,
+                                bg="#fffdf7", relief="flat", state="disabled", takefocus=0)
         self.log_text.pack(anchor="w", fill="both", expand=True)
-        tk.Label(p, text="Previous games", font=head, bg=bg).pack(anchor="w", pady=(8, 0))
-        self.games_frame = tk.Frame(p, bg=bg)
+        tk.Label(right, text="Previous games", font=head, bg=bg).pack(anchor="w", pady=(6, 0))
+        self.games_frame = tk.Frame(right, bg=bg)
         self.games_frame.pack(anchor="w", fill="x")
+        # The column keeps its width with no game kept yet: the window is sized with it.
+        tk.Frame(right, bg=bg, height=1, width=small.measure("0" * COLUMN_CHARS)).pack()
         self._panel_key = None
 
     # -- names ---------------------------------------------------------------------------------
@@ -102,8 +114,11 @@ class BankerPanel:
         if self.panel_shown:
             self.panel.pack_forget()
         else:
-            self.panel.pack(side="left", fill="y")
+            # Packed first, the panel keeps its room and the unit gives way when the screen
+            # cannot take both at their size.
+            self.panel.pack(side="right", fill="y", before=self.main)
         self.panel_shown = not self.panel_shown
+        self._make_room(self.panel, self.panel_shown)
         self._panel_key = None
         self._draw_panel()
 
@@ -165,14 +180,16 @@ class BankerPanel:
             return
         for g in self.games:
             row = tk.Frame(self.games_frame, bg=bg)
-            row.pack(anchor="w", fill="x", pady=1)
-            tk.Label(row, text=self.game_text(g), bg=bg, font=font, justify="left",
-                     anchor="w").pack(side="left")
+            row.pack(anchor="w", fill="x", pady=(2, 4))
+            # A longer line wraps rather than widen the panel (and the window) past the screen.
+            tk.Label(row, text=self.game_text(g), bg=bg, font=font, justify="left", anchor="w",
+                     wraplength=font.measure("0" * COLUMN_CHARS)).pack(anchor="w")
             tk.Button(row, text="bring back", takefocus=0, font=self._fonts["button"][0],
-                      command=lambda g=g: self.restore_game(g.get("id"))).pack(side="right")
+                      command=lambda g=g: self.restore_game(g.get("id"))).pack(anchor="e")
 
     def game_text(self, g):
-        """One previous game in two short lines: what it was, then who had what."""
+        """One previous game in short lines: what it was, then who had what, as many players
+        to a line as fit the column."""
         prof = g.get("profile") or "world"
         n = g.get("transactions")
         head = "game %s (%s), %s" % (g.get("id"), prof, "%d transactions" % n
@@ -181,7 +198,13 @@ class BankerPanel:
         money_of = explain.profiles.get(prof) or explain.profiles.get("world")
         parts = ["%s %s" % (self.names.get(int(c)) or c, explain.amount(v, money_of))
                  for c, v in sorted(bal.items()) if isinstance(v, int)]
-        return head + "\n" + "  ".join(parts)
+        lines = [head, ""]
+        for part in parts:
+            if lines[-1] and len(lines[-1]) + 2 + len(part) > COLUMN_CHARS:
+                lines.append(part)
+            else:
+                lines[-1] = lines[-1] + "  " + part if lines[-1] else part
+        return "\n".join(lines)
 
     def restore_game(self, game_id):
         ok, got = self.ask("RESTORE GAME %s" % game_id)

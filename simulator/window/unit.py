@@ -1,12 +1,13 @@
 """The unit drawn on a Tk canvas: its body, slots, lights, LCD, speaker line, keypad and cards,
-drawn at 1:1 in layout.py's coordinates and scaled as a whole to the window's size; and read
-back from the drawn items' colours (what a person sees; the GUI tests use it).
+drawn at 1:1 in layout.py's coordinates, scaled as a whole to the window's size and centred in
+it (`scale`, `origin`); and read back from the drawn items' colours (what a person sees; the GUI
+tests use it).
 """
 
 from brain.clock import ticks_diff
 from simulator.window.layout import (
-    BANNER, BODY, BODY_EDGE, CARD_COLOURS, CARD_H, CARD_W, CELL_H, CELL_W, CELL_GAP, CELL_X0,
-    CELL_Y0, DISPLAY, GLASS_OFF, GLASS_ON, GREEN_OFF, GREEN_ON, H, KEY_FACE, KEY_TEXT,
+    BANNER, BANNER_BOX, BODY, BODY_EDGE, CARD_COLOURS, CARD_H, CARD_W, CELL_H, CELL_W, CELL_GAP,
+    CELL_X0, CELL_Y0, DISPLAY, GLASS_OFF, GLASS_ON, GREEN_OFF, GREEN_ON, H, KEY_FACE, KEY_TEXT,
     MIN_SCALE, RED_OFF, RED_ON, SEG_GHOST, SEG_OFF, SEG_ON, SEG_T, SLOT_Y, SLOTS_X, TRAY_Y, W,
     key_rects, segment_polys, slot_pos, tray_pos)
 
@@ -32,22 +33,27 @@ class UnitDrawing:
                    "or click it then a slot", fill="#bbbbbb")
         self._round_rect(c, 20, SLOT_Y - 8, W - 20, 644, 40, fill=BODY, outline=BODY_EDGE,
                          width=3, tags="body")
-        self._round_rect(c, 36, 118, W - 36, 158, 14, fill=BANNER, outline="")
-        self._text(c, W // 2, 138, 15, text="MONOPOLY  BANK", fill="white")
+        self._round_rect(c, *BANNER_BOX, 14, fill=BANNER, outline="", tags="banner")
+        self._text(c, W // 2, 138, 15, text="MONOPOLY  BANK", fill="white", tags="banner-text")
         for slot, (x0, x1) in SLOTS_X.items():
             c.create_rectangle(x0, SLOT_Y - 5, x1, SLOT_Y + 5, fill="#111111", outline="#555555",
                                tags=("slot", "slot-" + slot))
             label = "L  credit  +" if slot == "L" else "R  debit  -"
             self._text(c, (x0 + x1) // 2, SLOT_Y + 16, 10, text=label,
                        fill="#15803d" if slot == "L" else "#b91c1c")
-        # The two lights on the banner; maintenance mode is said next to the green one.
+        # The two lights on the banner.
         self.light_items = {
             "red": c.create_oval(58, 129, 76, 147, fill=RED_OFF, outline="#330000", width=2,
                                  tags="light-red"),
             "green": c.create_oval(W - 76, 129, W - 58, 147, fill=GREEN_OFF, outline="#002200",
                                    width=2, tags="light-green"),
         }
-        self.maint_item = self._text(c, W - 84, 138, 9, text="", anchor="e", fill="#d9f99d",
+        # Maintenance mode is said on the top edge, between the slots' names, where nothing
+        # else is drawn: on the banner it would cover the unit's name.
+        self.maint_badge = self._round_rect(c, W // 2 - 46, SLOT_Y + 7, W // 2 + 46, SLOT_Y + 24,
+                                            6, fill="#166534", outline="", state="hidden",
+                                            tags="maintenance-badge")
+        self.maint_item = self._text(c, W // 2, SLOT_Y + 16, 8, text="", fill="white",
                                      tags="maintenance")
         # The LCD: 5 cells of 7 segments and a point, and the k and M annunciators.
         self.glass = self._round_rect(c, *DISPLAY, 10, fill=GLASS_ON, outline="#555555", width=3)
@@ -116,10 +122,26 @@ class UnitDrawing:
     # -- sizes ---------------------------------------------------------------------------------
 
     def _resized(self, ev):
+        self._room = (ev.width, ev.height)
         s = max(MIN_SCALE, min(ev.width / W, ev.height / H))
         if abs(s - self.scale) < 0.01:
+            self._centre()
             return
         self.rescale(s)
+
+    def _centre(self):
+        """The unit in the middle of its canvas, however wide or tall the window is made."""
+        s = self.scale
+        ox = max(0, round((self._room[0] - W * s) / 2))
+        oy = max(0, round((self._room[1] - H * s) / 2))
+        dx, dy = ox - self.origin[0], oy - self.origin[1]
+        if dx or dy:
+            self.canvas.move("all", dx, dy)
+            self.origin = (ox, oy)
+
+    def to_canvas(self, x, y):
+        """Where the point (x, y) of the drawing (layout.py) is on the canvas now."""
+        return x * self.scale + self.origin[0], y * self.scale + self.origin[1]
 
     def rescale(self, s):
         """Everything drawn s times its size: the unit, its fonts, the labels and the panel."""
@@ -129,13 +151,12 @@ class UnitDrawing:
         self._build_unit(c)
         c.scale("all", 0, 0, s, s)
         self.scale = s
+        self.origin = (0, 0)
+        self._centre()
         for item, size, weight in self._texts:
             c.itemconfigure(item, font=("Helvetica", -max(6, round(size * s * 4 / 3)), weight))
         for font, size in self._fonts.values():
             font.configure(size=max(6, round(size * max(1.0, s * 0.85))))
-        wrap = max(200, int(W * s) - 10)
-        self.status_label.configure(wraplength=wrap)
-        self.help.configure(wraplength=wrap)
         self._view = None
         self.refresh()
 
@@ -153,6 +174,7 @@ class UnitDrawing:
         c.itemconfigure(self.light_items["red"], fill=RED_ON if v.red else RED_OFF)
         c.itemconfigure(self.light_items["green"], fill=GREEN_ON if v.green else GREEN_OFF)
         c.itemconfigure(self.maint_item, text="MAINTENANCE" if self.unit.maintenance else "")
+        c.itemconfigure(self.maint_badge, state="normal" if self.unit.maintenance else "hidden")
         c.itemconfigure(self.off_item, text="" if on else
                         "switched off: a key or a card wakes it")
         for i, item in enumerate(self.vol_items):
@@ -192,9 +214,8 @@ class UnitDrawing:
                 continue
             done = min(1.0, max(0.0, ticks_diff(now, at) / float(self.unit.hold_ms)))
             x0, y0, x1, y1 = key_rects()[key]
-            s = self.scale
-            c.coords(self.hold_bar, (x0 + 6) * s, (y1 - 8) * s,
-                     (x0 + 6 + (x1 - x0 - 12) * done) * s, (y1 - 4) * s)
+            c.coords(self.hold_bar, *self.to_canvas(x0 + 6, y1 - 8),
+                     *self.to_canvas(x0 + 6 + (x1 - x0 - 12) * done, y1 - 4))
             c.itemconfigure(self.hold_bar, state="normal")
             c.tag_raise(self.hold_bar)
             return

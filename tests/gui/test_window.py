@@ -15,7 +15,7 @@ tk = pytest.importorskip("tkinter")
 
 def click(w, key):
     x0, y0, x1, y1 = layout.key_rects()[key]
-    x, y = (x0 + x1) // 2, (y0 + y1) // 2
+    x, y = w.to_canvas((x0 + x1) / 2, (y0 + y1) / 2)  # where the window draws it now
     w.canvas.event_generate("<ButtonPress-1>", x=x, y=y)
     w.canvas.event_generate("<ButtonRelease-1>", x=x, y=y)
     w.root.update()
@@ -43,13 +43,13 @@ def advance(w, ms):
 
 def card_centre(w, n):
     x, y = w.card_at[n]
-    return x + layout.CARD_W // 2, y + layout.CARD_H // 2
+    return w.to_canvas(x + layout.CARD_W / 2, y + layout.CARD_H / 2)
 
 
 def drag(w, n, slot):
     x, y = card_centre(w, n)
     x0, x1 = layout.SLOTS_X[slot]
-    tx, ty = (x0 + x1) // 2, layout.SLOT_Y + 10
+    tx, ty = w.to_canvas((x0 + x1) / 2, layout.SLOT_Y + 10)
     c = w.canvas
     c.event_generate("<ButtonPress-1>", x=x, y=y)
     for i in range(1, 11):
@@ -63,8 +63,9 @@ def click_card_then_slot(w, n, slot):
     w.canvas.event_generate("<ButtonPress-1>", x=x, y=y)
     w.canvas.event_generate("<ButtonRelease-1>", x=x, y=y)
     x0, x1 = layout.SLOTS_X[slot]
-    w.canvas.event_generate("<ButtonPress-1>", x=(x0 + x1) // 2, y=layout.SLOT_Y)
-    w.canvas.event_generate("<ButtonRelease-1>", x=(x0 + x1) // 2, y=layout.SLOT_Y)
+    x, y = w.to_canvas((x0 + x1) / 2, layout.SLOT_Y)
+    w.canvas.event_generate("<ButtonPress-1>", x=x, y=y)
+    w.canvas.event_generate("<ButtonRelease-1>", x=x, y=y)
     w.root.update()
 
 
@@ -109,7 +110,7 @@ def test_click_card_then_slot_and_ctrl_digit(win):
     assert win.unit.slots["R"] == 4
     assert "holds card 4" in win.status_label.cget("text")
     # A click on the card sticking out of the slot takes it out.
-    x, y = win.card_at[4]
+    x, y = win.to_canvas(*win.card_at[4])
     win.canvas.event_generate("<ButtonPress-1>", x=x + 10, y=y + 10)
     win.canvas.event_generate("<ButtonRelease-1>", x=x + 10, y=y + 10)
     win.root.update()

@@ -73,7 +73,7 @@ def test_every_simulator_module_is_short():
 def test_the_window_is_in_parts_with_one_job_each():
     deps = graph()
     parts = {m.rsplit(".", 1)[1] for m in deps if m.startswith("simulator.window.")}
-    assert {"app", "layout", "unit", "panel", "big", "inputs", "words"} <= parts
+    assert {"app", "layout", "unit", "panel", "big", "inputs", "words", "sizes"} <= parts
     # The drawing's geometry needs no Tk: the tools that drive the window from outside use it.
     assert deps["simulator.window.layout"] == set()
     # Only app.py puts the parts together; no part imports another but the geometry.
