@@ -5,6 +5,7 @@ simulator's and the host tools' help and messages; the window's own sentences ar
 tests/gui/test_table.py."""
 
 import argparse
+import os
 import re
 
 import simulator  # noqa: F401  (firmware/ on sys.path)
@@ -12,6 +13,9 @@ from host_tools import cli
 from simulator import explain, options, terminal
 
 RULE_ID = re.compile(r"(?<![\w<])B\d+(?!\w)")  # as tests/test_citations.py reads one
+WEB = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web")
+JS_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+JS_STRING = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`")
 
 SLOTS = ({"L": None, "R": None}, {"L": 3, "R": None}, {"L": None, "R": 4}, {"L": 1, "R": 2})
 KEYS = (None, "+", "-", "M", "K", ".", "C", "5", "L", "R")
@@ -33,8 +37,19 @@ def test_no_refusal_sentence_names_a_rule():
                            key="-") == "card 3 cannot pay 20 M: it has 14.5 M"
 
 
-def test_the_terminal_and_the_simulators_help_name_no_rule():
-    texts = list(terminal.HELP) + list(terminal.ASK.values()) + [options.USAGE]
+def page_texts():
+    """The words the page can show: its HTML's text and the strings of its script."""
+    with open(os.path.join(WEB, "index.html")) as f:
+        html = re.sub(r"<!--.*?-->|<(script|style)\b.*?</\1>", "", f.read(), flags=re.S)
+    texts = [re.sub(r"<[^>]*>", " ", html)]
+    with open(os.path.join(WEB, "unit.js")) as f:
+        texts += JS_STRING.findall(JS_COMMENT.sub("", f.read()))
+    return texts
+
+
+def test_the_terminal_the_page_and_the_simulators_help_name_no_rule():
+    texts = list(terminal.HELP) + list(terminal.ASK.values()) + [options.USAGE] + page_texts()
+    assert len(texts) > 20
     assert [t for t in texts if RULE_ID.search(t)] == []
 
 
