@@ -71,12 +71,11 @@ def _hex(colour):
     return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
 
 
-def _find_px(row, colour, find):
-    """The x of the first (find: row.find) or last (row.rfind) pixel of that colour in a row of
-    RGB bytes, or None."""
-    i = find(colour)
-    while i >= 0 and i % 3:
-        i = find(colour, i + 1) if find == row.find else find(colour, 0, i + 2)
+def _find_px(row, colour, last=False):
+    """The x of the first (or the last) pixel of that colour in a row of RGB bytes, or None."""
+    i = row.rfind(colour) if last else row.find(colour)
+    while i >= 0 and i % 3:  # the colour's bytes across two pixels: look further
+        i = row.rfind(colour, 0, i + 2) if last else row.find(colour, i + 1)
     return i // 3 if i >= 0 else None
 
 
@@ -143,9 +142,9 @@ class LiveWindow:
             rows = []
             for y in range(h):
                 row = rgb[y * w * 3:(y + 1) * w * 3]
-                first = _find_px(row, banner, row.find)
+                first = _find_px(row, banner)
                 if first is not None:
-                    rows.append((y, first, _find_px(row, banner, row.rfind)))
+                    rows.append((y, first, _find_px(row, banner, last=True)))
             found = None
             if rows:
                 left = min(r[1] for r in rows)
