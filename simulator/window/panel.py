@@ -13,7 +13,7 @@ from simulator.window.layout import CARD_COLOURS
 
 NAME_MAX = 12  # names.MAX_LEN: the unit refuses longer ones
 COLUMN_CHARS = 36  # the log's width, and the previous games' beside it
-LOG_LINES = 12  # the log's height where the screen has room (app.py may make it shorter)
+LOG_LINES = 12  # the log's height where the screen has room (sizes.py may make it shorter)
 
 
 class BankerPanel:
