@@ -95,7 +95,7 @@ def build_parser():
     s = sub.add_parser("run", help="run a script of commands and expected replies")
     s.add_argument("script")
     s.add_argument("--no-wake", action="store_true", help="send the first line even if the "
-                   "unit is switched off (its first key then only wakes it, B16)")
+                   "unit is switched off (its first key then only wakes it)")
     s.add_argument("-v", "--verbose", action="store_true", help="show every line exchanged")
     s.add_argument("-x", "--fail-fast", action="store_true", help="stop at the first failure")
     s = sub.add_parser("monitor", help="show events live (Ctrl-C stops)")
@@ -104,7 +104,7 @@ def build_parser():
     s.add_argument("--json", action="store_true", help="one JSON object per event")
     s = sub.add_parser("backup", help="save the whole state to a JSON file")
     s.add_argument("file")
-    s = sub.add_parser("games", help="the games the unit keeps (B11), newest first")
+    s = sub.add_parser("games", help="the games the unit keeps, newest first")
     s.add_argument("--json", action="store_true")
     s = sub.add_parser("restore", help="put a kept game (bank restore ID, see bank games) or a "
                        "backup file back (maintenance mode)")

@@ -50,7 +50,7 @@ def _profile(bank):
 
 KEYPAD_ONLY = (
     "maintenance mode is entered on the unit's own keypad (hold DEAL there for 3 seconds): "
-    "a DEAL held over serial is only a DEAL press, and would start the deal timer (B13). "
+    "a DEAL held over serial is only a DEAL press, and would start the deal timer. "
     "To press DEAL, use `bank press DEAL`"
 )
 

@@ -55,8 +55,9 @@ ENTRY_LIMITS = {"world": (10000, 20000000, 1000), "classic": (1, 99999, 1),
 
 
 def refusal(state, profile=None):
-    """STATE's `error` in words, with its code and rule: `above the 20,000,000 maximum for one
-    entry (above-maximum, B2)`; None when the unit refused nothing."""
+    """STATE's `error` in words, with its code: `above the 20,000,000 maximum for one entry
+    (above-maximum)`; None when the unit refused nothing. (The rule of each, for readers of
+    this code, not for players: docs/rules.md.)"""
     code = state.get("error")
     if not code:
         return None
@@ -85,4 +86,4 @@ def refusal(state, profile=None):
     }.get(code)
     if words is None:
         return code
-    return "%s (%s, %s)" % (words[0], code, words[1])
+    return "%s (%s)" % (words[0], code)

@@ -44,11 +44,11 @@ def main(argv):
 def _interactive(host, opts):
     """The desktop window where a display exists, the terminal front end elsewhere."""
     try:
-        from simulator import gui
+        from simulator.window import app as window
     except ImportError:
-        gui = None
-    if gui is not None and not opts.terminal and gui.available():
-        return gui.run(host, opts)
+        window = None
+    if window is not None and not opts.terminal and window.available():
+        return window.run(host, opts)
     try:
         from simulator import terminal
     except ImportError:

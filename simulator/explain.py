@@ -67,75 +67,75 @@ def explain(code, entry="", slots=None, balances=None, profile=None, key=None, n
     if code == "insufficient-funds":
         if key == "C":
             return ("C cannot reverse the last transaction: the card it paid no longer has the "
-                    "money (B10)")
+                    "money")
         value, _err = money.parse(entry, profile, False)
         if right is not None and value is not None and right in balances:
-            return "%s cannot pay %s: it has %s (B8)" % (card(right), amt(value),
+            return "%s cannot pay %s: it has %s" % (card(right), amt(value),
                                                          amt(balances[right]))
-        return "the paying card does not have that much (B8)"
+        return "the paying card does not have that much"
     if code == "go-taken":
         who_ = card(left) if left else "this card"
         return ("%s has had its Go salary (%s) on this insertion: take the card out and put it "
-                "back to collect Go again (B9)" % (who_, amt(profile.go)))
+                "back to collect Go again" % (who_, amt(profile.go)))
     if code == "wrong-slot":
         if key == "M":
-            return "Go (M) needs one card alone in the left slot L (B9)"
+            return "Go (M) needs one card alone in the left slot L"
         if key == "+" and left is not None and right is not None:
             return ("with two cards in, press \u2212 to pay from R (%s) to L (%s); + is for one "
-                    "card in L (B7)" % (card(right), card(left)))
+                    "card in L" % (card(right), card(left)))
         if key == "+":
-            return ("+ (receive) needs the card in the left slot L; %s is in R (B7)"
-                    % card(right) if right else "+ (receive) needs a card in the left slot L (B7)")
+            return ("+ (receive) needs the card in the left slot L; %s is in R"
+                    % card(right) if right else "+ (receive) needs a card in the left slot L")
         if key == "-":
-            return ("\u2212 (pay) needs the paying card in the right slot R; %s is in L (B7)"
-                    % card(left) if left else "\u2212 (pay) needs a card in the right slot R (B7)")
-        return "that key does not fit the cards in the slots: + needs L, \u2212 needs R (B7)"
+            return ("\u2212 (pay) needs the paying card in the right slot R; %s is in L"
+                    % card(left) if left else "\u2212 (pay) needs a card in the right slot R")
+        return "that key does not fit the cards in the slots: + needs L, \u2212 needs R"
     if code == "bad-entry":
         if key == "M" and not entry:
             return ("M alone is Go, and needs a card in the left slot L; for millions type the "
-                    "digits first: 2 . 5 M (B9, B2)")
+                    "digits first: 2 . 5 M")
         if entry and entry[-1] in "KM":
             return ("%s is finished: nothing can follow K or M. Press + or \u2212, or C to "
-                    "clear it (B2)" % typed(entry))
+                    "clear it" % typed(entry))
         if key == ".":
-            return "an amount has one decimal point at most (B2)"
+            return "an amount has one decimal point at most"
         if key in ("K", "M"):
-            return "type the digits first, then K or M (B2)"
-        return "an amount has at most 5 digits (B2)"
+            return "type the digits first, then K or M"
+        return "an amount has at most 5 digits"
     if code == "no-amount":
-        return "type an amount first, then + or \u2212 (B2)"
+        return "type an amount first, then + or \u2212"
     if code == "no-suffix":
-        return ("end the amount with K (thousands) or M (millions): %s K or %s M (B2)"
+        return ("end the amount with K (thousands) or M (millions): %s K or %s M"
                 % (entry or "150", entry or "2"))
     if code == "too-fine":
-        return ("%s is finer than the unit counts: amounts are whole multiples of %s (B2)"
+        return ("%s is finer than the unit counts: amounts are whole multiples of %s"
                 % (typed(entry), amt(profile.resolution)))
     if code == "below-minimum":
-        return ("%s is below the smallest amount at one time, %s (B2)"
+        return ("%s is below the smallest amount at one time, %s"
                 % (typed(entry), amt(profile.minimum)))
     if code == "above-maximum":
-        return ("%s is above the largest amount at one time, %s: split it in two (B2)"
+        return ("%s is above the largest amount at one time, %s: split it in two"
                 % (typed(entry), amt(profile.maximum)))
     if code == "no-game":
         return ("Err6: no good copy of the game was found. Hold C for 3 seconds for a new game, "
-                "or restore a backup with the host tools (B17)")
+                "or restore a backup with the host tools")
     if code == "store-damaged":
         return ("Err5: the unit's memory was damaged; it is using the last good copy of the "
-                "game. Check the balances; any key goes on (B17)")
+                "game. Check the balances; any key goes on")
     if code == "store-failed":
-        return "the unit could not save to its memory, so nothing changed: try again (B17)"
+        return "the unit could not save to its memory, so nothing changed: try again"
     if code == "slot-occupied":
         held = slots.get(key)
-        return ("slot %s holds %s already: take it out first (B3)" % (key, card(held))
-                if held else "that slot holds a card already (B3)")
+        return ("slot %s holds %s already: take it out first" % (key, card(held))
+                if held else "that slot holds a card already")
     if code == "card-in-use":
         other = slots.get("R" if key == "L" else "L")
-        return ("%s is in the other slot already: one card cannot pay itself (B3)" % card(other)
-                if other else "that card is in the other slot already (B3)")
+        return ("%s is in the other slot already: one card cannot pay itself" % card(other)
+                if other else "that card is in the other slot already")
     if code == "slot-empty":
-        return "slot %s has no card to take out (B3)" % key if key else "that slot is empty (B3)"
+        return "slot %s has no card to take out" % key if key else "that slot is empty"
     if code == "no-backup":
-        return "there is no previous game to bring back (B11)"
+        return "there is no previous game to bring back"
     if code in ("bad-key", "bad-argument"):
         return "the unit did not understand that (only its 17 keys, slots L/R and cards 1-6)"
     return "the unit refused that (%s)" % code

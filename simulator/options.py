@@ -12,8 +12,8 @@ USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT
   --tcp PORT        on 127.0.0.1:PORT (0 picks one); prints 'listening tcp 127.0.0.1:<port>'
   --state DIR       where the flash is kept (headless default: nothing kept)
   --virtual-clock   time moves only on ADVANCE and HOLD
-  --seed N          reproducible deal timer draws (B13)
-  --profile NAME    the edition's money (B15); a different one starts a new game
+  --seed N          reproducible deal timer draws
+  --profile NAME    the edition's money; a different one starts a new game
   --maintenance     grant maintenance mode (host tools may set balances, restore, profile)
   --terminal        the terminal front end even where a display exists
 """

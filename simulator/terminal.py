@@ -25,7 +25,7 @@ HELP = (
     "cards: l then 1-6 = into L, r then 1-6 = into R, L / R = take out   b: banker   q: quit",
 )
 ASK = {
-    "C": "start a NEW GAME? every card back to the start, the log cleared (B11): "
+    "C": "start a NEW GAME? every card back to the start, the log cleared: "
          "y = yes, any other key = no",
     "DEAL": "hold DEAL 3 s for maintenance mode %s? y = yes, any other key = no",
 }
@@ -165,7 +165,7 @@ class Terminal:
             s.key_down(key)
             s.key_up(key)
             if not was_on:
-                self.note = ("the unit was switched off (B16): that key only woke it; press it "
+                self.note = ("the unit was switched off: that key only woke it; press it "
                              "again")
 
     def _hold(self, key):
@@ -228,7 +228,7 @@ class Terminal:
             text_lines.append(" | " + row + "  " + ann[i] + " |")
         text_lines.append(" +" + "-" * 40 + "+")
         text_lines.append(" power: %s" % ("on" if v.power else
-                                          "off (dark): the next key only wakes it (B16)"))
+                                          "off (dark): the next key only wakes it"))
         left = "card %d" % v.slots[0] if v.slots[0] else "empty"
         right = "card %d" % v.slots[1] if v.slots[1] else "empty"
         text_lines.append(" slot L (credit +): %-8s  slot R (debit -): %-8s" % (left, right))

@@ -3,7 +3,9 @@
 Used by the live GUI tests (tests/gui/test_live.py), `make screenshot` (tools/screenshot.py) and
 the idle-CPU bench (bench/idle_cpu.py). Needs Xvfb, xdotool and ImageMagick's `import`
 (`make gui-deps`). Mouse and keys go through xdotool (XTEST: real X input events, as from a
-real mouse); what the window shows is read back from a screen grab's pixels.
+real mouse); what the window shows is read back from a screen grab's pixels. The window scales
+the unit to its size and centres it: `locate` finds where it is drawn from the banner's pixels
+(its red is drawn nowhere else), and every position of the drawing (layout.py) is mapped there.
 """
 
 import os
@@ -18,7 +20,7 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from host_tools import procs  # noqa: E402
-from simulator import gui  # noqa: E402  (geometry and colours of the drawing)
+from simulator.window import layout  # noqa: E402  (geometry and colours of the drawing)
 from board import segments  # noqa: E402  (firmware/, on sys.path once simulator is imported)
 
 TOOLS = ("Xvfb", "xdotool", "import")
@@ -69,6 +71,14 @@ def _hex(colour):
     return tuple(int(colour[i:i + 2], 16) for i in (1, 3, 5))
 
 
+def _find_px(row, colour, last=False):
+    """The x of the first (or the last) pixel of that colour in a row of RGB bytes, or None."""
+    i = row.rfind(colour) if last else row.find(colour)
+    while i >= 0 and i % 3:  # the colour's bytes across two pixels: look further
+        i = row.rfind(colour, 0, i + 2) if last else row.find(colour, i + 1)
+    return i // 3 if i >= 0 else None
+
+
 def _near(px, colour, tol=40):
     return sum(abs(a - b) for a, b in zip(px, _hex(colour), strict=True)) <= tol
 
@@ -94,11 +104,13 @@ class LiveWindow:
         self.port = int(line.rsplit(":", 1)[1])
         self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
         self.rfile = self.sock.makefile("rb")
-        title = "^" + gui.TITLE.replace("(", "\\(").replace(")", "\\)") + "$"  # a regex
+        title = "^" + layout.TITLE.replace("(", "\\(").replace(")", "\\)") + "$"  # a regex
         out = self.xdo("search", "--sync", "--onlyvisible", "--name", title, timeout=timeout)
         self.wid = out.split()[0]
         self.xdo("windowfocus", "--sync", self.wid)
         self._origin = None
+        self.where = None  # (x, y, scale): the drawing's (0, 0) in the window, and its scale
+        self._located = False
 
     # -- X input ---------------------------------------------------------------------------------
 
@@ -118,12 +130,49 @@ class LiveWindow:
         ox, oy = self.origin()
         return str(ox + x), str(oy + y)
 
+    def locate(self, timeout=5.0):
+        """Where the unit is drawn in the window now: (x, y, scale) of the drawing's origin.
+        Call it again after the window is resized."""
+        self._located = False
+        banner = bytes(_hex(layout.BANNER))
+        x0, y0, x1, y1 = layout.BANNER_BOX
+        end = time.monotonic() + timeout
+        while True:
+            w, h, rgb = self.grab()
+            rows = []
+            for y in range(h):
+                row = rgb[y * w * 3:(y + 1) * w * 3]
+                first = _find_px(row, banner)
+                if first is not None:
+                    rows.append((y, first, _find_px(row, banner, last=True)))
+            found = None
+            if rows:
+                left = min(r[1] for r in rows)
+                right = max(r[2] for r in rows)
+                s = (right - left + 1) / float(x1 - x0)
+                found = (left - x0 * s, rows[0][0] - y0 * s, s)
+            # The same twice in a row: a window just mapped or resized may still be redrawing.
+            if found is not None and found == self.where:
+                self._located = True
+                return found
+            self.where = found
+            if time.monotonic() > end:
+                raise AssertionError("the unit's banner is not drawn still in the window")
+            time.sleep(0.05)
+
+    def at(self, x, y):
+        """The point (x, y) of the drawing, in the window's pixels."""
+        if not self._located:
+            self.locate()
+        ox, oy, s = self.where
+        return int(round(ox + x * s)), int(round(oy + y * s))
+
     def click(self, x, y):
         self.xdo("mousemove", "--sync", *self._abs(x, y), "click", "1")
 
     def click_key(self, key):
-        x0, y0, x1, y1 = gui.key_rects()[key]
-        self.click((x0 + x1) // 2, (y0 + y1) // 2)
+        x0, y0, x1, y1 = layout.key_rects()[key]
+        self.click(*self.at((x0 + x1) / 2, (y0 + y1) / 2))
 
     def drag(self, x, y, tx, ty):
         self.xdo("mousemove", "--sync", *self._abs(x, y), "mousedown", "1")
@@ -133,9 +182,10 @@ class LiveWindow:
         self.xdo("mouseup", "1")
 
     def drag_card(self, card, slot):
-        x, y = gui.tray_pos(card)
-        x0, x1 = gui.SLOTS_X[slot]
-        self.drag(x + gui.CARD_W // 2, y + gui.CARD_H // 2, (x0 + x1) // 2, gui.SLOT_Y + 10)
+        x, y = layout.tray_pos(card)
+        x0, x1 = layout.SLOTS_X[slot]
+        self.drag(*self.at(x + layout.CARD_W / 2, y + layout.CARD_H / 2),
+                  *self.at((x0 + x1) / 2, layout.SLOT_Y + 10))
 
     def keys(self, *names):
         self.xdo("key", "--delay", "20", *names)
@@ -171,14 +221,17 @@ class LiveWindow:
 
     def shown(self):
         """(text, k, M, glass lit) decoded from the pixels of the drawn display."""
+        if not self._located:
+            self.locate()
         w, _h, rgb = self.grab()
 
         def px(x, y):
-            i = (int(y) * w + int(x)) * 3
+            x, y = self.at(x, y)
+            i = (y * w + x) * 3
             return tuple(rgb[i:i + 3])
 
         def any_on(cx, cy, r):
-            return any(_near(px(x, y), gui.SEG_ON) for x in range(int(cx - r), int(cx + r) + 1)
+            return any(_near(px(x, y), layout.SEG_ON) for x in range(int(cx - r), int(cx + r) + 1)
                        for y in range(int(cy - r), int(cy + r) + 1))
 
         by_byte = {}
@@ -186,22 +239,23 @@ class LiveWindow:
             by_byte.setdefault(g, ch)
         text = ""
         for i in range(5):
-            x = gui.CELL_X0 + i * (gui.CELL_W + gui.CELL_GAP)
-            polys, dp = gui.segment_polys(x, gui.CELL_Y0, gui.CELL_W, gui.CELL_H, gui.SEG_T)
+            x = layout.CELL_X0 + i * (layout.CELL_W + layout.CELL_GAP)
+            polys, dp = layout.segment_polys(x, layout.CELL_Y0, layout.CELL_W, layout.CELL_H,
+                                             layout.SEG_T)
             byte = 0
             for s, pts in enumerate(polys):
                 cx = sum(pts[0::2]) / 6.0
                 cy = sum(pts[1::2]) / 6.0
-                if _near(px(cx, cy), gui.SEG_ON):
+                if _near(px(cx, cy), layout.SEG_ON):
                     byte |= 1 << s
             if byte:
                 text += by_byte.get(byte, "?")
-            if _near(px((dp[0] + dp[2]) / 2, (dp[1] + dp[3]) / 2), gui.SEG_ON):
+            if _near(px((dp[0] + dp[2]) / 2, (dp[1] + dp[3]) / 2), layout.SEG_ON):
                 text += "."
-        ax = gui.DISPLAY[2] - 20
-        m = any_on(ax, gui.CELL_Y0 + 12, 6)
-        k = any_on(ax, gui.CELL_Y0 + gui.CELL_H - 10, 6)
-        lit = _near(px(gui.DISPLAY[0] + 12, gui.DISPLAY[1] + 50), gui.GLASS_ON)
+        ax = layout.DISPLAY[2] - 20
+        m = any_on(ax, layout.CELL_Y0 + 12, 6)
+        k = any_on(ax, layout.CELL_Y0 + layout.CELL_H - 10, 6)
+        lit = _near(px(layout.DISPLAY[0] + 12, layout.DISPLAY[1] + 50), layout.GLASS_ON)
         return text, k, m, lit
 
     def wait_shown(self, want, timeout=5.0):

@@ -67,12 +67,13 @@ def win(xdisplay):
     """The real window on Xvfb, driven in-process, on a virtual clock and seed 7."""
     tk = pytest.importorskip("tkinter")
     import simulator  # noqa: F401  (firmware/ on sys.path)
-    from simulator import frontend, gui, options
+    from simulator import frontend, options
     from simulator.host import Host
+    from simulator.window import app
 
     host = Host(options.parse(["--virtual-clock", "--seed", "7"]))
     root = tk.Tk()
-    w = gui.Window(host, root=root, sound=frontend.Sound(None))
+    w = app.Window(host, root=root, sound=frontend.Sound(None))
     root.update()
     root.focus_force()  # no window manager under Xvfb: take the keyboard ourselves
     root.update()

@@ -64,25 +64,24 @@ def test_holding_c_key_three_seconds_starts_a_new_game(live):
     assert json.loads(live.command("BALANCES")[3:])["4"] == 15000000
 
 
-def test_a_smaller_window_scales_and_the_mouse_follows(live):
-    # The real program, resized by X to 3/4 of the unit's width: keys and cards are where they
-    # are drawn now, not where the full-size layout has them.
-    from simulator import gui
+def test_a_resized_window_scales_centres_and_the_mouse_follows(live):
+    # The real program, resized by X to a wide, low window: the unit is drawn smaller and in
+    # the middle, and keys and cards are where they are drawn now, found on the screen.
+    from simulator.window import layout
 
-    s = 0.75
-    live.xdo("windowsize", "--sync", live.wid, str(int(gui.W * s)), "880")
+    live.xdo("windowsize", "--sync", live.wid, "900", "700")
     time.sleep(0.3)  # Tk redraws at the new size
-    x0, y0, x1, y1 = gui.key_rects()["5"]
-    live.click(int((x0 + x1) / 2 * s), int((y0 + y1) / 2 * s))
+    x, _y, s = live.locate()
+    assert s < 0.85  # the height is what limits it
+    assert abs(x + layout.W * s / 2 - 450) <= 3  # centred in the window's width
+    x0, y0, x1, y1 = layout.key_rects()["5"]
+    live.click(*live.at((x0 + x1) / 2, (y0 + y1) / 2))
     deadline = time.monotonic() + 3
     while state(live)["entry"] != "5" and time.monotonic() < deadline:
         time.sleep(0.05)
     assert state(live)["entry"] == "5"
-    live.click(int(gui.key_rects()["C"][0] * s + 10), int(gui.key_rects()["C"][1] * s + 10))
-    x, y = gui.tray_pos(2)
-    sx0, sx1 = gui.SLOTS_X["L"]
-    live.drag(int((x + gui.CARD_W / 2) * s), int((y + gui.CARD_H / 2) * s),
-              int((sx0 + sx1) / 2 * s), int((gui.SLOT_Y + 10) * s))
+    live.click_key("C")
+    live.drag_card(2, "L")
     while state(live)["slots"]["L"] != 2 and time.monotonic() < deadline + 3:
         time.sleep(0.05)
     assert state(live)["slots"] == {"L": 2, "R": None}

@@ -6,15 +6,16 @@ once; test_live.py runs the real program on a real clock."""
 import pytest
 
 import simulator  # noqa: F401  (firmware/ on sys.path)
-from simulator import frontend, gui, options
+from simulator import frontend, options
 from simulator.host import Host
+from simulator.window import inputs, layout
 
 tk = pytest.importorskip("tkinter")
 
 
 def click(w, key):
-    x0, y0, x1, y1 = gui.key_rects()[key]
-    x, y = (x0 + x1) // 2, (y0 + y1) // 2
+    x0, y0, x1, y1 = layout.key_rects()[key]
+    x, y = w.to_canvas((x0 + x1) / 2, (y0 + y1) / 2)  # where the window draws it now
     w.canvas.event_generate("<ButtonPress-1>", x=x, y=y)
     w.canvas.event_generate("<ButtonRelease-1>", x=x, y=y)
     w.root.update()
@@ -28,9 +29,9 @@ def type_keys(w, *syms, state=0):
 
 
 def settle(w):
-    # Key releases wait out an autorepeat grace period (gui.RELEASE_GRACE_MS) before they count.
+    # Key releases wait out an autorepeat grace period (inputs.RELEASE_GRACE_MS) before they count.
     w.root.update()
-    w.root.after(gui.RELEASE_GRACE_MS + 10)
+    w.root.after(inputs.RELEASE_GRACE_MS + 10)
     w.root.update()
 
 
@@ -42,13 +43,13 @@ def advance(w, ms):
 
 def card_centre(w, n):
     x, y = w.card_at[n]
-    return x + gui.CARD_W // 2, y + gui.CARD_H // 2
+    return w.to_canvas(x + layout.CARD_W / 2, y + layout.CARD_H / 2)
 
 
 def drag(w, n, slot):
     x, y = card_centre(w, n)
-    x0, x1 = gui.SLOTS_X[slot]
-    tx, ty = (x0 + x1) // 2, gui.SLOT_Y + 10
+    x0, x1 = layout.SLOTS_X[slot]
+    tx, ty = w.to_canvas((x0 + x1) / 2, layout.SLOT_Y + 10)
     c = w.canvas
     c.event_generate("<ButtonPress-1>", x=x, y=y)
     for i in range(1, 11):
@@ -61,9 +62,10 @@ def click_card_then_slot(w, n, slot):
     x, y = card_centre(w, n)
     w.canvas.event_generate("<ButtonPress-1>", x=x, y=y)
     w.canvas.event_generate("<ButtonRelease-1>", x=x, y=y)
-    x0, x1 = gui.SLOTS_X[slot]
-    w.canvas.event_generate("<ButtonPress-1>", x=(x0 + x1) // 2, y=gui.SLOT_Y)
-    w.canvas.event_generate("<ButtonRelease-1>", x=(x0 + x1) // 2, y=gui.SLOT_Y)
+    x0, x1 = layout.SLOTS_X[slot]
+    x, y = w.to_canvas((x0 + x1) / 2, layout.SLOT_Y)
+    w.canvas.event_generate("<ButtonPress-1>", x=x, y=y)
+    w.canvas.event_generate("<ButtonRelease-1>", x=x, y=y)
     w.root.update()
 
 
@@ -108,7 +110,7 @@ def test_click_card_then_slot_and_ctrl_digit(win):
     assert win.unit.slots["R"] == 4
     assert "holds card 4" in win.status_label.cget("text")
     # A click on the card sticking out of the slot takes it out.
-    x, y = win.card_at[4]
+    x, y = win.to_canvas(*win.card_at[4])
     win.canvas.event_generate("<ButtonPress-1>", x=x + 10, y=y + 10)
     win.canvas.event_generate("<ButtonRelease-1>", x=x + 10, y=y + 10)
     win.root.update()
@@ -159,7 +161,7 @@ def test_deal_lights_and_volume_b12_b13(win):
     type_keys(win, "period")  # no card, no entry: volume 2 -> 1, shown for a second
     assert win.shown()[:3] == ("1", False, False)
     assert win.unit.volume == 1
-    assert win.canvas.itemcget(win.vol_items[1], "outline") == gui.BODY  # one bar left
+    assert win.canvas.itemcget(win.vol_items[1], "outline") == layout.BODY  # one bar left
     click(win, "DEAL")
     assert win.unit.deal == "running"
     seen = set()
@@ -176,7 +178,7 @@ def test_switch_off_look_b16(win):
     advance(win, 60000)
     text, k, m, lit = win.shown()
     assert (text, k, m, lit) == ("", False, False, False)
-    assert win.canvas.itemcget(win.glass, "fill") == gui.GLASS_OFF
+    assert win.canvas.itemcget(win.glass, "fill") == layout.GLASS_OFF
     click(win, "5")  # wakes; the waking key is not input
     assert win.shown() == ("0", False, False, True)
 

@@ -1,0 +1,221 @@
+"""The banker panel: the cards' names (NAME), their balances, the log by player and the previous
+games (GAMES, RESTORE GAME), spoken to the unit in the protocol on a line of its own, as a host
+tool would.
+"""
+
+import json
+
+import tkinter as tk
+
+from brain.ledger import FROM, TO
+from simulator import explain, frontend
+from simulator.window.layout import CARD_COLOURS
+
+NAME_MAX = 12  # names.MAX_LEN: the unit refuses longer ones
+COLUMN_CHARS = 36  # the log's width, and the previous games' beside it
+LOG_LINES = 12  # the log's height where the screen has room (sizes.py may make it shorter)
+
+
+class BankerPanel:
+    """The Window's banker panel in `self.panel` (app.py builds the frame)."""
+
+    def _build_panel(self, p):
+        bg = "#f5f1e6"
+        title = self._font("panel-title", 14, "bold")
+        head = self._font("panel-head", 11, "bold")
+        text = self._font("panel", 11)
+        mono = self._font("panel-mono", 11, family="Courier")
+        small = self._font("panel-small", 10, family="Courier")
+        tk.Label(p, text="Banker", font=title, bg=bg).pack(anchor="w")
+        # Two columns: the players and their log, and the previous games beside them; one
+        # under the other would not fit a small screen's height.
+        cols = tk.Frame(p, bg=bg)
+        cols.pack(fill="both", expand=True)
+        left = tk.Frame(cols, bg=bg)
+        left.pack(side="left", fill="both", expand=True)
+        right = tk.Frame(cols, bg=bg)
+        right.pack(side="left", fill="y", padx=(14, 0))
+        p = left
+        grid = tk.Frame(p, bg=bg)
+        grid.pack(anchor="w", pady=(6, 4))
+        self.bal_labels = {}
+        self.name_entries = {}
+        for n in range(1, 7):
+            tk.Label(grid, text=" %d " % n, bg=CARD_COLOURS[n], fg="white", font=head).grid(
+                row=n, column=0, sticky="w", pady=1)
+            # The banker names the card here (NAME, kept with the game); Return keeps it.
+            ent = tk.Entry(grid, width=NAME_MAX, font=text, relief="flat", bg="#fffdf7")
+            ent.grid(row=n, column=1, sticky="w", padx=(6, 0))
+            ent.bind("<Return>", lambda ev, n=n: self.name_card(n, ev.widget.get()))
+            ent.bind("<KP_Enter>", lambda ev, n=n: self.name_card(n, ev.widget.get()))
+            ent.bind("<Escape>", lambda ev: self._entry_done())
+            self.name_entries[n] = ent
+            lab = tk.Label(grid, text="", bg=bg, font=mono, anchor="e", width=11)
+            lab.grid(row=n, column=2, sticky="e", padx=(6, 4))
+            short = tk.Label(grid, text="", bg=bg, fg="#555555", font=small, anchor="w", width=8)
+            short.grid(row=n, column=3, sticky="w")
+            self.bal_labels[n] = (lab, short)
+        tk.Label(p, text="name a card: type, then Return", bg=bg, fg="#777777",
+                 font=self._font("panel-hint", 9)).pack(anchor="w")
+        top = tk.Frame(p, bg=bg)
+        top.pack(anchor="w", fill="x", pady=(8, 0))
+        tk.Label(top, text="Transactions of", font=head, bg=bg).pack(side="left")
+        self.filter_var = tk.StringVar(master=self.root, value="every player")
+        self.filter_menu = tk.OptionMenu(top, self.filter_var, "every player")
+        self.filter_menu.configure(font=text, takefocus=0, highlightthickness=0)
+        self.filter_menu.pack(side="left", padx=(6, 0))
+        self.log_text = tk.Text(p, width=COLUMN_CHARS, height=LOG_LINES, font=small,
+                                bg="#fffdf7", relief="flat", state="disabled", takefocus=0)
+        self.log_text.pack(anchor="w", fill="both", expand=True)
+        tk.Label(right, text="Previous games", font=head, bg=bg).pack(anchor="w", pady=(6, 0))
+        self.games_frame = tk.Frame(right, bg=bg)
+        self.games_frame.pack(anchor="w", fill="x")
+        # The column keeps its width with no game kept yet: the window is sized with it.
+        tk.Frame(right, bg=bg, height=1, width=small.measure("0" * COLUMN_CHARS)).pack()
+        self._panel_key = None
+
+    # -- names ---------------------------------------------------------------------------------
+
+    def ask(self, line):
+        """One protocol line from the banker panel: (ok, payload or the ERR line)."""
+        reply = self.desk.handle(line)[-1]
+        if reply == "OK":
+            return True, None
+        if reply.startswith("OK "):
+            return True, json.loads(reply[3:])
+        return False, reply
+
+    def read_names(self):
+        ok, got = self.ask("NAMES")
+        self.names = {int(k): v for k, v in got.items() if v} if ok else {}
+        return self.names
+
+    def name_card(self, card, text):
+        """The banker panel's NAME: the unit keeps it with the game (protocol/names.py)."""
+        text = " ".join(text.split())
+        ok, got = self.ask("NAME %d %s" % (card, text) if text else "NAME %d" % card)
+        if ok:
+            self.names = {int(k): v for k, v in got.items() if v}
+            self.status = ("card %d is %s" % (card, text)) if text else (
+                "card %d has no name now" % card)
+        else:
+            self.status = "the name was not kept: " + got.split(" ", 2)[-1]
+        self._entry_done()
+        self._panel_key = None
+        self.refresh()
+        return ok
+
+    def _entry_done(self):
+        self.root.focus_set()  # the keyboard goes back to the unit
+
+    # -- the panel -----------------------------------------------------------------------------
+
+    def toggle_panel(self):
+        if self.panel_shown:
+            self.panel.pack_forget()
+        else:
+            # Packed first, the panel keeps its room and the unit gives way when the screen
+            # cannot take both at their size.
+            self.panel.pack(side="right", fill="y", before=self.main)
+        self.panel_shown = not self.panel_shown
+        self._make_room(self.panel, self.panel_shown)
+        self._panel_key = None
+        self._draw_panel()
+
+    def set_filter(self, card):
+        """Show only card's transactions in the panel's log (0: every player's)."""
+        self.log_filter = card
+        self.filter_var.set(self._player(card) if card else "every player")
+        self._panel_key = None
+        self._draw_panel()
+
+    def _player(self, card):
+        return explain.who(card, self.names)
+
+    def _draw_panel(self):
+        if not self.panel_shown:
+            return
+        led = self.unit.ledger
+        key = (led.seq, led.store.writes, tuple(led.bal), self.log_filter)
+        if key == self._panel_key:
+            return
+        self._panel_key = key
+        self.read_names()
+        prof = led.profile
+        for n, bal in self.session.balances():
+            lab, short = self.bal_labels[n]
+            lab.configure(text=frontend.grouped(bal))
+            short.configure(text=frontend.amount_text(bal, prof))
+            ent = self.name_entries[n]
+            if self.root.focus_get() is not ent:
+                ent.delete(0, "end")
+                ent.insert(0, self.names.get(n, ""))
+        menu = self.filter_menu["menu"]
+        menu.delete(0, "end")
+        for n in range(7):
+            menu.add_command(label=self._player(n) if n else "every player",
+                             command=lambda n=n: self.set_filter(n))
+        self.filter_var.set(self._player(self.log_filter) if self.log_filter else "every player")
+        recs = self.session.recent(200 if self.log_filter else 16)
+        if self.log_filter:
+            recs = [r for r in recs if self.log_filter in (r[FROM], r[TO])][-16:]
+        lines = [frontend.txn_text(r, prof, self.names) for r in reversed(recs)]
+        self.log_text.configure(state="normal")
+        self.log_text.delete("1.0", "end")
+        self.log_text.insert("end", "\n".join(lines) if lines else "(none yet)")
+        self.log_text.configure(state="disabled")
+        self.draw_games()
+
+    def draw_games(self):
+        """The previous games the unit keeps (GAMES), each with a button that brings it back
+        (RESTORE GAME, maintenance mode)."""
+        _ok, self.games = self.ask("GAMES")  # the unit lists the kept games that read
+        for w in self.games_frame.winfo_children():
+            w.destroy()
+        bg = "#f5f1e6"
+        font = self._fonts["panel-small"][0]
+        if not self.games:
+            tk.Label(self.games_frame, text="(none kept yet)", bg=bg, fg="#777777",
+                     font=font).pack(anchor="w")
+            return
+        for g in self.games:
+            row = tk.Frame(self.games_frame, bg=bg)
+            row.pack(anchor="w", fill="x", pady=(2, 4))
+            # A longer line wraps rather than widen the panel (and the window) past the screen.
+            tk.Label(row, text=self.game_text(g), bg=bg, font=font, justify="left", anchor="w",
+                     wraplength=font.measure("0" * COLUMN_CHARS)).pack(anchor="w")
+            tk.Button(row, text="bring back", takefocus=0, font=self._fonts["button"][0],
+                      command=lambda g=g: self.restore_game(g.get("id"))).pack(anchor="e")
+
+    def game_text(self, g):
+        """One previous game in short lines: what it was, then who had what, as many players
+        to a line as fit the column."""
+        prof = g.get("profile") or "world"
+        n = g.get("transactions")
+        head = "game %s (%s), %s" % (g.get("id"), prof, "%d transactions" % n
+                                     if isinstance(n, int) else "transactions unknown")
+        bal = g.get("balances") or {}
+        money_of = explain.profiles.get(prof) or explain.profiles.get("world")
+        parts = ["%s %s" % (self.names.get(int(c)) or c, explain.amount(v, money_of))
+                 for c, v in sorted(bal.items()) if isinstance(v, int)]
+        lines = [head, ""]
+        for part in parts:
+            if lines[-1] and len(lines[-1]) + 2 + len(part) > COLUMN_CHARS:
+                lines.append(part)
+            else:
+                lines[-1] = lines[-1] + "  " + part if lines[-1] else part
+        return "\n".join(lines)
+
+    def restore_game(self, game_id):
+        ok, got = self.ask("RESTORE GAME %s" % game_id)
+        if ok:
+            self.status = "game %s is back" % game_id
+        elif got.split()[1:2] == ["maintenance-required"]:
+            self.status = ("bringing a game back needs maintenance mode: hold DEAL for 3 "
+                           "seconds on the unit, then try again")
+        else:
+            self.status = "game %s was not brought back: %s" % (game_id, got[4:])
+        self._panel_key = None
+        self._view = None
+        self.refresh()
+        return ok

@@ -1,0 +1,87 @@
+"""The window's size on the screen: at start, the unit as large as the screen leaves room for
+with the banker panel beside it (a 1024 x 600 netbook included); then the window's own, which
+a longer sentence or a kept game does not change; the panel shown or hidden widens or narrows
+it. The sentence and the keys' help wrap at the width there is.
+"""
+
+from simulator.window.layout import H, MIN_SCALE, W
+
+# What a screen keeps for itself around a window: the window manager's frame and title bar, a
+# desktop's panel. The window opens no larger than the rest.
+SCREEN_KEEPS = (16, 64)
+SAY_MIN_W = 360  # the sentence's column at least, where the screen has the room
+SAY_LINES = 2  # the sentence's room, kept so that a longer one does not resize the unit
+
+
+class WindowSize:
+    """The Window's size, and the room of the words under the unit (app.py builds them)."""
+
+    def _wrap(self, ev=None):
+        """The sentence and the keys' help wrap at the width there is, not at the unit's."""
+        # Less the labels' margins, borders and padding: the words ask for no more room.
+        width = (self.main.winfo_width() if ev is None else ev.width) - 20
+        if width > 1 and abs(width - self.status_label.cget("wraplength")) > 2:
+            self.status_label.configure(wraplength=width)
+            self.help.configure(wraplength=width)
+            self._say_room()
+
+    def _say_room(self):
+        """The sentence's room: SAY_LINES lines, or as many as this sentence needs."""
+        line = self._fonts["message"][0].metrics("linespace")
+        need = max(SAY_LINES * line, self.status_label.winfo_reqheight()) + 4
+        if need != self.say_box.winfo_reqheight():
+            self.say_box.configure(height=need)
+
+    def _screen(self):
+        return (self.root.winfo_screenwidth() - SCREEN_KEEPS[0],
+                self.root.winfo_screenheight() - SCREEN_KEEPS[1])
+
+    def _fit_screen(self):
+        """The window's size at start: the unit as large as the screen leaves room for, with
+        the banker panel open beside it, and never over 1:1; the panel's log as long as the
+        screen's height allows. From then on the size is the window's own: a longer sentence,
+        a game kept or a name typed does not grow it (nor push it off the screen); the panel
+        shown or hidden widens or narrows it by the panel's width."""
+        root = self.root
+        sw, sh = self._screen()
+        root.update_idletasks()
+        over = self.panel.winfo_reqheight() - sh
+        if over > 0:
+            line = self._fonts["panel-small"][0].metrics("linespace")
+            shorter = (over + line - 1) // line
+            self.log_text.configure(height=max(4, int(self.log_text.cget("height")) - shorter))
+            root.update_idletasks()
+        pw, ph = self.panel.winfo_reqwidth(), self.panel.winfo_reqheight()
+        s = 1.0
+        for _ in range(3):  # the lines under the unit take the more room the narrower it is
+            mw = min(max(SAY_MIN_W, round(W * s)), max(round(W * s), sw - pw))
+            self.status_label.configure(wraplength=mw - 20)
+            self.help.configure(wraplength=mw - 20)
+            self._say_room()
+            root.update_idletasks()
+            below = self.main.winfo_reqheight() - self.canvas.winfo_reqheight()
+            s = max(MIN_SCALE, min(1.0, (sh - below) / H, (sw - pw) / W))
+        mw = min(max(SAY_MIN_W, round(W * s)), max(round(W * s), sw - pw))
+        width = mw + (pw if self.panel_shown else 0)
+        height = max(round(H * s) + below, ph if self.panel_shown else 0)
+        root.geometry("%dx%d" % (width, height))
+        # The canvas asks only for the least the unit is drawn at: the window's size is the
+        # one set here, and a longer sentence under the unit takes from the drawing.
+        self.canvas.configure(width=round(W * MIN_SCALE), height=round(H * MIN_SCALE))
+        self._sized = True
+
+    def _make_room(self, part, shown):
+        """The window widened by a part shown beside the unit (narrowed when it goes), never
+        past the screen: there the unit gives way."""
+        if not self._sized:
+            return
+        root = self.root
+        root.update_idletasks()
+        sw, sh = self._screen()
+        w, h = root.winfo_width(), root.winfo_height()
+        pw, ph = part.winfo_reqwidth(), part.winfo_reqheight()
+        if shown:
+            w, h = min(sw, w + pw), max(h, min(sh, ph))
+        else:
+            w = max(int(W * MIN_SCALE), w - pw)
+        root.geometry("%dx%d" % (w, h))
