@@ -219,7 +219,7 @@ def main():
         # on the unit, and a later use (bench/rare_mp.py).
         for key, fig in (
                 ("log20", "LOG 20 read back from flash (RAM LittleFS), 300 transactions"),
-                ("deal", "DEAL press (B13), deal.py + board/rng.py"),
+                ("deal", "DEAL press (B13), deal.py"),
                 ("newgame", "new game (C held, B11), games.py + the game written"),
                 ("wake", "key press that wakes the unit (B16)")):
             rows.append(("%s, first, .mpy, unix port" % fig,

@@ -6,9 +6,9 @@
   `__import__` by name.
 - What only a desktop runs (firmware/desktop/) is never imported by code the Pico runs, and
   `make deploy`'s plan (tools/deploy.py) leaves it out.
-- The brain knows no pins, no board, no serial and no files: brain/ imports only brain/, the
-  store's loader (boot reads the game back through it) and, when no random source was given
-  (a Pico), the hardware's (board/rng.py: os.urandom), at the first deal.
+- The brain knows no pins, no board, no serial and no files: brain/ imports only brain/. What
+  it needs from outside (the store, the random source, the game read back at boot) is handed
+  in by startup.py.
 """
 
 import ast
@@ -113,7 +113,7 @@ def test_the_brain_knows_no_body():
     deps, _ = graph()
     for m, ds in deps.items():
         if m.split(".")[0] == "brain":
-            outside = {d for d in ds if d.split(".")[0] != "brain"} - {"store.load", "board.rng"}
+            outside = {d for d in ds if d.split(".")[0] != "brain"}
             assert not outside, (m, outside)
 
 

@@ -43,6 +43,7 @@ from desktop import vclock  # noqa: E402
 from desktop.simapp import SimApp  # noqa: E402
 from desktop.simboard import SimBoard  # noqa: E402
 from protocol import Protocol  # noqa: E402
+import startup  # noqa: E402
 from store import FileStore, OsFS  # noqa: E402
 import store  # noqa: E402
 
@@ -143,7 +144,7 @@ class Page:
         else:
             self.clock = fwclock.RealClock(_ticks_ms, _sleep_ms)
         self.unit = Unit(self.store, self.rng, profile)
-        self.unit.boot(self.clock.now())
+        startup.boot_unit(self.unit, self.clock.now())
         if maintenance:
             self.unit.maintenance = True
         self.protocol = Protocol(self.unit, self.clock)

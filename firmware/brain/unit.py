@@ -9,7 +9,8 @@ a new game as ("game", profile).
 
 The unit's state is its own: other modules call these methods and read its public fields; the
 rare changes (a new game, the volume, the deal timer) import their module where they run and
-keep it once loaded (brain/games.py, brain/deal.py).
+keep it once loaded (brain/games.py, brain/deal.py). What the brain needs from outside it is
+handed in (startup.py): the store, the random source, the game the store's loader read.
 Rule ids (B1-B18) are those of docs/rules.md.
 """
 
@@ -40,7 +41,7 @@ class Unit:
     def __init__(self, store, rng, profile):
         self.ledger = Ledger(store, profile)
         self.profile_wanted = profile
-        self.rng = rng  # the deal timer's numbers (B13); None: the hardware's (rng.Entropy)
+        self.rng = rng  # the deal timer's numbers (B13): randint(lo, hi)
         self.listeners = []
         self.power = True
         self.slots = {"L": None, "R": None}
@@ -143,12 +144,10 @@ class Unit:
 
     # -- power (B16, B17) ----------------------------------------------------------------------
 
-    def boot(self, now):
-        """Switched on: the game loaded from the store; returns the store's status, 'ok', 'new'
-        or 'damaged' (store.load.into). Damage is reported until the banker presses a key."""
-        from store import load
-
-        status = load.into(self.ledger, self.profile_wanted)
+    def boot(self, now, status):
+        """Switched on, with the game the store's loader put in the ledger (startup.boot_unit)
+        and the status it gave: 'ok', 'new' or 'damaged'; returns the status. Damage is
+        reported until the banker presses a key."""
         self.store_status = status
         self.power = True
         self._last = now
