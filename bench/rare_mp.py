@@ -94,14 +94,14 @@ def later():
     u.tick(now[0])
     u.key_down("5", now[0])
     u.key_up("5", now[0])
-    assert u.power and u.deal == "idle"
+    assert u.power and u.deal_phase() == "idle"
 
 
 def deal():
     later()  # each press starts a timer
     t, _ = timed(u.key_down, "DEAL", now[0])
     u.key_up("DEAL", now[0])
-    assert u.deal == "running"
+    assert u.deal_phase() == "running"
     return t
 
 

@@ -141,7 +141,7 @@ class App:
         name = self._tone
         if name is not None:
             self._tone = None
-            self.board.tone(name, self.unit.volume, self.clock.now())
+            self.board.tone(name, self.unit.ledger.volume, self.clock.now())
 
     def render(self, now):
         u = self.unit
@@ -159,7 +159,7 @@ class App:
                 self._rev = u.rev
                 text, k, m = u.display()
                 board.show(text, k, m)
-                board.lights(u.red, u.green)
+                board.lights(u.red(), u.green())
             board.leds.update(now)
         self._sound()
         board.beeper.update(now)

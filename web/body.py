@@ -201,20 +201,20 @@ class Page:
         return line
 
     def view(self):
-        """What App drew, lit and sounded on the board, the unit's state for the panel, and
-        how long the page may sleep before the next step (SimApp.wait; -1: until input)."""
+        """What the unit shows and lights (as the window and the terminal draw it), the tones
+        App sounded on the board, the unit's state for the panel, and how long the page may
+        sleep before the next step (SimApp.wait; -1: until input)."""
         u = self.unit
         board = self.board
         now = self.clock.now()
-        text, k, m = board.shown
-        red, green = board.leds.modes
+        text, k, m = u.display()
         led = u.ledger
         heard = board.heard
         board.heard = []
         return json.dumps({
-            "power": board.lit, "text": text, "cells": segments.cells(text) if board.lit else [],
-            "k": k, "M": m, "red": lights.lit(red, now), "green": lights.lit(green, now),
-            "slots": [u.slots["L"], u.slots["R"]], "deal": u.deal, "volume": u.volume,
+            "power": u.power, "text": text, "cells": segments.cells(text) if u.power else [],
+            "k": k, "M": m, "red": lights.lit(u.red(), now), "green": lights.lit(u.green(), now),
+            "slots": [u.slots["L"], u.slots["R"]], "deal": u.deal_phase(), "volume": led.volume,
             "error": u.error, "entry": u.entry, "tones": heard,
             "profile": led.profile.name, "seq": led.seq, "store": u.store_status,
             "balances": [[b, self._amount(b)] for b in led.bal[1:]],

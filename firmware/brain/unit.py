@@ -3,9 +3,9 @@
 Every public method that acts takes `now`, in ticks (see brain/clock.py), and those that take input
 take `via`, where it came from: "key" (the unit's own keypad and slots, the default) or
 "serial" (a host), which the log records. Outputs are read back from the object (`display()`,
-`red`, `green`, `deal`, `power`, ...) and tones are announced to `listeners` as
-("tone", name); each transaction as ("txn", record); power changes as ("power", "on"/"off");
-a new game as ("game", profile).
+`red()`, `green()`, `deal_phase()`, `power`, `ledger.volume`, ...) and tones are announced to
+`listeners` as ("tone", name); each transaction as ("txn", record); power changes as ("power",
+"on"/"off"); a new game as ("game", profile).
 
 The unit's state is its own: other modules call these methods and read its public fields; the
 rare changes (a new game, the volume, the deal timer) import their module where they run and
@@ -74,30 +74,29 @@ class Unit:
 
     # -- outputs -------------------------------------------------------------------------------
 
-    # red, green, deal and volume are worked out when read. Not as properties: in MicroPython a
-    # class with a property makes every attribute store on its instances look the class up
-    # first, which cost a key press about a third of its time. __getattr__ runs only for names
-    # the instance does not have, so it slows nothing else.
-    def __getattr__(self, name):
-        if name == "volume":
-            return self.ledger.volume
-        if name != "deal" and name != "red" and name != "green":
-            raise AttributeError(name)
+    # The lights and the deal's phase are worked out when asked, by methods: not properties,
+    # since in MicroPython a class with a property makes every attribute store on its instances
+    # look the class up first, which cost a key press about a third of its time.
+    def deal_phase(self):
+        """B13: 'idle', 'running', 'ending' (its last 5 s) or 'done' (its green light)."""
         timer = self.deal_timer
-        # B13: idle, running, ending (its last 5 s) or done (its green light)
-        deal = "idle" if timer is None else timer.phase
-        if name == "deal":
-            return deal
-        if name == "red":
-            if self.power:
-                if deal == "running":
-                    return "slow"
-                if deal == "ending":
-                    return "fast"
-            return "off"
+        return "idle" if timer is None else timer.phase
+
+    def red(self):
+        """The red light's mode (board/lights.py): the deal running (B13)."""
+        if self.power:
+            deal = self.deal_phase()
+            if deal == "running":
+                return "slow"
+            if deal == "ending":
+                return "fast"
+        return "off"
+
+    def green(self):
+        """The green light's mode: a deal just ended (B13), or maintenance."""
         if not self.power:
             return "off"
-        if deal == "done":
+        if self.deal_phase() == "done":
             return "slow"
         return "on" if self.maintenance else "off"
 

@@ -229,10 +229,10 @@ class Protocol:
         return jsonw.dumps((
             ("power", "on" if u.power else "off"),
             ("display", (("text", text), ("k", k), ("M", m))),
-            ("red", u.red), ("green", u.green),
+            ("red", u.red()), ("green", u.green()),
             ("slots", (("L", slots["L"]), ("R", slots["R"]))),
-            ("entry", u.entry), ("deal", u.deal), ("sound", u.volume), ("error", u.error),
-            ("tally", u.tally), ("maintenance", u.maintenance),
+            ("entry", u.entry), ("deal", u.deal_phase()), ("sound", u.ledger.volume),
+            ("error", u.error), ("tally", u.tally), ("maintenance", u.maintenance),
         ))
 
     # -- the core commands ---------------------------------------------------------------------
