@@ -59,12 +59,12 @@ class Unit:
         self.store_status = "new"
         self.rev = 0
         self._last = 0  # ticks of the last key, card movement or deal end (B16)
-        self._flash = None  # a message shown over everything ...
-        self._flash_until = None  # ... until then, or until the next input when None
+        self._notice = None  # a message shown over everything ...
+        self._notice_until = None  # ... until then, or until the next input when None
         self._focus = None  # the card whose balance shows, when not the default (B6)
         self._focus_next = None  # the payee, shown from _focus_at (B6)
         self._focus_at = 0
-        self._open = None  # the transaction C may still reverse (B10)
+        self._undoable = None  # the transaction C may still reverse (B10)
         self._go_used = False  # B9: the Go of this insertion of the L card is taken
         self._c_down = None  # ticks C went down, while it is held (B11)
         self._c_fired = False
@@ -108,8 +108,8 @@ class Unit:
         self._disp_rev = self.rev
         if not self.power:
             shown = OFF
-        elif self._flash is not None:
-            shown = self._flash
+        elif self._notice is not None:
+            shown = self._notice
         elif self.entry:
             suffix = self._suffix
             shown = (self._etext, suffix == "K", suffix == "M")
@@ -138,8 +138,8 @@ class Unit:
                 fn("tone", name)
 
     def _show(self, msg, now, ms):
-        self._flash = msg
-        self._flash_until = None if ms is None else ticks_add(now, ms)
+        self._notice = msg
+        self._notice_until = None if ms is None else ticks_add(now, ms)
 
     # -- power (B16, B17) ----------------------------------------------------------------------
 
@@ -183,8 +183,8 @@ class Unit:
         the first card in each end one."""
         self._clear_entry()
         self.tally = 0
-        self._open = None
-        self._flash = None
+        self._undoable = None
+        self._notice = None
         self._focus = None
         self._focus_next = None
 
@@ -195,7 +195,7 @@ class Unit:
         self._last = now
         if not (card and self.error == "store-damaged"):
             self.error = None  # B17: a damaged store is reported until the banker presses a key
-        self._flash = None
+        self._notice = None
         self._focus = None
         self._focus_next = None
         self.rev += 1
@@ -291,7 +291,7 @@ class Unit:
             self._refuse(rec)
             return
         self._go_used = True
-        self._open = rec  # C may reverse it (B10)
+        self._undoable = rec  # C may reverse it (B10)
         self._emit("txn", rec)
         self._tone("money-in")
 
@@ -323,7 +323,7 @@ class Unit:
                 self._show(SHOW_FUNDS, now, self.message_ms)  # B8: the display says so
             return
         self._clear_entry()
-        self._open = rec  # C may reverse it (B10)
+        self._undoable = rec  # C may reverse it (B10)
         self._emit("txn", rec)
         if sign == "+":
             self._tone("money-in")
@@ -355,7 +355,7 @@ class Unit:
         if self.slots["L"] is None and self.slots["R"] is None:
             self.tally = 0
             return
-        rec = self._open
+        rec = self._undoable
         if rec is None:
             return  # nothing to clear or reverse: nothing happens
         # B10: the money goes back the way it came, as a transaction of its own.
@@ -363,7 +363,7 @@ class Unit:
         if isinstance(undo, str):
             self._refuse(undo)
             return
-        self._open = None
+        self._undoable = None
         if rec[KIND] == "go":
             self._go_used = False  # B9: a reversed Go may be taken again
         self._emit("txn", undo)
@@ -403,9 +403,9 @@ class Unit:
         self.slots[slot] = None
         if slot == "L":
             self._go_used = False
-        rec = self._open
+        rec = self._undoable
         if rec is not None and (rec[FROM] == card or rec[TO] == card):
-            self._open = None  # B10: correcting needs the cards still in
+            self._undoable = None  # B10: correcting needs the cards still in
         if not self.power:
             self.rev += 1  # a removal does not wake the unit
             return None
@@ -497,7 +497,7 @@ class Unit:
 
     def _changed(self, rec):
         if not isinstance(rec, str):
-            self._open = None  # a maintenance change is not the banker's to undo
+            self._undoable = None  # a maintenance change is not the banker's to undo
             self.rev += 1
             self._emit("txn", rec)
         return rec
@@ -513,8 +513,8 @@ class Unit:
         dealing = timer is not None and timer.phase != "idle"
         if not self._held and not dealing:
             due = ticks_add(self._last, self.off_ms)  # B16: not while a key is down
-        if self._flash is not None and self._flash_until is not None:
-            due = _sooner(due, self._flash_until)
+        if self._notice is not None and self._notice_until is not None:
+            due = _sooner(due, self._notice_until)
         if self._focus_next is not None:
             due = _sooner(due, self._focus_at)
         if self._c_down is not None and not self._c_fired:
@@ -529,9 +529,9 @@ class Unit:
         if not self.power:
             return
         before = self.rev
-        if self._flash is not None and self._flash_until is not None:
-            if ticks_diff(now, self._flash_until) >= 0:
-                self._flash = None
+        if self._notice is not None and self._notice_until is not None:
+            if ticks_diff(now, self._notice_until) >= 0:
+                self._notice = None
                 self.rev += 1
         if self._focus_next is not None and ticks_diff(now, self._focus_at) >= 0:
             self._focus = self._focus_next

@@ -12,7 +12,7 @@ them and kept.
 """
 
 import store
-from store import jsonw
+import jsonw
 from brain.clock import ticks_add, ticks_diff
 from brain.ledger import (AMOUNT, FROM, FROM_AFTER, KIND, SEQ, TO, TO_AFTER, UNDOES, VIA)
 from brain.unit import KEYS
