@@ -156,8 +156,8 @@ class Page:
         self.names = self._names()
 
     def _names(self):
-        """The six names the banker gave (protocol NAME, the issue "At the table"), or None
-        from a firmware without them."""
+        """The six names the banker gave (protocol NAME), or None from a firmware without
+        them."""
         try:
             from protocol import names
         except ImportError:

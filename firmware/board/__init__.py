@@ -20,7 +20,7 @@ class Board:
     slots     {"L": slot, "R": slot}: `poll(now)` -> None, ("in", card) or ("out", None);
               `due()`: poll again soon (a reading settling); `woke`: a contact moved
     beeper    `update(now)` plays the next note, `deadline()` is when (None: silent)
-    leds      `modes`: [red, green] as lights() set them; `update(now)` flashes them
+    leds      `modes`: [red, green] as lights() set them; `update(now)` blinks them
               (board/lights.py)
     latch     None, or `release()` cuts the power when the unit switches off (B16)
     """
