@@ -131,7 +131,7 @@ def test_the_store_reads_its_slots_through_one_reader():
 
 
 def design_text():
-    with open(os.path.join(ROOT, "docs", "design.md")) as f:
+    with open(os.path.join(ROOT, "docs/design.md")) as f:
         return f.read()
 
 
