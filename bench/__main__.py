@@ -219,7 +219,7 @@ def main():
         # on the unit, and a later use (bench/rare_mp.py).
         for key, fig in (
                 ("log20", "LOG 20 read back from flash (RAM LittleFS), 300 transactions"),
-                ("deal", "DEAL press (B13), deal.py + board/rng.py"),
+                ("deal", "DEAL press (B13), deal.py"),
                 ("newgame", "new game (C held, B11), games.py + the game written"),
                 ("wake", "key press that wakes the unit (B16)")):
             rows.append(("%s, first, .mpy, unix port" % fig,
@@ -264,7 +264,7 @@ PICO_VERSIONS = ("1.25.0", "1.28.0")
 
 
 def pico_rows():
-    """The emulated Pico's rows (bench/pico.py), one process per MicroPython image, side by
+    """The emulated Pico's rows (bench/emulated.py), one process per MicroPython image, side by
     side: Pico time, the genuine rp2 port, the firmware as `make deploy` leaves it."""
     label = "emulated Pico, rp2 v%s: %s"
     figures = (
@@ -300,7 +300,7 @@ def pico_rows():
     procs = {}
     for v in PICO_VERSIONS:
         if v in images:
-            procs[v] = subprocess.Popen([sys.executable, "-m", "bench.pico", v], cwd=REPO,
+            procs[v] = subprocess.Popen([sys.executable, "-m", "bench.emulated", v], cwd=REPO,
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                         text=True)
     for v in PICO_VERSIONS:

@@ -15,6 +15,7 @@ sys.path.insert(0, "tests/core")
 from desktop import seeded  # noqa: E402
 from desktop.vclock import VirtualClock  # noqa: E402
 from brain.unit import Unit  # noqa: E402
+import startup  # noqa: E402
 
 MP = sys.implementation.name == "micropython"
 
@@ -78,7 +79,7 @@ def bench_keys(n=2000, rounds=15):
 
     clock = VirtualClock()
     u = Unit(MemoryStore(), seeded.Seeded(1), None)
-    u.boot(0)
+    startup.boot_unit(u, 0)
     u.card_in("L", 1, 0)
     keys = ("1", "5", "0", "K", "C")
     per = []
@@ -106,7 +107,7 @@ def bench_keys(n=2000, rounds=15):
 def bench_transactions(n=100):
     st = ram_store()
     u = Unit(st, seeded.Seeded(1), None)
-    u.boot(0)
+    startup.boot_unit(u, 0)
     u.card_in("R", 2, 0)
     u.card_in("L", 1, 0)
     times = []

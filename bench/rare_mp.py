@@ -14,8 +14,8 @@ uses):
   store/slot.py's reader (loaded with the store, kept), the last 20 parsed. The unix port's
   own files would measure its read(2) calls instead: its readline asks the kernel for every
   byte.
-- `deal`: a DEAL press that starts the deal timer (B13): brain/deal.py and board/rng.py for the
-  first, a number drawn from os.urandom.
+- `deal`: a DEAL press that starts the deal timer (B13): brain/deal.py for the first (the
+  random source, board/rng.py, is handed to the unit at boot), a number drawn from os.urandom.
 - `newgame`: C held 3 s (B11), the moment it fires: brain/games.py for the first, the new game
   written to flash.
 - `wake`: the key press that wakes a unit switched off (B16); no module of its own
@@ -36,7 +36,8 @@ from lfsdev import RamDev, mkfs, mount  # noqa: E402
 from store import FileStore  # noqa: E402
 from desktop.memstore import VfsFS  # noqa: E402
 from brain.unit import Unit  # noqa: E402
-from startup import BOOT_ONLY, forget  # noqa: E402
+from board.rng import Entropy  # noqa: E402
+from startup import BOOT_ONLY, boot_unit, forget  # noqa: E402
 
 sys.path.append(__file__.rsplit("/", 1)[0])  # bench/: the game storage.py plays
 from storage import _game  # noqa: E402
@@ -70,8 +71,8 @@ fs.mkdir("/bank")
 assert _game(FileStore("/bank", fs=VfsFS(fs)), 300).seq == 300
 for name in BOOT_ONLY:
     forget(name)  # a reset: what made the game is gone
-u = Unit(FileStore("/bank", fs=VfsFS(fs)), None, None)  # rng None: the hardware's, as a Pico
-u.boot(0)
+u = Unit(FileStore("/bank", fs=VfsFS(fs)), Entropy(), None)  # the hardware's, as a Pico
+boot_unit(u, 0)
 for name in BOOT_ONLY:
     forget(name)  # as app.boot leaves a unit (startup.forget_boot)
 assert u.ledger.seq == 300
@@ -93,14 +94,14 @@ def later():
     u.tick(now[0])
     u.key_down("5", now[0])
     u.key_up("5", now[0])
-    assert u.power and u.deal == "idle"
+    assert u.power and u.deal_phase() == "idle"
 
 
 def deal():
     later()  # each press starts a timer
     t, _ = timed(u.key_down, "DEAL", now[0])
     u.key_up("DEAL", now[0])
-    assert u.deal == "running"
+    assert u.deal_phase() == "running"
     return t
 
 

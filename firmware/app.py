@@ -10,10 +10,10 @@ The loop, each turn:
 2. scan the keypad and poll the card slots (debounced in the drivers) into key and card events,
    but only those that need it: a keypad idle with every row low waits for a column's falling
    edge (a pin IRQ), a settled slot for an edge on one of its contacts;
-3. draw the outputs when `unit.rev` changed, advance the beeper and the flashing lights;
+3. draw the outputs when `unit.rev` changed, advance the beeper and the blinking lights;
 4. sleep in `select.poll` on the USB serial port and on `Waker` (readable once a key or card
    IRQ came) until the next scan (only while a key is down or a card settles), the unit's next
-   deadline, the beeper's next note or a light's next flash, whichever is first; read with
+   deadline, the beeper's next note or a light's next blink, whichever is first; read with
    `read(1)` one byte at a time, each after a poll that said a byte is there (on rp2 a
    `read()` with nothing waiting blocks, and a multi-byte one blocks after a poll), cut lines
    with protocol.LineReader and answer each line with `Protocol.handle`. A half line is dropped
@@ -88,7 +88,7 @@ class App:
     # highest block allocated since the last one (py/gc.c), so one per pause sweeps only what
     # that bout of play allocated and keeps what lives packed low (under 5 ms on a Pico, against
     # 10 ms for a heap run full). A second: typing an amount has shorter gaps, so a collection
-    # does not fall inside a key press (at 300 ms one did, and a digit took 3 ms to show).
+    # does not fall inside a key press, where it would hold the digit back by milliseconds.
     quiet_ms = 1000
     lines_per_collect = 4  # ... or after this many lines a host sent without a pause between
 
@@ -133,15 +133,15 @@ class App:
 
     def _on_event(self, kind, arg):
         if kind == "tone":
-            # Started after the turn's frame (_sound): a key's digit is on the glass first
-            # (issue 18, point 4), its click a millisecond later, which no ear tells apart.
+            # Started after the turn's frame (_sound): a key's digit is on the glass first,
+            # its click a millisecond later, which no ear tells apart.
             self._tone = arg
 
     def _sound(self):
         name = self._tone
         if name is not None:
             self._tone = None
-            self.board.tone(name, self.unit.volume, self.clock.now())
+            self.board.tone(name, self.unit.ledger.volume, self.clock.now())
 
     def render(self, now):
         u = self.unit
@@ -159,7 +159,7 @@ class App:
                 self._rev = u.rev
                 text, k, m = u.display()
                 board.show(text, k, m)
-                board.lights(u.red, u.green)
+                board.lights(u.red(), u.green())
             board.leds.update(now)
         self._sound()
         board.beeper.update(now)
@@ -297,7 +297,7 @@ class App:
 
     def wait_ms(self, now):
         """How long the loop may sleep: until the next scan (while busy), timer, note or change
-        of a flashing light; a key or a card ends the wait sooner (Waker)."""
+        of a blinking light; a key or a card ends the wait sooner (Waker)."""
         wait = self.scan_ms if self.busy else self.idle_ms
         board = self.board
         modes = board.leds.modes
@@ -317,8 +317,9 @@ class App:
         # held past 3 s is a new game even if its release is in this scan: scan() ticks between
         # reading the keypad and acting on it, so a press is read the sooner) and after them.
         self.scan(now)
-        # A key's picture first (issue 18, point 4), then the timers the keys made due, the
-        # slots, and the picture again if they changed it (render draws only a new rev).
+        # A key's picture first (nothing else delays its digit), then the timers the keys made
+        # due, the slots, and the picture again if they changed it (render draws only a new
+        # rev).
         self.render(now)
         self.unit.tick(now)
         self.poll_slots(now)

@@ -11,6 +11,7 @@ import os
 import sys
 import time
 
+from board.rng import Entropy
 from brain.clock import RealClock
 from store import FileStore
 from brain.unit import Unit
@@ -48,11 +49,21 @@ def build(board=None, directory=None):
     gc.collect()
     directory = directory or state_dir()
     make_dir(directory)
-    unit = Unit(FileStore(directory), None, None)  # rng None: the hardware's (deal.py)
+    unit = Unit(FileStore(directory), Entropy(), None)
     clock = RealClock(time.ticks_ms, time.sleep_ms)
-    unit.boot(clock.now())
+    boot_unit(unit, clock.now())
     gc.collect()
     return board, unit, clock
+
+
+def boot_unit(unit, now):
+    """The unit switched on with its game: read back from its store into its ledger by the
+    store's loader (store/load.py), a new one started in the profile the unit was given when
+    the store is new; the store's status, 'ok', 'new' or 'damaged' (B17). Every body boots its
+    unit here, so the brain never imports the store's loader."""
+    from store import load
+
+    return unit.boot(now, load.into(unit.ledger, unit.profile_wanted))
 
 
 # What boot ran, forgotten once the unit is up. Only boot runs the builders, the pin map they

@@ -118,7 +118,7 @@ class Session:
             self.tone = arg
             ms = max(TONE_SHOW_MIN_MS, sum(tones.TONES[arg][1::2]))
             self.tone_until = time.monotonic() + ms / 1000.0
-            self.sound.play(arg, self.unit.volume)
+            self.sound.play(arg, self.unit.ledger.volume)
 
     # -- inputs: exactly the keypad's and the slots' events -----------------------------------
 
@@ -160,14 +160,14 @@ class Session:
         v.cells = tuple(segments.cells(text))
         v.k = k
         v.M = m
-        v.red = lights.lit(u.red, now)
-        v.green = lights.lit(u.green, now)
+        v.red = lights.lit(u.red(), now)
+        v.green = lights.lit(u.green(), now)
         v.slots = (u.slots["L"], u.slots["R"])
-        v.volume = u.volume
+        v.volume = u.ledger.volume
         if self.tone is not None and time.monotonic() >= self.tone_until:
             self.tone = None
         v.tone = self.tone
-        v.deal = u.deal
+        v.deal = u.deal_phase()
         v.entry = u.entry
         v.error = u.error
         v.seq = u.ledger.seq

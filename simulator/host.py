@@ -11,6 +11,7 @@ from protocol import Protocol
 from store import FileStore
 from desktop.memstore import MemoryStore
 from brain.unit import Unit
+import startup
 
 try:
     ticks_ms = time.ticks_ms  # type: ignore[attr-defined]  # MicroPython
@@ -169,7 +170,7 @@ class Host:
             self.clock = fwclock.RealClock(ticks_ms, sleep_ms)
         self.unit = Unit(self.store, self.rng, opts.profile)
         try:
-            self.unit.boot(self.clock.now())
+            startup.boot_unit(self.unit, self.clock.now())
         except OSError as e:  # a new store's first checkpoint could not be written
             raise StartError(_unwritable(opts.state, e)) from None
         if opts.maintenance:

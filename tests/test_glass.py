@@ -219,7 +219,7 @@ def ht1621_sees(*shows):
     """The HT1621 glass after the firmware's board showed each (text, k, M) in turn."""
     wire = Wire()
     lcd = HT1621(wire.pin("CS"), wire.pin("WR"), wire.pin("DATA"))
-    body = board.Board(lcd, None, None, None, None)
+    body = board.PicoBoard(lcd, None, None, None, None)
     for text, k, M in shows:
         body.show(text, k, M)
     return HT1621Glass(ht1621_ram(ht1621_frames(wire.events)))
@@ -228,7 +228,7 @@ def ht1621_sees(*shows):
 def tm1637_sees(*shows):
     wire = Wire()
     led = TM1637(wire.pin("CLK"), wire.pin("DIO"))
-    body = board.Board(led, None, None, None, None)
+    body = board.PicoBoard(led, None, None, None, None)
     for text, k, M in shows:
         body.show(text, k, M)
     return TM1637Glass(tm1637_grids(wire.events))

@@ -6,13 +6,15 @@
   `__import__` by name.
 - What only a desktop runs (firmware/desktop/) is never imported by code the Pico runs, and
   `make deploy`'s plan (tools/deploy.py) leaves it out.
-- The brain knows no pins, no board, no serial and no files: brain/ imports only brain/, the
-  store's loader (boot reads the game back through it) and, when no random source was given
-  (a Pico), the hardware's (board/rng.py: os.urandom), at the first deal.
+- docs/design.md's tree table names every firmware module, and every module it names exists.
+- The brain knows no pins, no board, no serial and no files: brain/ imports only brain/. What
+  it needs from outside (the store, the random source, the game read back at boot) is handed
+  in by startup.py.
 """
 
 import ast
 import os
+import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -113,7 +115,7 @@ def test_the_brain_knows_no_body():
     deps, _ = graph()
     for m, ds in deps.items():
         if m.split(".")[0] == "brain":
-            outside = {d for d in ds if d.split(".")[0] != "brain"} - {"store.load", "board.rng"}
+            outside = {d for d in ds if d.split(".")[0] != "brain"}
             assert not outside, (m, outside)
 
 
@@ -126,3 +128,41 @@ def test_the_store_reads_its_slots_through_one_reader():
     assert "store.slot" in store["store.checkpoint"]
     assert not {d for d in store["store.slot"] if d != "store.crc"}  # it imports no other part
 
+
+
+def design_text():
+    with open(os.path.join(ROOT, "docs/design.md")) as f:
+        return f.read()
+
+
+def design_tree(text):
+    """The firmware files docs/design.md's tree table names: a folder's row names its files in
+    its job column (`unit.py`), a file's row is the file."""
+    section = text.split("\n## The tree\n")[1].split("\n## ")[0]
+    named = set()
+    for line in section.splitlines():
+        if not line.startswith("| `firmware/"):
+            continue
+        where, job = [c.strip() for c in line.strip().strip("|").split("|")][:2]
+        where = where.strip("`")
+        if where.endswith("/"):
+            named.update(where + name for name in re.findall(r"`(\w+\.py)`", job))
+        else:
+            named.add(where)
+    return named
+
+
+def test_the_design_tree_names_every_firmware_module_and_only_those():
+    files = {"firmware/" + os.path.relpath(path, FIRMWARE).replace(os.sep, "/")
+             for path in modules().values()}
+    named = design_tree(design_text())
+    assert sorted(files - named) == [], "in firmware/ but not in docs/design.md's tree"
+    assert sorted(named - files) == [], "in docs/design.md's tree but not in firmware/"
+
+
+def test_a_row_or_a_name_left_out_of_the_design_tree_is_caught():
+    text = design_text()
+    assert {"firmware/version.py", "firmware/board/drivers/sio.py"} <= design_tree(text)
+    row = [line for line in text.splitlines() if line.startswith("| `firmware/version.py`")]
+    assert "firmware/version.py" not in design_tree(text.replace(row[0] + "\n", ""))
+    assert "firmware/board/drivers/sio.py" not in design_tree(text.replace("`sio.py`", "sio"))

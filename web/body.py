@@ -43,6 +43,7 @@ from desktop import vclock  # noqa: E402
 from desktop.simapp import SimApp  # noqa: E402
 from desktop.simboard import SimBoard  # noqa: E402
 from protocol import Protocol  # noqa: E402
+import startup  # noqa: E402
 from store import FileStore, OsFS  # noqa: E402
 import store  # noqa: E402
 
@@ -109,6 +110,9 @@ class Console:
     def more(self):
         return False  # a line is answered when it comes: nothing left over for the next step
 
+    def waiting(self):
+        return False  # the console is always there: no client to look for again
+
     def drain(self):
         if self.protocol.pending:
             self.events.extend(self.protocol.drain())
@@ -143,7 +147,7 @@ class Page:
         else:
             self.clock = fwclock.RealClock(_ticks_ms, _sleep_ms)
         self.unit = Unit(self.store, self.rng, profile)
-        self.unit.boot(self.clock.now())
+        startup.boot_unit(self.unit, self.clock.now())
         if maintenance:
             self.unit.maintenance = True
         self.protocol = Protocol(self.unit, self.clock)
@@ -155,8 +159,8 @@ class Page:
         self.names = self._names()
 
     def _names(self):
-        """The six names the banker gave (protocol NAME, the issue "At the table"), or None
-        from a firmware without them."""
+        """The six names the banker gave (protocol NAME), or None from a firmware without
+        them."""
         try:
             from protocol import names
         except ImportError:
@@ -200,20 +204,20 @@ class Page:
         return line
 
     def view(self):
-        """What App drew, lit and sounded on the board, the unit's state for the panel, and
-        how long the page may sleep before the next step (SimApp.wait; -1: until input)."""
+        """What the unit shows and lights (as the window and the terminal draw it), the tones
+        App sounded on the board, the unit's state for the panel, and how long the page may
+        sleep before the next step (SimApp.wait; -1: until input)."""
         u = self.unit
         board = self.board
         now = self.clock.now()
-        text, k, m = board.shown
-        red, green = board.leds.modes
+        text, k, m = u.display()
         led = u.ledger
         heard = board.heard
         board.heard = []
         return json.dumps({
-            "power": board.lit, "text": text, "cells": segments.cells(text) if board.lit else [],
-            "k": k, "M": m, "red": lights.lit(red, now), "green": lights.lit(green, now),
-            "slots": [u.slots["L"], u.slots["R"]], "deal": u.deal, "volume": u.volume,
+            "power": u.power, "text": text, "cells": segments.cells(text) if u.power else [],
+            "k": k, "M": m, "red": lights.lit(u.red(), now), "green": lights.lit(u.green(), now),
+            "slots": [u.slots["L"], u.slots["R"]], "deal": u.deal_phase(), "volume": led.volume,
             "error": u.error, "entry": u.entry, "tones": heard,
             "profile": led.profile.name, "seq": led.seq, "store": u.store_status,
             "balances": [[b, self._amount(b)] for b in led.bal[1:]],

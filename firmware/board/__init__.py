@@ -1,25 +1,64 @@
 """The body the brain is given: one interface, two bodies.
 
-app.App runs the loop on whichever board it is given; it reads and drives only what is listed
-here. The Pico's body is board/pico.py (`Board`, built from pins.py by board/build.py, drivers in
+app.App runs the loop on whichever board it is given and drives only what `Board` below has.
+The Pico's body is board/pico.py (`PicoBoard`, built from pins.py by board/build.py, drivers in
 board/drivers/); the simulator's is desktop/simboard.py (`SimBoard`, never deployed), driven by
-the window, the terminal and the headless server through desktop/simapp.py.
-
-display   `show(text, k, M)`: the unit's display() drawn; `blank()`: display, lights and beeper
-          off (switched off, B16)
-keys      `keypad`: `scan(now)` -> [("down" | "up", key), ...]; `idle(now)`: no key down and
-          no debounce running; `armed`: scanning waits for `woke` (an edge since the last scan)
-slots     `slots["L"]`, `slots["R"]`: `poll(now)` -> None, ("in", card) or ("out", None);
-          `due()`: poll again soon (a reading settling); `woke`: a contact moved
-beeper    `tone(name, volume, now)` starts a tone (tones.TONES), never blocking;
-          `beeper.update(now)` plays its next note, `beeper.deadline()` is when (or None)
-lights    `lights(red, green)` sets the modes ('off' 'on' 'slow' 'fast'); `leds.modes` are
-          they; `leds.update(now)` flashes them (board/lights.py)
-power     `latch`: None, or `release()` cuts the power when the unit switches off;
-          `usb_powered()`: a host may be listening; `sleep(ms)`: the low-power wait when off
-clock     the loop's `clock.now()` (brain/clock.py RealClock; desktop/vclock.py's VirtualClock
-          in the simulator and the tests): every event above takes that `now`
-serial    the Pico: the USB port, app.App's own (`open_serial`, `serial`: one port, one
-          Protocol, loaded at the first byte); the simulator: any number of ports (stdio, a pty,
-          TCP clients), each with its own Protocol (desktop/ports.py)
+the window, the terminal, the headless server and the page through desktop/simapp.py. Every
+event takes the loop's `now` (brain/clock.py's ticks); the loop's clock and its serial ports
+are app.App's (the Pico: its one USB port) or desktop/simapp.py's (any number), not the board's.
 """
+
+
+class Board:
+    """What app.App drives and reads. Both bodies subclass it and define every method, so a
+    call costs no more than on a class of its own.
+
+    The parts, set by each body's constructor:
+    keypad    `scan(now)` -> [("down" | "up", key), ...], debounced; `idle(now)`: no key down
+              and no debounce running; `armed`: every row waits for a column's edge, and the
+              loop scans only once `woke` (an edge since the last scan) is set
+    slots     {"L": slot, "R": slot}: `poll(now)` -> None, ("in", card) or ("out", None);
+              `due()`: poll again soon (a reading settling); `woke`: a contact moved
+    beeper    `update(now)` plays the next note, `deadline()` is when (None: silent)
+    leds      `modes`: [red, green] as lights() set them; `update(now)` blinks them
+              (board/lights.py)
+    latch     None, or `release()` cuts the power when the unit switches off (B16)
+    """
+
+    latch = None
+
+    def show(self, text, k, M):
+        # type: (str, bool, bool) -> None
+        """The unit's display() drawn: five cells of text and the K and M annunciators."""
+        raise NotImplementedError
+
+    def blank(self):
+        # type: () -> None
+        """Display, lights and beeper off: switched off (B16)."""
+        raise NotImplementedError
+
+    def tone(self, name, volume, now):
+        # type: (str, int, int) -> None
+        """Start the tone `name` (brain/tones.py) at volume (B18), never blocking."""
+        raise NotImplementedError
+
+    def lights(self, red, green):
+        # type: (str, str) -> None
+        """The lights' modes: 'off', 'on', 'slow' or 'fast' (B13)."""
+        raise NotImplementedError
+
+    def host_session(self):
+        # type: () -> int
+        """A number that changes whenever a USB host opens, closes or sets up the serial port:
+        a half line it left is then no command (app.App.serial)."""
+        raise NotImplementedError
+
+    def usb_powered(self):
+        # type: () -> bool
+        """A host may be listening: switched off, the loop waits in poll, not in sleep()."""
+        raise NotImplementedError
+
+    def sleep(self, ms):
+        # type: (int) -> None
+        """The low-power wait of a unit switched off on battery."""
+        raise NotImplementedError

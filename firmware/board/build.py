@@ -1,12 +1,13 @@
-"""The Pico's body for the brain: board.Board with every driver built from the pin map in
-pins.py. Boot-only code: app.boot drops this module and the pin map once the board is built.
+"""The Pico's body for the brain: board/pico.py's PicoBoard with every driver built from the
+pin map in pins.py. Boot-only code: app.boot drops this module and the pin map once the board
+is built.
 """
 
 import sys
 
 from machine import PWM, Pin
 
-from board.pico import Board
+from board.pico import PicoBoard
 from board.drivers.beeper import Beeper
 from board.drivers.keypad import LAYOUT, Keypad
 from board.drivers.leds import Leds
@@ -74,4 +75,4 @@ def build():
 
         latch = Latch(Pin(pins.LATCH, Pin.OUT, value=1))
     vbus = None if pins.VBUS_SENSE is None else Pin(pins.VBUS_SENSE, Pin.IN)
-    return Board(display, keypad, slots, beeper, leds, latch, vbus)
+    return PicoBoard(display, keypad, slots, beeper, leds, latch, vbus)

@@ -1,4 +1,5 @@
-"""The red and green lights' patterns (B13) as a pure function of time, for every body."""
+"""The red and green lights' blink patterns (B13's slow and fast flashing) as a pure function of
+time, for every body."""
 
 SLOW_MS = 500  # on 500 ms, off 500 ms
 FAST_MS = 125  # on 125 ms, off 125 ms

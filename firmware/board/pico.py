@@ -1,20 +1,17 @@
-"""The unit's body for the brain, as app.py drives it: the drivers behind one narrow interface.
-
-`show(text, k, M)` and `blank()`, the keypad, the two card slots, `tone(name, volume, now)`,
-`lights(red, green)`, plus the Pico's own power management: `usb_powered()` and `sleep(ms)` (a
-timed lightsleep, see app.py). board/build.py's build() makes one from the pin map in pins.py.
+"""The Pico's body: board.Board with the drivers behind it (board/drivers/), the USB host's
+port setup read from the USB controller, and the Pico's own power management (a timed
+lightsleep, see app.py). board/build.py's build() makes one from the pin map in pins.py.
 """
 
 import sys
 
 import machine
 
-from board import segments
+from board import Board, segments
 from brain import tones
 
 
-
-class Board:
+class PicoBoard(Board):
     def __init__(self, display, keypad, slots, beeper, leds, latch=None, vbus=None):
         self.display = display
         self.keypad = keypad
@@ -42,10 +39,10 @@ class Board:
         self.leds.set(red, green)
 
     def host_session(self):
-        """A number that changes whenever the USB host sends a control request: a terminal
-        or a host tool opening the port (DTR raised, line coding set) or closing it (DTR
-        dropped). MicroPython does not say whether a host has the port open; the last SETUP
-        packet, which stays in the USB controller's DPRAM until the next, does. 0 off rp2."""
+        """Changes whenever the USB host sends a control request: a terminal or a host tool
+        opening the port (DTR raised, line coding set) or closing it (DTR dropped).
+        MicroPython does not say whether a host has the port open; the last SETUP packet,
+        which stays in the USB controller's DPRAM until the next, does. 0 off rp2."""
         if not self._rp2:
             return 0
         m = machine.mem16

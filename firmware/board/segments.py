@@ -36,7 +36,7 @@ def _code(ch):
 
 def _make_table():
     """Every printable ASCII character's code, once (96 bytes): a press's text is then a
-    lookup a character, not three searches (issue 18, point 4)."""
+    lookup a character, not three searches."""
     global _table
     _table = bytes(_POINT if c == 46 else _code(chr(c)) for c in range(32, 128))
     return _table

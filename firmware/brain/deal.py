@@ -21,7 +21,7 @@ END = "deal-end"
 
 class Timer:
     def __init__(self, rng):
-        self.rng = rng  # None: a Pico's, numbers from the hardware, drawn at the first deal
+        self.rng = rng  # randint(lo, hi): the hardware's on a Pico (board/rng.py)
         self.phase = "idle"  # running, ending (its last WARN_MS), done (the green light)
         self.end = 0  # ticks the running deal ends, or ended
         self.at = 0  # ticks of the next step, unless idle
@@ -31,12 +31,7 @@ class Timer:
         if self.phase == "running" or self.phase == "ending":
             self._finish(now)
             return END
-        rng = self.rng
-        if rng is None:
-            from board.rng import Entropy
-
-            rng = self.rng = Entropy()
-        ms = rng.randint(MIN_MS, MAX_MS)
+        ms = self.rng.randint(MIN_MS, MAX_MS)
         self.phase = "running"
         self.end = ticks_add(now, ms)
         self.at = ticks_add(now, ms - WARN_MS)

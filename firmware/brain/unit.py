@@ -3,13 +3,14 @@
 Every public method that acts takes `now`, in ticks (see brain/clock.py), and those that take input
 take `via`, where it came from: "key" (the unit's own keypad and slots, the default) or
 "serial" (a host), which the log records. Outputs are read back from the object (`display()`,
-`red`, `green`, `deal`, `power`, ...) and tones are announced to `listeners` as
-("tone", name); each transaction as ("txn", record); power changes as ("power", "on"/"off");
-a new game as ("game", profile).
+`red()`, `green()`, `deal_phase()`, `power`, `ledger.volume`, ...) and tones are announced to
+`listeners` as ("tone", name); each transaction as ("txn", record); power changes as ("power",
+"on"/"off"); a new game as ("game", profile).
 
 The unit's state is its own: other modules call these methods and read its public fields; the
 rare changes (a new game, the volume, the deal timer) import their module where they run and
-keep it once loaded (brain/games.py, brain/deal.py).
+keep it once loaded (brain/games.py, brain/deal.py). What the brain needs from outside it is
+handed in (startup.py): the store, the random source, the game the store's loader read.
 Rule ids (B1-B18) are those of docs/rules.md.
 """
 
@@ -40,7 +41,7 @@ class Unit:
     def __init__(self, store, rng, profile):
         self.ledger = Ledger(store, profile)
         self.profile_wanted = profile
-        self.rng = rng  # the deal timer's numbers (B13); None: the hardware's (rng.Entropy)
+        self.rng = rng  # the deal timer's numbers (B13): randint(lo, hi)
         self.listeners = []
         self.power = True
         self.slots = {"L": None, "R": None}
@@ -58,12 +59,12 @@ class Unit:
         self.store_status = "new"
         self.rev = 0
         self._last = 0  # ticks of the last key, card movement or deal end (B16)
-        self._flash = None  # a message shown over everything ...
-        self._flash_until = None  # ... until then, or until the next input when None
+        self._notice = None  # a message shown over everything ...
+        self._notice_until = None  # ... until then, or until the next input when None
         self._focus = None  # the card whose balance shows, when not the default (B6)
         self._focus_next = None  # the payee, shown from _focus_at (B6)
         self._focus_at = 0
-        self._open = None  # the transaction C may still reverse (B10)
+        self._undoable = None  # the transaction C may still reverse (B10)
         self._go_used = False  # B9: the Go of this insertion of the L card is taken
         self._c_down = None  # ticks C went down, while it is held (B11)
         self._c_fired = False
@@ -73,30 +74,29 @@ class Unit:
 
     # -- outputs -------------------------------------------------------------------------------
 
-    # red, green, deal and volume are worked out when read. Not as properties: in MicroPython a
-    # class with a property makes every attribute store on its instances look the class up
-    # first, which cost a key press about a third of its time. __getattr__ runs only for names
-    # the instance does not have, so it slows nothing else.
-    def __getattr__(self, name):
-        if name == "volume":
-            return self.ledger.volume
-        if name != "deal" and name != "red" and name != "green":
-            raise AttributeError(name)
+    # The lights and the deal's phase are worked out when asked, by methods: not properties,
+    # since in MicroPython a class with a property makes every attribute store on its instances
+    # look the class up first, which cost a key press about a third of its time.
+    def deal_phase(self):
+        """B13: 'idle', 'running', 'ending' (its last 5 s) or 'done' (its green light)."""
         timer = self.deal_timer
-        # B13: idle, running, ending (its last 5 s) or done (its green light)
-        deal = "idle" if timer is None else timer.phase
-        if name == "deal":
-            return deal
-        if name == "red":
-            if self.power:
-                if deal == "running":
-                    return "slow"
-                if deal == "ending":
-                    return "fast"
-            return "off"
+        return "idle" if timer is None else timer.phase
+
+    def red(self):
+        """The red light's mode (board/lights.py): the deal running (B13)."""
+        if self.power:
+            deal = self.deal_phase()
+            if deal == "running":
+                return "slow"
+            if deal == "ending":
+                return "fast"
+        return "off"
+
+    def green(self):
+        """The green light's mode: a deal just ended (B13), or maintenance."""
         if not self.power:
             return "off"
-        if deal == "done":
+        if self.deal_phase() == "done":
             return "slow"
         return "on" if self.maintenance else "off"
 
@@ -108,8 +108,8 @@ class Unit:
         self._disp_rev = self.rev
         if not self.power:
             shown = OFF
-        elif self._flash is not None:
-            shown = self._flash
+        elif self._notice is not None:
+            shown = self._notice
         elif self.entry:
             suffix = self._suffix
             shown = (self._etext, suffix == "K", suffix == "M")
@@ -138,17 +138,15 @@ class Unit:
                 fn("tone", name)
 
     def _show(self, msg, now, ms):
-        self._flash = msg
-        self._flash_until = None if ms is None else ticks_add(now, ms)
+        self._notice = msg
+        self._notice_until = None if ms is None else ticks_add(now, ms)
 
     # -- power (B16, B17) ----------------------------------------------------------------------
 
-    def boot(self, now):
-        """Switched on: the game loaded from the store; returns the store's status, 'ok', 'new'
-        or 'damaged' (store.load.into). Damage is reported until the banker presses a key."""
-        from store import load
-
-        status = load.into(self.ledger, self.profile_wanted)
+    def boot(self, now, status):
+        """Switched on, with the game the store's loader put in the ledger (startup.boot_unit)
+        and the status it gave: 'ok', 'new' or 'damaged'; returns the status. Damage is
+        reported until the banker presses a key."""
         self.store_status = status
         self.power = True
         self._last = now
@@ -185,8 +183,8 @@ class Unit:
         the first card in each end one."""
         self._clear_entry()
         self.tally = 0
-        self._open = None
-        self._flash = None
+        self._undoable = None
+        self._notice = None
         self._focus = None
         self._focus_next = None
 
@@ -197,7 +195,7 @@ class Unit:
         self._last = now
         if not (card and self.error == "store-damaged"):
             self.error = None  # B17: a damaged store is reported until the banker presses a key
-        self._flash = None
+        self._notice = None
         self._focus = None
         self._focus_next = None
         self.rev += 1
@@ -293,7 +291,7 @@ class Unit:
             self._refuse(rec)
             return
         self._go_used = True
-        self._open = rec  # C may reverse it (B10)
+        self._undoable = rec  # C may reverse it (B10)
         self._emit("txn", rec)
         self._tone("money-in")
 
@@ -325,7 +323,7 @@ class Unit:
                 self._show(SHOW_FUNDS, now, self.message_ms)  # B8: the display says so
             return
         self._clear_entry()
-        self._open = rec  # C may reverse it (B10)
+        self._undoable = rec  # C may reverse it (B10)
         self._emit("txn", rec)
         if sign == "+":
             self._tone("money-in")
@@ -357,7 +355,7 @@ class Unit:
         if self.slots["L"] is None and self.slots["R"] is None:
             self.tally = 0
             return
-        rec = self._open
+        rec = self._undoable
         if rec is None:
             return  # nothing to clear or reverse: nothing happens
         # B10: the money goes back the way it came, as a transaction of its own.
@@ -365,7 +363,7 @@ class Unit:
         if isinstance(undo, str):
             self._refuse(undo)
             return
-        self._open = None
+        self._undoable = None
         if rec[KIND] == "go":
             self._go_used = False  # B9: a reversed Go may be taken again
         self._emit("txn", undo)
@@ -405,9 +403,9 @@ class Unit:
         self.slots[slot] = None
         if slot == "L":
             self._go_used = False
-        rec = self._open
+        rec = self._undoable
         if rec is not None and (rec[FROM] == card or rec[TO] == card):
-            self._open = None  # B10: correcting needs the cards still in
+            self._undoable = None  # B10: correcting needs the cards still in
         if not self.power:
             self.rev += 1  # a removal does not wake the unit
             return None
@@ -499,7 +497,7 @@ class Unit:
 
     def _changed(self, rec):
         if not isinstance(rec, str):
-            self._open = None  # a maintenance change is not the banker's to undo
+            self._undoable = None  # a maintenance change is not the banker's to undo
             self.rev += 1
             self._emit("txn", rec)
         return rec
@@ -515,8 +513,8 @@ class Unit:
         dealing = timer is not None and timer.phase != "idle"
         if not self._held and not dealing:
             due = ticks_add(self._last, self.off_ms)  # B16: not while a key is down
-        if self._flash is not None and self._flash_until is not None:
-            due = _sooner(due, self._flash_until)
+        if self._notice is not None and self._notice_until is not None:
+            due = _sooner(due, self._notice_until)
         if self._focus_next is not None:
             due = _sooner(due, self._focus_at)
         if self._c_down is not None and not self._c_fired:
@@ -531,9 +529,9 @@ class Unit:
         if not self.power:
             return
         before = self.rev
-        if self._flash is not None and self._flash_until is not None:
-            if ticks_diff(now, self._flash_until) >= 0:
-                self._flash = None
+        if self._notice is not None and self._notice_until is not None:
+            if ticks_diff(now, self._notice_until) >= 0:
+                self._notice = None
                 self.rev += 1
         if self._focus_next is not None and ticks_diff(now, self._focus_at) >= 0:
             self._focus = self._focus_next

@@ -5,7 +5,8 @@ this module (main.py uses store.FileStore on the real file system), so it costs 
 import json
 
 from brain import ledger as L
-from store import OsFS, jsonw
+import jsonw
+from store import OsFS
 from store.kept import NO_NAMES, snapshot
 
 

@@ -32,7 +32,7 @@ class SimApp(App):
 
     def wait(self, now):
         """Milliseconds the body may sleep before the next step (0: at once; -1: until input):
-        the unit's next deadline or a light's next flash, whichever is first. On a virtual
+        the unit's next deadline or a light's next blink, whichever is first. On a virtual
         clock time moves only when told (ADVANCE, HOLD): until input."""
         if self.board.pending() or self.ports.more():
             return 0

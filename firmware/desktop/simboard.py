@@ -1,10 +1,14 @@
-"""The simulator's body: the board interface (board/__init__.py) with no pins behind it.
+"""The simulator's body: board.Board with no pins behind it.
 
-A front end (the window's clicks, the terminal's keys) puts key and card events here, as the
-keypad and slot drivers produce them on the Pico, and app.App's scan picks them up at its next
-step; what App draws, lights and sounds is kept for the front end to read. Runs under CPython
-and the MicroPython unix port (the headless simulator runs there); never deployed.
+A front end (the window's clicks, the terminal's keys, the page's touches) puts key and card
+events here, as the keypad and slot drivers produce them on the Pico, and app.App's scan picks
+them up at its next step. What App draws is kept (`shown`, `leds.modes`, `beeper.playing`) as
+the Pico's drivers would take it; the front ends draw what the unit says, as App does
+(`unit.display()`, `unit.red()`, `unit.green()`), at their own moments. Runs under CPython and
+the MicroPython unix port (the headless simulator runs there); never deployed.
 """
+
+from board import Board
 
 
 class Keys:
@@ -85,7 +89,7 @@ class Beeper:
         self.playing = None
 
 
-class SimBoard:
+class SimBoard(Board):
     latch = None  # no power latch: switched off, the simulator stays up
 
     def __init__(self):
@@ -94,17 +98,14 @@ class SimBoard:
         self.beeper = Beeper()
         self.leds = Leds()
         self.shown = ("", False, False)  # the display as App last drew it
-        self.lit = True
 
     # -- what app.App drives ----------------------------------------------------------------
 
     def show(self, text, k, M):
         self.shown = (text, k, M)
-        self.lit = True
 
     def blank(self):
         self.shown = ("", False, False)
-        self.lit = False
         self.leds.off()
         self.beeper.stop()
 

@@ -12,7 +12,7 @@ them and kept.
 """
 
 import store
-from store import jsonw
+import jsonw
 from brain.clock import ticks_add, ticks_diff
 from brain.ledger import (AMOUNT, FROM, FROM_AFTER, KIND, SEQ, TO, TO_AFTER, UNDOES, VIA)
 from brain.unit import KEYS
@@ -229,10 +229,10 @@ class Protocol:
         return jsonw.dumps((
             ("power", "on" if u.power else "off"),
             ("display", (("text", text), ("k", k), ("M", m))),
-            ("red", u.red), ("green", u.green),
+            ("red", u.red()), ("green", u.green()),
             ("slots", (("L", slots["L"]), ("R", slots["R"]))),
-            ("entry", u.entry), ("deal", u.deal), ("sound", u.volume), ("error", u.error),
-            ("tally", u.tally), ("maintenance", u.maintenance),
+            ("entry", u.entry), ("deal", u.deal_phase()), ("sound", u.ledger.volume),
+            ("error", u.error), ("tally", u.tally), ("maintenance", u.maintenance),
         ))
 
     # -- the core commands ---------------------------------------------------------------------

@@ -6,7 +6,7 @@ and gives the reply line.
 """
 
 from brain import profiles
-from store import jsonw
+import jsonw
 
 
 def do_maint(p, args):

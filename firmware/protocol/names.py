@@ -12,7 +12,7 @@ turn, `bank.n0` and `bank.n1`, so a power cut while writing leaves the names of 
 rule, kept for names too); a store in RAM (MemoryStore) on the store object.
 """
 
-from store import jsonw
+import jsonw
 
 CARDS = 6
 MAX_LEN = 12

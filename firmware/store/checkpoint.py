@@ -6,7 +6,7 @@ FileStore writes one every `journal_max` transactions and for every whole-game c
 """
 
 from brain.ledger import CARDS, apply
-from store import jsonw
+import jsonw
 from store.slot import MARK_TEXT, VERSION, fold, line, rec_payload
 
 

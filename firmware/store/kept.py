@@ -20,7 +20,7 @@ not part of a game: boot, checkpoints, new games and restores leave them alone.
 import json
 
 from brain.ledger import CARDS
-from store import jsonw
+import jsonw
 from store.slot import check, line
 
 NAME_FILES = ("bank.n0", "bank.n1")

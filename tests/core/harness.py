@@ -1,5 +1,7 @@
 """A unit on a virtual clock, for the core's plain tests (CPython and MicroPython alike)."""
 
+import startup
+from board import rng
 from desktop import seeded
 from desktop.vclock import VirtualClock
 from protocol import Protocol
@@ -12,12 +14,13 @@ class Rig:
         self.store = store if store is not None else MemoryStore()
         self.clock = VirtualClock()
         # seed None: the hardware's random numbers, as a Pico draws them (rng.Entropy)
-        self.unit = Unit(self.store, None if seed is None else seeded.Seeded(seed), profile)
+        self.unit = Unit(self.store, rng.Entropy() if seed is None else seeded.Seeded(seed),
+                         profile)
         self.tones = []
         self.txns = []
         self.games = 0
         self.unit.listeners.append(self._hear)
-        self.unit.boot(self.clock.now())
+        startup.boot_unit(self.unit, self.clock.now())
 
     def _hear(self, kind, arg):
         if kind == "tone":

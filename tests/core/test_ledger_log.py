@@ -80,11 +80,11 @@ def test_a_volume_change_the_store_refuses_leaves_the_volume_as_it_was_b12():
     fs.fail_at = fs.steps + 1  # the write of the new volume fails
     r.press(".")  # B12: no card, no entry: the volume would go 2 -> 1
     fs.fail_at = None
-    assert r.unit.error == "store-failed" and r.unit.volume == 2
-    assert Rig(store=FileStore("bank", fs)).unit.volume == 2  # nor after a reboot
+    assert r.unit.error == "store-failed" and r.unit.ledger.volume == 2
+    assert Rig(store=FileStore("bank", fs)).unit.ledger.volume == 2  # nor after a reboot
     r.press(".")
-    assert r.unit.error is None and r.unit.volume == 1
-    assert Rig(store=FileStore("bank", fs)).unit.volume == 1
+    assert r.unit.error is None and r.unit.ledger.volume == 1
+    assert Rig(store=FileStore("bank", fs)).unit.ledger.volume == 1
 
 
 def test_a_slot_that_no_longer_reads_loses_the_log_not_the_money():
@@ -172,7 +172,7 @@ def test_rare_changes_load_their_code_where_first_used_and_keep_it():
     assert r.games == 1
     games = sys.modules["brain.games"]
     r.press(".")  # B12: the volume, through brain/games.py too
-    assert r.unit.volume == 1 and sys.modules["brain.games"] is games
+    assert r.unit.ledger.volume == 1 and sys.modules["brain.games"] is games
     r.hold("C", 3000)
     assert r.games == 2 and sys.modules["brain.games"] is games
     assert "brain.deal" not in sys.modules
@@ -180,9 +180,9 @@ def test_rare_changes_load_their_code_where_first_used_and_keep_it():
     deal = sys.modules["brain.deal"]
     r.advance(60000)
     r.press("DEAL")
-    assert r.unit.deal == "running" and sys.modules["brain.deal"] is deal
+    assert r.unit.deal_phase() == "running" and sys.modules["brain.deal"] is deal
     r2 = Rig(store=FileStore("bank", fs))  # and the store has it all
-    assert r2.unit.volume == 1
+    assert r2.unit.ledger.volume == 1
 
 
 def test_a_new_game_and_the_volume_read_back_after_a_reboot():
@@ -191,9 +191,9 @@ def test_a_new_game_and_the_volume_read_back_after_a_reboot():
     r.hold("C", 3000)  # B11: a new game
     assert r.games == 1
     r.press(".")  # B12: the volume
-    assert r.unit.volume == 1
+    assert r.unit.ledger.volume == 1
     r2 = Rig(store=store)  # a reboot reads the store again
-    assert r2.unit.volume == 1
+    assert r2.unit.ledger.volume == 1
 
 
 def test_the_store_keeps_its_code_once_imported_and_reads_the_same_log_again():

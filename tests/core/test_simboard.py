@@ -59,12 +59,26 @@ def test_a_keypad_transaction_is_an_event_on_a_port_that_asked():
     assert rig.unit.ledger.bal[1] == 16000000  # 15 M to start, 1 M received from the bank (B4)
 
 
+def test_both_bodies_are_boards_and_define_every_method_of_it():
+    # board.Board is the interface app.App drives: the Pico's body and the simulator's are
+    # Boards, and each defines every method itself (none left to the base's
+    # NotImplementedError, none found a class further up at each call on the Pico).
+    from board import Board
+    from board.pico import PicoBoard
+    from desktop.simboard import SimBoard
+
+    methods = [n for n in dir(Board) if not n.startswith("_") and callable(getattr(Board, n))]
+    assert sorted(methods) == ["blank", "host_session", "lights", "show", "sleep", "tone",
+                               "usb_powered"]
+    for body in (PicoBoard, SimBoard):
+        assert issubclass(body, Board)
+        assert [n for n in methods if getattr(body, n) is getattr(Board, n)] == [], body
+
+
 def test_the_simulated_board_has_the_parts_app_drives():
-    # board/__init__.py: the interface both bodies implement
+    # board.Board: the interface both bodies implement
     board = SimApp(Rig().unit, Rig().clock).board
-    for name in ("show", "blank", "tone", "lights", "usb_powered", "sleep"):
-        assert callable(getattr(board, name)), name
-    assert board.latch is None and board.usb_powered()
+    assert board.latch is None and board.usb_powered() and board.host_session() == 0
     pad = board.keypad
     assert pad.armed and not pad.woke and pad.scan(0) == [] and pad.idle(0)
     for s in ("L", "R"):

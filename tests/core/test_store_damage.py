@@ -9,6 +9,7 @@ from protocol import Protocol
 from storerig import FaultFS, Rand, SmallLedger, copy_files, session, state
 from store import FileStore
 from brain.unit import Unit
+import startup
 
 from desktop.vclock import VirtualClock
 
@@ -130,7 +131,7 @@ def _unit(files):
     fs = FaultFS(copy_files(files))
     clock = VirtualClock()
     u = Unit(FileStore("/bank", fs=fs, journal_max=J), seeded.Seeded(1), None)
-    u.boot(clock.now())
+    startup.boot_unit(u, clock.now())
     return u, clock, fs
 
 

@@ -316,11 +316,11 @@ def test_b11_a_hosts_new_game_ends_the_session_as_the_keypads_does():
             r.hold("C", 3000)
         u = r.unit
         assert r.games == 1 and r.bal(1) == START and r.take_tones()[-1] == "new-game"
-        assert u.entry == "" and u.tally == 0 and u.error is None and u.deal == "running"
+        assert u.entry == "" and u.tally == 0 and u.error is None and u.deal_phase() == "running"
         n = len(r.txns)
         r.press("C")  # B10: the receipt before the new game is not the banker's to undo
         assert len(r.txns) == n and r.bal(1) == START
-        shown.append((r.shown(), u.entry, u.tally, u.deal))
+        shown.append((r.shown(), u.entry, u.tally, u.deal_phase()))
     assert shown[0] == shown[1]
 
 
@@ -342,7 +342,7 @@ def test_the_log_says_where_each_move_came_from():
     u.key_down("DEAL", r.clock.now(), "serial")
     r.advance(3000)
     u.key_up("DEAL", r.clock.now(), "serial")
-    assert not u.maintenance and u.deal == "running"
+    assert not u.maintenance and u.deal_phase() == "running"
     r.hold("DEAL", 3000)
     assert u.maintenance and r.text() == "SErv"
 
@@ -357,56 +357,56 @@ def test_b11_shorter_hold_is_a_plain_c():
 
 def test_b12_volume_cycles_and_persists():
     r = Rig()
-    assert r.unit.volume == 2
+    assert r.unit.ledger.volume == 2
     r.press(".")
-    assert r.unit.volume == 1 and r.text() == "1"
+    assert r.unit.ledger.volume == 1 and r.text() == "1"
     r.advance(1000)
     assert r.text() == "0"
     r.press(".")
-    assert r.unit.volume == 0
+    assert r.unit.ledger.volume == 0
     r.take_tones()
     r.insert("L", 1)
     r.press("100K+")
     assert r.take_tones() == []  # B18: at volume 0 nothing sounds
     r.remove("L")
     r.press(".")
-    assert r.unit.volume == 2
+    assert r.unit.ledger.volume == 2
     r2 = Rig(store=r.store)
-    assert r2.unit.volume == 2
+    assert r2.unit.ledger.volume == 2
     r.press(".")
     r3 = Rig(store=r.store)
-    assert r3.unit.volume == 1
+    assert r3.unit.ledger.volume == 1
 
 
 def test_b12_point_is_decimal_with_a_card_or_an_entry():
     r = Rig()
     r.press("1.")
-    assert r.unit.entry == "1." and r.unit.volume == 2
+    assert r.unit.entry == "1." and r.unit.ledger.volume == 2
     r.press("C")
     r.insert("L", 1)
     r.press(".")
-    assert r.unit.entry == "." and r.unit.volume == 2
+    assert r.unit.entry == "." and r.unit.ledger.volume == 2
 
 
 def test_b13_deal_timer_phases():
     r = Rig(seed=7)
     r.press("DEAL")
     u = r.unit
-    assert u.deal == "running" and u.red == "slow" and u.green == "off"
+    assert u.deal_phase() == "running" and u.red() == "slow" and u.green() == "off"
     ms = 0
-    while u.deal == "running":
+    while u.deal_phase() == "running":
         r.advance(100)
         ms += 100
-    assert u.deal == "ending" and u.red == "fast"
+    assert u.deal_phase() == "ending" and u.red() == "fast"
     assert "deal-warning" in r.take_tones()
-    while u.deal == "ending":
+    while u.deal_phase() == "ending":
         r.advance(100)
         ms += 100
     assert 13000 <= ms <= 50100
-    assert u.deal == "done" and u.red == "off" and u.green == "slow"
+    assert u.deal_phase() == "done" and u.red() == "off" and u.green() == "slow"
     assert r.take_tones() == ["deal-end"]
     r.advance(5000)
-    assert u.deal == "idle" and u.green == "off"
+    assert u.deal_phase() == "idle" and u.green() == "off"
 
 
 def test_b13_deal_stopped_early_and_restarted():
@@ -414,10 +414,10 @@ def test_b13_deal_stopped_early_and_restarted():
     r.press("DEAL")
     r.advance(2000)
     r.press("DEAL")
-    assert r.unit.deal == "done" and r.unit.green == "slow"
+    assert r.unit.deal_phase() == "done" and r.unit.green() == "slow"
     assert r.take_tones()[-1] == "deal-end"
     r.press("DEAL")
-    assert r.unit.deal == "running"
+    assert r.unit.deal_phase() == "running"
 
 
 def test_b13_cards_and_keys_work_during_a_deal():
@@ -425,7 +425,7 @@ def test_b13_cards_and_keys_work_during_a_deal():
     r.press("DEAL")
     r.insert("L", 1)
     r.press("1M+")
-    assert r.bal(1) == START + 1000000 and r.unit.deal == "running"
+    assert r.bal(1) == START + 1000000 and r.unit.deal_phase() == "running"
 
 
 def test_b13_durations_cover_13_to_50_seconds():
@@ -451,7 +451,7 @@ def test_b13_a_unit_with_no_seed_draws_its_deals_from_the_hardware():
         assert 13000 <= d <= 50000
         seen.add(d)
         r.clock.advance(r.unit, d)
-        assert r.unit.deal == "done" and r.take_tones()[-1] == "deal-end"
+        assert r.unit.deal_phase() == "done" and r.take_tones()[-1] == "deal-end"
     assert len(seen) > 30  # not one fixed duration
 
 
@@ -542,7 +542,7 @@ def test_b16_switch_off_after_60s():
     r.advance(1)
     u = r.unit
     assert not u.power and u.display() == ("", False, False)
-    assert u.entry == "" and u.red == "off"
+    assert u.entry == "" and u.red() == "off"
     assert u.slots["L"] == 1  # cards stay where they are
 
 
@@ -570,7 +570,7 @@ def test_b16_tally_dropped_and_deal_end_counts_as_activity():
     r.press("DEAL")
     end = r.unit.deal_timer.end
     r.advance(50000)
-    assert r.unit.power and r.unit.deal in ("done", "idle")
+    assert r.unit.power and r.unit.deal_phase() in ("done", "idle")
     # 60 s after the deal's end, not after the key
     from brain.clock import ticks_diff
     left = 60000 - ticks_diff(r.clock.now(), end)

@@ -160,17 +160,17 @@ def test_short_c_by_mouse_undoes_b10(win):
 def test_deal_lights_and_volume_b12_b13(win):
     type_keys(win, "period")  # no card, no entry: volume 2 -> 1, shown for a second
     assert win.shown()[:3] == ("1", False, False)
-    assert win.unit.volume == 1
+    assert win.unit.ledger.volume == 1
     assert win.canvas.itemcget(win.vol_items[1], "outline") == layout.BODY  # one bar left
     click(win, "DEAL")
-    assert win.unit.deal == "running"
+    assert win.unit.deal_phase() == "running"
     seen = set()
     for _ in range(8):
         advance(win, 250)
         seen.add(win.light_shown("red"))
     assert seen == {True, False}  # the red light flashes (lights.lit, slow)
     advance(win, 60000)
-    assert win.unit.deal == "idle" and not win.light_shown("red")
+    assert win.unit.deal_phase() == "idle" and not win.light_shown("red")
     assert "deal-end" in win.session.tones_heard
 
 
@@ -258,4 +258,4 @@ def test_panel_button_and_keys_still_reach_the_unit(win):
     win.panel_button.invoke()
     assert win.panel_shown
     type_keys(win, "space")  # still DEAL, not the button
-    assert win.unit.deal == "running"
+    assert win.unit.deal_phase() == "running"

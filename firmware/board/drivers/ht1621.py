@@ -99,7 +99,7 @@ class HT1621:
         """CS low, `count` bits of `head` MSB first, then each byte of data_bytes MSB first
         (write()), CS high.
 
-        The time from a key to its digit is mostly these bits (issue 18, point 4), so each
+        The time from a key to its digit is mostly these bits, so each
         costs as few calls as it can: the pins' bound methods are looked up once, and DATA is
         written only when the bit differs from the one before (the chip reads it only at WR's
         rising edge).
@@ -186,7 +186,7 @@ class HT1621:
 
     def _map_all(self):
         """map_pattern of every a-g pattern, once: looked up, a press's picture is built in a
-        tenth of the time (issue 18, point 4), for 128 bytes."""
+        tenth of the time, for 128 bytes."""
         self._mapped = bytes(self.map_pattern(p) for p in range(128))
         return self._mapped
 
@@ -201,7 +201,7 @@ class HT1621:
 
     def _plan_all(self):
         """Where each cell's byte and point go in the frame, worked out from the glass map once:
-        a press's picture is then a few lookups a cell (issue 18, point 4). 0xFF: no point."""
+        a press's picture is then a few lookups a cell. 0xFF: no point."""
         address = self.digit_address
         carrier = self.point_carrier
         at = bytearray(self.cells)

@@ -1,4 +1,4 @@
-"""Key matrix scanner: 17 keys on 4 rows x 5 columns, debounced, with up/down/long events.
+"""Key matrix scanner: 17 keys on 4 rows x 5 columns, debounced, with down and up events.
 
 A matrix of normally-open switches (see docs/hardware.md): rows are open-drain outputs,
 columns are inputs with pull-ups. Scanning drives one row low at a time (the others released
@@ -8,10 +8,10 @@ never short a driven-high row to a driven-low one (the classic failure of push-p
 Debouncing acts on the first edge (the method of Peter Hinch's micropython-async `Pushbutton`):
 a change of a key is reported at once, then that key is ignored for `debounce_ms`, so contact
 bounce (under ~10 ms for ordinary tactile switches, e.g. the Omron B3F datasheet's bounce
-time) can give neither a second event nor latency. A key still held `long_ms` after its down
-event also gives one 'long' event.
+time) can give neither a second event nor latency. How long a key is held is the unit's to
+time (B11: C held 3 s), from its down event.
 
-Between presses nothing need be scanned (issue 18, point 4): `idle(now)` drives every row low
+Between presses nothing need be scanned: `idle(now)` drives every row low
 once no key is down and no lockout runs, so a closing switch pulls its column low at once; with
 `listen(trigger)` each column's falling edge sets `woke` from a hard IRQ (one store, no
 allocation), and the loop sleeps until then. `scan()` releases the rows again first.
@@ -33,7 +33,6 @@ LAYOUT = (
 
 class Keypad:
     debounce_ms = 30  # >= 20: longer than any bounce, shorter than the fastest double tap
-    long_ms = 1000
 
     def __init__(self, rows, cols, layout):
         self.rows = rows
@@ -41,7 +40,6 @@ class Keypad:
         self.layout = layout
         n = len(rows) * len(cols)
         self._down = bytearray(n)  # debounced state of each position
-        self._long = bytearray(n)  # the long event of this press was given
         self._since = [0] * n  # ticks of the last accepted change
         self._seen = bytearray(n)  # a change was ever accepted (no lockout before the first)
         self.held = 0  # keys down (debounced)
@@ -50,7 +48,13 @@ class Keypad:
         self.listening = False  # listen() called: the columns' IRQs set woke
         self.armed = False  # every row driven low, waiting for a column's edge
         self.woke = False  # a column fell (or was low) since idle() armed the matrix
-        self._port = None  # (row_closed, rows_level, row bits, all rows' bits, col bits, shift)
+        # The port's registers (use_port), or None: the pins' methods.
+        self._matrix_closed = None  # reads the whole matrix: every row's closed columns
+        self._rows_level = None  # drives every row low, or releases them
+        self._row_bits = None  # each row's GPIO bit, as an array('I')
+        self._all_rows = 0  # the rows' bits together
+        self._col_bits = 0  # the columns' bits
+        self._shift = 0  # the first column's GPIO number
         for r in rows:
             r.value(1)  # released: the idle state between scans
 
@@ -72,8 +76,12 @@ class Keypad:
             all_rows |= b
         from array import array
 
-        self._port = (matrix_closed, rows_level, array("I", row_bits), all_rows, col_bits,
-                      shift)
+        self._matrix_closed = matrix_closed
+        self._rows_level = rows_level
+        self._row_bits = array("I", row_bits)
+        self._all_rows = all_rows
+        self._col_bits = col_bits
+        self._shift = shift
 
     def listen(self, trigger):
         """Wake on a press: `trigger` is the pins' falling-edge IRQ flag (Pin.IRQ_FALLING)."""
@@ -93,9 +101,9 @@ class Keypad:
             return False
         if not self.armed:
             self.woke = False  # the edges of the scan's own row changes
-            port = self._port
-            if port is not None:
-                port[1](port[3], True)
+            rows_level = self._rows_level
+            if rows_level is not None:
+                rows_level(self._all_rows, True)
             else:
                 for r in self.rows:
                     r.value(0)
@@ -107,7 +115,7 @@ class Keypad:
         return True
 
     def scan(self, now):
-        """Read the matrix once; return the events [(kind, key), ...], kind 'down'/'up'/'long'.
+        """Read the matrix once; return the events [(kind, key), ...], kind 'down' or 'up'.
 
         Call it every few ms (faster than debounce_ms). Returns an empty tuple when nothing
         happened, allocating nothing.
@@ -117,11 +125,11 @@ class Keypad:
         ncols = len(cols)
         debounce = self.debounce_ms
         down = self._down
-        port = self._port
+        matrix_closed = self._matrix_closed
         packed = 0
-        if port is not None:
+        if matrix_closed is not None:
             self.armed = False  # matrix_closed releases every row first
-            packed = port[0](port[2], port[4], port[5], ncols)
+            packed = matrix_closed(self._row_bits, self._col_bits, self._shift, ncols)
             if not packed and not self.held:
                 return ()  # nothing closed, nothing down: a bounce's open spell
         elif self.armed:
@@ -133,7 +141,7 @@ class Keypad:
         for r, row_pin in enumerate(self.rows):
             # The row's columns first, as one bit mask: the per-key work below is only for a
             # key closed or down, so a press's first scan is short.
-            if port is not None:
+            if matrix_closed is not None:
                 if not packed and not self.held:
                     break  # the rows left have nothing closed and nothing down
                 closed_mask = packed & row_all
@@ -149,7 +157,7 @@ class Keypad:
                 row_pin.value(1)
             active = closed_mask | row_down[r]
             if not active:
-                continue  # nothing closed, nothing to release or to hold long
+                continue  # nothing closed, nothing to release
             keys = self.layout[r]
             c = -1
             while active:
@@ -170,16 +178,9 @@ class Keypad:
                     row_down[r] ^= 1 << c
                     self._since[i] = now
                     self._seen[i] = 1
-                    self._long[i] = 0
                     self._changed = now
                     self.held += 1 if closed else -1
                     if events is None:
                         events = []
                     events.append(("down" if closed else "up", key))
-                elif (closed and not self._long[i]
-                      and ticks_diff(now, self._since[i]) >= self.long_ms):
-                    self._long[i] = 1
-                    if events is None:
-                        events = []
-                    events.append(("long", key))
         return events or ()

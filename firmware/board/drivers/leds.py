@@ -1,4 +1,4 @@
-"""Red and green indicator LEDs, flashing in the patterns of lights.py.
+"""Red and green indicator LEDs, blinking in the patterns of lights.py.
 
 Each LED on a GPIO through a series resistor (docs/hardware.md). `set(red, green)` takes the
 unit's modes ('off', 'on', 'slow', 'fast'); `update(now)` sets each pin from

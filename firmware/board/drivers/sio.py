@@ -1,6 +1,6 @@
 """The RP2040's single-cycle IO block (SIO) straight from viper code: the keypad's row reads and
-the HT1621's frames without a MicroPython call per pin change (issue 18, point 4: each
-Pin.value() is a few microseconds, a press's scan and frame are dozens of them).
+the HT1621's frames without a MicroPython call per pin change (each Pin.value() is a few
+microseconds, and a press's scan and frame are dozens of them, between a key and its digit).
 
 RP2040 datasheet, 2.3.1.7 "SIO: List of Registers": GPIO_IN 0x04, GPIO_OUT_SET 0x14,
 GPIO_OUT_CLR 0x18, GPIO_OE_SET 0x24, GPIO_OE_CLR 0x28 (offsets from 0xd0000000, word index =
@@ -14,10 +14,12 @@ IO.
 """
 
 # The functions below are viper code, which mpy-cross compiles only for a named architecture
-# (-march=armv6m, as `make deploy` passes); every file of firmware/ must also compile without one
-# (the syntax gate each CI run applies), so the Pico compiles them itself when board/build.py
-# imports this module: a few milliseconds once at boot, and the source is garbage after.
-# tests/test_sio.py compiles the same source with mpy-cross for the RP2040.
+# (-march=armv6m, as `make mpy` and `make deploy` pass; without one it stops at "invalid arch").
+# Every file of firmware/ must also compile with a plain `mpy-cross`, the syntax gate run on
+# each file before work stops, so the code is a string the Pico compiles itself when
+# board/build.py imports this module: a few milliseconds once at boot, and the source is garbage
+# after. `make lint` and `make typecheck` read it as a file at these line numbers
+# (tools/viper_source.py); tests/test_sio.py compiles it with mpy-cross for the RP2040.
 CODE = """
 import machine
 import micropython

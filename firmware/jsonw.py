@@ -1,4 +1,6 @@
-"""A JSON writer whose bytes are the same on every interpreter (the protocol's rule).
+"""A JSON writer whose bytes are the same on every interpreter: the protocol's replies and
+events (the protocol's rule), and the JSON in the store's lines. Neither owns it: both import it,
+and it imports nothing.
 
 MicroPython's dicts do not keep insertion order and its `json` has no `separators`, so objects
 are written from a tuple of (key, value) pairs, in that order, with ", " and ": ". Lists are

@@ -1,6 +1,6 @@
 """The firmware's figures in Pico time: the genuine MicroPython rp2 port in the emulated RP2040.
 
-    python -m bench.pico [VERSION]      # one JSON object on the last line
+    python -m bench.emulated [VERSION]  # one JSON object on the last line
 
 The emulator's clock follows the emulated core at 125 MHz (tests/pico/rig.py), so durations
 read here are what a Pico takes, before real flash timing (the emulated flash programs at
