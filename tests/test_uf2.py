@@ -80,3 +80,21 @@ def test_no_toolchain_names_the_packages(monkeypatch, capsys):
     code, err = check(capsys)
     assert code == 3 and len(err.splitlines()) == 1
     assert "gcc-arm-none-eabi" in err and "libnewlib-arm-none-eabi" in err and "cmake" in err
+
+
+def test_a_micropython_dir_of_another_version_is_refused(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(uf2, "check_toolchain", lambda: None)
+    (tmp_path / "ports" / "rp2").mkdir(parents=True)
+    (tmp_path / "ports" / "rp2" / "Makefile").write_text("")
+    (tmp_path / "py").mkdir()
+    (tmp_path / "py" / "mpconfig.h").write_text(
+        "#define MICROPY_VERSION_MAJOR 1\n#define MICROPY_VERSION_MINOR 25\n"
+        "#define MICROPY_VERSION_MICRO 0\n")
+    monkeypatch.setenv("MICROPY_DIR", str(tmp_path))
+    code, err = check(capsys)
+    assert code == 3 and "is MicroPython 1.25.0; the image is built from v1.28.0" in err
+    (tmp_path / "py" / "mpconfig.h").write_text(
+        "#define MICROPY_VERSION_MAJOR 1\n#define MICROPY_VERSION_MINOR 28\n"
+        "#define MICROPY_VERSION_MICRO 0\n")
+    code, err = check(capsys)
+    assert code == 3 and "has no pico-sdk" in err

@@ -28,7 +28,8 @@ What the image runs at reset (docs/hardware.md, "The frozen image"): the port's 
 mounts the flash's file system (formatting a blank one), then MicroPython runs `main.py`, and
 on v1.28 a frozen main.py comes before a file of that name, so the frozen firmware starts with
 no file on the flash. The frozen main.py puts the frozen modules first on sys.path, so firmware
-files deployed on the flash are never imported: the unit runs one firmware, all of it frozen.
+files deployed on the flash are never imported: the unit runs one firmware, all of it frozen
+(a pins.py there, the maker's pin map, is the one file read from the flash).
 The ledger (/bank) is created at first boot and flashing a newer image leaves it as it is.
 """
 
@@ -72,12 +73,32 @@ def cache_dir():
 
 
 def check_toolchain():
-    lacking = sorted({pkg for tool, pkg in TOOLS if shutil.which(tool) is None})
-    if lacking and not os.path.isfile("/usr/lib/arm-none-eabi/include/stdlib.h"):
-        lacking = sorted(set(lacking) | {"libnewlib-arm-none-eabi"})
+    lacking = {pkg for tool, pkg in TOOLS if shutil.which(tool) is None}
+    if os.path.isfile("/etc/debian_version"):  # where Debian's packages put the C libraries
+        for path, pkg in (("/usr/lib/arm-none-eabi/include/stdlib.h", "libnewlib-arm-none-eabi"),
+                          ("/usr/lib/arm-none-eabi/include/c++",
+                           "libstdc++-arm-none-eabi-newlib")):
+            if not os.path.exists(path):
+                lacking.add(pkg)
     if lacking:
         raise Missing("make uf2: no ARM toolchain (%s missing); install the Debian packages %s "
-                      "(or your system's equivalents)" % (", ".join(lacking), " ".join(DEBIAN)))
+                      "(or your system's equivalents)" % (", ".join(sorted(lacking)),
+                                                          " ".join(DEBIAN)))
+
+
+def tree_version(mp):
+    """The MicroPython version of a source tree, "1.28.0", from py/mpconfig.h."""
+    parts = {}
+    try:
+        with open(os.path.join(mp, "py", "mpconfig.h")) as f:
+            for line in f:
+                words = line.split()
+                if len(words) == 3 and words[0] == "#define" and \
+                        words[1].startswith("MICROPY_VERSION_M"):
+                    parts[words[1]] = words[2]
+    except OSError:
+        return None
+    return ".".join(parts.get("MICROPY_VERSION_" + k, "?") for k in ("MAJOR", "MINOR", "MICRO"))
 
 
 def sha256(path):
@@ -112,6 +133,9 @@ def sources():
         mp = os.path.abspath(env)
         if not os.path.isfile(os.path.join(mp, "ports", "rp2", "Makefile")):
             raise Missing("make uf2: MICROPY_DIR=%s holds no MicroPython tree (ports/rp2)" % env)
+        if tree_version(mp) != MP_VERSION:
+            raise Missing("make uf2: MICROPY_DIR=%s is MicroPython %s; the image is built from "
+                          "v%s" % (env, tree_version(mp), MP_VERSION))
         if not os.path.isfile(os.path.join(mp, "lib", "pico-sdk", "CMakeLists.txt")):
             raise Missing("make uf2: MICROPY_DIR=%s has no pico-sdk: run make -C %s/ports/rp2 "
                           "BOARD=RPI_PICO submodules" % (env, env))
