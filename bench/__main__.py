@@ -318,7 +318,7 @@ def pico_rows():
                 got = json.loads(out.strip().splitlines()[-1])
             except (ValueError, IndexError):
                 sys.stderr.write(err[-2000:])
-        label = ("emulated Pico, frozen image (rp2 v1.28.0): %s" if v == "frozen" else
+        label = ("emulated Pico, frozen image: %s" if v == "frozen" else
                  "emulated Pico, rp2 v" + v + ": %s")
         for key, fig, fmt, budget, ok in figures:
             if v == "frozen" and key in FROZEN_BUDGETS:
