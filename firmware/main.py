@@ -24,7 +24,9 @@ if ".frozen" in sys.path:
     except OSError:
         pass
     else:
-        import pins  # noqa: F401 (the maker's pin map, found in '' before '.frozen')
+        import pins  # the maker's pin map, found in '' before '.frozen'
+
+        del pins  # sys.modules keeps it for boot; boot then forgets it (startup.forget_boot)
     sys.path.remove(".frozen")
     sys.path.insert(0, ".frozen")
 
