@@ -11,7 +11,8 @@ MICROPYTHON := $(BIN)/micropython
 FIRMWARE := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' | sort)
 PORT ?=
 
-.PHONY: setup sim test lint mpy typecheck pytest test-mp test-pico bench deploy clean gui-deps screenshot
+.PHONY: setup sim test lint mpy typecheck pytest test-mp test-pico bench deploy clean gui-deps screenshot \
+  uf2 uf2-deps uf2-image
 
 $(STAMP): requirements.txt requirements-unix-port.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +29,7 @@ setup: $(STAMP)
 sim: setup
 	$(PY) -m simulator $(SIMFLAGS)
 
-test: setup lint mpy typecheck test-mp pytest test-pico
+test: setup lint mpy typecheck test-mp pytest uf2-image test-pico
 
 # sio.py's viper code is a string (board/drivers/sio.py says why): ruff and mypy read it as the
 # file tools/viper_source.py writes, at sio.py's line numbers.
@@ -63,15 +64,17 @@ pytest: setup gui-deps
 	$(BIN)/pytest -q tests --ignore=tests/pico
 
 # The firmware as `make deploy` leaves it, booted by the genuine MicroPython rp2 port (each image
-# of ../shared/pico/ or $$PICO_UF2) in an emulated RP2040 and played at its pins: one process per
-# MicroPython version, side by side (each is one core's work for a few minutes).
-PICO_VERSIONS := 1.25.0 1.28.0
+# of ../shared/pico/ or $$PICO_UF2) in an emulated RP2040 and played at its pins, and the unit's
+# own image (`make uf2`, "frozen") from a blank flash: one process per image, side by side (each
+# is one core's work for a few minutes).
+PICO_VERSIONS := 1.25.0 1.28.0 frozen
 test-pico: setup
 	@missing=$$($(PY) -c 'from tests.pico import rig; import sys; w = rig.emulator_missing(); \
 	  f = {} if w else rig.find_images(); \
 	  print(w or " ".join(v for v in sys.argv[1:] if v not in f))' $(PICO_VERSIONS)); \
-	if [ -n "$$missing" ]; then echo "SKIPPED: pin suite on MicroPython $$missing: no image \
-	($$PICO_UF2, ../shared/pico/, or a network for rp2040py to fetch one)"; fi; \
+	if [ -n "$$missing" ]; then echo "SKIPPED: pin suite on $$missing: no image \
+	(MicroPython: $$PICO_UF2, ../shared/pico/, or a network for rp2040py to fetch one; \
+	frozen: make uf2)"; fi; \
 	set -o pipefail; pids=""; for v in $(PICO_VERSIONS); do \
 	  case " $$missing " in *" $$v "*) continue;; esac; \
 	  ( $(BIN)/pytest -q -p no:cacheprovider tests/pico -k "$$v" 2>&1 \
@@ -112,6 +115,31 @@ screenshot: setup gui-deps
 
 bench: setup
 	$(PY) -m bench
+
+# The unit's own MicroPython image, the firmware frozen in, one file to flash:
+# build/uf2/bank-unit-<version>-RPI_PICO.uf2 and its .sha256 (tools/uf2.py: sources, cache, needs).
+uf2: setup uf2-deps
+	$(PY) tools/uf2.py
+
+# The image for the pin suite, built where it can be (from the cache when present); elsewhere one
+# line says what is missing, and the suite runs on the stock images alone.
+uf2-image: setup uf2-deps
+	@why=$$($(PY) tools/uf2.py --check 2>&1) || \
+	  { echo "SKIPPED: the frozen image (pin suite on it): $$why"; exit 0; }; \
+	$(PY) tools/uf2.py
+
+# The ARM toolchain the image is built with. Installed only as root on Debian; elsewhere
+# tools/uf2.py names the packages to install.
+UF2_PACKAGES := gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib cmake \
+  build-essential
+uf2-deps:
+	@if [ "$$(id -u)" = 0 ] && [ -f /etc/debian_version ]; then \
+	  missing=$$(for p in $(UF2_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	  if [ -n "$$missing" ]; then apt-get install -y $$missing || \
+	    (apt-get update && apt-get install -y $$missing) || \
+	    echo "SKIPPED: the ARM toolchain could not be installed; make uf2 will say what is missing"; \
+	  fi; \
+	fi
 
 deploy: setup
 	$(PY) tools/deploy.py $(if $(PORT),--port $(PORT)) \

@@ -4,9 +4,10 @@
 
 The emulator's clock follows the emulated core at 125 MHz (tests/pico/rig.py), so durations
 read here are what a Pico takes, before real flash timing (the emulated flash programs at
-once). Each figure is a median of several tries. The unit is deployed as `make deploy` does and
-played through its pins (tests/pico/parts.py): latency runs from the instant a contact closes
-(or a byte is sent) to the last display write (or reply byte) it causes.
+once). Each figure is a median of several tries. The unit is deployed as `make deploy` does (or,
+VERSION "frozen", the unit's own image boots on a blank flash) and played through its pins
+(tests/pico/parts.py): latency runs from the instant a contact closes (or a byte is sent) to
+the last display write (or reply byte) it causes.
 """
 
 import json
@@ -117,7 +118,7 @@ def serial_figures(image, tries):
 
 def main(argv):
     images = rig.find_images()
-    version = argv[1] if len(argv) > 1 else sorted(images)[-1]
+    version = argv[1] if len(argv) > 1 else sorted(v for v in images if v != rig.FROZEN)[-1]
     image = images[version]
     result = {"version": version}
     result.update(play_figures(image, 3))

@@ -3,7 +3,8 @@
 The repository's own `tools/deploy.py` (what `make deploy` runs) does the work when it is there,
 so there is one way to deploy; options are passed through. With `--firmware DIR` (another tree)
 or without tools/deploy.py, a plain mpremote chain copies DIR onto the board as it is laid
-out, `desktop/` left out (docs/design.md, "The tree"):
+out: the top-level files and folders DIR/manifest.py names (firmware/manifest.py: what goes on
+a Pico), or without a manifest all but `desktop/` (docs/design.md, "The tree"):
 `mpremote connect PORT fs cp <top-level files> : + fs cp -r <each sub-directory> : + reset`.
 `$MPREMOTE` overrides the mpremote command (tests use it).
 """
@@ -35,11 +36,20 @@ def mpremote_command():
 
 
 def firmware_parts(firmware):
-    """(files, dirs) at the top of `firmware`, sorted, without caches and compiled files."""
+    """(files, dirs) at the top of `firmware`, sorted, without caches and compiled files; only
+    what its manifest lists where it has one."""
+    listed = None
+    if os.path.isfile(os.path.join(firmware, "manifest.py")):
+        from .manifest import files as manifest_files
+
+        listed = {rel.split("/")[0] for rel, _ in
+                  manifest_files(os.path.join(firmware, "manifest.py"))}
     files, dirs = [], []
     for name in sorted(os.listdir(firmware)):
         path = os.path.join(firmware, name)
         if name in SKIP or name.startswith(".") or name.endswith(".pyc"):
+            continue
+        if listed is not None and name not in listed:
             continue
         (dirs if os.path.isdir(path) else files).append(path)
     return files, dirs

@@ -5,9 +5,11 @@
 - PORT is a device (`/dev/ttyACM0`, `COM5`) or a pyserial URL (`socket://host:port`,
   `rfc2217://...`, which mpremote opens with serial_for_url). Without it: $BANK_PORT, else the
   one Pico plugged in (USB vendor id 2E8A); none or several is an error that says so.
-- Everything under firmware/ but desktop/ (HOST_ONLY) is copied onto the Pico's file system as
-  it is laid out (docs/design.md, "The tree"): the top-level modules to `/`, each package to
-  its folder (`brain/`, `store/`, `protocol/`, `board/`, `board/drivers/`). With --mpy (by
+- What firmware/manifest.py lists (every module but desktop/'s, which a desktop only runs; the
+  list the unit's own image freezes) is copied onto the Pico's file system as it is laid out
+  (docs/design.md, "The tree"): the top-level modules to `/`, each package to its folder
+  (`brain/`, `store/`, `protocol/`, `board/`, `board/drivers/`). version.py is written for the
+  deploy: HELLO's firmware string is then `git describe` and "+files". With --mpy (by
   default when the board's MicroPython imports the .mpy version our mpy-cross writes, which the
   script asks it first)
   each module except main.py is compiled by mpy-cross first (smaller, faster to import, less
@@ -37,10 +39,10 @@ if REPO not in sys.path:
 
 # The one way to find mpremote ($MPREMOTE, the venv's, the PATH's), shared with `bank deploy`.
 from host_tools.deploy import mpremote_command as mpremote  # noqa: E402
+from host_tools import manifest  # noqa: E402
+
 PICO_VID = 0x2E8A
 KEEP_SOURCE = ("main.py", "boot.py")
-# Code only a desktop runs (the simulator's and the tests' clock, random source, store in RAM).
-HOST_ONLY = ("desktop",)
 # The modules of the flat layout before the packages (brain/, store/, protocol/, board/): a
 # unit updated from it loses them, so nothing stale lingers on its flash.
 DRIVERS_BEFORE = ("__init__", "beeper", "ht1621", "keypad", "latch", "leds", "sio", "slots",
@@ -71,16 +73,19 @@ def find_pico():
 
 
 def sources(root=FIRMWARE):
-    """firmware/'s modules as (path relative to firmware/, absolute path), sorted."""
+    """What the manifest lists, as (path on the Pico, absolute path), sorted. version.py is
+    written for this deploy into build/deploy/ (not build/mpy/, which compile_all clears),
+    whole then renamed: processes deploying side by side (the pin suite's) write the same."""
     out = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        top = dirpath == root
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and not d.startswith(".")
-                             and not (top and d in HOST_ONLY))
-        for name in sorted(filenames):
-            if name.endswith(".py"):
-                full = os.path.join(dirpath, name)
-                out.append((os.path.relpath(full, root).replace(os.sep, "/"), full))
+    for rel, full in manifest.files(os.path.join(root, "manifest.py")):
+        if rel == "version.py":
+            full = os.path.join(REPO, "build", "deploy", "version.py")
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            part = "%s.%d" % (full, os.getpid())
+            with open(part, "w") as f:
+                f.write(manifest.version_module(manifest.describe(), "files"))
+            os.replace(part, full)
+        out.append((rel, full))
     return out
 
 

@@ -53,11 +53,15 @@ def _installed_version(pkg):
 
 
 def firmware_files():
-    """The firmware's modules, relative to firmware/, sorted (every package, board/drivers/ and
-    desktop/ included: the page runs the simulated board)."""
+    """The firmware's modules, relative to firmware/, sorted: what firmware/manifest.py lists (a
+    Pico's) and desktop/, which the manifest never holds (the page runs the simulated board)."""
+    sys.path.insert(0, REPO)
+    from host_tools import manifest
+
     root = os.path.join(REPO, "firmware")
-    out = []
-    for d, dirs, files in os.walk(root):
+    out = [rel for rel, _ in manifest.files(os.path.join(root, "manifest.py"))]
+    desktop = os.path.join(root, "desktop")
+    for d, dirs, files in os.walk(desktop):
         dirs[:] = sorted(x for x in dirs if x != "__pycache__")
         for f in files:
             if f.endswith(".py"):

@@ -1,9 +1,11 @@
 """The pin suite's fixtures: one emulated Pico per MicroPython image, booted on the flash that
-`make deploy` leaves, shared by the scenarios of a module (a boot costs ~10 s of wall time).
+`make deploy` leaves (the frozen image: on a blank flash), shared by the scenarios of a module
+(a boot costs ~10 s of wall time).
 
-Every test here is parametrised by image version ("1.25.0", "1.28.0"). Where the emulator or
-the images are missing the whole suite is skipped with one line saying which. `-k 1.25` picks
-one version: `make test` runs the two in parallel processes.
+Every test here is parametrised by image version ("1.25.0", "1.28.0": stock MicroPython with the
+deployed files; "frozen": the unit's own image, `make uf2`, on a blank flash). Where the
+emulator or the images are missing the whole suite is skipped with one line saying which.
+`-k 1.25` picks one version: `make test` runs them in parallel processes.
 """
 
 import pytest

