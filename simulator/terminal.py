@@ -8,7 +8,7 @@ A terminal reports no key releases, so keys are taps (down then up); `n` (or `C`
 only `y` goes on, since one stray keystroke next to `m` must not wipe a game. Like the window
 it re-implements no rule: keys and card movements become events on the simulated board that
 the unit's own loop (app.App) takes, everything drawn is a Unit output; a refusal is said in
-words (explain.py).
+words (desktop/words.py, the window's and the page's sentences).
 """
 
 import os
@@ -16,7 +16,8 @@ import select
 import sys
 import time
 
-from simulator import explain, frontend
+from desktop import words
+from simulator import frontend
 
 HOLD_S = 3.2  # a little over the unit's 3 s holds (unit.hold_ms), as a finger would
 HELP = (
@@ -180,8 +181,8 @@ class Terminal:
 
     def _explain(self, code, key):
         u = self.unit
-        return explain.explain(code, u.entry, u.slots, dict(self.session.balances()),
-                               u.ledger.profile, key=key)
+        return words.explain(code, u.entry, u.slots, dict(self.session.balances()),
+                             u.ledger.profile, key=key, names=self._names())
 
     def _names(self):
         """The names the banker gave the cards (NAME, kept by the unit: protocol/names.py)."""
@@ -236,9 +237,7 @@ class Terminal:
         text_lines.append(" sound: %d   tone: %-14s deal: %s" % (v.volume, tone, v.deal))
         text_lines.append(" entry: %-8s error: %s" % (v.entry or "-", v.error or "-"))
         text_lines.extend(" " + h for h in HELP)
-        said = self.status
-        if not said and v.error:
-            said = self._explain(v.error, self.last_key)
+        said = self.status or words.refused(self.unit, self.last_key, self._names())
         text_lines.append(" > " + (said or self.note))
         if self.server is not None:
             text_lines.append(" serving %s %s" % (self.server.mode, self.server.address))
@@ -248,10 +247,10 @@ class Terminal:
             named = self._names()
             for n, bal in s.balances():
                 text_lines.append("   card %d %-12s %12s  %s" % (
-                    n, named.get(n, ""), frontend.grouped(bal), frontend.amount_text(bal, prof)))
+                    n, named.get(n, ""), words.grouped(bal), words.amount(bal, prof)))
             text_lines.append(" -- recent transactions --")
             for rec in reversed(s.recent(8)):
-                text_lines.append("   " + frontend.txn_text(rec, prof, named))
+                text_lines.append("   " + words.txn_line(rec, prof, named))
         frame = ESC + "[H" + "".join(line + CLEAR_TO_EOL + "\r\n" for line in text_lines)
         frame += ESC + "[J"
         if frame != self.frame:

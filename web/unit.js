@@ -212,6 +212,7 @@ function draw(old, v) {
   $("light-red").classList.toggle("on", v.red);
   $("light-green").classList.toggle("on", v.green);
   $("deal").textContent = v.deal === "idle" ? "" : "deal: " + v.deal;
+  $("said").textContent = v.said;  // a refusal in words, the window's sentence (web/body.py)
   $("sound").setAttribute("class", "sound v" + v.volume);
   $("sound").setAttribute("aria-label", "volume " + v.volume);
   for (const [i, s] of ["L", "R"].entries()) {

@@ -8,7 +8,7 @@ import json
 import tkinter as tk
 
 from brain.ledger import FROM, TO
-from simulator import explain, frontend
+from desktop import words
 from simulator.window.layout import CARD_COLOURS
 
 NAME_MAX = 12  # names.MAX_LEN: the unit refuses longer ones
@@ -60,8 +60,8 @@ class BankerPanel:
         top = tk.Frame(p, bg=bg)
         top.pack(anchor="w", fill="x", pady=(8, 0))
         tk.Label(top, text="Transactions of", font=head, bg=bg).pack(side="left")
-        self.filter_var = tk.StringVar(master=self.root, value="every player")
-        self.filter_menu = tk.OptionMenu(top, self.filter_var, "every player")
+        self.filter_var = tk.StringVar(master=self.root, value=words.say("panel.every"))
+        self.filter_menu = tk.OptionMenu(top, self.filter_var, words.say("panel.every"))
         self.filter_menu.configure(font=text, takefocus=0, highlightthickness=0)
         self.filter_menu.pack(side="left", padx=(6, 0))
         self.log_text = tk.Text(p, width=COLUMN_CHARS, height=LOG_LINES, font=small,
@@ -96,10 +96,10 @@ class BankerPanel:
         ok, got = self.ask("NAME %d %s" % (card, text) if text else "NAME %d" % card)
         if ok:
             self.names = {int(k): v for k, v in got.items() if v}
-            self.status = ("card %d is %s" % (card, text)) if text else (
-                "card %d has no name now" % card)
+            self.status = words.say("panel.named", card=words.who(card), name=text) if text \
+                else words.say("panel.unnamed", card=words.who(card))
         else:
-            self.status = "the name was not kept: " + got.split(" ", 2)[-1]
+            self.status = words.say("panel.name-refused", why=got.split(" ", 2)[-1])
         self._entry_done()
         self._panel_key = None
         self.refresh()
@@ -125,12 +125,12 @@ class BankerPanel:
     def set_filter(self, card):
         """Show only card's transactions in the panel's log (0: every player's)."""
         self.log_filter = card
-        self.filter_var.set(self._player(card) if card else "every player")
+        self.filter_var.set(self._player(card) if card else words.say("panel.every"))
         self._panel_key = None
         self._draw_panel()
 
     def _player(self, card):
-        return explain.who(card, self.names)
+        return words.who(card, self.names)
 
     def _draw_panel(self):
         if not self.panel_shown:
@@ -144,8 +144,8 @@ class BankerPanel:
         prof = led.profile
         for n, bal in self.session.balances():
             lab, short = self.bal_labels[n]
-            lab.configure(text=frontend.grouped(bal))
-            short.configure(text=frontend.amount_text(bal, prof))
+            lab.configure(text=words.grouped(bal))
+            short.configure(text=words.amount(bal, prof))
             ent = self.name_entries[n]
             if self.root.focus_get() is not ent:
                 ent.delete(0, "end")
@@ -153,13 +153,14 @@ class BankerPanel:
         menu = self.filter_menu["menu"]
         menu.delete(0, "end")
         for n in range(7):
-            menu.add_command(label=self._player(n) if n else "every player",
+            menu.add_command(label=self._player(n) if n else words.say("panel.every"),
                              command=lambda n=n: self.set_filter(n))
-        self.filter_var.set(self._player(self.log_filter) if self.log_filter else "every player")
+        self.filter_var.set(self._player(self.log_filter) if self.log_filter
+                            else words.say("panel.every"))
         recs = self.session.recent(200 if self.log_filter else 16)
         if self.log_filter:
             recs = [r for r in recs if self.log_filter in (r[FROM], r[TO])][-16:]
-        lines = [frontend.txn_text(r, prof, self.names) for r in reversed(recs)]
+        lines = [words.txn_line(r, prof, self.names) for r in reversed(recs)]
         self.log_text.configure(state="normal")
         self.log_text.delete("1.0", "end")
         self.log_text.insert("end", "\n".join(lines) if lines else "(none yet)")
@@ -195,8 +196,7 @@ class BankerPanel:
         head = "game %s (%s), %s" % (g.get("id"), prof, "%d transactions" % n
                                      if isinstance(n, int) else "transactions unknown")
         bal = g.get("balances") or {}
-        money_of = explain.profiles.get(prof) or explain.profiles.get("world")
-        parts = ["%s %s" % (self.names.get(int(c)) or c, explain.amount(v, money_of))
+        parts = ["%s %s" % (self.names.get(int(c)) or c, words.amount(v, prof))
                  for c, v in sorted(bal.items()) if isinstance(v, int)]
         lines = [head, ""]
         for part in parts:
@@ -209,12 +209,11 @@ class BankerPanel:
     def restore_game(self, game_id):
         ok, got = self.ask("RESTORE GAME %s" % game_id)
         if ok:
-            self.status = "game %s is back" % game_id
+            self.status = words.say("panel.back", game=game_id)
         elif got.split()[1:2] == ["maintenance-required"]:
-            self.status = ("bringing a game back needs maintenance mode: hold DEAL for 3 "
-                           "seconds on the unit, then try again")
+            self.status = words.say("panel.back-needs")
         else:
-            self.status = "game %s was not brought back: %s" % (game_id, got[4:])
+            self.status = words.say("panel.back-refused", game=game_id, why=got[4:])
         self._panel_key = None
         self._view = None
         self.refresh()
