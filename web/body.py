@@ -249,10 +249,24 @@ class Page:
 page = None
 
 
-def start(state_dir, seed, virtual, profile, maintenance):
+def start(state_dir, seed, virtual, profile, maintenance, lang="en"):
     global page
     page = Page(state_dir, seed, virtual, profile or None, maintenance)
-    return json.dumps({"tones": tones.TONES})
+    info = json.loads(set_lang(lang))
+    info["tones"] = tones.TONES
+    return json.dumps(info)
+
+
+def set_lang(lang):
+    """Speak lang from now on ('fr-CA' is French; anything but French, English); the page's
+    own words in it: {"lang": ..., "texts": {sentence id: text}} (the page.* and deal.* ones,
+    a {field} left for the page to fill)."""
+    words.set_lang(words.lang_of(lang))
+    if page is not None:
+        page._log_key = None  # the log's lines said again
+    table = words.TEXTS[words.lang()]
+    texts = {k: v for k, v in table.items() if k.startswith("page.") or k.startswith("deal.")}
+    return json.dumps({"lang": words.lang(), "texts": texts})
 
 
 def call(op, a=None, b=None):

@@ -141,6 +141,27 @@ TEXTS = {
         "term.recent": "-- recent transactions --",
         "term.serving": "serving {mode} {address}",
         "term.small": "make the terminal larger: the unit needs {w}x{h}, this one is {cw}x{ch}",
+        # the window
+        "win.help": ("keys: 0-9 . m k c (hold c: new game)  d/space: DEAL (hold: maintenance)  "
+                     "+ -   F1-F6: card in/out of L  Shift+F1-F6 or Ctrl+1-6: in/out of R  b: "
+                     "banker panel  F11: large display  F12: fran\u00e7ais"),
+        "win.panel": "banker panel (b)",
+        "win.large": "large display (F11)",
+        "win.whole": "whole unit (F11)",
+        "win.other-lang": "FR",
+        "win.name-hint": "name a card: type, then Return",
+        "win.txns-of": "Transactions of",
+        "win.previous": "Previous games",
+        "win.none-kept": "(none kept yet)",
+        "win.bring-back": "bring back",
+        "win.game": "game {id} ({profile}), {n} transactions",
+        "win.game.unknown": "game {id} ({profile}), transactions unknown",
+        "win.cards-hint": "bank cards: drag one to a slot, or click it then a slot",
+        "win.slot.L": "L  credit  +",
+        "win.slot.R": "R  debit  -",
+        "win.maintenance": "MAINTENANCE",
+        "win.big.maintenance": "maintenance",
+        "win.off-glass": "switched off: a key or a card wakes it",
         # the page
         "page.hint": ("Tap a card, then a slot (or drag it). Tap a card in a slot to take it "
                       "out."),
@@ -273,6 +294,28 @@ TEXTS = {
         "term.serving": "sert {mode} {address}",
         "term.small": ("agrandissez le terminal : l'appareil demande {w}x{h}, celui-ci fait "
                        "{cw}x{ch}"),
+        "win.help": ("touches : 0-9 . m k c (c maintenu : nouvelle partie)  d/espace : DEAL "
+                     "(maintenu : maintenance)  + -   F1-F6 : carte dans/hors de L  Maj+F1-F6 "
+                     "ou Ctrl+1-6 : dans/hors de R  b : panneau du banquier  F11 : grand "
+                     "affichage  F12 : English"),
+        "win.panel": "panneau du banquier (b)",
+        "win.large": "grand affichage (F11)",
+        "win.whole": "appareil entier (F11)",
+        "win.other-lang": "EN",
+        "win.name-hint": "nommer une carte : tapez, puis Entr\u00e9e",
+        "win.txns-of": "Op\u00e9rations de",
+        "win.previous": "Parties pr\u00e9c\u00e9dentes",
+        "win.none-kept": "(aucune gard\u00e9e encore)",
+        "win.bring-back": "reprendre",
+        "win.game": "partie {id} ({profile}), {n} op\u00e9rations",
+        "win.game.unknown": "partie {id} ({profile}), op\u00e9rations inconnues",
+        "win.cards-hint": ("cartes : glissez-en une vers une fente, ou cliquez-la puis une "
+                           "fente"),
+        "win.slot.L": "L  cr\u00e9dit  +",
+        "win.slot.R": "R  d\u00e9bit  -",
+        "win.maintenance": "MAINTENANCE",
+        "win.big.maintenance": "maintenance",
+        "win.off-glass": "\u00e9teint : une touche ou une carte le r\u00e9veille",
         "page.hint": ("Touchez une carte, puis une fente (ou glissez-la). Touchez une carte "
                       "dans une fente pour la retirer."),
         "page.banker": "Banquier",

@@ -67,6 +67,9 @@ class Inputs:
         if sym == "F11":
             self.toggle_large()
             return
+        if sym == "F12":
+            self.other_lang()
+            return
         if sym.startswith("F") and sym[1:].isdigit() and 1 <= int(sym[1:]) <= 6:
             self.move_card(int(sym[1:]), "R" if shift else "L")
             return

@@ -26,7 +26,7 @@ class BankerPanel:
         text = self._font("panel", 11)
         mono = self._font("panel-mono", 11, family="Courier")
         small = self._font("panel-small", 10, family="Courier")
-        tk.Label(p, text="Banker", font=title, bg=bg).pack(anchor="w")
+        self.worded(tk.Label(p, font=title, bg=bg), "page.banker").pack(anchor="w")
         # Two columns: the players and their log, and the previous games beside them; one
         # under the other would not fit a small screen's height.
         cols = tk.Frame(p, bg=bg)
@@ -55,11 +55,11 @@ class BankerPanel:
             short = tk.Label(grid, text="", bg=bg, fg="#555555", font=small, anchor="w", width=8)
             short.grid(row=n, column=3, sticky="w")
             self.bal_labels[n] = (lab, short)
-        tk.Label(p, text="name a card: type, then Return", bg=bg, fg="#777777",
-                 font=self._font("panel-hint", 9)).pack(anchor="w")
+        self.worded(tk.Label(p, bg=bg, fg="#777777", font=self._font("panel-hint", 9)),
+                    "win.name-hint").pack(anchor="w")
         top = tk.Frame(p, bg=bg)
         top.pack(anchor="w", fill="x", pady=(8, 0))
-        tk.Label(top, text="Transactions of", font=head, bg=bg).pack(side="left")
+        self.worded(tk.Label(top, font=head, bg=bg), "win.txns-of").pack(side="left")
         self.filter_var = tk.StringVar(master=self.root, value=words.say("panel.every"))
         self.filter_menu = tk.OptionMenu(top, self.filter_var, words.say("panel.every"))
         self.filter_menu.configure(font=text, takefocus=0, highlightthickness=0)
@@ -67,7 +67,8 @@ class BankerPanel:
         self.log_text = tk.Text(p, width=COLUMN_CHARS, height=LOG_LINES, font=small,
                                 bg="#fffdf7", relief="flat", state="disabled", takefocus=0)
         self.log_text.pack(anchor="w", fill="both", expand=True)
-        tk.Label(right, text="Previous games", font=head, bg=bg).pack(anchor="w", pady=(6, 0))
+        self.worded(tk.Label(right, font=head, bg=bg), "win.previous").pack(anchor="w",
+                                                                            pady=(6, 0))
         self.games_frame = tk.Frame(right, bg=bg)
         self.games_frame.pack(anchor="w", fill="x")
         # The column keeps its width with no game kept yet: the window is sized with it.
@@ -163,7 +164,7 @@ class BankerPanel:
         lines = [words.txn_line(r, prof, self.names) for r in reversed(recs)]
         self.log_text.configure(state="normal")
         self.log_text.delete("1.0", "end")
-        self.log_text.insert("end", "\n".join(lines) if lines else "(none yet)")
+        self.log_text.insert("end", "\n".join(lines) if lines else words.say("page.none"))
         self.log_text.configure(state="disabled")
         self.draw_games()
 
@@ -176,7 +177,7 @@ class BankerPanel:
         bg = "#f5f1e6"
         font = self._fonts["panel-small"][0]
         if not self.games:
-            tk.Label(self.games_frame, text="(none kept yet)", bg=bg, fg="#777777",
+            tk.Label(self.games_frame, text=words.say("win.none-kept"), bg=bg, fg="#777777",
                      font=font).pack(anchor="w")
             return
         for g in self.games:
@@ -185,7 +186,8 @@ class BankerPanel:
             # A longer line wraps rather than widen the panel (and the window) past the screen.
             tk.Label(row, text=self.game_text(g), bg=bg, font=font, justify="left", anchor="w",
                      wraplength=font.measure("0" * COLUMN_CHARS)).pack(anchor="w")
-            tk.Button(row, text="bring back", takefocus=0, font=self._fonts["button"][0],
+            tk.Button(row, text=words.say("win.bring-back"), takefocus=0,
+                      font=self._fonts["button"][0],
                       command=lambda g=g: self.restore_game(g.get("id"))).pack(anchor="e")
 
     def game_text(self, g):
@@ -193,8 +195,8 @@ class BankerPanel:
         to a line as fit the column."""
         prof = g.get("profile") or "world"
         n = g.get("transactions")
-        head = "game %s (%s), %s" % (g.get("id"), prof, "%d transactions" % n
-                                     if isinstance(n, int) else "transactions unknown")
+        head = words.say("win.game", id=g.get("id"), profile=prof, n=n) if isinstance(
+            n, int) else words.say("win.game.unknown", id=g.get("id"), profile=prof)
         bal = g.get("balances") or {}
         parts = ["%s %s" % (self.names.get(int(c)) or c, words.amount(v, prof))
                  for c, v in sorted(bal.items()) if isinstance(v, int)]

@@ -95,3 +95,38 @@ def test_every_refusal_on_the_page_is_the_windows_sentence(page, lang):
         assert "carte 3 ne peut pas payer 20 M" in window_says(SCENES[0][1], lang)[0]
     else:
         assert window_says(SCENES[0][1], lang)[0] == "card 3 cannot pay 20 M: it has 15 M"
+
+
+def test_the_page_speaks_the_browsers_language_and_switches(browser, origin):
+    from browserpage import Page, start_chromium, stop_chromium
+
+    drv = start_chromium()  # a browser of its own: its language is set before any page loads
+    try:
+        drv.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
+            "Object.defineProperty(navigator, 'language', {get: () => 'fr-FR'});")})
+        page = Page(drv, origin, "clock=virtual&seed=1")
+        page.load()
+
+        def text(el):
+            return drv.find_element("id", el).text
+
+        assert drv.execute_script("return document.documentElement.lang;") == "fr"
+        assert text("hint") == words.TEXTS["fr"]["page.hint"]
+        assert drv.find_element("css selector", "aside h2").text == "Banquier"
+        drv.execute_script("bank.act('in', 'L', 2); bank.act('down', 'M'); bank.act('up', 'M');"
+                           "bank.act('down', 'M'); bank.act('up', 'M');")  # Go twice (B9)
+        assert text("said").startswith("carte 2 a d\u00e9j\u00e0 touch\u00e9 son salaire de "
+                                        "D\u00e9part (2 M)")
+        assert "D\u00e9part Banque>2 2 M" in text("log")  # the log in French too
+        # the control: English, kept for the next load
+        drv.execute_script("const s = document.getElementById('lang'); s.value = 'en';"
+                           "s.dispatchEvent(new Event('change'));")
+        assert text("said").startswith("card 2 has had its Go salary (2 M) on this insertion")
+        assert text("hint") == words.TEXTS["en"]["page.hint"]
+        assert "go bank>2 2 M" in text("log")
+        page.load()
+        assert drv.execute_script("return document.documentElement.lang;") == "en"
+        assert drv.find_element("css selector", "aside h2").text == "Banker"
+        assert page.console_errors() == []
+    finally:
+        stop_chromium(drv)
