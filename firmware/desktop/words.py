@@ -133,14 +133,13 @@ TEXTS = {
         "term.holding": "holding {key} for 3 s ...",
         "term.power.on": "power: on",
         "term.power.off": "power: off (dark): the next key only wakes it",
-        "term.slots": "slot L (credit +): {left}   slot R (debit \u2212): {right}",
+        "term.slots": "slot L (credit +): {left}   slot R (debit -): {right}",
         "term.empty": "empty",
         "term.sound": "sound: {volume}   tone: {tone}   deal: {deal}",
         "term.entry": "entry: {entry}",
         "term.balances": "-- banker: balances --",
         "term.recent": "-- recent transactions --",
         "term.serving": "serving {mode} {address}",
-        "term.small": "make the terminal larger: the unit needs {w}x{h}, this one is {cw}x{ch}",
         # the window
         "win.help": ("keys: 0-9 . m k c (hold c: new game)  d/space: DEAL (hold: maintenance)  "
                      "+ -   F1-F6: card in/out of L  Shift+F1-F6 or Ctrl+1-6: in/out of R  b: "
@@ -285,15 +284,13 @@ TEXTS = {
         "term.power.on": "allum\u00e9",
         "term.power.off": ("\u00e9teint (\u00e9cran noir) : la prochaine touche ne fait que le "
                            "r\u00e9veiller"),
-        "term.slots": "fente L (cr\u00e9dit +) : {left}   fente R (d\u00e9bit \u2212) : {right}",
+        "term.slots": "fente L (cr\u00e9dit +) : {left}   fente R (d\u00e9bit -) : {right}",
         "term.empty": "vide",
         "term.sound": "son : {volume}   tonalit\u00e9 : {tone}   distribution : {deal}",
         "term.entry": "saisie : {entry}",
         "term.balances": "-- banquier : soldes --",
         "term.recent": "-- derni\u00e8res op\u00e9rations --",
         "term.serving": "sert {mode} {address}",
-        "term.small": ("agrandissez le terminal : l'appareil demande {w}x{h}, celui-ci fait "
-                       "{cw}x{ch}"),
         "win.help": ("touches : 0-9 . m k c (c maintenu : nouvelle partie)  d/espace : DEAL "
                      "(maintenu : maintenance)  + -   F1-F6 : carte dans/hors de L  Maj+F1-F6 "
                      "ou Ctrl+1-6 : dans/hors de R  b : panneau du banquier  F11 : grand "
