@@ -14,106 +14,20 @@ window's and the page's sentences).
 """
 
 import os
-import select
-import signal
 import sys
 import time
 
 from desktop import words
 from simulator import frontend
+from simulator.digits import BOX, big_digits, big_size
+from simulator.screen import Curses, loop
 
 HOLD_S = 3.2  # a little over the unit's 3 s holds (unit.hold_ms), as a finger would
 TAPS = {"m": "M", "M": "M", "k": "K", "K": "K", "c": "C", "d": "DEAL", "D": "DEAL",
         " ": "DEAL", "+": "+", "=": "+", "-": "-", "_": "-", ".": ".", ",": "."}
 for _d in "0123456789":
     TAPS[_d] = _d
-
-LIT = "\u2588"  # a full block: a lit segment
-BOX = "\u250c\u2500\u2510\u2502\u2514\u2518"  # the glass's frame: corners, sides
-MIN_H = 5  # the smallest digits that still read as seven segments
 ESC = "\x1b"
-
-
-def big_size(cols, hmax):
-    """(cell width, digit height) for a terminal cols wide with hmax rows for the digits, or
-    None if too small. A cell is as wide as the width allows, and a digit about 0.8 of that in
-    rows (a terminal's character is about twice as tall as it is wide)."""
-    cwmax = (cols - 8) // 5 - 2
-    if hmax < MIN_H or cwmax < 4:
-        return None
-    h = max(MIN_H, min(hmax, cwmax * 4 // 5))
-    cw = min(cwmax, h * 3 // 2 + 1)
-    return cw, h
-
-
-def big_digits(cells, lit, cw, h):
-    """The 5 cells as h rows of text, each cell cw wide and followed by its decimal point and a
-    space: full blocks for the lit segments (bit 0 = a ... bit 6 = g, 0x80 the point,
-    board/segments.py), blanks for the rest."""
-    t = 2 if cw >= 8 else 1  # the vertical strokes' width
-    mid = (h - 1) // 2
-    rows = []
-    for y in range(h):
-        row = ""
-        for byte in cells:
-            if not lit:
-                byte = 0
-            cell = [" "] * cw
-            if (y == 0 and byte & 1) or (y == mid and byte & 64) or (y == h - 1 and byte & 8):
-                for x in range(t, cw - t):
-                    cell[x] = LIT
-            upper = 0 < y < mid
-            lower = mid < y < h - 1
-            if (upper and byte & 32) or (lower and byte & 16):  # f, e: the left side
-                for x in range(t):
-                    cell[x] = LIT
-            if (upper and byte & 2) or (lower and byte & 4):  # b, c: the right side
-                for x in range(cw - t, cw):
-                    cell[x] = LIT
-            point = LIT if y == h - 1 and byte & 0x80 else " "
-            row += "".join(cell) + point + " "
-        rows.append(row)
-    return rows
-
-
-def read_big(lines):
-    """What the framed digits on a screen show: (text, k, M), or None if no frame is drawn;
-    the inverse of big_digits in its frame (the tests read a real terminal's screen with it)."""
-    from board.segments import CHARS, CODES
-
-    top = next((i for i, line in enumerate(lines) if line.lstrip().startswith(BOX[0])), None)
-    if top is None:
-        return None
-    left = lines[top].index(BOX[0])
-    inner = []
-    for line in lines[top + 1:]:
-        if line[left:left + 1] != BOX[3]:
-            break
-        inner.append(line[left + 1:].split(BOX[3])[0])
-    h = len(inner)
-    if h < MIN_H:
-        return None
-    cw = (len(inner[0]) - 4) // 5 - 2
-    mid = (h - 1) // 2
-    up, low = max(1, mid // 2), (mid + h - 1) // 2
-    by_byte = {}
-    for ch, g in zip(CHARS, CODES, strict=True):
-        by_byte.setdefault(g, ch)
-    text = ""
-    for i in range(5):
-        x = 1 + i * (cw + 2)
-        byte = 0
-        for bit, (r, c) in enumerate(((0, cw // 2), (up, cw - 1), (low, cw - 1), (h - 1, cw // 2),
-                                      (low, 0), (up, 0), (mid, cw // 2))):
-            if inner[r][x + c:x + c + 1] == LIT:
-                byte |= 1 << bit
-        if byte:
-            text += by_byte.get(byte, "?")
-        if inner[h - 1][x + cw:x + cw + 1] == LIT:
-            text += "."
-    ann = [row.rstrip()[-1:] for row in inner]
-    return text, ann[-1] == "k", ann[0] == "M"
-
 
 def wrap(text, width):
     """text in lines of at most width characters, broken at spaces where it can be."""
@@ -337,138 +251,6 @@ class Terminal:
             out.append((" " + BOX[4] + BOX[1] * inner + BOX[5], "digits"))
         out.extend(below)
         return [(text[:cols], kind) for text, kind in out], (v.red, v.green)
-
-
-class Curses:
-    """The screen, drawn with curses: each frame whole, curses sends only what changed."""
-
-    def __init__(self, term, fd):
-        import curses
-
-        self.curses = curses
-        self.term = term
-        self.fd = fd
-        self.scr = None
-        self.frame = None
-        self.attrs = {}
-
-    def start(self):
-        c = self.curses
-        os.environ.setdefault("ESCDELAY", "25")  # a lone Esc is not the start of a sequence
-        self.scr = c.initscr()
-        c.noecho()
-        c.cbreak()
-        self.scr.keypad(True)
-        self.scr.nodelay(True)
-        try:
-            c.curs_set(0)
-        except c.error:
-            pass  # a terminal that cannot hide its cursor
-        bold = c.A_BOLD
-        self.attrs = {"title": bold, "digits": bold, "said": bold, "text": 0, "help": c.A_DIM,
-                      "red": bold, "green": bold}
-        if c.has_colors():
-            c.start_color()
-            try:
-                c.use_default_colors()
-                back = -1
-            except c.error:
-                back = c.COLOR_BLACK
-            for n, (name, colour) in enumerate((("red", c.COLOR_RED), ("green", c.COLOR_GREEN),
-                                                ("said", c.COLOR_YELLOW)), 1):
-                c.init_pair(n, colour, back)
-                self.attrs[name] = c.color_pair(n) | bold
-
-    def stop(self):
-        c = self.curses
-        if self.scr is not None:
-            self.scr.keypad(False)
-            c.nocbreak()
-            c.echo()
-            c.endwin()
-            self.scr = None
-
-    def resized(self):
-        """The terminal's new size taken (SIGWINCH): the next draw is whole."""
-        try:
-            cols, rows = os.get_terminal_size(self.fd)
-        except OSError:
-            return
-        self.curses.resizeterm(rows, cols)
-        self.frame = None
-        self.scr.clear()
-
-    def draw(self):
-        rows, cols = self.scr.getmaxyx()
-        lines, lights = self.term.screen(cols, rows)
-        frame = (lines[:rows], lights, cols, rows)
-        if frame == self.frame:
-            return
-        self.frame = frame
-        scr = self.scr
-        scr.erase()
-        for y, (text, kind) in enumerate(lines[:rows]):
-            try:
-                scr.addstr(y, 0, text, self.attrs.get(kind, 0))
-            except self.curses.error:
-                pass  # the bottom-right cell: curses cannot move past it, the text is there
-        title = lines[0][0]
-        for lit, name, at in ((lights[0], "red", title.find("(")),
-                              (lights[1], "green", title.find("(", title.find("(") + 1))):
-            if lit and 0 <= at < cols - 3:
-                scr.addstr(0, at, "(*)", self.attrs[name])
-        scr.refresh()
-
-    def keys(self):
-        """The keys typed since the last look; True in the list for a resize."""
-        got = []
-        while True:
-            try:
-                k = self.scr.get_wch()
-            except self.curses.error:
-                return got
-            if k == self.curses.KEY_RESIZE:
-                got.append(True)
-            elif isinstance(k, str):
-                got.append(k)
-
-
-def loop(term, screen, fd):
-    """Draw, sleep until a key, a resize, a served client or the unit's next change, repeat."""
-    rd, wr = os.pipe()
-    os.set_blocking(rd, False)
-    os.set_blocking(wr, False)
-    old_wakeup = signal.set_wakeup_fd(wr)
-    old_winch = signal.signal(signal.SIGWINCH, lambda *_: None)  # the wakeup fd says it
-    try:
-        while not term.quit:
-            screen.draw()
-            fds = [fd, rd] + (term.server.fds() if term.server is not None else [])
-            # Replies a client has yet to take: wake when it takes them (draw() sends).
-            wfds = term.server.wfds() if term.server is not None else []
-            ms = term.wait_ms()
-            ready, _, _ = select.select(fds, wfds, [], None if ms is None else ms / 1000.0)
-            term.timers()
-            for r in ready:
-                if r == rd:
-                    try:
-                        os.read(rd, 512)
-                    except OSError:
-                        pass
-                    screen.resized()
-                elif r == fd:
-                    for k in screen.keys():
-                        if k is True:
-                            screen.resized()
-                        else:
-                            term.feed(k)
-                elif term.server is not None:
-                    term.server.ready(r)
-    finally:
-        signal.signal(signal.SIGWINCH, old_winch)
-        signal.set_wakeup_fd(old_wakeup)
-        os.close(rd)
-        os.close(wr)
 
 
 def run(host, opts):

@@ -1,6 +1,6 @@
 """The terminal front end in a real terminal: `python -m simulator` with no DISPLAY, run inside
 tmux (a terminal emulator of its own, on a private server), keys sent with send-keys, the screen
-read back with capture-pane (the large digits decoded with terminal.read_big), at two sizes and
+read back with capture-pane (the large digits decoded with digits.read_big), at two sizes and
 across a resize (SIGWINCH)."""
 
 import json
@@ -17,7 +17,7 @@ import pytest
 
 from board import segments
 from desktop import words
-from simulator import terminal
+from simulator import digits
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TMUX = shutil.which("tmux")
@@ -88,7 +88,7 @@ class Tmux:
 
 
 def read(lines):
-    return terminal.read_big(lines)
+    return digits.read_big(lines)
 
 
 @pytest.fixture
@@ -108,10 +108,10 @@ def tty(quiet_env):
 def test_the_large_digits_read_back_at_every_size():
     # Every character the firmware's font has, in every cell, at small to large sizes.
     for cols, hmax in ((38, 5), (60, 7), (80, 9), (120, 20), (200, 40)):
-        cw, h = terminal.big_size(cols, hmax)
+        cw, h = digits.big_size(cols, hmax)
         for text in ("0.123", "45678", "9", "Err1", "15.15", "-0.5"):
             cells = segments.cells(text)
-            rows = terminal.big_digits(cells, True, cw, h)
+            rows = digits.big_digits(cells, True, cw, h)
             width = len(rows[0]) + 4
             framed = ([" \u250c" + "\u2500" * width + "\u2510"]
                       + [" \u2502 " + r + " M \u2502" for r in rows]
