@@ -291,13 +291,12 @@ TEXTS = {
         "term.balances": "-- banquier : soldes --",
         "term.recent": "-- derni\u00e8res op\u00e9rations --",
         "term.serving": "sert {mode} {address}",
-        "win.help": ("touches : 0-9 . m k c (c maintenu : nouvelle partie)  d/espace : DEAL "
-                     "(maintenu : maintenance)  + -   F1-F6 : carte dans/hors de L  Maj+F1-F6 "
-                     "ou Ctrl+1-6 : dans/hors de R  b : panneau du banquier  F11 : grand "
-                     "affichage  F12 : English"),
-        "win.panel": "panneau du banquier (b)",
-        "win.large": "grand affichage (F11)",
-        "win.whole": "appareil entier (F11)",
+        "win.help": ("touches : 0-9 . m k c (c tenu : nouvelle partie)  d/espace : DEAL (tenu : "
+                     "maintenance)  + -   F1-F6 : carte dans/hors de L  Maj+F1-F6 ou Ctrl+1-6 : "
+                     "de R  b : banquier  F11 : grand \u00e9cran  F12 : English"),
+        "win.panel": "banquier (b)",
+        "win.large": "grand \u00e9cran (F11)",
+        "win.whole": "appareil (F11)",
         "win.other-lang": "EN",
         "win.name-hint": "nommer une carte : tapez, puis Entr\u00e9e",
         "win.txns-of": "Op\u00e9rations de",

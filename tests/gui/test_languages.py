@@ -47,3 +47,18 @@ def test_f12_and_the_button_switch_the_language(win):
     win.lang_button.invoke()
     assert said(win) == OVERDRAFT["en"]
     assert win.lang_button.cget("text") == "FR"
+
+
+@pytest.mark.parametrize("lang", words.LANGS)
+def test_the_drawn_labels_fit_the_unit_in_each_language(win, lang):
+    from simulator.window.layout import W
+
+    win.set_lang(lang)
+    win.root.update()
+    c = win.canvas
+    body = c.bbox("body")
+    for item in c.find_all():
+        if c.type(item) == "text" and c.itemcget(item, "text").strip():
+            x0, _, x1, _ = c.bbox(item)
+            assert x0 >= 0 and x1 <= max(body[2], W * win.scale), c.itemcget(item, "text")
+    assert c.itemcget(c.find_withtag("slot")[0], "fill")  # the slots drawn
