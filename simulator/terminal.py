@@ -43,7 +43,7 @@ def wrap(text, width):
 
 
 class Terminal:
-    def __init__(self, host, announce=""):
+    def __init__(self, host, announce="term.front-end"):
         self.host = host
         self.unit = host.unit
         self.session = frontend.Session(host)
@@ -204,8 +204,8 @@ class Terminal:
         maint = "  " + words.say("win.maintenance") if self.unit.maintenance else ""
         red = "(*)" if v.red else "( )"
         green = "(*)" if v.green else "( )"
-        out.append((" MONOPOLY BANK   %s %s%s   %s" % (red, green, maint, self.announce),
-                    "title"))
+        out.append((" MONOPOLY BANK   %s %s%s   %s" % (red, green, maint,
+                                                    words.say(self.announce)), "title"))
         width = max(10, cols - 2)
         below = []
 
@@ -218,7 +218,10 @@ class Terminal:
         right = words.who(v.slots[1]) if v.slots[1] else empty
         add(words.say("term.slots", left=left, right=right))
         tone = ("~ " + v.tone) if v.tone else "-"
-        add(words.say("term.sound", volume=v.volume, tone=tone, deal=v.deal))
+        deal = {"idle": "deal.idle", "running": "deal.run", "ending": "deal.end",
+                "done": "deal.over"}.get(v.deal)
+        add(words.say("term.sound", volume=v.volume, tone=tone,
+                      deal=words.say(deal) if deal else v.deal))
         add(words.say("term.entry", entry=v.entry or "-"))
         add(words.say("term.help1"), "help")
         add(words.say("term.help2"), "help")
@@ -255,15 +258,15 @@ class Terminal:
 
 def run(host, opts):
     if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
-        announce = "terminal front end"
+        announce = "term.front-end"
     else:
-        announce = "no display found: terminal front end"
+        announce = "term.no-display"
     fd = sys.stdin.fileno()
     if not os.isatty(fd) or not os.isatty(sys.stdout.fileno()):
         from simulator import headless
 
         sys.stderr.write("simulator: %s needs a terminal; serving the protocol on stdio\n"
-                         % announce)
+                         % words.say(announce, "en"))
         return headless.run_stdio(host)
     host = frontend.interactive_host(host, opts)
     term = Terminal(host, announce=announce)
@@ -272,7 +275,7 @@ def run(host, opts):
 
         term.server = Server(host, opts.mode, opts.port, app=term.session.app)
         frontend.say(term.server.start())
-    frontend.say(announce)
+    frontend.say(words.say(announce))
     screen = Curses(term, fd)
     try:
         screen.start()

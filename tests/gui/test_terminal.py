@@ -264,3 +264,16 @@ def test_the_terminal_speaks_french_and_f_switches(tty, how):
     p.seen("> 5 K is below the smallest amount at one time, 10 k")
     p.seen("slot L (credit +): card 1")
     assert words.lang() == "en"  # (this process's own, untouched)
+
+
+def test_every_word_on_the_french_screen_is_french(tty):
+    p = tty("--seed", "1", "--lang", "fr", cols=100, rows=40)
+    p.wait_shown(("0", False, False))
+    p.seen("pas d'\u00e9cran graphique : interface en terminal")
+    p.seen("distribution : arr\u00eat\u00e9e")
+    p.type("b")
+    p.seen("-- banquier : soldes --")
+    screen = "\n".join(p.screen())
+    for english in ("card", "deal", "idle", "power", "slot", "sound", "entry", "keys",
+                    "no display"):
+        assert not re.search(r"\b%s\b" % english, screen), english
