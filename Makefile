@@ -87,6 +87,7 @@ gui-deps:
 	@if [ "$$(id -u)" = 0 ] && [ -f /etc/debian_version ]; then \
 	  command -v Xvfb >/dev/null || (apt-get update && apt-get install -y xvfb xdotool x11-apps imagemagick); \
 	  $(PYTHON) -c 'import tkinter' 2>/dev/null || apt-get install -y python3-tk; \
+	  command -v tmux >/dev/null || apt-get install -y tmux; \
 	fi
 
 .PHONY: web web-deps web-screenshots

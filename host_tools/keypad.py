@@ -14,11 +14,14 @@ HOLD_MS = 3000  # the unit's hold for a new game (B11) and for maintenance mode
 ADDS_TO_ENTRY = frozenset("0123456789.KM")  # keys that, with an entry typed, add to it (B2)
 
 
-def _report_state(state, profile=None):
+def _report_state(state, profile=None, bank=None):
     """Print the display after a keypad action. A refusal the unit reports is exit code 1,
     said in words, with the entry it leaves typed (B2: a refused commit keeps it)."""
     say(display(state))
-    why = refusal(state, profile)
+    balances = names = None
+    if bank is not None and state.get("error"):
+        balances, names = bank.balances(), names_of(bank)  # for "card 1 cannot pay 16 M"
+    why = refusal(state, profile, balances, names)
     if why:
         left = state.get("entry")
         raise Failed("the unit refused it: %s%s" % (
@@ -41,7 +44,7 @@ def cmd_press(bank, args):
                 "%s is typed on the unit, left from before: these keys would add to it. Clear "
                 "it first (bank press C), or type onto it with --onto-entry" % left)
         note("starting from %s, typed on the unit before this command" % left)
-    return _report_state(bank.press(*args.keys), _profile(bank))
+    return _report_state(bank.press(*args.keys), _profile(bank), bank)
 
 
 def _profile(bank):
@@ -58,7 +61,7 @@ KEYPAD_ONLY = (
 def cmd_hold(bank, args):
     if not args.no_wake:
         bank.wake()
-    return _report_state(bank.hold(args.key, args.ms), _profile(bank))
+    return _report_state(bank.hold(args.key, args.ms), _profile(bank), bank)
 
 
 def cmd_insert(bank, args):
@@ -67,11 +70,11 @@ def cmd_insert(bank, args):
     balance = bank.balances().get(args.card)
     label = card_label(args.card, names_of(bank))
     say("card %s in %s: balance %s" % (label, args.slot, money(balance)))
-    return _report_state(state, _profile(bank))
+    return _report_state(state, _profile(bank), bank)
 
 
 def cmd_remove(bank, args):
-    return _report_state(bank.remove(args.slot), _profile(bank))
+    return _report_state(bank.remove(args.slot), _profile(bank), bank)
 
 
 def cmd_newgame(bank, args):

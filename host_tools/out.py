@@ -1,5 +1,6 @@
 """What the command line prints: amounts, cards with their players' names, one line at a time."""
 
+import os
 import sys
 
 from .errors import CommandError
@@ -49,41 +50,32 @@ def note(text):
     sys.stderr.flush()
 
 
-# One entry's least and most, and the step amounts come in, per profile (B2, B15).
-ENTRY_LIMITS = {"world": (10000, 20000000, 1000), "classic": (1, 99999, 1),
-                "francs": (100, 1000000, 100)}
+def _words():
+    """The sentences the window, the terminal and the page say (firmware/desktop/words.py,
+    with the entry limits of firmware/brain/profiles.py), from the firmware/ beside host_tools:
+    the repo, which `make setup` installs host_tools from (editable), as `bank deploy` finds it.
+    None when host_tools runs without it (then a refusal is said by its code alone)."""
+    fw = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
+    if not os.path.isfile(os.path.join(fw, "desktop", "words.py")):
+        return None
+    if fw not in sys.path:
+        sys.path.append(fw)  # last: nothing of the user's is shadowed by the firmware's modules
+    from desktop import words
+
+    return words
 
 
-def refusal(state, profile=None):
-    """STATE's `error` in words, with its code: `above the 20,000,000 maximum for one entry
-    (above-maximum)`; None when the unit refused nothing. (The rule of each, for readers of
-    this code, not for players: docs/rules.md.)"""
+WORDS = _words()
+
+
+def refusal(state, profile=None, balances=None, names=None):
+    """STATE's `error` in words, with its code for scripts: `card 1 cannot pay 16 M: it has
+    15 M (insufficient-funds)`, the very sentence the window says; None when the unit refused
+    nothing. balances: {card: amount} when read (the overdraft's sentence names them)."""
     code = state.get("error")
     if not code:
         return None
-    least, most, step = ENTRY_LIMITS.get(profile, (None, None, None))
-    payer = (state.get("slots") or {}).get("R")
-    words = {
-        "above-maximum": ("above the %s maximum for one entry" % money(most) if most
-                          else "above the maximum for one entry", "B2"),
-        "below-minimum": ("below the %s minimum for one entry" % money(least) if least
-                          else "below the minimum for one entry", "B2"),
-        "too-fine": ("finer than the unit counts (amounts in steps of %s)" % money(step)
-                     if step else "finer than the unit counts", "B2"),
-        "no-suffix": ("an amount needs K or M after its digits", "B2"),
-        "no-amount": ("no amount typed", "B2"),
-        "bad-entry": ("a key the entry cannot take (at most 5 digits, one '.', then one K or "
-                      "M, nothing after it)", "B2"),
-        "wrong-slot": ("the cards are not where that key needs them (+: one card, in L; "
-                       "-: the payer's card in R)", "B7"),
-        "insufficient-funds": ("card %s has not enough money for it" % payer if payer
-                               else "not enough money for it", "B8"),
-        "go-taken": ("Go was taken already on this insertion: take the card out and put it "
-                     "back", "B9"),
-        "store-failed": ("the unit could not save it to its flash, so nothing changed", "B17"),
-        "store-damaged": ("the unit found its store damaged at boot and uses its last good "
-                          "copy", "B17"),
-    }.get(code)
-    if words is None:
-        return code
-    return "%s (%s)" % (words[0], code)
+    if WORDS is None:
+        return "the unit refused that (%s)" % code
+    said = WORDS.state_refusal(state, profile, balances, names, "en")
+    return "%s (%s)" % (said, code)

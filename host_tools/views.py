@@ -46,7 +46,8 @@ def cmd_status(bank, args):
         ("entry", state.get("entry") or "-"),
         ("deal", state.get("deal")),
         ("sound", "%s (%s)" % (sound, VOLUMES.get(sound, "?"))),
-        ("error", refusal(state, info.get("profile")) or "-"),
+        ("error", refusal(state, info.get("profile"), bank.balances() if state.get(
+            "error") else None, names) or "-"),
     ]
     for name, value in rows:
         say("%-8s %s" % (name, value))

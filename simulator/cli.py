@@ -43,6 +43,11 @@ def main(argv):
 
 def _interactive(host, opts):
     """The desktop window where a display exists, the terminal front end elsewhere."""
+    import os
+
+    from desktop import words
+
+    words.set_lang(opts.lang or words.lang_from_env(os.environ))
     try:
         from simulator.window import app as window
     except ImportError:

@@ -18,11 +18,9 @@ import tempfile
 import time
 
 from board import lights
-from brain import money
 from board import segments
 import store
 from brain import tones
-from brain.ledger import AMOUNT, FROM, KIND, SEQ, TO, UNDOES
 from desktop.simapp import SimApp
 
 TONE_SHOW_MIN_MS = 450  # a tone's name stays visible at least this long, even a 15 ms click
@@ -46,36 +44,6 @@ def interactive_host(host, opts):
 
     opts.state = os.environ.get("BANK_SIM_STATE") or state_dir()
     return Host(opts)
-
-
-def amount_text(amount, profile):
-    """An amount as the unit's display would put it, in one line: '14.995 M', '150 k', '0'."""
-    text, k, m = money.fmt(amount, profile)
-    return text + (" M" if m else " k" if k else "")
-
-
-def grouped(amount):
-    s = str(amount)
-    out = ""
-    while len(s) > 3:
-        out = "," + s[-3:] + out
-        s = s[:-3]
-    return s + out
-
-
-def txn_text(rec, profile, names=None):
-    """A log record in one short line: '#7 transfer 3>1 250 k' ('Ann>1' with names, a dict
-    card -> the name the banker gave it)."""
-    def who(c):
-        if not c:
-            return "bank"
-        return (names or {}).get(c) or str(c)
-
-    line = "#%d %s %s>%s %s" % (rec[SEQ], rec[KIND], who(rec[FROM]), who(rec[TO]),
-                                amount_text(rec[AMOUNT], profile))
-    if rec[UNDOES]:
-        line += " (undoes #%d)" % rec[UNDOES]
-    return line
 
 
 class View:

@@ -3,7 +3,7 @@ without argparse so it runs under the MicroPython unix port too."""
 
 USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT] [--state DIR]
                           [--virtual-clock] [--seed N] [--profile world|classic|francs]
-                          [--maintenance] [--terminal]
+                          [--maintenance] [--terminal] [--lang en|fr]
 
   (no --headless)   the desktop window; a terminal front end where no display exists
   --headless        no window: serve the serial protocol
@@ -16,6 +16,8 @@ USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT
   --profile NAME    the edition's money; a different one starts a new game
   --maintenance     grant maintenance mode (host tools may set balances, restore, profile)
   --terminal        the terminal front end even where a display exists
+  --lang en|fr      the language the window and the terminal speak (default: the system's,
+                    from LC_ALL, LC_MESSAGES or LANG; F12 in the window, f in the terminal)
 """
 
 
@@ -30,6 +32,7 @@ class Options:
         self.profile = None
         self.maintenance = False
         self.terminal = False
+        self.lang = None  # None: the system's (desktop/words.py, lang_from_env)
         self.help = False
 
 
@@ -76,6 +79,11 @@ def parse(argv):
             i += 1
         elif a == "--profile":
             o.profile = value(a).lower()
+            i += 1
+        elif a == "--lang":
+            o.lang = value(a).lower()
+            if o.lang not in ("en", "fr"):
+                raise UsageError("--lang is en or fr, not %s" % o.lang)
             i += 1
         elif a == "--maintenance":
             o.maintenance = True

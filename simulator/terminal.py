@@ -1,92 +1,52 @@
 """The terminal front end: the unit in text, for where there is no display (SSH, CI, a console).
 
-Plain ANSI, no curses: every change redraws the whole screen from the home position, so any
-terminal (and a test reading a pseudo-terminal) sees the same frames. The display is drawn as
-big seven-segment digits from `segments.cells`, the lights from `lights.lit`, the tone by name.
-A terminal reports no key releases, so keys are taps (down then up); `n` (or `C`) holds C for
-3 s, the new game (B11), and `S` holds DEAL for 3 s, maintenance mode; each asks first and
-only `y` goes on, since one stray keystroke next to `m` must not wipe a game. Like the window
-it re-implements no rule: keys and card movements become events on the simulated board that
-the unit's own loop (app.App) takes, everything drawn is a Unit output; a refusal is said in
-words (explain.py).
+Drawn with Python's own curses (no package to install; the terminal's size, its resize and the
+redraw of only what changed are curses's, not escape codes of our own). The display is drawn in
+large seven-segment digits, as large as the terminal allows, for a table to read across it (9
+rows tall at 80x24); a resize (SIGWINCH) redraws at the new size at once. The lights from
+`lights.lit`, the tone by name. A terminal reports no key releases, so keys are taps (down then
+up); `n` (or `C`) holds C for 3 s, the new game (B11), and `S` holds DEAL for 3 s, maintenance
+mode; each asks first and only `y` goes on, since one stray keystroke next to `m` must not wipe
+a game. `f` switches between English and French. Like the window it re-implements no rule: keys
+and card movements become events on the simulated board that the unit's own loop (app.App)
+takes, everything drawn is a Unit output; a refusal is said in words (desktop/words.py, the
+window's and the page's sentences).
 """
 
 import os
-import select
 import sys
 import time
 
-from simulator import explain, frontend
+from desktop import words
+from simulator import frontend
+from simulator.digits import BOX, big_digits, big_size
+from simulator.screen import Curses, loop
 
 HOLD_S = 3.2  # a little over the unit's 3 s holds (unit.hold_ms), as a finger would
-HELP = (
-    "keys: 0-9 . m k c  +/= -  d/space: DEAL   n: new game (hold C 3 s)   S: maintenance "
-    "(hold DEAL 3 s)",
-    "cards: l then 1-6 = into L, r then 1-6 = into R, L / R = take out   b: banker   q: quit",
-)
-ASK = {
-    "C": "start a NEW GAME? every card back to the start, the log cleared: "
-         "y = yes, any other key = no",
-    "DEAL": "hold DEAL 3 s for maintenance mode %s? y = yes, any other key = no",
-}
 TAPS = {"m": "M", "M": "M", "k": "K", "K": "K", "c": "C", "d": "DEAL", "D": "DEAL",
         " ": "DEAL", "+": "+", "=": "+", "-": "-", "_": "-", ".": ".", ",": "."}
 for _d in "0123456789":
     TAPS[_d] = _d
-
 ESC = "\x1b"
-CLEAR_TO_EOL = ESC + "[K"
 
-
-def big_digits(cells, lit=True):
-    """The 5 cells as 5 rows of text: '###' for a lit horizontal segment, '#' for a vertical
-    one, 'o' for a decimal point. Unlit segments are blank."""
-    rows = [""] * 5
-    for byte in cells:
-        if not lit:
-            byte = 0
-
-        def on(bit, ch, byte=byte):
-            return ch if byte >> bit & 1 else " " * len(ch)
-
-        rows[0] += " " + on(0, "###") + "  "
-        rows[1] += on(5, "#") + "   " + on(1, "#") + " "
-        rows[2] += " " + on(6, "###") + "  "
-        rows[3] += on(4, "#") + "   " + on(2, "#") + " "
-        rows[4] += " " + on(3, "###") + " " + ("o" if byte & 0x80 else " ")
-        for i in range(5):
-            rows[i] += " "
-    return rows
-
-
-def read_big_digits(rows):
-    """The inverse of big_digits: the text the rows show (the tests read the screen with it)."""
-    from board.segments import CHARS, CODES
-
-    by_byte = {}
-    for ch, g in zip(CHARS, CODES, strict=True):
-        by_byte.setdefault(g, ch)
-    text = ""
-    for i in range(5):
-        x = i * 7
-        cell = [r[x:x + 7].ljust(7) for r in rows]
-        byte = 0
-        for bit, (r, c) in enumerate(((0, 2), (1, 4), (3, 4), (4, 2), (3, 0), (1, 0), (2, 2))):
-            if cell[r][c] == "#":
-                byte |= 1 << bit
-        if byte:
-            text += by_byte.get(byte, "?")
-        if cell[4][5] == "o":
-            text += "."
-    return text
+def wrap(text, width):
+    """text in lines of at most width characters, broken at spaces where it can be."""
+    out = []
+    while len(text) > width:
+        cut = text.rfind(" ", 0, width + 1)
+        if cut <= 0:
+            cut = width
+        out.append(text[:cut])
+        text = text[cut:].lstrip()
+    out.append(text)
+    return out
 
 
 class Terminal:
-    def __init__(self, host, out=None, announce=""):
+    def __init__(self, host, announce="term.front-end"):
         self.host = host
         self.unit = host.unit
         self.session = frontend.Session(host)
-        self.out = out or sys.stdout
         self.announce = announce
         self.server = None
         self.mode = None  # 'L' or 'R' after l / r: the next digit is a card
@@ -96,9 +56,14 @@ class Terminal:
         self.held = None  # the key held down for 3 s (C or DEAL) ...
         self.release_at = None  # ... and the wall time it comes up
         self.asking = None  # the key whose 3 s hold waits for a `y`
-        self.note = ""  # what happened by itself (a key that only woke the unit)
-        self.frame = None
+        self.note = ""  # what happened by itself (an undo, a new game, a key that only woke)
         self.quit = False
+        self.unit.listeners.append(self._on_unit)
+
+    def _on_unit(self, kind, arg):
+        said = words.note(kind, arg, self.unit.ledger.profile, self._names())
+        if said is not None:
+            self.note = said
 
     # -- input ---------------------------------------------------------------------------------
 
@@ -124,11 +89,11 @@ class Terminal:
             if ch in ("y", "Y"):
                 self._hold(key)
             else:
-                self.status = "not done"
+                self.status = words.say("term.not-done")
             return
-        self.note = ""
         if self.mode is not None:
             slot, self.mode = self.mode, None
+            self.note = ""
             if ch in "123456":
                 err = s.card_in(slot, int(ch))
                 self.status = self._explain(err, slot) if err else ""
@@ -139,20 +104,27 @@ class Terminal:
             self.status = ""
         if ch in ("l", "r"):
             self.mode = ch.upper()
-            self.status = "card into %s: 1-6 (0: take out, Esc: never mind)" % self.mode
+            self.status = words.say("term.card-into", slot=self.mode)
             return
         if ch in ("L", "R"):
+            self.note = ""
             self._out(ch)
             return
         if ch in ("n", "C", "S"):
             if self.held is None:
                 self.asking = "DEAL" if ch == "S" else "C"
-                self.status = ASK[self.asking]
                 if ch == "S":
-                    self.status %= "off" if self.unit.maintenance else "on"
+                    self.status = words.say("term.ask.deal.off" if self.unit.maintenance
+                                            else "term.ask.deal.on")
+                else:
+                    self.status = words.say("term.ask.c")
             return
         if ch in ("b", "B"):
             self.panel = not self.panel
+            return
+        if ch in ("f", "F"):
+            words.set_lang("en" if words.lang() == "fr" else "fr")
+            self.status = ""
             return
         if ch in ("q", "Q", "\x04"):
             self.quit = True
@@ -160,19 +132,20 @@ class Terminal:
         key = TAPS.get(ch)
         if key is not None:
             self.status = ""
+            self.note = ""
             self.last_key = key
             was_on = self.unit.power
             s.key_down(key)
             s.key_up(key)
             if not was_on:
-                self.note = ("the unit was switched off: that key only woke it; press it "
-                             "again")
+                self.note = words.say("note.woke") if len(key) > 1 else words.say(
+                    "note.woke.key", key=key)
 
     def _hold(self, key):
         self.session.key_down(key)
         self.held = key
         self.release_at = time.monotonic() + HOLD_S
-        self.status = "holding %s for 3 s ..." % key
+        self.status = words.say("term.holding", key=key)
 
     def _out(self, slot):
         err = self.session.card_out(slot)
@@ -180,8 +153,8 @@ class Terminal:
 
     def _explain(self, code, key):
         u = self.unit
-        return explain.explain(code, u.entry, u.slots, dict(self.session.balances()),
-                               u.ledger.profile, key=key)
+        return words.explain(code, u.entry, u.slots, dict(self.session.balances()),
+                             u.ledger.profile, key=key, names=self._names())
 
     def _names(self):
         """The names the banker gave the cards (NAME, kept by the unit: protocol/names.py)."""
@@ -207,93 +180,93 @@ class Terminal:
 
     # -- output --------------------------------------------------------------------------------
 
-    def render(self):
+    def said(self):
+        """The sentence under the unit: the window's for the same state."""
+        if self.status:
+            return self.status
+        refused = words.refused(self.unit, self.last_key, self._names())
+        if refused:
+            return refused
+        if self.unit.power and self.note:
+            return self.note
+        return words.what_now(self.unit)
+
+    def screen(self, cols, rows):
+        """The screen for a terminal of cols x rows: a list of (text, kind) lines, kind one of
+        'title', 'digits', 'text', 'said', the unit's lights as (col, 'red'|'green') in the
+        title's kind list. The lines are cut to cols; the caller cuts them to rows."""
         s = self.session
         s.step()
         if self.server is not None:
             self.server.flush()
         v = s.view()
-        text_lines = []
+        out = []
+        maint = "  " + words.say("win.maintenance") if self.unit.maintenance else ""
         red = "(*)" if v.red else "( )"
         green = "(*)" if v.green else "( )"
-        red = (ESC + "[1;31m" + red + ESC + "[0m") if v.red else red
-        green = (ESC + "[1;32m" + green + ESC + "[0m") if v.green else green
-        maint = "  MAINTENANCE" if self.unit.maintenance else ""
-        text_lines.append(" MONOPOLY BANK   red %s  green %s%s   %s" % (red, green, maint,
-                                                                       self.announce))
-        text_lines.append(" +" + "-" * 40 + "+")
-        digits = big_digits(v.cells, v.power)
-        ann = (("M" if v.M else " "), " ", " ", " ", ("k" if v.k else " "))
-        for i, row in enumerate(digits):
-            text_lines.append(" | " + row + "  " + ann[i] + " |")
-        text_lines.append(" +" + "-" * 40 + "+")
-        text_lines.append(" power: %s" % ("on" if v.power else
-                                          "off (dark): the next key only wakes it"))
-        left = "card %d" % v.slots[0] if v.slots[0] else "empty"
-        right = "card %d" % v.slots[1] if v.slots[1] else "empty"
-        text_lines.append(" slot L (credit +): %-8s  slot R (debit -): %-8s" % (left, right))
-        tone = ("~ " + v.tone) if v.tone else ""
-        text_lines.append(" sound: %d   tone: %-14s deal: %s" % (v.volume, tone, v.deal))
-        text_lines.append(" entry: %-8s error: %s" % (v.entry or "-", v.error or "-"))
-        text_lines.extend(" " + h for h in HELP)
-        said = self.status
-        if not said and v.error:
-            said = self._explain(v.error, self.last_key)
-        text_lines.append(" > " + (said or self.note))
+        out.append((" MONOPOLY BANK   %s %s%s   %s" % (red, green, maint,
+                                                    words.say(self.announce)), "title"))
+        width = max(10, cols - 2)
+        below = []
+
+        def add(text, kind="text", most=4):
+            below.extend((" " + line, kind) for line in wrap(text, width)[:most])
+
+        add(words.say("term.power.on" if v.power else "term.power.off"))
+        empty = words.say("term.empty")
+        left = words.who(v.slots[0]) if v.slots[0] else empty
+        right = words.who(v.slots[1]) if v.slots[1] else empty
+        add(words.say("term.slots", left=left, right=right))
+        tone = ("~ " + v.tone) if v.tone else "-"
+        deal = {"idle": "deal.idle", "running": "deal.run", "ending": "deal.end",
+                "done": "deal.over"}.get(v.deal)
+        add(words.say("term.sound", volume=v.volume, tone=tone,
+                      deal=words.say(deal) if deal else v.deal))
+        add(words.say("term.entry", entry=v.entry or "-"))
+        add(words.say("term.help1"), "help")
+        add(words.say("term.help2"), "help")
+        add("> " + self.said(), "said", 3)
         if self.server is not None:
-            text_lines.append(" serving %s %s" % (self.server.mode, self.server.address))
+            add(words.say("term.serving", mode=self.server.mode, address=self.server.address))
         if self.panel:
             prof = s.profile
-            text_lines.append(" -- banker: balances --")
+            add(words.say("term.balances"))
             named = self._names()
             for n, bal in s.balances():
-                text_lines.append("   card %d %-12s %12s  %s" % (
-                    n, named.get(n, ""), frontend.grouped(bal), frontend.amount_text(bal, prof)))
-            text_lines.append(" -- recent transactions --")
+                add("  %s %-12s %12s  %s" % (words.who(n), named.get(n, ""), words.grouped(bal),
+                                            words.amount(bal, prof)))
+            add(words.say("term.recent"))
             for rec in reversed(s.recent(8)):
-                text_lines.append("   " + frontend.txn_text(rec, prof, named))
-        frame = ESC + "[H" + "".join(line + CLEAR_TO_EOL + "\r\n" for line in text_lines)
-        frame += ESC + "[J"
-        if frame != self.frame:
-            self.frame = frame
-            self.out.write(frame)
-            self.out.flush()
-
-    # -- the loop ------------------------------------------------------------------------------
-
-    def loop(self, fd):
-        while not self.quit:
-            self.render()
-            fds = [fd] + (self.server.fds() if self.server is not None else [])
-            # Replies a client has yet to take: wake when it takes them (render() sends).
-            wfds = self.server.wfds() if self.server is not None else []
-            ms = self.wait_ms()
-            ready, _, _ = select.select(fds, wfds, [], None if ms is None else ms / 1000.0)
-            self.timers()
-            for r in ready:
-                if r == fd:
-                    data = os.read(fd, 1024)
-                    if not data:
-                        return
-                    self.feed(data.decode("utf-8", "replace"))
-                elif self.server is not None:
-                    self.server.ready(r)
+                add("  " + words.txn_line(rec, prof, named))
+        size = big_size(cols, rows - 3 - len(below))
+        if size is None:  # the display in one line: the room is the words'
+            text, k, m = self.unit.display()
+            out.append((" [ %5s %s ]" % (text if v.power else "", "M" if m else "k" if k else " "),
+                        "digits"))
+        else:
+            cw, h = size
+            digits = big_digits(v.cells, v.power, cw, h)
+            inner = len(digits[0]) + 4
+            out.append((" " + BOX[0] + BOX[1] * inner + BOX[2], "digits"))
+            for i, row in enumerate(digits):
+                ann = "M" if i == 0 and v.M else "k" if i == h - 1 and v.k else " "
+                out.append((" " + BOX[3] + " " + row + " " + ann + " " + BOX[3], "digits"))
+            out.append((" " + BOX[4] + BOX[1] * inner + BOX[5], "digits"))
+        out.extend(below)
+        return [(text[:cols], kind) for text, kind in out], (v.red, v.green)
 
 
 def run(host, opts):
-    import termios
-    import tty
-
     if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
-        announce = "terminal front end"
+        announce = "term.front-end"
     else:
-        announce = "no display found: terminal front end"
+        announce = "term.no-display"
     fd = sys.stdin.fileno()
-    if not os.isatty(fd):
+    if not os.isatty(fd) or not os.isatty(sys.stdout.fileno()):
         from simulator import headless
 
         sys.stderr.write("simulator: %s needs a terminal; serving the protocol on stdio\n"
-                         % announce)
+                         % words.say(announce, "en"))
         return headless.run_stdio(host)
     host = frontend.interactive_host(host, opts)
     term = Terminal(host, announce=announce)
@@ -302,19 +275,15 @@ def run(host, opts):
 
         term.server = Server(host, opts.mode, opts.port, app=term.session.app)
         frontend.say(term.server.start())
-    sys.stdout.write(announce + "\n")
-    sys.stdout.flush()
-    old = termios.tcgetattr(fd)
+    frontend.say(words.say(announce))
+    screen = Curses(term, fd)
     try:
-        tty.setcbreak(fd)
-        sys.stdout.write(ESC + "[?1049h" + ESC + "[?25l" + ESC + "[2J")
-        term.loop(fd)
+        screen.start()
+        loop(term, screen, fd)
     except KeyboardInterrupt:
         pass
     finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, old)
-        sys.stdout.write(ESC + "[?25h" + ESC + "[?1049l")
-        sys.stdout.flush()
+        screen.stop()
         if term.server is not None:
             term.server.close()
         term.session.sound.stop()

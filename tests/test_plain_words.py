@@ -1,8 +1,8 @@
 """What a player or a banker reads names no rule id: "card 3 cannot pay 20 M: it has 14.5 M",
 never "... (B8)". Rule ids belong in docs/rules.md, the docs and the tests. The sentences of
-every refusal (simulator/explain.py: the window, the terminal), the terminal's questions, the
-simulator's and the host tools' help and messages; the window's own sentences are checked in
-tests/gui/test_table.py."""
+every refusal (firmware/desktop/words.py: the window, the terminal, the page, the host
+tools), the terminal's questions, the simulator's and the host tools' help and messages; the
+window's own sentences are checked in tests/gui/test_table.py."""
 
 import argparse
 import os
@@ -10,7 +10,8 @@ import re
 
 import simulator  # noqa: F401  (firmware/ on sys.path)
 from host_tools import cli
-from simulator import explain, options, terminal
+from desktop import words as explain
+from simulator import options
 
 RULE_ID = re.compile(r"(?<![\w<])B\d+(?!\w)")  # as tests/test_citations.py reads one
 WEB = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "web")
@@ -48,8 +49,10 @@ def page_texts():
 
 
 def test_the_terminal_the_page_and_the_simulators_help_name_no_rule():
-    texts = list(terminal.HELP) + list(terminal.ASK.values()) + [options.USAGE] + page_texts()
-    assert len(texts) > 20
+    # every sentence of the window, the terminal and the page, in both languages
+    table = [t for lang in explain.LANGS for t in explain.TEXTS[lang].values()]
+    texts = table + [options.USAGE] + page_texts()
+    assert len(table) > 200 and "term.help1" in explain.TEXTS["fr"]
     assert [t for t in texts if RULE_ID.search(t)] == []
 
 
@@ -61,3 +64,32 @@ def test_the_host_tools_help_and_messages_name_no_rule():
             texts.extend(p.format_help() for p in action.choices.values())
     assert len(texts) > 10
     assert [t for t in texts if RULE_ID.search(t)] == []
+
+
+def test_the_host_tools_say_a_refusal_in_the_windows_words():
+    # One place for the sentences (firmware/desktop/words.py), the entry limits the profile's
+    # (firmware/brain/profiles.py, B2 B15), not a copy of them in host_tools.
+    import subprocess
+    import sys
+
+    from brain import profiles
+    from host_tools import out
+
+    for name, prof in sorted(profiles.PROFILES.items()):
+        for code, entry in (("above-maximum", "99M"), ("below-minimum", "5"),
+                            ("too-fine", "1.2345M"), ("insufficient-funds", "16M")):
+            state = {"error": code, "entry": entry, "slots": {"L": None, "R": 2}}
+            bal = {c: prof.start for c in range(1, 7)}
+            said = out.refusal(state, name, bal)
+            assert said == "%s (%s)" % (explain.explain(code, entry, state["slots"], bal, prof),
+                                        code)
+            assert not RULE_ID.search(said)
+    assert out.refusal({"error": "above-maximum", "entry": "2M"}, "francs") == (
+        "2 M is above the largest amount at one time, 1 M: split it in two (above-maximum)")
+    # run from the repo, not installed: the same sentence
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    got = subprocess.run([sys.executable, "-c", "from host_tools import out; print(out.refusal("
+                          "{'error': 'go-taken', 'slots': {'L': 4}}, 'classic'))"],
+                         cwd=root, capture_output=True, text=True, timeout=60,
+                         env=dict(os.environ, PYTHONPATH=""))
+    assert got.stdout.startswith("card 4 has had its Go salary (200) on this insertion"), got

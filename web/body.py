@@ -33,13 +33,12 @@ except ImportError:
 from board import lights  # noqa: E402 (after the stand-in above)
 from board import segments  # noqa: E402
 from brain import clock as fwclock  # noqa: E402
-from brain import money  # noqa: E402
 from brain import profiles  # noqa: E402
 from brain import tones  # noqa: E402
-from brain.ledger import AMOUNT, FROM, KIND, SEQ, TO, UNDOES  # noqa: E402
 from brain.unit import Unit  # noqa: E402
 from desktop import seeded  # noqa: E402
 from desktop import vclock  # noqa: E402
+from desktop import words  # noqa: E402
 from desktop.simapp import SimApp  # noqa: E402
 from desktop.simboard import SimBoard  # noqa: E402
 from protocol import Protocol  # noqa: E402
@@ -157,6 +156,12 @@ class Page:
         self._log_key = None
         self._log = []
         self.names = self._names()
+        # What the line under the unit says, as the window's (desktop/words.py): the key a
+        # refusal is about, a refused card movement, what the unit did by itself.
+        self.key = None
+        self.card_said = ""
+        self.note = ""
+        self.unit.listeners.append(self._on_unit)
 
     def _names(self):
         """The six names the banker gave (protocol NAME), or None from a firmware without
@@ -169,6 +174,32 @@ class Page:
             return list(names.get(self.store))
         except OSError:
             return None
+
+    def _named(self):
+        return {c: n for c, n in enumerate(self.names or (), 1) if n}
+
+    def _on_unit(self, kind, arg):
+        said = words.note(kind, arg, self.unit.ledger.profile, self._named())
+        if said is not None:
+            self.note = said
+
+    def explain(self, code, key):
+        u = self.unit
+        bal = {c: u.ledger.bal[c] for c in range(1, 7)}
+        return words.explain(code, u.entry, u.slots, bal, u.ledger.profile, key, self._named())
+
+    def said(self):
+        """The sentence under the unit: the window's for the same state (simulator/window/
+        words.py), but for its hold countdown."""
+        u = self.unit
+        if self.card_said:
+            return self.card_said
+        refused = words.refused(u, self.key, self._named())
+        if refused:
+            return refused
+        if u.power and self.note:
+            return self.note
+        return words.what_now(u)
 
     def step(self):
         """App's step at the clock's now: the timers that are due, the events put on the board,
@@ -186,22 +217,12 @@ class Page:
                 recs = store.records(led, LOG_LINES)
             except OSError:
                 recs = []
-            self._log = [self._txn_text(r) for r in reversed(recs)]
+            prof = led.profile
+            self._log = [words.txn_line(r, prof) for r in reversed(recs)]
         return self._log
 
     def _amount(self, amount):
-        text, k, m = money.fmt(amount, self.unit.ledger.profile)
-        return text + (" M" if m else " k" if k else "")
-
-    def _txn_text(self, rec):
-        def who(c):
-            return str(c) if c else "bank"
-
-        line = "#%d %s %s>%s %s" % (rec[SEQ], rec[KIND], who(rec[FROM]), who(rec[TO]),
-                                    self._amount(rec[AMOUNT]))
-        if rec[UNDOES]:
-            line += " (undoes #%d)" % rec[UNDOES]
-        return line
+        return words.amount(amount, self.unit.ledger.profile)
 
     def view(self):
         """What the unit shows and lights (as the window and the terminal draw it), the tones
@@ -222,17 +243,31 @@ class Page:
             "profile": led.profile.name, "seq": led.seq, "store": u.store_status,
             "balances": [[b, self._amount(b)] for b in led.bal[1:]],
             "log": self._recent(), "wait": self.app.wait(now), "names": self.names,
-            "events": self.console.take(),
+            "events": self.console.take(), "said": self.said(),
         })
 
 
 page = None
 
 
-def start(state_dir, seed, virtual, profile, maintenance):
+def start(state_dir, seed, virtual, profile, maintenance, lang="en"):
     global page
     page = Page(state_dir, seed, virtual, profile or None, maintenance)
-    return json.dumps({"tones": tones.TONES})
+    info = json.loads(set_lang(lang))
+    info["tones"] = tones.TONES
+    return json.dumps(info)
+
+
+def set_lang(lang):
+    """Speak lang from now on ('fr-CA' is French; anything but French, English); the page's
+    own words in it: {"lang": ..., "texts": {sentence id: text}} (the page.* and deal.* ones,
+    a {field} left for the page to fill)."""
+    words.set_lang(words.lang_of(lang))
+    if page is not None:
+        page._log_key = None  # the log's lines said again
+    table = words.TEXTS[words.lang()]
+    texts = {k: v for k, v in table.items() if k.startswith("page.") or k.startswith("deal.")}
+    return json.dumps({"lang": words.lang(), "texts": texts})
 
 
 def call(op, a=None, b=None):
@@ -241,14 +276,25 @@ def call(op, a=None, b=None):
     'tick' (a step: the page's timer, set at the view's wait, ran out), 'view'."""
     p = page
     app = p.app
+    if op in ("down", "in", "out"):  # as the window's inputs (simulator/window/inputs.py)
+        p.card_said = ""
+        p.note = ""
     if op == "down":
+        p.key = a
+        was_on = p.unit.power
         app.press(a)
+        if not was_on and p.unit.power:
+            p.note = words.say("note.woke") if len(a) > 1 else words.say("note.woke.key", key=a)
     elif op == "up":
         app.release(a)
     elif op == "in":
-        app.insert(a, int(b))
+        err = app.insert(a, int(b))
+        if err:
+            p.card_said = p.explain(err, a)
     elif op == "out":
-        app.remove(a)
+        err = app.remove(a)
+        if err:
+            p.card_said = p.explain(err, a)
     elif op == "tick":
         p.step()
     return p.view()
@@ -259,6 +305,8 @@ def send(line):
     give them, joined by newlines. As in the other bodies' loops, a step before (the timers
     that are due happen first) and one after (the picture, tones and events the line made)."""
     page.step()
+    page.key = None  # what a host sent is not a key pressed here
+    page.card_said = ""
     out = page.protocol.handle(line)
     page.step()
     page.names = page._names()  # NAME is the only way they change

@@ -5,7 +5,8 @@
 //
 // URL options: ?game=NAME (a separate kept game), ?seed=N (reproducible deal timer, B13),
 // ?clock=virtual (time moves only on ADVANCE/HOLD, as --virtual-clock), ?profile=world|classic|
-// francs (B15), ?maintenance (as --maintenance).
+// francs (B15), ?maintenance (as --maintenance), ?lang=en|fr (else the one chosen last, else the
+// browser's).
 import { loadMicroPython } from "./micropython.mjs";
 
 const params = new URLSearchParams(location.search);
@@ -26,6 +27,8 @@ let TONES = {};
 let view = null;
 let timer = null;
 let firstDisplay = null;
+let TEXTS = {};  // the page's own words in the language spoken (firmware/desktop/words.py)
+const LANG_KEY = "bank-unit/lang";
 
 // -- the game kept: each file the store finished writing, copied into localStorage ----------
 
@@ -211,7 +214,8 @@ function draw(old, v) {
   $("mark-k").classList.toggle("on", !!v.k);
   $("light-red").classList.toggle("on", v.red);
   $("light-green").classList.toggle("on", v.green);
-  $("deal").textContent = v.deal === "idle" ? "" : "deal: " + v.deal;
+  $("deal").textContent = v.deal === "idle" ? "" : TEXTS["deal." + v.deal] || v.deal;
+  $("said").textContent = v.said;  // a refusal in words, the window's sentence (web/body.py)
   $("sound").setAttribute("class", "sound v" + v.volume);
   $("sound").setAttribute("aria-label", "volume " + v.volume);
   for (const [i, s] of ["L", "R"].entries()) {
@@ -241,7 +245,7 @@ function drawPanel(v) {
   $("balances").innerHTML = rows.join("");
   $("log").innerHTML = v.log.length
     ? v.log.map((l) => `<li>${l}</li>`).join("")
-    : "<li class=\"none\">(none yet)</li>";
+    : `<li class="none">${TEXTS["page.none"]}</li>`;
 }
 
 // -- the keypad -------------------------------------------------------------------------------
@@ -423,7 +427,7 @@ function buildNames() {
     const cell = e.target.closest(".name");
     if (!cell) return;
     const n = cell.dataset.card;
-    const text = prompt("Name for card " + n + " (empty: none)", view.names[n - 1] || "");
+    const text = prompt(TEXTS["page.name-for"].replace("{n}", n), view.names[n - 1] || "");
     if (text === null) return;
     const reply = send(("NAME " + n + " " + text.trim()).trim());
     if (!reply[reply.length - 1].startsWith("OK")) alert(reply[reply.length - 1]);
@@ -491,8 +495,15 @@ sys.path.insert(0, "/fw")`);
   const seed = params.has("seed") ? Number(params.get("seed"))
     : crypto.getRandomValues(new Uint32Array(1))[0];
   const info = JSON.parse(body.start(STATE, seed, params.get("clock") === "virtual",
-    params.get("profile") || "", params.has("maintenance")));
+    params.get("profile") || "", params.has("maintenance"), chosenLang()));
   TONES = info.tones;
+  speak(info);
+  $("lang").addEventListener("change", () => {
+    try { localStorage.setItem(LANG_KEY, $("lang").value); } catch (e) { /* not kept: fine */ }
+    speak(JSON.parse(body.set_lang($("lang").value)));
+    drawPanel(view);
+    act("view");
+  });
   act("view");
   document.body.classList.add("ready");
   $("loading").remove();
@@ -500,6 +511,23 @@ sys.path.insert(0, "/fw")`);
   if ("serviceWorker" in navigator && window.isSecureContext) {
     // Offline once loaded (web/sw.js); without it the page still runs, online only.
     navigator.serviceWorker.register("sw.js").catch((e) => console.warn("offline copy: " + e));
+  }
+}
+
+// -- the language: English or French, the browser's unless one was chosen ----------------------
+
+function chosenLang() {
+  let kept = null;
+  try { kept = localStorage.getItem(LANG_KEY); } catch (e) { /* none kept */ }
+  return params.get("lang") || kept || navigator.language || "en";
+}
+
+function speak(info) {
+  TEXTS = info.texts;
+  document.documentElement.lang = info.lang;
+  $("lang").value = info.lang;
+  for (const el of document.querySelectorAll("[data-say]")) {
+    el.textContent = TEXTS[el.dataset.say];
   }
 }
 

@@ -17,6 +17,7 @@ import os
 import tkinter as tk  # a Python built without Tk: cli.py falls back to the terminal
 import tkinter.font as tkfont
 
+from desktop import words
 from protocol import Protocol
 from simulator import frontend
 from simulator.window.big import LargeDisplay
@@ -27,9 +28,6 @@ from simulator.window.sizes import WindowSize
 from simulator.window.unit import UnitDrawing
 from simulator.window.words import Words
 
-HELP = ("keys: 0-9 . m k c (hold c: new game)  d/space: DEAL (hold: maintenance)  + -   "
-        "F1-F6: card in/out of L  Shift+F1-F6 or Ctrl+1-6: in/out of R  b: banker panel  "
-        "F11: large display")
 HOLD_TICK_MS = 100  # how often a held C or DEAL redraws its countdown on a real clock
 
 
@@ -88,6 +86,7 @@ class Window(Words, BankerPanel, LargeDisplay, UnitDrawing, Inputs, WindowSize):
         self._texts = []  # (canvas item, base size, weight) for the fonts that scale
         self._fonts = {}
         self._message = None
+        self._worded = []  # (widget, or (canvas, item)), sentence id: said again on F12
         self._build()
         self.unit.listeners.append(self._on_unit)
         self.panel_shown = False
@@ -115,14 +114,18 @@ class Window(Words, BankerPanel, LargeDisplay, UnitDrawing, Inputs, WindowSize):
         row.pack(side="bottom", fill="x", pady=(0, 6))
         # takefocus=0: the keyboard stays with the unit (space is DEAL, not these buttons).
         small = self._font("button", 9)
-        self.panel_button = tk.Button(row, text="banker panel (b)", takefocus=0,
-                                      command=self.toggle_panel, font=small)
+        self.panel_button = self.worded(tk.Button(row, takefocus=0, command=self.toggle_panel,
+                                                  font=small), "win.panel")
         self.panel_button.pack(side="right", padx=8)
-        self.large_button = tk.Button(row, text="large display (F11)", takefocus=0,
+        self.large_button = tk.Button(row, text=words.say("win.large"), takefocus=0,
                                       command=self.toggle_large, font=small)
         self.large_button.pack(side="right")
-        self.help = tk.Label(main, text=HELP, wraplength=W - 20, justify="left", anchor="w",
-                             bg="#3b3b3b", fg="#dddddd", font=self._font("help", 8))
+        self.lang_button = self.worded(tk.Button(row, takefocus=0, command=self.other_lang,
+                                                 font=small), "win.other-lang")
+        self.lang_button.pack(side="right", padx=(0, 8))
+        self.help = self.worded(tk.Label(main, wraplength=W - 20, justify="left", anchor="w",
+                                         bg="#3b3b3b", fg="#dddddd",
+                                         font=self._font("help", 8)), "win.help")
         self.help.pack(side="bottom", fill="x", padx=6)
         # The sentence has the window's whole width under the unit, and a room of SAY_LINES
         # lines kept for it (more only for a longer one).
@@ -149,6 +152,36 @@ class Window(Words, BankerPanel, LargeDisplay, UnitDrawing, Inputs, WindowSize):
         root.bind("<KeyPress>", self._key_press)
         root.bind("<KeyRelease>", self._key_release)
         root.bind("<FocusOut>", self._focus_out)
+
+    # -- the language spoken -------------------------------------------------------------------
+
+    def worded(self, widget, sid, item=None):
+        """A widget (or a canvas's item) whose text is the sentence sid, said again in the
+        other language when F12 switches it."""
+        self._worded.append((widget, item, sid))
+        if item is None:
+            widget.configure(text=words.say(sid))
+        else:
+            widget.itemconfigure(item, text=words.say(sid))
+        return widget if item is None else item
+
+    def set_lang(self, code):
+        """Speak code ('en', 'fr') from now on: every label and sentence said again."""
+        words.set_lang(code)
+        for widget, item, sid in self._worded:
+            if item is None:
+                widget.configure(text=words.say(sid))
+            else:
+                widget.itemconfigure(item, text=words.say(sid))
+        self.large_button.configure(text=words.say("win.whole" if self.large else "win.large"))
+        self.status = ""  # said in the other language: the next input says anew
+        self._panel_key = None
+        self._view = None
+        self._message = None
+        self.refresh()
+
+    def other_lang(self):
+        self.set_lang("fr" if words.lang() == "en" else "en")
 
     # -- drawing -------------------------------------------------------------------------------
 

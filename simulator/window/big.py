@@ -2,6 +2,7 @@
 large as the window allows, for a table to read from across it.
 """
 
+from desktop import words
 from simulator.window.layout import (
     GLASS_OFF, GLASS_ON, GREEN_OFF, GREEN_ON, RED_OFF, RED_ON, SEG_GHOST, SEG_OFF, SEG_ON,
     segment_polys)
@@ -21,8 +22,8 @@ class LargeDisplay:
             self.big.pack_forget()
             self.say_box.pack(side="bottom", fill="x", padx=6, before=self.help)
             self.canvas.pack(side="top", fill="both", expand=True)
-        self.large_button.configure(text="whole unit (F11)" if self.large else
-                                    "large display (F11)")
+        self.large_button.configure(text=words.say("win.whole" if self.large else
+                                                   "win.large"))
         self._view = None
         self.refresh()
 
@@ -71,7 +72,8 @@ class LargeDisplay:
         c.create_oval(x0 + width - 2 * r, ly - r, x0 + width, ly + r,
                       fill=GREEN_ON if v.green else GREEN_OFF, outline="#002200", width=2,
                       tags="big-green")
-        label = "MONOPOLY  BANK" + ("   \u2014   maintenance" if self.unit.maintenance else "")
+        label = "MONOPOLY  BANK" + (("   \u2014   " + words.say("win.big.maintenance"))
+                                    if self.unit.maintenance else "")
         c.create_text(bw / 2, ly, text=label, fill="white",
                       font=("Helvetica", -max(10, int(r * 1.6)), "bold"))
         slots = []
@@ -81,7 +83,7 @@ class LargeDisplay:
         if v.tone:
             info += "   \u266a " + v.tone
         if v.deal != "idle":
-            info += "   deal: " + v.deal
+            info += "   " + words.say("deal." + v.deal)
         fy = y0 + cell_h + margin
         c.create_text(bw / 2, fy, text=info, fill="#eeeeee", anchor="n",
                       font=("Helvetica", -max(10, int(cell_h * 0.13)), "bold"), tags="big-info")

@@ -4,6 +4,8 @@ dragged or clicked into a slot; each becomes an event on the simulated board (fr
 
 import tkinter as tk
 
+from desktop import words
+
 from simulator.window.layout import CARD_H, CARD_W, KEY_DOWN, SLOT_Y, SLOTS_X, key_rects
 
 KEYSYMS = {"period": ".", "KP_Decimal": ".", "comma": ".", "m": "M", "M": "M", "k": "K",
@@ -36,8 +38,8 @@ class Inputs:
         was_on = self.unit.power
         self.session.key_down(key)
         if not was_on and self.unit.power:
-            self.note = ("the unit was switched off: that %s only woke it; press it "
-                         "again" % ("key" if len(key) > 1 else "key " + key))
+            self.note = words.say("note.woke") if len(key) > 1 else words.say(
+                "note.woke.key", key=key)
         self.refresh()
 
     def release(self, key, now=None):
@@ -64,6 +66,9 @@ class Inputs:
         shift = ev.state & 0x1
         if sym == "F11":
             self.toggle_large()
+            return
+        if sym == "F12":
+            self.other_lang()
             return
         if sym.startswith("F") and sym[1:].isdigit() and 1 <= int(sym[1:]) <= 6:
             self.move_card(int(sym[1:]), "R" if shift else "L")

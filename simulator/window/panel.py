@@ -8,7 +8,7 @@ import json
 import tkinter as tk
 
 from brain.ledger import FROM, TO
-from simulator import explain, frontend
+from desktop import words
 from simulator.window.layout import CARD_COLOURS
 
 NAME_MAX = 12  # names.MAX_LEN: the unit refuses longer ones
@@ -26,7 +26,7 @@ class BankerPanel:
         text = self._font("panel", 11)
         mono = self._font("panel-mono", 11, family="Courier")
         small = self._font("panel-small", 10, family="Courier")
-        tk.Label(p, text="Banker", font=title, bg=bg).pack(anchor="w")
+        self.worded(tk.Label(p, font=title, bg=bg), "page.banker").pack(anchor="w")
         # Two columns: the players and their log, and the previous games beside them; one
         # under the other would not fit a small screen's height.
         cols = tk.Frame(p, bg=bg)
@@ -55,19 +55,20 @@ class BankerPanel:
             short = tk.Label(grid, text="", bg=bg, fg="#555555", font=small, anchor="w", width=8)
             short.grid(row=n, column=3, sticky="w")
             self.bal_labels[n] = (lab, short)
-        tk.Label(p, text="name a card: type, then Return", bg=bg, fg="#777777",
-                 font=self._font("panel-hint", 9)).pack(anchor="w")
+        self.worded(tk.Label(p, bg=bg, fg="#777777", font=self._font("panel-hint", 9)),
+                    "win.name-hint").pack(anchor="w")
         top = tk.Frame(p, bg=bg)
         top.pack(anchor="w", fill="x", pady=(8, 0))
-        tk.Label(top, text="Transactions of", font=head, bg=bg).pack(side="left")
-        self.filter_var = tk.StringVar(master=self.root, value="every player")
-        self.filter_menu = tk.OptionMenu(top, self.filter_var, "every player")
+        self.worded(tk.Label(top, font=head, bg=bg), "win.txns-of").pack(side="left")
+        self.filter_var = tk.StringVar(master=self.root, value=words.say("panel.every"))
+        self.filter_menu = tk.OptionMenu(top, self.filter_var, words.say("panel.every"))
         self.filter_menu.configure(font=text, takefocus=0, highlightthickness=0)
         self.filter_menu.pack(side="left", padx=(6, 0))
         self.log_text = tk.Text(p, width=COLUMN_CHARS, height=LOG_LINES, font=small,
                                 bg="#fffdf7", relief="flat", state="disabled", takefocus=0)
         self.log_text.pack(anchor="w", fill="both", expand=True)
-        tk.Label(right, text="Previous games", font=head, bg=bg).pack(anchor="w", pady=(6, 0))
+        self.worded(tk.Label(right, font=head, bg=bg), "win.previous").pack(anchor="w",
+                                                                            pady=(6, 0))
         self.games_frame = tk.Frame(right, bg=bg)
         self.games_frame.pack(anchor="w", fill="x")
         # The column keeps its width with no game kept yet: the window is sized with it.
@@ -96,10 +97,10 @@ class BankerPanel:
         ok, got = self.ask("NAME %d %s" % (card, text) if text else "NAME %d" % card)
         if ok:
             self.names = {int(k): v for k, v in got.items() if v}
-            self.status = ("card %d is %s" % (card, text)) if text else (
-                "card %d has no name now" % card)
+            self.status = words.say("panel.named", card=words.who(card), name=text) if text \
+                else words.say("panel.unnamed", card=words.who(card))
         else:
-            self.status = "the name was not kept: " + got.split(" ", 2)[-1]
+            self.status = words.say("panel.name-refused", why=got.split(" ", 2)[-1])
         self._entry_done()
         self._panel_key = None
         self.refresh()
@@ -125,12 +126,12 @@ class BankerPanel:
     def set_filter(self, card):
         """Show only card's transactions in the panel's log (0: every player's)."""
         self.log_filter = card
-        self.filter_var.set(self._player(card) if card else "every player")
+        self.filter_var.set(self._player(card) if card else words.say("panel.every"))
         self._panel_key = None
         self._draw_panel()
 
     def _player(self, card):
-        return explain.who(card, self.names)
+        return words.who(card, self.names)
 
     def _draw_panel(self):
         if not self.panel_shown:
@@ -144,8 +145,8 @@ class BankerPanel:
         prof = led.profile
         for n, bal in self.session.balances():
             lab, short = self.bal_labels[n]
-            lab.configure(text=frontend.grouped(bal))
-            short.configure(text=frontend.amount_text(bal, prof))
+            lab.configure(text=words.grouped(bal))
+            short.configure(text=words.amount(bal, prof))
             ent = self.name_entries[n]
             if self.root.focus_get() is not ent:
                 ent.delete(0, "end")
@@ -153,16 +154,17 @@ class BankerPanel:
         menu = self.filter_menu["menu"]
         menu.delete(0, "end")
         for n in range(7):
-            menu.add_command(label=self._player(n) if n else "every player",
+            menu.add_command(label=self._player(n) if n else words.say("panel.every"),
                              command=lambda n=n: self.set_filter(n))
-        self.filter_var.set(self._player(self.log_filter) if self.log_filter else "every player")
+        self.filter_var.set(self._player(self.log_filter) if self.log_filter
+                            else words.say("panel.every"))
         recs = self.session.recent(200 if self.log_filter else 16)
         if self.log_filter:
             recs = [r for r in recs if self.log_filter in (r[FROM], r[TO])][-16:]
-        lines = [frontend.txn_text(r, prof, self.names) for r in reversed(recs)]
+        lines = [words.txn_line(r, prof, self.names) for r in reversed(recs)]
         self.log_text.configure(state="normal")
         self.log_text.delete("1.0", "end")
-        self.log_text.insert("end", "\n".join(lines) if lines else "(none yet)")
+        self.log_text.insert("end", "\n".join(lines) if lines else words.say("page.none"))
         self.log_text.configure(state="disabled")
         self.draw_games()
 
@@ -175,7 +177,7 @@ class BankerPanel:
         bg = "#f5f1e6"
         font = self._fonts["panel-small"][0]
         if not self.games:
-            tk.Label(self.games_frame, text="(none kept yet)", bg=bg, fg="#777777",
+            tk.Label(self.games_frame, text=words.say("win.none-kept"), bg=bg, fg="#777777",
                      font=font).pack(anchor="w")
             return
         for g in self.games:
@@ -184,7 +186,8 @@ class BankerPanel:
             # A longer line wraps rather than widen the panel (and the window) past the screen.
             tk.Label(row, text=self.game_text(g), bg=bg, font=font, justify="left", anchor="w",
                      wraplength=font.measure("0" * COLUMN_CHARS)).pack(anchor="w")
-            tk.Button(row, text="bring back", takefocus=0, font=self._fonts["button"][0],
+            tk.Button(row, text=words.say("win.bring-back"), takefocus=0,
+                      font=self._fonts["button"][0],
                       command=lambda g=g: self.restore_game(g.get("id"))).pack(anchor="e")
 
     def game_text(self, g):
@@ -192,11 +195,10 @@ class BankerPanel:
         to a line as fit the column."""
         prof = g.get("profile") or "world"
         n = g.get("transactions")
-        head = "game %s (%s), %s" % (g.get("id"), prof, "%d transactions" % n
-                                     if isinstance(n, int) else "transactions unknown")
+        head = words.say("win.game", id=g.get("id"), profile=prof, n=n) if isinstance(
+            n, int) else words.say("win.game.unknown", id=g.get("id"), profile=prof)
         bal = g.get("balances") or {}
-        money_of = explain.profiles.get(prof) or explain.profiles.get("world")
-        parts = ["%s %s" % (self.names.get(int(c)) or c, explain.amount(v, money_of))
+        parts = ["%s %s" % (self.names.get(int(c)) or c, words.amount(v, prof))
                  for c, v in sorted(bal.items()) if isinstance(v, int)]
         lines = [head, ""]
         for part in parts:
@@ -209,12 +211,11 @@ class BankerPanel:
     def restore_game(self, game_id):
         ok, got = self.ask("RESTORE GAME %s" % game_id)
         if ok:
-            self.status = "game %s is back" % game_id
+            self.status = words.say("panel.back", game=game_id)
         elif got.split()[1:2] == ["maintenance-required"]:
-            self.status = ("bringing a game back needs maintenance mode: hold DEAL for 3 "
-                           "seconds on the unit, then try again")
+            self.status = words.say("panel.back-needs")
         else:
-            self.status = "game %s was not brought back: %s" % (game_id, got[4:])
+            self.status = words.say("panel.back-refused", game=game_id, why=got[4:])
         self._panel_key = None
         self._view = None
         self.refresh()

@@ -5,6 +5,7 @@ tests use it).
 """
 
 from brain.clock import ticks_diff
+from desktop import words
 from simulator.window.layout import (
     BANNER, BANNER_BOX, BODY, BODY_EDGE, CARD_COLOURS, CARD_H, CARD_W, CELL_H, CELL_W, CELL_GAP,
     CELL_X0, CELL_Y0, DISPLAY, GLASS_OFF, GLASS_ON, GREEN_OFF, GREEN_ON, H, KEY_FACE, KEY_TEXT,
@@ -29,8 +30,8 @@ class UnitDrawing:
     def _build_unit(self, c):
         self._texts = []
         # The table the cards lie on, the unit's body, its banner and slots.
-        self._text(c, W // 2, TRAY_Y - 14, 9, "normal", text="bank cards: drag one to a slot, "
-                   "or click it then a slot", fill="#bbbbbb")
+        self.worded(c, "win.cards-hint", self._text(c, W // 2, TRAY_Y - 14, 9, "normal",
+                                                     text="", fill="#bbbbbb"))
         self._round_rect(c, 20, SLOT_Y - 8, W - 20, 644, 40, fill=BODY, outline=BODY_EDGE,
                          width=3, tags="body")
         self._round_rect(c, *BANNER_BOX, 14, fill=BANNER, outline="", tags="banner")
@@ -38,9 +39,9 @@ class UnitDrawing:
         for slot, (x0, x1) in SLOTS_X.items():
             c.create_rectangle(x0, SLOT_Y - 5, x1, SLOT_Y + 5, fill="#111111", outline="#555555",
                                tags=("slot", "slot-" + slot))
-            label = "L  credit  +" if slot == "L" else "R  debit  -"
-            self._text(c, (x0 + x1) // 2, SLOT_Y + 16, 10, text=label,
-                       fill="#15803d" if slot == "L" else "#b91c1c")
+            self.worded(c, "win.slot." + slot, self._text(
+                c, (x0 + x1) // 2, SLOT_Y + 16, 10, text="",
+                fill="#15803d" if slot == "L" else "#b91c1c"))
         # The two lights on the banner.
         self.light_items = {
             "red": c.create_oval(58, 129, 76, 147, fill=RED_OFF, outline="#330000", width=2,
@@ -173,10 +174,10 @@ class UnitDrawing:
         c.itemconfigure(self.ann_items["M"], fill=SEG_ON if v.M else ghost)
         c.itemconfigure(self.light_items["red"], fill=RED_ON if v.red else RED_OFF)
         c.itemconfigure(self.light_items["green"], fill=GREEN_ON if v.green else GREEN_OFF)
-        c.itemconfigure(self.maint_item, text="MAINTENANCE" if self.unit.maintenance else "")
+        c.itemconfigure(self.maint_item, text=words.say("win.maintenance")
+                        if self.unit.maintenance else "")
         c.itemconfigure(self.maint_badge, state="normal" if self.unit.maintenance else "hidden")
-        c.itemconfigure(self.off_item, text="" if on else
-                        "switched off: a key or a card wakes it")
+        c.itemconfigure(self.off_item, text="" if on else words.say("win.off-glass"))
         for i, item in enumerate(self.vol_items):
             c.itemconfigure(item, outline="#444444" if v.volume > i else BODY)
         c.itemconfigure(self.mute_item, text="" if v.volume else "x")

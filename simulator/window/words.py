@@ -1,17 +1,14 @@
 """What the window says in words, on the line under the unit (and under the large display): a
-refusal explained (simulator/explain.py), a hold counting down, what just happened by itself,
-the mode the unit is in.
+refusal explained, a hold counting down, what just happened by itself, the mode the unit is
+in. The sentences, in either language, are desktop/words.py's, the terminal's and the page's.
 """
 
 from brain.clock import ticks_diff
-from brain.ledger import AMOUNT, FROM, KIND, TO, UNDOES
-from simulator import explain
+from desktop import words
 
 
 class Words:
     """The Window's sentences: `status` (a refusal), `note` (what happened by itself)."""
-
-    # -- what the window says in words (explain.py) --------------------------------------------
 
     def message_text(self):
         """The line under the unit: a refusal explained, a hold counting down, what just
@@ -19,23 +16,15 @@ class Words:
         u = self.unit
         if self.status:
             return self.status
-        if u.error:
-            return self.explain(u.error)
-        shown = explain.on_display(u.display()[0])
-        if shown and shown != "insufficient-funds":
-            return explain.explain(shown)
+        refused = words.refused(u, self.last_key, self.names)
+        if refused:
+            return refused
         hold = self.hold_text()
         if hold:
             return hold
-        if not u.power:
-            return ("switched itself off after a minute without use: the next key only "
-                    "wakes it, a card wakes it and counts")
-        if self.note:
+        if u.power and self.note:
             return self.note
-        if u.maintenance:
-            return ("maintenance mode: host tools may set balances and the profile; hold DEAL "
-                    "for 3 seconds to leave it")
-        return ""
+        return words.what_now(u)
 
     def say(self, text):
         self.status = text
@@ -43,8 +32,8 @@ class Words:
 
     def explain(self, code, key=None):
         u = self.unit
-        return explain.explain(code, u.entry, u.slots, dict(self.session.balances()),
-                               u.ledger.profile, key=key or self.last_key, names=self.names)
+        return words.explain(code, u.entry, u.slots, dict(self.session.balances()),
+                             u.ledger.profile, key=key or self.last_key, names=self.names)
 
     def _holding(self):
         return any(k in self._held for k in ("C", "DEAL"))
@@ -59,28 +48,14 @@ class Words:
             left = self.unit.hold_ms - ticks_diff(now, at)
             if left <= 0:
                 continue
+            s = "%.1f" % (left / 1000.0)
             if key == "C":
-                return ("holding C: a new game in %.1f s, every card back to the start; "
-                        "let go now for a plain C" % (left / 1000.0))
-            what = "off" if self.unit.maintenance else "on"
-            return ("holding DEAL: maintenance mode %s in %.1f s; let go now to only run the "
-                    "deal timer" % (what, left / 1000.0))
+                return words.say("hold.c", s=s)
+            return words.say("hold.deal.off" if self.unit.maintenance else "hold.deal.on", s=s)
         return ""
 
     def _on_unit(self, kind, arg):
         """What happens by itself gets a line of its own (undo, new game, switch-off)."""
-        if kind == "txn" and arg[KIND] == "undo":
-            prof = self.unit.ledger.profile
-
-            def side(c):
-                return self._player(c) if c else "the bank"
-
-            self.note = ("C reversed #%d: %s back from %s to %s" % (
-                arg[UNDOES], explain.amount(arg[AMOUNT], prof), side(arg[FROM]), side(arg[TO])))
-        elif kind == "txn":
-            self.note = ""
-        elif kind == "game":
-            self.note = "a new game: every card back to %s" % explain.amount(
-                self.unit.ledger.profile.start, self.unit.ledger.profile)
-        elif kind == "power" and arg == "off":
-            self.note = ""
+        said = words.note(kind, arg, self.unit.ledger.profile, self.names)
+        if said is not None:
+            self.note = said

@@ -59,7 +59,21 @@ def quiet_env(tmp_path):
     env["BANK_SIM_SOUND"] = "off"
     env["BANK_SIM_STATE"] = str(tmp_path / "flash")
     env["PYTHONPATH"] = ROOT
+    for name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+        env.pop(name, None)
+    env["LANG"] = "C.UTF-8"  # English, whatever this machine speaks (a test may say --lang)
     return env
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Each test starts in English and leaves it so: the language is the process's."""
+    import simulator  # noqa: F401  (firmware/ on sys.path)
+    from desktop import words
+
+    words.set_lang("en")
+    yield
+    words.set_lang("en")
 
 
 @pytest.fixture

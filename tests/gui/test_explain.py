@@ -1,4 +1,4 @@
-"""simulator/explain.py: every refusal the firmware can produce, said in a sentence (issue 16:
+"""firmware/desktop/words.py: every refusal the firmware can produce, said in a sentence (issue 16:
 "the window must say it in a sentence a player understands"). Each case is made by the real
 firmware through the protocol, and the sentence is worked out only from what a front end sees:
 STATE's error, the entry, the slots, the balances."""
@@ -8,7 +8,8 @@ import os
 import re
 
 import simulator  # noqa: F401  (firmware/ on sys.path)
-from simulator import explain, options
+from desktop import words as explain
+from simulator import options
 from simulator.host import Host
 
 FIRMWARE = os.path.join(os.path.dirname(simulator.__file__), "..", "firmware")

@@ -3,6 +3,8 @@ window, the sentence as wide as the window, and the window's own size within a s
 banker panel open. Read from the drawn items' bounding boxes and the widgets' sizes on Xvfb,
 not from pixels."""
 
+import sys
+
 import pytest
 
 import simulator  # noqa: F401  (firmware/ on sys.path)
@@ -136,8 +138,9 @@ def measure():
     return out
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("screen", ["1024x600", "1366x768"])
-def test_the_window_fits_a_small_screen_with_the_panel_open(screen, quiet_env):
+def test_the_window_fits_a_small_screen_with_the_panel_open(screen, lang, quiet_env):
     # A netbook's and a small laptop's screen, three kept games with names in the panel: the
     # window asks for no more than the screen has, less its title bar and a desktop's panel.
     import json
@@ -151,7 +154,9 @@ def test_the_window_fits_a_small_screen_with_the_panel_open(screen, quiet_env):
     except RuntimeError:
         pytest.skip("Xvfb did not start")
     try:
-        got = subprocess.run([sys.executable, __file__], env=dict(quiet_env, DISPLAY=x.display),
+        # in each language: the French labels are longer
+        got = subprocess.run([sys.executable, __file__, lang],
+                             env=dict(quiet_env, DISPLAY=x.display),
                              capture_output=True, text=True, timeout=60)
     finally:
         x.stop()
@@ -176,5 +181,9 @@ def test_the_window_fits_a_small_screen_with_the_panel_open(screen, quiet_env):
 
 if __name__ == "__main__":
     import json
+
+    from desktop import words
+
+    words.set_lang(sys.argv[1] if len(sys.argv) > 1 else "en")
 
     print(json.dumps(measure()))

@@ -1,116 +1,151 @@
-"""The terminal front end through a real pseudo-terminal: `python -m simulator` with no
-DISPLAY, keys typed into the pty, the screen read back from the frames it draws (the big
-seven-segment digits decoded with terminal.read_big_digits)."""
+"""The terminal front end in a real terminal: `python -m simulator` with no DISPLAY, run inside
+tmux (a terminal emulator of its own, on a private server), keys sent with send-keys, the screen
+read back with capture-pane (the large digits decoded with digits.read_big), at two sizes and
+across a resize (SIGWINCH)."""
 
 import json
 import os
 import re
-import select
-import signal
+import shutil
 import socket
 import subprocess
 import sys
 import time
+import uuid
 
 import pytest
 
-from simulator import terminal
+from board import segments
+from desktop import words
+from simulator import digits
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TMUX = shutil.which("tmux")
 
-SGR = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
+class Tmux:
+    """One simulator in a tmux window of cols x rows on a tmux server of its own."""
 
-class Pty:
-    def __init__(self, env, args=()):
-        self.master, slave = os.openpty()
+    def __init__(self, env, args=(), cols=80, rows=24):
+        if TMUX is None:
+            pytest.skip("tmux is not installed (make gui-deps installs it on Debian)")
+        self.sock = "bank-test-" + uuid.uuid4().hex[:10]
         env = dict(env)
         env.pop("DISPLAY", None)
         env.pop("WAYLAND_DISPLAY", None)
-        env["TERM"] = "xterm"
-        self.proc = subprocess.Popen([sys.executable, "-m", "simulator"] + list(args),
-                                     stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env,
-                                     start_new_session=True)
-        os.close(slave)
-        self.buf = ""
+        env.pop("TMUX", None)
+        env["TERM"] = "xterm-256color"
+        cmd = " ".join([sys.executable, "-m", "simulator"] + list(args))
+        self.env = env
+        self.tmux("-f", "/dev/null", "new-session", "-d", "-x", str(cols), "-y", str(rows),
+                  "-s", "unit", "-c", ROOT, cmd)
 
-    def pump(self, timeout=0.02):
-        r, _, _ = select.select([self.master], [], [], timeout)
-        if r:
-            try:
-                self.buf += os.read(self.master, 65536).decode("utf-8", "replace")
-            except OSError:
-                pass
+    def tmux(self, *args):
+        return subprocess.run([TMUX, "-L", self.sock] + list(args), env=self.env,
+                              capture_output=True, text=True, timeout=10).stdout
 
     def screen(self):
-        """The lines of the last whole frame drawn (frames start at the home position)."""
-        parts = self.buf.split("\x1b[H")
-        if len(parts) < 2 or "\x1b[J" not in parts[-1]:
-            frame = parts[-2] if len(parts) > 2 else ""
-        else:
-            frame = parts[-1]
-        return [SGR.sub("", line) for line in frame.split("\r\n")]
+        return self.tmux("capture-pane", "-p", "-t", "unit").split("\n")
 
     def shown(self):
+        return read(self.screen())
+
+    def digit_rows(self):
         lines = self.screen()
-        for i, line in enumerate(lines):
-            if line.startswith(" +--") and i + 5 < len(lines):
-                rows = [r[3:38] for r in lines[i + 1:i + 6]]
-                ann = [r[40:41] for r in lines[i + 1:i + 6]]
-                return (terminal.read_big_digits(rows), ann[4] == "k", ann[0] == "M")
-        return None
+        top = [i for i, line in enumerate(lines) if line.lstrip().startswith("\u250c")]
+        bottom = [i for i, line in enumerate(lines) if line.lstrip().startswith("\u2514")]
+        return bottom[0] - top[0] - 1 if top and bottom else 0
 
     def wait(self, cond, timeout=5.0):
         end = time.monotonic() + timeout
         while True:
-            self.pump()
             got = cond(self)
             if got:
                 return got
             if time.monotonic() > end:
                 raise AssertionError("not seen in %.1fs; screen:\n%s"
                                      % (timeout, "\n".join(self.screen())))
+            time.sleep(0.03)
 
     def wait_shown(self, want, timeout=5.0):
         return self.wait(lambda p: p.shown() == tuple(want), timeout)
 
+    def seen(self, text, timeout=5.0):
+        return self.wait(lambda p: any(text in line for line in p.screen()), timeout)
+
     def type(self, text):
-        os.write(self.master, text.encode())
+        self.tmux("send-keys", "-t", "unit", "-l", text)
+
+    def resize(self, cols, rows):
+        self.tmux("resize-window", "-t", "unit", "-x", str(cols), "-y", str(rows))
 
     def stop(self):
-        if self.proc.poll() is None:
-            self.type("q")
-            try:
-                self.proc.wait(3)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGTERM)
-                self.proc.wait(3)
-        os.close(self.master)
+        self.type("q")
+        end = time.monotonic() + 3
+        while "unit" in self.tmux("list-sessions") and time.monotonic() < end:
+            time.sleep(0.03)
+        self.tmux("kill-server")
+
+
+def read(lines):
+    return digits.read_big(lines)
 
 
 @pytest.fixture
 def tty(quiet_env):
-    ptys = []
+    started = []
 
-    def start(*args):
-        p = Pty(quiet_env, args)
-        ptys.append(p)
+    def start(*args, cols=80, rows=24, env=None):
+        p = Tmux(dict(quiet_env, **(env or {})), args, cols, rows)
+        started.append(p)
         return p
 
     yield start
-    for p in ptys:
+    for p in started:
         p.stop()
 
 
-def test_says_it_is_the_terminal_front_end_and_draws_the_unit(tty):
+def test_the_large_digits_read_back_at_every_size():
+    # Every character the firmware's font has, in every cell, at small to large sizes.
+    for cols, hmax in ((38, 5), (60, 7), (80, 9), (120, 20), (200, 40)):
+        cw, h = digits.big_size(cols, hmax)
+        for text in ("0.123", "45678", "9", "Err1", "15.15", "-0.5"):
+            cells = segments.cells(text)
+            rows = digits.big_digits(cells, True, cw, h)
+            width = len(rows[0]) + 4
+            framed = ([" \u250c" + "\u2500" * width + "\u2510"]
+                      + [" \u2502 " + r + " M \u2502" for r in rows]
+                      + [" \u2514" + "\u2500" * width + "\u2518"])
+            assert read(framed)[0] == text.replace(" ", ""), (cols, text)
+            assert len(framed[1]) <= cols
+
+
+def test_says_it_is_the_terminal_front_end_and_draws_the_unit_large(tty):
     p = tty("--seed", "1")
-    p.wait(lambda p: "no display found: terminal front end" in p.buf)
+    p.seen("no display found: terminal front end")
     p.wait_shown(("0", False, False))
+    assert p.digit_rows() >= 7  # readable across a table at 80x24
     assert any("power: on" in line for line in p.screen())
+    assert max(len(line) for line in p.screen()) <= 80
+
+
+def test_a_resize_redraws_at_the_new_size(tty):
+    p = tty("--seed", "1", cols=80, rows=24)
+    p.wait_shown(("0", False, False))
+    p.type("l1")
+    p.wait_shown(("15", False, True), timeout=3)
+    small = p.digit_rows()
+    p.resize(132, 43)  # larger: larger digits, at once, with nothing typed (SIGWINCH)
+    p.wait(lambda p: p.digit_rows() > small + 5)
+    assert p.shown() == ("15", False, True)
+    p.resize(50, 22)  # smaller: the digits fit the width
+    p.wait(lambda p: 0 < p.digit_rows() < small)
+    assert p.shown() == ("15", False, True)
+    assert max(len(line.rstrip()) for line in p.screen()) <= 50
 
 
 def test_receive_and_transfer_typed_b4_b6(tty):
-    p = tty("--seed", "1")
+    p = tty("--seed", "1", cols=100, rows=40)
     p.wait_shown(("0", False, False))
     p.type("l1")  # card 1 into L
     p.wait_shown(("1", False, False))  # its number first (B3) ...
@@ -119,15 +154,15 @@ def test_receive_and_transfer_typed_b4_b6(tty):
     p.wait_shown(("150", True, False))
     p.type("+")
     p.wait_shown(("15.15", False, True))
-    assert p.wait(lambda p: any("~ money-in" in line for line in p.screen()))
+    p.seen("~ money-in")
     p.type("r2")  # card 2 into R: the payer's balance shows
-    p.wait(lambda p: any("slot R (debit -): card 2" in line for line in p.screen()))
+    p.seen("slot R (debit -): card 2")
     p.type("2.5m-")
     p.wait_shown(("12.5", False, True))
     p.wait_shown(("17.65", False, True), timeout=3)  # the payee's new balance (B6)
     p.type("b")  # the banker's panel
-    p.wait(lambda p: any("17,650,000" in line for line in p.screen()))
-    p.wait(lambda p: any("transfer 2>1 2.5 M" in line for line in p.screen()))
+    p.seen("17,650,000")
+    p.seen("transfer 2>1 2.5 M")
 
 
 def test_card_refusals_and_volume_b3_b12(tty):
@@ -135,17 +170,17 @@ def test_card_refusals_and_volume_b3_b12(tty):
     p.wait_shown(("0", False, False))
     p.type(".")  # no card, no entry: volume 2 -> 1, shown as the digit
     p.wait_shown(("1", False, False))
-    p.wait(lambda p: any("sound: 1" in line for line in p.screen()))
+    p.seen("sound: 1")
     p.type("l3")
     p.type("r3")  # the same card in the other slot
-    p.wait(lambda p: any("card 3 is in the other slot" in line for line in p.screen()))
+    p.seen("card 3 is in the other slot")
     p.type("L")
-    p.wait(lambda p: any("slot L (credit +): empty" in line for line in p.screen()))
+    p.seen("slot L (credit +): empty")
 
 
 def test_hold_c_new_game_and_the_port_served_alongside_b11(tty):
     p = tty("--seed", "1", "--tcp", "0")
-    m = p.wait(lambda p: re.search(r"listening tcp 127\.0\.0\.1:(\d+)", p.buf))
+    m = p.wait(lambda p: re.search(r"serving tcp 127\.0\.0\.1:(\d+)", "\n".join(p.screen())))
     port = int(m.group(1))
     with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
         f = s.makefile("rb")
@@ -155,42 +190,40 @@ def test_hold_c_new_game_and_the_port_served_alongside_b11(tty):
         assert st["display"]["text"] == "20"
         p.wait_shown(("20", False, True))  # the screen follows the host tool
         p.type("n")  # a new game: asked first
-        p.wait(lambda p: any("start a NEW GAME?" in line for line in p.screen()))
+        p.seen("start a NEW GAME?")
         p.type("y")  # hold C for 3 s
-        p.wait(lambda p: any("holding C" in line for line in p.screen()))
+        p.seen("holding C")
         p.wait_shown(("15", False, True), timeout=6)
         s.sendall(b"BALANCES\n")
         assert json.loads(f.readline().decode()[3:])["6"] == 15000000
 
 
 def test_a_stray_n_does_not_wipe_the_game_b11(tty):
-    p = tty("--seed", "1")
+    p = tty("--seed", "1", cols=100, rows=40)
     p.wait_shown(("0", False, False))
     p.type("l1")
     p.wait_shown(("15", False, True), timeout=3)
     p.type("1m+")
     p.wait_shown(("16", False, True))
     p.type("n")  # next to m: one keystroke must not start a new game
-    p.wait(lambda p: any("start a NEW GAME?" in line and "y = yes" in line
-                         for line in p.screen()))
+    p.wait(lambda p: "start a NEW GAME?" in " ".join(p.screen()) and
+           "y = yes" in " ".join(p.screen()))
     p.type("m")  # anything but y: nothing happens (and the m is not a Go either)
-    p.wait(lambda p: any("> not done" in line for line in p.screen()))
+    p.seen("> not done")
     time.sleep(3.5)  # longer than the hold would have taken
-    p.pump()
     assert p.shown() == ("16", False, True)
     p.type("b")
     p.wait(lambda p: any("card 1" in line and "16,000,000" in line for line in p.screen()))
 
 
 def test_maintenance_from_the_keyboard_asks_and_is_labelled(tty):
-    p = tty("--seed", "1", "--tcp", "0")
-    m = p.wait(lambda p: re.search(r"listening tcp 127\.0\.0\.1:(\d+)", p.buf))
+    p = tty("--seed", "1", "--tcp", "0", cols=100, rows=40)
+    m = p.wait(lambda p: re.search(r"serving tcp 127\.0\.0\.1:(\d+)", "\n".join(p.screen())))
     p.wait_shown(("0", False, False))
     p.type("S")
-    p.wait(lambda p: any("hold DEAL 3 s for maintenance mode on?" in line
-                         for line in p.screen()))
+    p.seen("hold DEAL 3 s for maintenance mode on?")
     p.type("y")
-    p.wait(lambda p: any("holding DEAL" in line for line in p.screen()))
+    p.seen("holding DEAL")
     p.wait(lambda p: "MAINTENANCE" in p.screen()[0], timeout=6)
     with socket.create_connection(("127.0.0.1", int(m.group(1))), timeout=5) as s:
         s.sendall(b"MAINT\nNAME 2 Bob\n")
@@ -198,7 +231,7 @@ def test_maintenance_from_the_keyboard_asks_and_is_labelled(tty):
         assert f.readline() == b'OK {"maintenance": true}\n'
         assert f.readline().startswith(b'OK {"1": null, "2": "Bob"')
     p.type("b")
-    p.wait(lambda p: any("card 2 Bob" in line for line in p.screen()))
+    p.seen("card 2 Bob")
 
 
 def test_a_refusal_is_said_in_words(tty):
@@ -211,4 +244,36 @@ def test_a_refusal_is_said_in_words(tty):
     p.wait(lambda p: any(line.rstrip().endswith("> 5 K is below the smallest amount at one "
                                                 "time, 10 k") for line in p.screen()))
     p.type("r1")
-    p.wait(lambda p: any("card 1 is in the other slot already" in line for line in p.screen()))
+    p.seen("card 1 is in the other slot already")
+
+
+@pytest.mark.parametrize("how", ["--lang", "LANG"])
+def test_the_terminal_speaks_french_and_f_switches(tty, how):
+    if how == "--lang":
+        p = tty("--seed", "1", "--lang", "fr")
+    else:
+        # LC_CTYPE keeps the characters UTF-8 where no French locale is installed
+        p = tty("--seed", "1", env={"LANG": "fr_FR.UTF-8", "LC_CTYPE": "C.UTF-8"})
+    p.wait_shown(("0", False, False))
+    p.seen("fente L (cr\u00e9dit +) : vide")
+    p.type("l1")
+    p.wait_shown(("15", False, True), timeout=3)
+    p.type("5k+")  # B2
+    p.seen("> 5 K est sous le plus petit montant en une fois, 10 k")
+    p.type("f")
+    p.seen("> 5 K is below the smallest amount at one time, 10 k")
+    p.seen("slot L (credit +): card 1")
+    assert words.lang() == "en"  # (this process's own, untouched)
+
+
+def test_every_word_on_the_french_screen_is_french(tty):
+    p = tty("--seed", "1", "--lang", "fr", cols=100, rows=40)
+    p.wait_shown(("0", False, False))
+    p.seen("pas d'\u00e9cran graphique : interface en terminal")
+    p.seen("distribution : arr\u00eat\u00e9e")
+    p.type("b")
+    p.seen("-- banquier : soldes --")
+    screen = "\n".join(p.screen())
+    for english in ("card", "deal", "idle", "power", "slot", "sound", "entry", "keys",
+                    "no display"):
+        assert not re.search(r"\b%s\b" % english, screen), english

@@ -1,0 +1,574 @@
+"""Every sentence a player or a banker reads, in English and French, and the one place that
+turns a refusal (and the unit's state) into one: for the window, the terminal, the page (its
+MicroPython runs this very file) and the host tools.
+
+The unit says little: an error tone, `Err1` for a second, or nothing, and over serial a code
+(`STATE`'s `error`: `insufficient-funds`, `go-taken`, ...). A front end knows more: the entry
+as typed, the cards in the slots, the balances, the key just pressed. `explain(code, ...)`
+puts the two together: "card 3 cannot pay 20 M: it has 14.5 M". Only what the front end can see
+is used; no rule is re-decided here (the firmware refused already, this only says why). No
+sentence names a rule id: those belong in docs/rules.md and the tests.
+
+The codes are those the firmware produces: brain/unit.py and brain/money.py (a refused key or
+commit), brain/ledger.py (`insufficient-funds`, `no-game`, `store-failed`), boot
+(`store-damaged`, shown as Err5) and the card slots' replies (`slot-occupied`, `card-in-use`,
+`slot-empty`).
+
+Plain Python that MicroPython runs too: a table of sentences per language, `{name}` fields
+filled by str.format. The language is the system's (LANG, LC_MESSAGES, LC_ALL) or the
+browser's, or the one asked for (`set_lang`); the rulebooks of the seeds are French and English,
+so French borrows their words ("carte", "Banque", "Départ").
+"""
+
+from brain import money
+from brain import profiles
+from brain.ledger import AMOUNT, FROM, KIND, SEQ, TO, UNDOES
+
+LANGS = ("en", "fr")
+NAMES = {"en": "English", "fr": "Fran\u00e7ais"}
+_lang = ["en"]
+
+CODES = ("insufficient-funds", "go-taken", "wrong-slot", "bad-entry", "no-amount", "no-suffix",
+         "too-fine", "below-minimum", "above-maximum", "no-game", "store-failed",
+         "store-damaged", "slot-occupied", "card-in-use", "slot-empty", "no-backup", "bad-key",
+         "bad-argument")
+
+MINUS = "\u2212"
+
+TEXTS = {
+    "en": {
+        # who and what
+        "card": "card {n}",
+        "named": "{name} (card {n})",
+        "bank": "the bank",
+        "bank.short": "bank",
+        "this-card": "this card",
+        "kind.receive": "receive",
+        "kind.pay": "pay",
+        "kind.transfer": "transfer",
+        "kind.go": "go",
+        "kind.undo": "undo",
+        "kind.set": "set",
+        "kind.restore": "restore",
+        "txn.undoes": " (undoes #{seq})",
+        # refusals
+        "undo.short": ("C cannot reverse the last transaction: the card it paid no longer has "
+                       "the money"),
+        "pay.short": "{card} cannot pay {amount}: it has {has}",
+        "pay.short.anon": "the paying card does not have that much",
+        "go.taken": ("{card} has had its Go salary ({go}) on this insertion: take the card out "
+                     "and put it back to collect Go again"),
+        "slot.go": "Go (M) needs one card alone in the left slot L",
+        "slot.two": ("with two cards in, press \u2212 to pay from R ({right}) to L ({left}); + "
+                     "is for one card in L"),
+        "slot.plus.r": "+ (receive) needs the card in the left slot L; {card} is in R",
+        "slot.plus": "+ (receive) needs a card in the left slot L",
+        "slot.minus.l": "\u2212 (pay) needs the paying card in the right slot R; {card} is in L",
+        "slot.minus": "\u2212 (pay) needs a card in the right slot R",
+        "slot.any": "that key does not fit the cards in the slots: + needs L, \u2212 needs R",
+        "entry.m-alone": ("M alone is Go, and needs a card in the left slot L; for millions type "
+                          "the digits first: 2 . 5 M"),
+        "entry.finished": ("{entry} is finished: nothing can follow K or M. Press + or \u2212, "
+                           "or C to clear it"),
+        "entry.point": "an amount has one decimal point at most",
+        "entry.suffix-first": "type the digits first, then K or M",
+        "entry.digits": "an amount has at most 5 digits",
+        "no-amount": "type an amount first, then + or \u2212",
+        "no-suffix": "end the amount with K (thousands) or M (millions): {a} K or {b} M",
+        "too-fine": ("{entry} is finer than the unit counts: amounts are whole multiples of "
+                     "{step}"),
+        "below-minimum": "{entry} is below the smallest amount at one time, {least}",
+        "above-maximum": ("{entry} is above the largest amount at one time, {most}: split it "
+                          "in two"),
+        "no-game": ("Err6: no good copy of the game was found. Hold C for 3 seconds for a new "
+                    "game, or restore a backup with the host tools"),
+        "store-damaged": ("Err5: the unit's memory was damaged; it is using the last good copy "
+                          "of the game. Check the balances; any key goes on"),
+        "store-failed": "the unit could not save to its memory, so nothing changed: try again",
+        "slot-occupied": "slot {slot} holds {card} already: take it out first",
+        "slot-occupied.anon": "that slot holds a card already",
+        "card-in-use": "{card} is in the other slot already: one card cannot pay itself",
+        "card-in-use.anon": "that card is in the other slot already",
+        "slot-empty": "slot {slot} has no card to take out",
+        "slot-empty.anon": "that slot is empty",
+        "no-backup": "there is no previous game to bring back",
+        "bad-key": "the unit did not understand that (only its 17 keys, slots L/R and cards 1-6)",
+        "refused": "the unit refused that ({code})",
+        # what the unit is doing, and what just happened by itself
+        "off": ("switched itself off after a minute without use: the next key only wakes it, "
+                "a card wakes it and counts"),
+        "maintenance": ("maintenance mode: host tools may set balances and the profile; hold "
+                        "DEAL for 3 seconds to leave it"),
+        "hold.c": ("holding C: a new game in {s} s, every card back to the start; let go now "
+                   "for a plain C"),
+        "hold.deal.on": ("holding DEAL: maintenance mode on in {s} s; let go now to only run "
+                         "the deal timer"),
+        "hold.deal.off": ("holding DEAL: maintenance mode off in {s} s; let go now to only run "
+                          "the deal timer"),
+        "note.undo": "C reversed #{seq}: {amount} back from {src} to {dst}",
+        "note.new-game": "a new game: every card back to {amount}",
+        "note.woke": "the unit was switched off: that key only woke it; press it again",
+        "note.woke.key": "the unit was switched off: that key {key} only woke it; press it again",
+        # the banker panel
+        "panel.named": "{card} is {name}",
+        "panel.unnamed": "{card} has no name now",
+        "panel.name-refused": "the name was not kept: {why}",
+        "panel.back": "game {game} is back",
+        "panel.back-needs": ("bringing a game back needs maintenance mode: hold DEAL for 3 "
+                             "seconds on the unit, then try again"),
+        "panel.back-refused": "game {game} was not brought back: {why}",
+        "panel.every": "every player",
+        # the terminal
+        "term.help1": ("keys: 0-9 . m k c  +/= -  d/space: DEAL   n: new game (hold C 3 s)   S: "
+                       "maintenance (hold DEAL 3 s)"),
+        "term.help2": ("cards: l then 1-6 = into L, r then 1-6 = into R, L / R = take out   b: "
+                       "banker   f: fran\u00e7ais   q: quit"),
+        "term.ask.c": ("start a NEW GAME? every card back to the start, the log cleared: y = "
+                       "yes, any other key = no"),
+        "term.ask.deal.on": "hold DEAL 3 s for maintenance mode on? y = yes, any other key = no",
+        "term.ask.deal.off": ("hold DEAL 3 s for maintenance mode off? y = yes, any other key = "
+                              "no"),
+        "term.not-done": "not done",
+        "term.card-into": "card into {slot}: 1-6 (0: take out, Esc: never mind)",
+        "term.holding": "holding {key} for 3 s ...",
+        "term.power.on": "power: on",
+        "term.power.off": "power: off (dark): the next key only wakes it",
+        "term.slots": "slot L (credit +): {left}   slot R (debit -): {right}",
+        "term.empty": "empty",
+        "term.sound": "sound: {volume}   tone: {tone}   deal: {deal}",
+        "term.entry": "entry: {entry}",
+        "term.balances": "-- banker: balances --",
+        "term.recent": "-- recent transactions --",
+        "term.serving": "serving {mode} {address}",
+        # the window
+        "win.help": ("keys: 0-9 . m k c (hold c: new game)  d/space: DEAL (hold: maintenance)  "
+                     "+ -   F1-F6: card in/out of L  Shift+F1-F6 or Ctrl+1-6: in/out of R  b: "
+                     "banker panel  F11: large display  F12: fran\u00e7ais"),
+        "win.panel": "banker panel (b)",
+        "win.large": "large display (F11)",
+        "win.whole": "whole unit (F11)",
+        "win.other-lang": "FR",
+        "win.name-hint": "name a card: type, then Return",
+        "win.txns-of": "Transactions of",
+        "win.previous": "Previous games",
+        "win.none-kept": "(none kept yet)",
+        "win.bring-back": "bring back",
+        "win.game": "game {id} ({profile}), {n} transactions",
+        "win.game.unknown": "game {id} ({profile}), transactions unknown",
+        "win.cards-hint": "bank cards: drag one to a slot, or click it then a slot",
+        "win.slot.L": "L  credit  +",
+        "win.slot.R": "R  debit  -",
+        "win.maintenance": "MAINTENANCE",
+        "win.big.maintenance": "maintenance",
+        "win.off-glass": "switched off: a key or a card wakes it",
+        # the page
+        "page.hint": ("Tap a card, then a slot (or drag it). Tap a card in a slot to take it "
+                      "out."),
+        "page.banker": "Banker",
+        "page.recent": "Recent transactions",
+        "page.none": "(none yet)",
+        "page.console": "Serial console",
+        "page.send": "Send",
+        "page.foot": "The unit's own firmware, running in MicroPython's WebAssembly port.",
+        "page.credit": "L credit",
+        "page.debit": "R debit",
+        "page.name-for": "Name for card {n} (empty: none)",
+        "page.lang": "Language",
+        "deal.idle": "idle",
+        "deal.run": "running",
+        "deal.end": "ending",
+        "deal.over": "done",
+        "term.front-end": "terminal front end",
+        "term.no-display": "no display found: terminal front end",
+        "deal.running": "deal: running",
+        "deal.ending": "deal: ending",
+        "deal.done": "deal: done",
+    },
+    "fr": {
+        "card": "carte {n}",
+        "named": "{name} (carte {n})",
+        "bank": "la Banque",
+        "bank.short": "Banque",
+        "this-card": "cette carte",
+        "kind.receive": "re\u00e7u",
+        "kind.pay": "pay\u00e9",
+        "kind.transfer": "virement",
+        "kind.go": "D\u00e9part",
+        "kind.undo": "annulation",
+        "kind.set": "r\u00e9glage",
+        "kind.restore": "reprise",
+        "txn.undoes": " (annule n\u00b0{seq})",
+        "undo.short": ("C ne peut pas annuler la derni\u00e8re op\u00e9ration : la carte "
+                       "pay\u00e9e n'a plus cet argent"),
+        "pay.short": "{card} ne peut pas payer {amount} : elle n'a que {has}",
+        "pay.short.anon": "la carte qui paie n'a pas autant",
+        "go.taken": ("{card} a d\u00e9j\u00e0 touch\u00e9 son salaire de D\u00e9part ({go}) "
+                     "depuis qu'elle est ins\u00e9r\u00e9e : retirez la carte et remettez-la "
+                     "pour toucher D\u00e9part \u00e0 nouveau"),
+        "slot.go": "D\u00e9part (M) demande une seule carte, dans la fente de gauche L",
+        "slot.two": ("avec deux cartes, appuyez sur \u2212 pour payer de R ({right}) \u00e0 L "
+                     "({left}) ; + est pour une seule carte dans L"),
+        "slot.plus.r": ("+ (recevoir) demande la carte dans la fente de gauche L ; {card} est "
+                        "dans R"),
+        "slot.plus": "+ (recevoir) demande une carte dans la fente de gauche L",
+        "slot.minus.l": ("\u2212 (payer) demande la carte qui paie dans la fente de droite R ; "
+                         "{card} est dans L"),
+        "slot.minus": "\u2212 (payer) demande une carte dans la fente de droite R",
+        "slot.any": ("cette touche ne va pas avec les cartes ins\u00e9r\u00e9es : + demande L, "
+                     "\u2212 demande R"),
+        "entry.m-alone": ("M seul, c'est D\u00e9part, et demande une carte dans la fente de "
+                          "gauche L ; pour des millions, tapez d'abord les chiffres : 2 . 5 M"),
+        "entry.finished": ("{entry} est complet : rien ne peut suivre K ou M. Appuyez sur + ou "
+                           "\u2212, ou sur C pour l'effacer"),
+        "entry.point": "un montant a une seule virgule au plus",
+        "entry.suffix-first": "tapez d'abord les chiffres, puis K ou M",
+        "entry.digits": "un montant a 5 chiffres au plus",
+        "no-amount": "tapez d'abord un montant, puis + ou \u2212",
+        "no-suffix": ("terminez le montant par K (milliers) ou M (millions) : {a} K ou "
+                      "{b} M"),
+        "too-fine": ("{entry} est plus fin que ce que compte l'appareil : les montants sont des "
+                     "multiples de {step}"),
+        "below-minimum": "{entry} est sous le plus petit montant en une fois, {least}",
+        "above-maximum": ("{entry} d\u00e9passe le plus grand montant en une fois, {most} : "
+                          "faites-le en deux fois"),
+        "no-game": ("Err6 : aucune copie valable de la partie n'a \u00e9t\u00e9 trouv\u00e9e. "
+                    "Maintenez C 3 secondes pour une nouvelle partie, ou restaurez une "
+                    "sauvegarde avec les outils de l'h\u00f4te"),
+        "store-damaged": ("Err5 : la m\u00e9moire de l'appareil \u00e9tait ab\u00eem\u00e9e ; "
+                          "il reprend la derni\u00e8re bonne copie de la partie. V\u00e9rifiez "
+                          "les soldes ; une touche continue"),
+        "store-failed": ("l'appareil n'a pas pu enregistrer dans sa m\u00e9moire, rien n'a "
+                         "chang\u00e9 : r\u00e9essayez"),
+        "slot-occupied": "la fente {slot} contient d\u00e9j\u00e0 {card} : retirez-la d'abord",
+        "slot-occupied.anon": "cette fente contient d\u00e9j\u00e0 une carte",
+        "card-in-use": ("{card} est d\u00e9j\u00e0 dans l'autre fente : une carte ne peut pas "
+                        "se payer elle-m\u00eame"),
+        "card-in-use.anon": "cette carte est d\u00e9j\u00e0 dans l'autre fente",
+        "slot-empty": "la fente {slot} n'a pas de carte \u00e0 retirer",
+        "slot-empty.anon": "cette fente est vide",
+        "no-backup": "il n'y a pas de partie pr\u00e9c\u00e9dente \u00e0 reprendre",
+        "bad-key": ("l'appareil n'a pas compris (seulement ses 17 touches, les fentes L/R et "
+                    "les cartes 1 \u00e0 6)"),
+        "refused": "l'appareil a refus\u00e9 ({code})",
+        "off": ("\u00e9teint de lui-m\u00eame apr\u00e8s une minute sans usage : la prochaine "
+                "touche ne fait que le r\u00e9veiller, une carte le r\u00e9veille et compte"),
+        "maintenance": ("mode maintenance : les outils de l'h\u00f4te peuvent r\u00e9gler les "
+                        "soldes et l'\u00e9dition ; maintenez DEAL 3 secondes pour en sortir"),
+        "hold.c": ("C maintenu : nouvelle partie dans {s} s, chaque carte revient au "
+                   "d\u00e9part ; l\u00e2chez maintenant pour un simple C"),
+        "hold.deal.on": ("DEAL maintenu : mode maintenance dans {s} s ; l\u00e2chez maintenant "
+                         "pour lancer seulement le minuteur de distribution"),
+        "hold.deal.off": ("DEAL maintenu : fin du mode maintenance dans {s} s ; l\u00e2chez "
+                          "maintenant pour lancer seulement le minuteur de distribution"),
+        "note.undo": "C a annul\u00e9 n\u00b0{seq} : {amount} rendu de {src} \u00e0 {dst}",
+        "note.new-game": "nouvelle partie : chaque carte revient \u00e0 {amount}",
+        "note.woke": ("l'appareil \u00e9tait \u00e9teint : cette touche l'a seulement "
+                      "r\u00e9veill\u00e9 ; appuyez de nouveau"),
+        "note.woke.key": ("l'appareil \u00e9tait \u00e9teint : la touche {key} l'a seulement "
+                          "r\u00e9veill\u00e9 ; appuyez de nouveau"),
+        "panel.named": "{card} s'appelle {name}",
+        "panel.unnamed": "{card} n'a plus de nom",
+        "panel.name-refused": "le nom n'a pas \u00e9t\u00e9 gard\u00e9 : {why}",
+        "panel.back": "la partie {game} est de retour",
+        "panel.back-needs": ("reprendre une partie demande le mode maintenance : maintenez DEAL "
+                             "3 secondes sur l'appareil, puis r\u00e9essayez"),
+        "panel.back-refused": "la partie {game} n'a pas \u00e9t\u00e9 reprise : {why}",
+        "panel.every": "tous les joueurs",
+        "term.help1": ("touches : 0-9 . m k c  +/= -  d/espace : DEAL   n : nouvelle partie "
+                       "(C maintenu 3 s)   S : maintenance (DEAL maintenu 3 s)"),
+        "term.help2": ("cartes : l puis 1-6 = dans L, r puis 1-6 = dans R, L / R = retirer   "
+                       "b : banquier   f : English   q : quitter"),
+        "term.ask.c": ("commencer une NOUVELLE PARTIE ? chaque carte revient au d\u00e9part, "
+                       "le journal est effac\u00e9 : y = oui, une autre touche = non"),
+        "term.ask.deal.on": ("maintenir DEAL 3 s pour le mode maintenance ? y = oui, une autre "
+                             "touche = non"),
+        "term.ask.deal.off": ("maintenir DEAL 3 s pour sortir du mode maintenance ? y = oui, "
+                              "une autre touche = non"),
+        "term.not-done": "rien n'a \u00e9t\u00e9 fait",
+        "term.card-into": "carte dans {slot} : 1-6 (0 : retirer, \u00c9chap : laisser)",
+        "term.holding": "{key} maintenu 3 s ...",
+        "term.power.on": "allum\u00e9",
+        "term.power.off": ("\u00e9teint (\u00e9cran noir) : la prochaine touche ne fait que le "
+                           "r\u00e9veiller"),
+        "term.slots": "fente L (cr\u00e9dit +) : {left}   fente R (d\u00e9bit -) : {right}",
+        "term.empty": "vide",
+        "term.sound": "son : {volume}   tonalit\u00e9 : {tone}   distribution : {deal}",
+        "term.entry": "saisie : {entry}",
+        "term.balances": "-- banquier : soldes --",
+        "term.recent": "-- derni\u00e8res op\u00e9rations --",
+        "term.serving": "sert {mode} {address}",
+        "win.help": ("touches : 0-9 . m k c (c tenu : nouvelle partie)  d/espace : DEAL (tenu : "
+                     "maintenance)  + -   F1-F6 : carte dans/hors de L  Maj+F1-F6 ou Ctrl+1-6 : "
+                     "de R  b : banquier  F11 : grand \u00e9cran  F12 : English"),
+        "win.panel": "banquier (b)",
+        "win.large": "grand \u00e9cran (F11)",
+        "win.whole": "appareil (F11)",
+        "win.other-lang": "EN",
+        "win.name-hint": "nommer une carte : tapez, puis Entr\u00e9e",
+        "win.txns-of": "Op\u00e9rations de",
+        "win.previous": "Parties pr\u00e9c\u00e9dentes",
+        "win.none-kept": "(aucune gard\u00e9e encore)",
+        "win.bring-back": "reprendre",
+        "win.game": "partie {id} ({profile}), {n} op\u00e9rations",
+        "win.game.unknown": "partie {id} ({profile}), op\u00e9rations inconnues",
+        "win.cards-hint": ("cartes : glissez-en une vers une fente, ou cliquez-la puis une "
+                           "fente"),
+        "win.slot.L": "L  cr\u00e9dit  +",
+        "win.slot.R": "R  d\u00e9bit  -",
+        "win.maintenance": "MAINTENANCE",
+        "win.big.maintenance": "maintenance",
+        "win.off-glass": "\u00e9teint : une touche ou une carte le r\u00e9veille",
+        "page.hint": ("Touchez une carte, puis une fente (ou glissez-la). Touchez une carte "
+                      "dans une fente pour la retirer."),
+        "page.banker": "Banquier",
+        "page.recent": "Derni\u00e8res op\u00e9rations",
+        "page.none": "(aucune encore)",
+        "page.console": "Console s\u00e9rie",
+        "page.send": "Envoyer",
+        "page.foot": ("Le micrologiciel de l'appareil lui-m\u00eame, dans le portage "
+                      "WebAssembly de MicroPython."),
+        "page.credit": "L cr\u00e9dit",
+        "page.debit": "R d\u00e9bit",
+        "page.name-for": "Nom de la carte {n} (vide : aucun)",
+        "page.lang": "Langue",
+        "deal.idle": "arr\u00eat\u00e9e",
+        "deal.run": "en cours",
+        "deal.end": "se termine",
+        "deal.over": "termin\u00e9e",
+        "term.front-end": "interface en terminal",
+        "term.no-display": "pas d'\u00e9cran graphique : interface en terminal",
+        "deal.running": "distribution : en cours",
+        "deal.ending": "distribution : se termine",
+        "deal.done": "distribution : termin\u00e9e",
+    },
+}
+
+
+# -- the language ----------------------------------------------------------------------------
+
+def lang_of(text):
+    """'fr' from 'fr_FR.UTF-8', 'fr-CA', 'fr'; 'en' from 'en_GB', 'C', '' or anything else."""
+    code = (text or "").strip().lower()[:2]
+    return code if code in LANGS else "en"
+
+
+def lang_from_env(environ):
+    """The system's language, as gettext reads it: LC_ALL, then LC_MESSAGES, then LANG (the
+    first one set and not empty)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name)
+        if value:
+            return lang_of(value)
+    return "en"
+
+
+def set_lang(code):
+    """Speak `code` from now on ('en' or 'fr'); anything else is refused with a ValueError."""
+    if code not in LANGS:
+        raise ValueError("unknown language %s (%s)" % (code, ", ".join(LANGS)))
+    _lang[0] = code
+
+
+def lang():
+    return _lang[0]
+
+
+def say(sid, lang=None, **fields):
+    """The sentence `sid` in `lang` (the one set when None), its {fields} filled."""
+    return TEXTS[lang or _lang[0]][sid].format(**fields)
+
+
+# -- amounts, cards, the log -----------------------------------------------------------------
+
+def _profile(profile):
+    if profile is None or isinstance(profile, str):
+        return profiles.get(profile or profiles.DEFAULT) or profiles.get(profiles.DEFAULT)
+    return profile
+
+
+def amount(value, profile=None):
+    """An amount as the unit's display puts it, in one line: '14.5 M', '150 k', '1500'."""
+    text, k, m = money.fmt(value, _profile(profile))
+    return text + (" M" if m else " k" if k else "")
+
+
+def grouped(value):
+    """1500000 -> '1,500,000' (the banker panel's whole amounts)."""
+    s = str(value)
+    neg = s.startswith("-")
+    if neg:
+        s = s[1:]
+    out = ""
+    while len(s) > 3:
+        out = "," + s[-3:] + out
+        s = s[:-3]
+    return ("-" if neg else "") + s + out
+
+
+def who(card, names=None, lang=None):
+    """'card 3', or 'Ann (card 3)' when the banker named it."""
+    name = names.get(card) if names else None
+    if name:
+        return say("named", lang, name=name, n=card)
+    return say("card", lang, n=card)
+
+
+def typed(entry):
+    """The entry as a player reads it: '2.5M' -> '2.5 M'."""
+    if entry and entry[-1] in "KM":
+        return entry[:-1] + " " + entry[-1]
+    return entry
+
+
+def txn_line(rec, profile=None, names=None, lang=None):
+    """A log record in one short line: '#7 transfer 3>1 250 k' ('Ann>1' with names, a dict
+    card -> the name the banker gave it). rec: the ledger's record (brain/ledger.py's layout:
+    seq, kind, from, to, amount, undoes, ...)."""
+    seq, kind, src, dst, value, undoes = rec[SEQ], rec[KIND], rec[FROM], rec[TO], \
+        rec[AMOUNT], rec[UNDOES]
+
+    def side(c):
+        if not c:
+            return say("bank.short", lang)
+        return (names or {}).get(c) or str(c)
+
+    texts = TEXTS[lang or _lang[0]]
+    line = "#%d %s %s>%s %s" % (seq, texts.get("kind." + kind, kind), side(src), side(dst),
+                                amount(value, profile))
+    if undoes:
+        line += say("txn.undoes", lang, seq=undoes)
+    return line
+
+
+# -- refusals --------------------------------------------------------------------------------
+
+def explain(code, entry="", slots=None, balances=None, profile=None, key=None, names=None,
+            lang=None):
+    """The sentence for a refusal `code`.
+
+    entry: the keys typed (the unit keeps them after a refused commit); slots: {'L': card or
+    None, 'R': ...}; balances: {card: amount}; profile: a profiles.Profile or its name; key:
+    the key that was refused ('+', '-', 'M', a digit, ...), or the slot a card went to; names:
+    {card: name} of the cards the banker named.
+    """
+    slots = slots or {"L": None, "R": None}
+    balances = balances or {}
+    profile = _profile(profile)
+    left, right = slots.get("L"), slots.get("R")
+
+    def s(k, **fields):
+        return say(k, lang, **fields)
+
+    def amt(v):
+        return amount(v, profile)
+
+    def card(n):
+        return who(n, names, lang)
+
+    if code == "insufficient-funds":
+        if key == "C":
+            return s("undo.short")
+        value, _err = money.parse(entry, profile, False)
+        if right is not None and value is not None and right in balances:
+            return s("pay.short", card=card(right), amount=amt(value), has=amt(balances[right]))
+        return s("pay.short.anon")
+    if code == "go-taken":
+        return s("go.taken", card=card(left) if left else s("this-card"), go=amt(profile.go))
+    if code == "wrong-slot":
+        if key == "M":
+            return s("slot.go")
+        if key == "+" and left is not None and right is not None:
+            return s("slot.two", right=card(right), left=card(left))
+        if key == "+":
+            return s("slot.plus.r", card=card(right)) if right else s("slot.plus")
+        if key == "-":
+            return s("slot.minus.l", card=card(left)) if left else s("slot.minus")
+        return s("slot.any")
+    if code == "bad-entry":
+        if key == "M" and not entry:
+            return s("entry.m-alone")
+        if entry and entry[-1] in "KM":
+            return s("entry.finished", entry=typed(entry))
+        if key == ".":
+            return s("entry.point")
+        if key in ("K", "M"):
+            return s("entry.suffix-first")
+        return s("entry.digits")
+    if code == "no-suffix":
+        return s("no-suffix", a=entry or "150", b=entry or "2")
+    if code == "too-fine":
+        return s("too-fine", entry=typed(entry), step=amt(profile.resolution))
+    if code == "below-minimum":
+        return s("below-minimum", entry=typed(entry), least=amt(profile.minimum))
+    if code == "above-maximum":
+        return s("above-maximum", entry=typed(entry), most=amt(profile.maximum))
+    if code in ("no-amount", "no-game", "store-damaged", "store-failed", "no-backup"):
+        return s(code)
+    if code == "slot-occupied":
+        held = slots.get(key)
+        return s("slot-occupied", slot=key, card=card(held)) if held else s(
+            "slot-occupied.anon")
+    if code == "card-in-use":
+        other = slots.get("R" if key == "L" else "L")
+        return s("card-in-use", card=card(other)) if other else s("card-in-use.anon")
+    if code == "slot-empty":
+        return s("slot-empty", slot=key) if key else s("slot-empty.anon")
+    if code in ("bad-key", "bad-argument"):
+        return s("bad-key")
+    return s("refused", code=code)
+
+
+def on_display(text):
+    """The code behind an error the display shows by itself (Err1, Err5, Err6), or None."""
+    return {"Err1": "insufficient-funds", "Err5": "store-damaged", "Err6": "no-game"}.get(text)
+
+
+def refused(unit, key=None, names=None, balances=None, lang=None):
+    """What the unit refused last, or the error its display shows by itself, in a sentence;
+    '' when there is none. The window, the terminal and the page all say this line, so the
+    same unit state gives the same sentence in each. key: the key just pressed."""
+    led = unit.ledger
+    if balances is None:
+        balances = {c: led.bal[c] for c in range(1, 7)}
+    if unit.error:
+        return explain(unit.error, unit.entry, unit.slots, balances, led.profile, key, names,
+                       lang)
+    shown = on_display(unit.display()[0])
+    if shown and shown != "insufficient-funds":
+        return explain(shown, lang=lang)
+    return ""
+
+
+def state_refusal(state, profile=None, balances=None, names=None, lang=None):
+    """STATE's `error` (a host's view of the unit) in the same words, or None when the unit
+    refused nothing. balances: {card: amount}, when the host read them."""
+    code = state.get("error")
+    if not code:
+        return None
+    return explain(code, state.get("entry") or "", state.get("slots"), balances, profile,
+                   None, names, lang)
+
+
+def note(kind, arg, profile, names=None, lang=None):
+    """What the unit did by itself, from its listeners' event (kind, arg): an undo, a new game
+    say so; another transaction or a switch-off ends the last note (''); None: no change."""
+    if kind == "txn" and arg[KIND] == "undo":
+        def side(c):
+            return who(c, names, lang) if c else say("bank", lang)
+
+        return say("note.undo", lang, seq=arg[UNDOES], amount=amount(arg[AMOUNT], profile),
+                   src=side(arg[FROM]), dst=side(arg[TO]))
+    if kind == "txn" or (kind == "power" and arg == "off"):
+        return ""
+    if kind == "game":
+        return say("note.new-game", lang, amount=amount(profile.start, profile))
+    return None
+
+
+def what_now(unit, lang=None):
+    """The unit's own state in words when nothing was refused: switched off, maintenance."""
+    if not unit.power:
+        return say("off", lang)
+    if unit.maintenance:
+        return say("maintenance", lang)
+    return ""

@@ -1,0 +1,41 @@
+"""desktop/words.py under both interpreters (the page's MicroPython runs it): every sentence
+formats in both languages, every refusal the firmware can give is said in each, and the same
+state gives byte-identical words under CPython and the unix port (mprun.py runs this file)."""
+
+from brain import money
+from desktop import words
+
+FILL = {"n": 3, "name": "Zo\u00eb", "seq": 7, "card": "card 3", "amount": "2 M", "has": "1 M",
+        "go": "2 M", "right": "card 2", "left": "card 1", "entry": "25 M", "a": "150",
+        "b": "2", "step": "1 k", "least": "10 k", "most": "20 M", "slot": "L", "code": "x",
+        "s": "1.5", "src": "card 1", "dst": "card 3", "key": "5", "why": "no", "game": 4,
+        "id": 4, "profile": "world", "mode": "tcp", "address": "127.0.0.1:1", "volume": 2,
+        "tone": "-", "deal": "idle", "w": 38, "h": 17, "cw": 30, "ch": 10}
+
+
+def test_every_sentence_formats_in_both_languages():
+    for lang in words.LANGS:
+        for sid in words.TEXTS[lang]:
+            text = words.say(sid, lang, **FILL)
+            assert text and "{" not in text, (lang, sid)
+
+
+def test_every_refusal_in_each_language():
+    slots = {"L": 1, "R": 3}
+    for lang in words.LANGS:
+        for code in words.CODES:
+            for key in (None, "+", "-", "M", ".", "L", "R", "C"):
+                text = words.explain(code, "25M", slots, {1: 100, 3: 14500000}, "world", key,
+                                     {1: "Ann"}, lang)
+                assert text and "{" not in text, (lang, code, key)
+
+
+def test_the_same_words_on_every_interpreter():
+    # Spelled out: a sentence the page (MicroPython) and the window (CPython) say alike.
+    assert words.explain("insufficient-funds", "20M", {"L": 1, "R": 3}, {3: 14500000},
+                         "world", "-", {3: "Zo\u00eb"}, "fr") == \
+        "Zo\u00eb (carte 3) ne peut pas payer 20 M : elle n'a que 14.5 M"
+    assert words.txn_line((7, "transfer", 3, 1, 250000, 0, 0, 0, "key"), "world", {1: "Ann"},
+                          "en") == "#7 transfer 3>Ann 250 k"
+    assert words.amount(money.parse("1.5M", words._profile("world"), False)[0]) == "1.5 M"
+    assert words.grouped(-1500000) == "-1,500,000"
