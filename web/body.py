@@ -109,6 +109,9 @@ class Console:
     def more(self):
         return False  # a line is answered when it comes: nothing left over for the next step
 
+    def waiting(self):
+        return False  # the console is there from the start: no client to look for again
+
     def drain(self):
         if self.protocol.pending:
             self.events.extend(self.protocol.drain())
