@@ -9,7 +9,8 @@
 import { loadMicroPython } from "./micropython.mjs";
 
 const params = new URLSearchParams(location.search);
-const PREFIX = "bank-unit/" + (params.get("game") || "default") + "/";
+const GAME = params.get("game") || "default";
+const PREFIX = "bank-unit/" + GAME + "/";
 const STATE = "/state";
 const KEY_ROWS = [["7", "8", "9", "C"], ["4", "5", "6", "M"], ["1", "2", "3", "K"],
   ["0", ".", "DEAL"], ["+", "-"]];
@@ -46,8 +47,10 @@ function strToBytes(s) {
 // Called from Python (web/body.py, WebFS.done) before the store's write returns: true once
 // the file is kept; false (the store then reports a failed write, as a full flash) otherwise.
 globalThis.bankPersist = (path) => {
+  if (stopped) return false;  // another tab runs the game now: this one writes nothing more
   try {
     localStorage.setItem(PREFIX + path.split("/").pop(), bytesToStr(mp.FS.readFile(path)));
+    stamp();
     return true;
   } catch (e) {
     console.warn("bank unit: the game could not be kept: " + e);
@@ -58,8 +61,10 @@ globalThis.bankPersist = (path) => {
   }
 };
 globalThis.bankForget = (path) => {
+  if (stopped) return false;
   try {
     localStorage.removeItem(PREFIX + path.split("/").pop());
+    stamp();
     return true;
   } catch (e) {
     return false;
@@ -74,6 +79,195 @@ function restoreState() {
       mp.FS.writeFile(STATE + "/" + key.slice(PREFIX.length), strToBytes(localStorage.getItem(key)));
     }
   }
+}
+
+// -- one tab runs the game --------------------------------------------------------------------
+// Two tabs each running the same kept game would each boot from the same files and each write
+// over the other's: a payment acknowledged in one would be gone at the next load. So one tab
+// (or window) of the browser holds the game's Web Lock and runs it; another one opened on the
+// same game waits, says so, and offers to take it over. Taking over asks the running tab
+// (a BroadcastChannel message) to stop: it stops taking input and writing, says why, tells its
+// last write's number (the stamp) and lets the lock go; the new tab boots from the kept files
+// once they show that stamp. A tab closed or killed lets its lock go with it: a waiting tab
+// then starts by itself. A running tab that does not answer (frozen in a real-time HOLD) has
+// its lock taken after TAKE_OVER_MS.
+//
+// A browser gives Web Locks to secure contexts only, and a page served over plain http to a
+// LAN address (`--lan`, on a phone) is not one. There the tabs ask one another over the same
+// channel instead: a tab starting asks who runs the game; the running one answers; with no
+// answer within ASK_MS the tab runs it, and a waiting tab asks again every WAIT_MS, so it
+// starts by itself once the other is gone. (Two tabs started within ASK_MS of each other could
+// both run: the Web Lock has no such gap.)
+
+const LOCK = "bank-unit/" + GAME;
+const STAMP = "bank-unit-stamp/" + GAME;  // not under PREFIX: not one of the store's files
+const TAKE_OVER_MS = 3000;
+const STAMP_WAIT_MS = 2000;
+const ASK_MS = 300;
+const WAIT_MS = 1000;
+const LOCKS = !!(navigator.locks && navigator.locks.request);
+const channel = "BroadcastChannel" in globalThis ? new BroadcastChannel(LOCK) : null;
+let stamped = 0;
+let holding = false;
+let stopped = false;
+let letGo = null;
+let handedStamp = null;
+let queued = null;
+let granted = null;
+let asking = false;
+let answered = false;
+
+function stamp() {
+  try {
+    localStorage.setItem(STAMP, String(++stamped));
+  } catch (e) { /* a full storage: the next tab then waits STAMP_WAIT_MS at most */ }
+}
+
+function keptStamp() {
+  return Number(localStorage.getItem(STAMP) || 0);
+}
+
+// Resolves once this tab holds the game; meanwhile, after a moment (a reload's old page lets go
+// in that time), the page says that another tab has it.
+function holdGame() {
+  if (!LOCKS && !channel) return Promise.resolve();
+  return new Promise((resolve) => {
+    granted = resolve;
+    if (LOCKS) {
+      const saying = setTimeout(() => { if (!holding && !asking) notice("waiting"); }, 700);
+      queued = new AbortController();
+      ask({ signal: queued.signal }).then(() => clearTimeout(saying));
+    } else {
+      whoRuns();
+    }
+    if (sessionStorage.getItem("bank-take-over") === GAME) {
+      sessionStorage.removeItem("bank-take-over");
+      takeOver();
+    }
+  });
+}
+
+function ask(opts) {
+  let got;
+  const had = new Promise((r) => { got = r; });
+  navigator.locks.request(LOCK, opts, () => {
+    holding = true;
+    got();
+    return new Promise((release) => {
+      letGo = release;
+      onGranted();
+    });
+  }).catch(() => {
+    // Taken by a tab that did not get an answer, or a wait given up for that taking.
+    if (holding) { holding = false; stop("taken"); }
+  });
+  return had;
+}
+
+function whoRuns() {
+  if (holding || stopped || asking) return;
+  answered = false;
+  channel.postMessage({ type: "who" });
+  setTimeout(() => {
+    if (holding || stopped || asking) return;
+    if (!answered) {
+      claim();
+    } else {
+      notice("waiting");
+      setTimeout(whoRuns, WAIT_MS);
+    }
+  }, ASK_MS);
+}
+
+function claim() {
+  holding = true;
+  onGranted();
+}
+
+async function onGranted() {
+  if (handedStamp !== null) {
+    // The tab that let go wrote its last file before it said so: wait until it shows here.
+    const end = performance.now() + STAMP_WAIT_MS;
+    while (keptStamp() < handedStamp && performance.now() < end) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  hideNotice();
+  const go = granted;
+  granted = null;
+  if (go) go();
+}
+
+function takeOver() {
+  if (stopped) {  // this tab ran the game before: a fresh start, then ask for it
+    sessionStorage.setItem("bank-take-over", GAME);
+    location.reload();
+    return;
+  }
+  asking = true;
+  notice("waiting");
+  $("notice-text").textContent = "Asking the other tab to let this game go\u2026";
+  $("take-over").hidden = true;
+  if (channel) channel.postMessage({ type: "let-go" });
+  setTimeout(() => {
+    if (holding || stopped) return;
+    if (LOCKS) {
+      queued.abort();
+      ask({ steal: true });
+    } else {
+      claim();
+    }
+  }, TAKE_OVER_MS);
+}
+
+if (channel) {
+  channel.onmessage = (e) => {
+    const m = e.data || {};
+    if (m.type === "let-go" && holding && !stopped) {
+      stop("moved");
+      holding = false;
+      channel.postMessage({ type: "released", stamp: stamped });
+      if (letGo) letGo();
+    } else if (m.type === "released") {
+      handedStamp = m.stamp;
+      if (!LOCKS && asking && !holding) claim();
+    } else if (m.type === "who" && holding && !stopped) {
+      channel.postMessage({ type: "mine" });
+    } else if (m.type === "mine") {
+      answered = true;
+    }
+  };
+}
+
+const NOTICES = {
+  waiting: "This game is open in another tab or window of this browser. One tab at a time " +
+    "runs it, so that no payment is lost between them. It starts here when the other one " +
+    "closes, or now if you take it over.",
+  moved: "This game is now played in another tab or window of this browser. This tab stopped, " +
+    "so that the two never take payments for the same game: nothing was lost.",
+  taken: "Another tab or window of this browser took this game over. This tab stopped, so " +
+    "that the two never take payments for the same game.",
+};
+
+function notice(why) {
+  $("notice").dataset.why = why;
+  $("notice-text").textContent = NOTICES[why];
+  $("take-over").hidden = false;
+  $("notice").hidden = false;
+}
+
+function hideNotice() {
+  $("notice").hidden = true;
+  delete $("notice").dataset.why;
+}
+
+function stop(why) {
+  stopped = true;
+  clearTimeout(timer);
+  timer = null;
+  keepAwake(false);
+  document.body.classList.add("stopped");
+  notice(why);
 }
 
 // -- the display: five seven-segment cells, the k and M marks ------------------------------
@@ -174,6 +368,7 @@ async function keepAwake(on) {
 // a due timer one more step; the view says how long until the next one (SimApp.wait).
 
 function act(op, a = null, b = null) {
+  if (stopped || !body) return;  // another tab runs the game, or it has not started here
   const json = body.call(op, a, b);
   show(JSON.parse(json));
 }
@@ -412,6 +607,7 @@ function consoleOut(line) {
 }
 
 function send(line) {
+  if (stopped || !body) return ["this tab does not run the game: another tab does"];
   const reply = body.send(line);
   act("view");
   return reply.split("\n");
@@ -454,6 +650,7 @@ async function start() {
   buildCards();
   buildConsole();
   buildNames();
+  $("take-over").addEventListener("click", takeOver);
   const [py, files] = await Promise.all([
     loadMicroPython({ heapsize: 4 * 1024 * 1024, stdout: (l) => console.log(l),
       stderr: (l) => console.warn(l) }),
@@ -471,6 +668,8 @@ async function start() {
     mp.FS.writeFile("/fw/" + f, got[i]);
   });
   mp.FS.writeFile("/web/body.py", got[got.length - 1]);
+  await holdGame();  // nothing kept is read before this tab alone runs the game
+  stamped = keptStamp();
   restoreState();
   // This port's os has no urandom, which a Pico's has built in (rng.py imports it): the
   // browser's own random source stands in, as bench/wasm32.mjs does.
