@@ -30,7 +30,8 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map,
                           **{".mjs": "text/javascript", ".js": "text/javascript",
                              ".wasm": "application/wasm", ".py": "text/plain",
-                             ".json": "application/json"})
+                             ".json": "application/json",
+                             ".webmanifest": "application/manifest+json"})
 
     def end_headers(self):
         self.send_header("Cache-Control", "no-cache")  # a rebuilt page is seen at a reload

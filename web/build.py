@@ -2,7 +2,7 @@
 
     python web/build.py [DEST]
 
-The page (web/), the firmware's files as they are (firmware/, a manifest beside them) and
+The page (web/) with its app manifest and icons (drawn by web/icons.py), the firmware's files as they are (firmware/, a manifest beside them) and
 MicroPython's webassembly port, the npm package and version `make bench` pins
 (bench/__main__.py: one place for the version), installed into build/ with npm on first use.
 Nothing is fetched from anywhere else when the page runs: the folder can go on any static host.
@@ -15,7 +15,8 @@ import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PAGE_FILES = ("index.html", "style.css", "unit.js", "body.py", "sw.js")
+PAGE_FILES = ("index.html", "style.css", "unit.js", "body.py", "sw.js", "manifest.webmanifest")
+ICON_SIZES = (192, 512)  # the manifest's icons: what browsers ask of an app to install it
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
 
 
@@ -73,6 +74,13 @@ def build(dest=None):
     os.makedirs(os.path.join(dest, "firmware"))
     for f in PAGE_FILES:
         shutil.copy(os.path.join(REPO, "web", f), os.path.join(dest, f))
+    os.makedirs(os.path.join(dest, "icons"))
+    sys.path.insert(0, os.path.join(REPO, "web"))
+    import icons
+
+    for size in ICON_SIZES:
+        with open(os.path.join(dest, "icons", "icon-%d.png" % size), "wb") as out:
+            out.write(icons.png(size))
     for f in PORT_FILES:
         shutil.copy(os.path.join(pkg, f), os.path.join(dest, f))
     files = firmware_files()

@@ -3,7 +3,8 @@
 // the network is not. Only this origin's files are ever asked for (docs/web.md).
 const CACHE = "bank-unit";
 const PAGE = ["./", "index.html", "style.css", "unit.js", "body.py", "micropython.mjs",
-  "micropython.wasm", "firmware/files.json"];
+  "micropython.wasm", "firmware/files.json", "manifest.webmanifest", "icons/icon-192.png",
+  "icons/icon-512.png"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
