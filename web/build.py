@@ -2,9 +2,10 @@
 
     python web/build.py [DEST]
 
-The page (web/) with its app manifest and icons (drawn by web/icons.py), the firmware's files as they are (firmware/, a manifest beside them) and
-MicroPython's webassembly port, the npm package and version `make bench` pins
-(bench/__main__.py: one place for the version), installed into build/ with npm on first use.
+The page (web/) with its app manifest and icons (drawn by web/icons.py), the firmware's files
+as they are (firmware/, a manifest beside them) and MicroPython's webassembly port, the npm
+package and version `make bench` pins (bench/__main__.py: one place for the version), installed
+into build/ with npm on first use.
 Nothing is fetched from anywhere else when the page runs: the folder can go on any static host.
 """
 
