@@ -9,6 +9,7 @@ into build/ with npm on first use.
 Nothing is fetched from anywhere else when the page runs: the folder can go on any static host.
 """
 
+import hashlib
 import json
 import os
 import shutil
@@ -91,7 +92,42 @@ def build(dest=None):
         shutil.copy(os.path.join(REPO, "firmware", f), target)
     with open(os.path.join(dest, "firmware", "files.json"), "w") as out:
         json.dump(files, out)
+    _stamp(dest, files)
     return dest
+
+
+# What the page fetches before the unit starts (unit.js): their sizes let it draw a progress
+# bar by bytes on the first load.
+STARTUP = ("micropython.mjs", "micropython.wasm", "body.py")
+
+
+def _stamp(dest, files):
+    """load.json (the startup files' sizes) and the offline copy's version: a hash of every file
+    of the site, written into sw.js, so a rebuilt site is a new service worker that keeps its own
+    complete copy, and one load never mixes files of two builds."""
+    sizes = {f: os.path.getsize(os.path.join(dest, f)) for f in STARTUP}
+    for f in files:
+        sizes["firmware/" + f] = os.path.getsize(os.path.join(dest, "firmware", f))
+    with open(os.path.join(dest, "load.json"), "w") as out:
+        json.dump({"bytes": sizes}, out, sort_keys=True)
+    digest = hashlib.sha256()
+    for d, dirs, names in sorted(os.walk(dest)):
+        dirs.sort()
+        for name in sorted(names):
+            path = os.path.join(d, name)
+            if os.path.relpath(path, dest) == "sw.js":
+                continue
+            digest.update(os.path.relpath(path, dest).encode() + b"\0")
+            with open(path, "rb") as f:
+                digest.update(f.read())
+    sw = os.path.join(dest, "sw.js")
+    with open(sw) as f:
+        text = f.read()
+    if 'const VERSION = "dev";' not in text:
+        raise BuildError("web/sw.js has no VERSION line to stamp")
+    with open(sw, "w") as f:
+        f.write(text.replace('const VERSION = "dev";',
+                             'const VERSION = "%s";' % digest.hexdigest()[:16]))
 
 
 def main(argv):

@@ -6,7 +6,8 @@
 // URL options: ?game=NAME (a separate kept game), ?seed=N (reproducible deal timer, B13),
 // ?clock=virtual (time moves only on ADVANCE/HOLD, as --virtual-clock), ?profile=world|classic|
 // francs (B15), ?maintenance (as --maintenance).
-import { loadMicroPython } from "./micropython.mjs";
+// The port's module (micropython.mjs) is fetched with the rest, its bytes counted for the
+// progress bar, and imported from that copy: see start().
 
 const params = new URLSearchParams(location.search);
 const GAME = params.get("game") || "default";
@@ -638,10 +639,49 @@ function buildConsole() {
 
 // -- start ------------------------------------------------------------------------------------
 
+// -- the first load: a progress bar by bytes --------------------------------------------------
+// What the unit needs before it starts is ~0.9 MB (the port's WebAssembly, its module, the
+// firmware's files): on a slow link, seconds. Each file is read as a stream and its bytes
+// counted against the sizes the build wrote (load.json). A later load comes from the service
+// worker's copy: the same counting, over at once, and the bar never shows (it waits 250 ms).
+
+let loadTotal = 0;
+let loaded = 0;
+
+function progress(n) {
+  loaded += n;
+  const frac = loadTotal ? Math.min(1, loaded / loadTotal) : 0;
+  $("load-bar").value = frac;
+  $("load-text").textContent = frac < 1
+    ? "Loading the unit\u2026 " + Math.floor(frac * 100) + " %" : "Starting the unit\u2026";
+}
+
 async function fetchBytes(path) {
   const r = await fetch(path);
   if (!r.ok) throw new Error(path + ": " + r.status);
-  return new Uint8Array(await r.arrayBuffer());
+  if (!r.body || !r.body.getReader) {
+    const all = new Uint8Array(await r.arrayBuffer());
+    progress(all.length);
+    return all;
+  }
+  const reader = r.body.getReader();
+  const parts = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    size += value.length;
+    progress(value.length);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) { all.set(p, at); at += p.length; }
+  return all;
+}
+
+function blobUrl(bytes, type) {
+  return URL.createObjectURL(new Blob([bytes], { type }));
 }
 
 async function start() {
@@ -651,15 +691,29 @@ async function start() {
   buildConsole();
   buildNames();
   $("take-over").addEventListener("click", takeOver);
-  const [py, files] = await Promise.all([
-    loadMicroPython({ heapsize: 4 * 1024 * 1024, stdout: (l) => console.log(l),
-      stderr: (l) => console.warn(l) }),
-    fetch("firmware/files.json").then((r) => r.json()),
+  if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+    // Served from the offline copy: no bar, the unit as it stands until its display lights.
+    $("loading").classList.add("quiet");
+  }
+  const sizes = await fetch("load.json").then((r) => r.json()).then((j) => j.bytes, () => ({}));
+  loadTotal = Object.values(sizes).reduce((a, b) => a + b, 0);
+  const names = fetch("firmware/files.json").then((r) => r.json());
+  const [mjs, wasm, files, got] = await Promise.all([
+    fetchBytes("micropython.mjs"),
+    fetchBytes("micropython.wasm"),
+    names,
+    names.then((fw) => Promise.all(fw.map((f) => fetchBytes("firmware/" + f)).concat(
+      [fetchBytes("body.py")]))),
   ]);
-  mp = py;
+  // The port's module and binary from the bytes just counted: not asked of the server twice.
+  const mjsUrl = blobUrl(mjs, "text/javascript");
+  const wasmUrl = blobUrl(wasm, "application/wasm");
+  const { loadMicroPython } = await import(mjsUrl);
+  mp = await loadMicroPython({ heapsize: 4 * 1024 * 1024, url: wasmUrl,
+    stdout: (l) => console.log(l), stderr: (l) => console.warn(l) });
+  URL.revokeObjectURL(mjsUrl);
+  URL.revokeObjectURL(wasmUrl);
   for (const dir of ["/fw", "/web"]) mp.FS.mkdir(dir);
-  const got = await Promise.all(files.map((f) => fetchBytes("firmware/" + f)).concat(
-    [fetchBytes("body.py")]));
   files.forEach((f, i) => {
     const parts = f.split("/");
     for (let j = 1; j < parts.length; j++) {
@@ -712,7 +766,8 @@ globalThis.bank = {
   act: (op, a, b) => { act(op, a, b); return view; },
 };
 globalThis.bank.ready = start().then(() => true, (e) => {
-  $("loading").textContent = "The unit could not start: " + e;
+  $("load-text").textContent = "The unit could not start: " + e;
+  $("loading").classList.add("failed");
   console.error(e);
   throw e;
 });
