@@ -71,7 +71,8 @@ def test_a_later_load_shows_the_unit_at_once_from_the_offline_copy(site):
             asked.append(self.path.split("?")[0])
             super().do_GET()
 
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Counting, directory=site))
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                          functools.partial(Counting, directory=site))
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     drv = start_chromium()
     try:
