@@ -41,10 +41,19 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         pass  # a page load is ~40 requests: quiet
 
 
+class Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        # A phone that closes its tab, or a browser gone, while a file is on its way: nothing
+        # wrong here, and no traceback in the terminal that serves it.
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
 def server(folder, port=0, host="127.0.0.1"):
     """A threading HTTP server for folder on host:port (not started)."""
     handler = functools.partial(Handler, directory=folder)
-    return http.server.ThreadingHTTPServer((host, port), handler)
+    return Server((host, port), handler)
 
 
 def parse(argv):

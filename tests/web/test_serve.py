@@ -166,3 +166,25 @@ def test_a_port_in_use_is_one_line_and_exit_2():
     assert p.stderr == ("simulator: port %d is in use on 127.0.0.1 (another --web?); "
                         "--web 0 picks a free one\n" % port)
     assert p.stdout == ""
+
+
+def test_a_browser_gone_mid_file_leaves_no_traceback():
+    import struct
+    import time
+
+    p = _start_web()
+    try:
+        port = int(p.stdout.readline().split(":")[2].rstrip("/\n"))
+        for _ in range(5):  # a phone's tab closed while the port's binary is on its way
+            c = socket.create_connection(("127.0.0.1", port), timeout=5)
+            c.sendall(b"GET /micropython.wasm HTTP/1.1\r\nHost: x\r\n\r\n")
+            c.recv(100)
+            c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            c.close()  # reset, not a polite close
+        time.sleep(0.05)
+        with urllib.request.urlopen("http://127.0.0.1:%d/unit.js" % port, timeout=10) as r:
+            assert r.status == 200  # still serving
+    finally:
+        p.terminate()
+        _, err = p.communicate(timeout=10)
+    assert "Traceback" not in err, err
