@@ -7,7 +7,8 @@ from simulator import options
 
 
 def main(argv):
-    if "--web" in argv:  # the page in a browser: a server of files, no unit here
+    # The page in a browser: a server of files, no unit here.
+    if [a for a in argv if a == "--web" or a.startswith("--web=")]:
         from simulator import web
 
         return web.main(argv)

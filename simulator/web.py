@@ -67,6 +67,8 @@ def parse(argv):
         if a.startswith("--") and "=" in a:
             a, v = a.split("=", 1)
             args[i:i + 1] = [a, v]
+        if a == "--web" and i + 1 < len(args) and args[i + 1] == "":
+            raise WebUsageError("--web takes one port number")
         if a == "--web":
             if i + 1 < len(args) and not args[i + 1].startswith("-"):
                 i += 1

@@ -188,3 +188,10 @@ def test_a_browser_gone_mid_file_leaves_no_traceback():
         p.terminate()
         _, err = p.communicate(timeout=10)
     assert "Traceback" not in err, err
+
+
+def test_web_takes_its_port_as_web_equals_port_too():
+    p = subprocess.run([sys.executable, "-m", "simulator", "--web=http"], cwd=ROOT,
+                       capture_output=True, text=True, timeout=30)
+    assert p.returncode == 2
+    assert p.stderr.splitlines()[0] == "simulator: --web takes one port number"
