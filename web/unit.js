@@ -48,7 +48,7 @@ function strToBytes(s) {
 // Called from Python (web/body.py, WebFS.done) before the store's write returns: true once
 // the file is kept; false (the store then reports a failed write, as a full flash) otherwise.
 globalThis.bankPersist = (path) => {
-  if (stopped) return false;  // another tab runs the game now: this one writes nothing more
+  if (!mine()) return false;  // another tab runs the game now: this one writes nothing more
   try {
     localStorage.setItem(PREFIX + path.split("/").pop(), bytesToStr(mp.FS.readFile(path)));
     stamp();
@@ -62,7 +62,7 @@ globalThis.bankPersist = (path) => {
   }
 };
 globalThis.bankForget = (path) => {
-  if (stopped) return false;
+  if (!mine()) return false;
   try {
     localStorage.removeItem(PREFIX + path.split("/").pop());
     stamp();
@@ -91,7 +91,8 @@ function restoreState() {
 // last write's number (the stamp) and lets the lock go; the new tab boots from the kept files
 // once they show that stamp. A tab closed or killed lets its lock go with it: a waiting tab
 // then starts by itself. A running tab that does not answer (frozen in a real-time HOLD) has
-// its lock taken after TAKE_OVER_MS.
+// its lock taken after TAKE_OVER_MS; it stops when it wakes (the lock's loss), and in any case
+// before its next write, which finds the kept files' number moved on (mine()).
 //
 // A browser gives Web Locks to secure contexts only, and a page served over plain http to a
 // LAN address (`--lan`, on a phone) is not one. There the tabs ask one another over the same
@@ -120,8 +121,17 @@ let answered = false;
 
 function stamp() {
   try {
-    localStorage.setItem(STAMP, String(++stamped));
-  } catch (e) { /* a full storage: the next tab then waits STAMP_WAIT_MS at most */ }
+    localStorage.setItem(STAMP, String(stamped + 1));
+    stamped += 1;
+  } catch (e) { /* a full storage: the file is kept, its number not; the next tab takes it */ }
+}
+
+// Whether this tab still runs the game, looked at before each write: a kept number that is
+// not this tab's last means another tab has written since (it took the game while this one
+// was frozen, or in the background on a phone): this one stops before it writes over that.
+function mine() {
+  if (!stopped && keptStamp() !== stamped) stop("taken");
+  return !stopped;
 }
 
 function keptStamp() {
@@ -182,6 +192,7 @@ function whoRuns() {
 
 function claim() {
   holding = true;
+  channel.postMessage({ type: "claimed" });  // a tab that did not answer in time stops
   onGranted();
 }
 
@@ -200,6 +211,7 @@ async function onGranted() {
 }
 
 function takeOver() {
+  if (holding) return;
   if (stopped) {  // this tab ran the game before: a fresh start, then ask for it
     sessionStorage.setItem("bank-take-over", GAME);
     location.reload();
@@ -236,6 +248,9 @@ if (channel) {
       channel.postMessage({ type: "mine" });
     } else if (m.type === "mine") {
       answered = true;
+    } else if (m.type === "claimed" && holding && !stopped) {
+      holding = false;
+      stop("taken");
     }
   };
 }

@@ -159,3 +159,31 @@ def test_a_tab_killed_in_the_middle_of_a_transaction_loses_nothing_acknowledged(
     tabs.switch_to.window(ta)
     tabs.close()  # the crashed tab: the next test goes on in the living one
     tabs.switch_to.window(tb)
+
+
+def test_a_frozen_running_tab_is_taken_over_and_stops_when_it_wakes(tabs, origin):
+    a = Page(tabs, origin).load()
+    a.send("INSERT L 4")
+    a.send("KEY 1M+")
+    ta, tb = open_second(a, "tab")
+    assert wait_for(lambda: notice(tabs))[0] == "waiting"
+    tabs.switch_to.window(ta)
+    # A frozen: a key held for real over its console (HOLD on a real clock), as a busy tab.
+    tabs.execute_script("setTimeout(() => bank.send('HOLD 1 5000'), 0);")
+    tabs.switch_to.window(tb)
+    if tabs.bank_mode == "web-locks":
+        tabs.find_element("id", "take-over").click()
+    # else B, asking who runs the game every second, gets no answer and starts by itself.
+    wait_for(lambda: running(tabs), 10)  # no answer from A: its lock taken after 3 s
+    assert balances(a).endswith('"4": 16000000, "5": 15000000, "6": 15000000}')
+    a.send("REMOVE L")
+    a.send("INSERT R 4")
+    a.send("KEY 500K-")
+    tabs.switch_to.window(ta)
+    why, text = wait_for(lambda: notice(tabs), 10)  # awake again: it stopped and says so
+    assert why in ("moved", "taken") and "This tab stopped" in text
+    assert a.send("BALANCES") == ["this tab does not run the game: another tab does"]
+    tabs.switch_to.window(tb)
+    tabs.get("%s/?%s" % (origin, a.query))  # what A might have written after waking: nothing
+    wait_for(lambda: running(tabs))
+    assert balances(a).endswith('"4": 15500000, "5": 15000000, "6": 15000000}')
