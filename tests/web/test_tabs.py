@@ -187,3 +187,19 @@ def test_a_frozen_running_tab_is_taken_over_and_stops_when_it_wakes(tabs, origin
     tabs.get("%s/?%s" % (origin, a.query))  # what A might have written after waking: nothing
     wait_for(lambda: running(tabs))
     assert balances(a).endswith('"4": 15500000, "5": 15000000, "6": 15000000}')
+
+
+def test_a_tab_that_finds_another_has_written_stops_before_writing(page):
+    page.load()
+    page.send("INSERT L 1")
+    page.send("KEY 1M+")
+    # Another tab's write, as this one sees it: the kept write number moved on (B17: this
+    # tab must not write its older game over that one).
+    page.drv.execute_script("localStorage.setItem('bank-unit-stamp/' + arguments[0], '999');",
+                            page.game)
+    assert '"error": "store-failed"' in page.send("KEY 2M+")[-1]  # refused: nothing moved
+    why, text = wait_for(lambda: notice(page.drv))
+    assert why == "taken" and "This tab stopped" in text
+    assert page.send("BALANCES") == ["this tab does not run the game: another tab does"]
+    page.load()
+    assert balances(page).startswith('OK {"1": 16000000, "2": 15000000,')
