@@ -7,10 +7,11 @@ from simulator import options
 
 
 def main(argv):
-    if argv[:1] == ["--web"]:  # the page in a browser: a server of files, no unit here
+    # The page in a browser: a server of files, no unit here.
+    if [a for a in argv if a == "--web" or a.startswith("--web=")]:
         from simulator import web
 
-        return web.main(argv[1:])
+        return web.main(argv)
     try:
         opts = options.parse(argv)
     except options.UsageError as e:

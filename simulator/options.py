@@ -4,6 +4,7 @@ without argparse so it runs under the MicroPython unix port too."""
 USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT] [--state DIR]
                           [--virtual-clock] [--seed N] [--profile world|classic|francs]
                           [--maintenance] [--terminal] [--lang en|fr]
+       python -m simulator --web [PORT] [--lan | --host ADDR]
 
   (no --headless)   the desktop window; a terminal front end where no display exists
   --headless        no window: serve the serial protocol
@@ -18,6 +19,12 @@ USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT
   --terminal        the terminal front end even where a display exists
   --lang en|fr      the language the window and the terminal speak (default: the system's,
                     from LC_ALL, LC_MESSAGES or LANG; F12 in the window, f in the terminal)
+
+  --web [PORT]      the unit in a browser (docs/web.md): builds the page and serves it on
+                    127.0.0.1:PORT (8000; 0 picks one); prints 'serving http://<addr>:<port>/'
+  --lan             with --web: serve on the local network too (0.0.0.0), and print the
+                    address to open on a phone there, with its QR code
+  --host ADDR       with --web: serve on ADDR, an address of this machine
 """
 
 

@@ -1,8 +1,12 @@
-"""`make web-screenshots`: docs/web-phone.png, docs/web-landscape.png, docs/web-desktop.png.
+"""`make web-screenshots`: docs/web-phone.png, docs/web-landscape.png, docs/web-desktop.png,
+docs/web-second-tab.png, docs/web-loading.png, docs/web-icon.png.
 
 The page built as `make web` builds it, served on 127.0.0.1, in headless Chromium at a phone's
 size (portrait and landscape) and a desktop's, a short game played over its own protocol
-first so the display, the lights and the banker panel have something to show.
+first so the display, the lights and the banker panel have something to show; on a phone, a
+second tab opened on the same game (its message, docs/web.md "One tab runs the game") and a
+first load over a slow link (its progress bar). A browser's own install prompt is not part of
+the page, and headless Chromium draws none: the app's icon stands for it (web/icons.py).
 
     python tools/web_screenshots.py [DIR]
 """
@@ -54,10 +58,79 @@ def main(argv):
                 print("wrote", os.path.join(out, name))
             finally:
                 stop_chromium(drv)
+        second_tab(origin, os.path.join(out, "web-second-tab.png"))
+        loading(origin, os.path.join(out, "web-loading.png"))
+        import icons
+
+        with open(os.path.join(out, "web-icon.png"), "wb") as f:
+            f.write(icons.png(192))
+        print("wrote", os.path.join(out, "web-icon.png"))
     finally:
         srv.shutdown()
         shutil.rmtree(os.path.dirname(site), ignore_errors=True)
     return 0
+
+
+def _phone():
+    from browserpage import start_chromium
+
+    drv = start_chromium(360, 740, True)
+    drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": 360, "height": 740, "deviceScaleFactor": 2, "mobile": True})
+    return drv
+
+
+def second_tab(origin, path):
+    """The same game opened in a second tab while the first runs it: the second's message."""
+    from browserpage import Page, stop_chromium
+
+    drv = _phone()
+    try:
+        page = Page(drv, origin, "seed=7").load()
+        for line in GAME[:3]:
+            page.send(line)
+        drv.switch_to.new_window("tab")
+        drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+            "width": 360, "height": 740, "deviceScaleFactor": 2, "mobile": True})
+        drv.get("%s/?%s" % (origin, page.query))
+        end = time.monotonic() + 10
+        while not drv.execute_script(
+                "const n = document.getElementById('notice'); return n && !n.hidden;"):
+            if time.monotonic() > end:
+                raise RuntimeError("the second tab never said the game is elsewhere")
+            time.sleep(0.05)
+        drv.save_screenshot(path)
+        print("wrote", path)
+    finally:
+        stop_chromium(drv)
+
+
+def loading(origin, path):
+    """A first load over a slow link (1.6 Mbit/s), caught part way: the progress bar."""
+    from browserpage import Page, stop_chromium
+
+    drv = _phone()
+    try:
+        drv.execute_cdp_cmd("Network.enable", {})
+        drv.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 40, "downloadThroughput": 200_000,
+            "uploadThroughput": 200_000})
+        page = Page(drv, origin)
+        drv.execute_cdp_cmd("Page.navigate", {"url": "%s/?%s" % (origin, page.query)})
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            try:
+                v = drv.execute_script("const b = document.getElementById('load-bar');"
+                                       "return b ? b.value : null;")
+            except Exception:
+                v = None
+            if v is not None and v >= 0.4:
+                break
+            time.sleep(0.05)
+        drv.save_screenshot(path)
+        print("wrote", path)
+    finally:
+        stop_chromium(drv)
 
 
 if __name__ == "__main__":

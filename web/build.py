@@ -2,12 +2,14 @@
 
     python web/build.py [DEST]
 
-The page (web/), the firmware's files as they are (firmware/, a manifest beside them) and
-MicroPython's webassembly port, the npm package and version `make bench` pins
-(bench/__main__.py: one place for the version), installed into build/ with npm on first use.
+The page (web/) with its app manifest and icons (drawn by web/icons.py), the firmware's files
+as they are (firmware/, a manifest beside them) and MicroPython's webassembly port, the npm
+package and version `make bench` pins (bench/__main__.py: one place for the version), installed
+into build/ with npm on first use.
 Nothing is fetched from anywhere else when the page runs: the folder can go on any static host.
 """
 
+import hashlib
 import json
 import os
 import shutil
@@ -15,7 +17,8 @@ import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PAGE_FILES = ("index.html", "style.css", "unit.js", "body.py", "sw.js")
+PAGE_FILES = ("index.html", "style.css", "unit.js", "body.py", "sw.js", "manifest.webmanifest")
+ICON_SIZES = (192, 512)  # the manifest's icons: what browsers ask of an app to install it
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
 
 
@@ -77,6 +80,13 @@ def build(dest=None):
     os.makedirs(os.path.join(dest, "firmware"))
     for f in PAGE_FILES:
         shutil.copy(os.path.join(REPO, "web", f), os.path.join(dest, f))
+    os.makedirs(os.path.join(dest, "icons"))
+    sys.path.insert(0, os.path.join(REPO, "web"))
+    import icons
+
+    for size in ICON_SIZES:
+        with open(os.path.join(dest, "icons", "icon-%d.png" % size), "wb") as out:
+            out.write(icons.png(size))
     for f in PORT_FILES:
         shutil.copy(os.path.join(pkg, f), os.path.join(dest, f))
     files = firmware_files()
@@ -86,7 +96,42 @@ def build(dest=None):
         shutil.copy(os.path.join(REPO, "firmware", f), target)
     with open(os.path.join(dest, "firmware", "files.json"), "w") as out:
         json.dump(files, out)
+    _stamp(dest, files)
     return dest
+
+
+# What the page fetches before the unit starts (unit.js): their sizes let it draw a progress
+# bar by bytes on the first load.
+STARTUP = ("micropython.mjs", "micropython.wasm", "body.py")
+
+
+def _stamp(dest, files):
+    """load.json (the startup files' sizes) and the offline copy's version: a hash of every file
+    of the site, written into sw.js, so a rebuilt site is a new service worker that keeps its own
+    complete copy, and one load never mixes files of two builds."""
+    sizes = {f: os.path.getsize(os.path.join(dest, f)) for f in STARTUP}
+    for f in files:
+        sizes["firmware/" + f] = os.path.getsize(os.path.join(dest, "firmware", f))
+    with open(os.path.join(dest, "load.json"), "w") as out:
+        json.dump({"bytes": sizes}, out, sort_keys=True)
+    digest = hashlib.sha256()
+    for d, dirs, names in sorted(os.walk(dest)):
+        dirs.sort()
+        for name in sorted(names):
+            path = os.path.join(d, name)
+            if os.path.relpath(path, dest) == "sw.js":
+                continue
+            digest.update(os.path.relpath(path, dest).encode() + b"\0")
+            with open(path, "rb") as f:
+                digest.update(f.read())
+    sw = os.path.join(dest, "sw.js")
+    with open(sw) as f:
+        text = f.read()
+    if 'const VERSION = "dev";' not in text:
+        raise BuildError("web/sw.js has no VERSION line to stamp")
+    with open(sw, "w") as f:
+        f.write(text.replace('const VERSION = "dev";',
+                             'const VERSION = "%s";' % digest.hexdigest()[:16]))
 
 
 def main(argv):

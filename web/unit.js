@@ -7,10 +7,12 @@
 // ?clock=virtual (time moves only on ADVANCE/HOLD, as --virtual-clock), ?profile=world|classic|
 // francs (B15), ?maintenance (as --maintenance), ?lang=en|fr (else the one chosen last, else the
 // browser's).
-import { loadMicroPython } from "./micropython.mjs";
+// The port's module (micropython.mjs) is fetched with the rest, its bytes counted for the
+// progress bar, and imported from that copy: see start().
 
 const params = new URLSearchParams(location.search);
-const PREFIX = "bank-unit/" + (params.get("game") || "default") + "/";
+const GAME = params.get("game") || "default";
+const PREFIX = "bank-unit/" + GAME + "/";
 const STATE = "/state";
 const KEY_ROWS = [["7", "8", "9", "C"], ["4", "5", "6", "M"], ["1", "2", "3", "K"],
   ["0", ".", "DEAL"], ["+", "-"]];
@@ -49,8 +51,10 @@ function strToBytes(s) {
 // Called from Python (web/body.py, WebFS.done) before the store's write returns: true once
 // the file is kept; false (the store then reports a failed write, as a full flash) otherwise.
 globalThis.bankPersist = (path) => {
+  if (!mine()) return false;  // another tab runs the game now: this one writes nothing more
   try {
     localStorage.setItem(PREFIX + path.split("/").pop(), bytesToStr(mp.FS.readFile(path)));
+    stamp();
     return true;
   } catch (e) {
     console.warn("bank unit: the game could not be kept: " + e);
@@ -61,8 +65,10 @@ globalThis.bankPersist = (path) => {
   }
 };
 globalThis.bankForget = (path) => {
+  if (!mine()) return false;
   try {
     localStorage.removeItem(PREFIX + path.split("/").pop());
+    stamp();
     return true;
   } catch (e) {
     return false;
@@ -77,6 +83,210 @@ function restoreState() {
       mp.FS.writeFile(STATE + "/" + key.slice(PREFIX.length), strToBytes(localStorage.getItem(key)));
     }
   }
+}
+
+// -- one tab runs the game --------------------------------------------------------------------
+// Two tabs each running the same kept game would each boot from the same files and each write
+// over the other's: a payment acknowledged in one would be gone at the next load. So one tab
+// (or window) of the browser holds the game's Web Lock and runs it; another one opened on the
+// same game waits, says so, and offers to take it over. Taking over asks the running tab
+// (a BroadcastChannel message) to stop: it stops taking input and writing, says why, tells its
+// last write's number (the stamp) and lets the lock go; the new tab boots from the kept files
+// once they show that stamp. A tab closed or killed lets its lock go with it: a waiting tab
+// then starts by itself. A running tab that does not answer (frozen in a real-time HOLD) has
+// its lock taken after TAKE_OVER_MS; it stops when it wakes (the lock's loss), and in any case
+// before its next write, which finds the kept files' number moved on (mine()).
+//
+// A browser gives Web Locks to secure contexts only, and a page served over plain http to a
+// LAN address (`--lan`, on a phone) is not one. There the tabs ask one another over the same
+// channel instead: a tab starting asks who runs the game; the running one answers; with no
+// answer within ASK_MS the tab runs it, and a waiting tab asks again every WAIT_MS, so it
+// starts by itself once the other is gone. (Two tabs started within ASK_MS of each other could
+// both run: the Web Lock has no such gap.)
+
+const LOCK = "bank-unit/" + GAME;
+const STAMP = "bank-unit-stamp/" + GAME;  // not under PREFIX: not one of the store's files
+const TAKE_OVER_MS = 3000;
+const STAMP_WAIT_MS = 2000;
+const ASK_MS = 300;
+const WAIT_MS = 1000;
+const LOCKS = !!(navigator.locks && navigator.locks.request);
+const channel = "BroadcastChannel" in globalThis ? new BroadcastChannel(LOCK) : null;
+let stamped = 0;
+let holding = false;
+let stopped = false;
+let letGo = null;
+let handedStamp = null;
+let queued = null;
+let granted = null;
+let asking = false;
+let answered = false;
+
+function stamp() {
+  try {
+    localStorage.setItem(STAMP, String(stamped + 1));
+    stamped += 1;
+  } catch (e) { /* a full storage: the file is kept, its number not; the next tab takes it */ }
+}
+
+// Whether this tab still runs the game, looked at before each write: a kept number that is
+// not this tab's last means another tab has written since (it took the game while this one
+// was frozen, or in the background on a phone): this one stops before it writes over that.
+function mine() {
+  if (!stopped && keptStamp() !== stamped) stop("taken");
+  return !stopped;
+}
+
+function keptStamp() {
+  return Number(localStorage.getItem(STAMP) || 0);
+}
+
+// Resolves once this tab holds the game; meanwhile, after a moment (a reload's old page lets go
+// in that time), the page says that another tab has it.
+function holdGame() {
+  if (!LOCKS && !channel) return Promise.resolve();
+  return new Promise((resolve) => {
+    granted = resolve;
+    if (LOCKS) {
+      const saying = setTimeout(() => { if (!holding && !asking) notice("waiting"); }, 700);
+      queued = new AbortController();
+      ask({ signal: queued.signal }).then(() => clearTimeout(saying));
+    } else {
+      whoRuns();
+    }
+    if (sessionStorage.getItem("bank-take-over") === GAME) {
+      sessionStorage.removeItem("bank-take-over");
+      takeOver();
+    }
+  });
+}
+
+function ask(opts) {
+  let got;
+  const had = new Promise((r) => { got = r; });
+  navigator.locks.request(LOCK, opts, () => {
+    holding = true;
+    got();
+    return new Promise((release) => {
+      letGo = release;
+      onGranted();
+    });
+  }).catch(() => {
+    // Taken by a tab that did not get an answer, or a wait given up for that taking.
+    if (holding) { holding = false; stop("taken"); }
+  });
+  return had;
+}
+
+function whoRuns() {
+  if (holding || stopped || asking) return;
+  answered = false;
+  channel.postMessage({ type: "who" });
+  setTimeout(() => {
+    if (holding || stopped || asking) return;
+    if (!answered) {
+      claim();
+    } else {
+      notice("waiting");
+      setTimeout(whoRuns, WAIT_MS);
+    }
+  }, ASK_MS);
+}
+
+function claim() {
+  holding = true;
+  channel.postMessage({ type: "claimed" });  // a tab that did not answer in time stops
+  onGranted();
+}
+
+async function onGranted() {
+  if (handedStamp !== null) {
+    // The tab that let go wrote its last file before it said so: wait until it shows here.
+    const end = performance.now() + STAMP_WAIT_MS;
+    while (keptStamp() < handedStamp && performance.now() < end) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  hideNotice();
+  const go = granted;
+  granted = null;
+  if (go) go();
+}
+
+function takeOver() {
+  if (holding) return;
+  if (stopped) {  // this tab ran the game before: a fresh start, then ask for it
+    sessionStorage.setItem("bank-take-over", GAME);
+    location.reload();
+    return;
+  }
+  asking = true;
+  notice("waiting");
+  $("notice-text").textContent = "Asking the other tab to let this game go\u2026";
+  $("take-over").hidden = true;
+  if (channel) channel.postMessage({ type: "let-go" });
+  setTimeout(() => {
+    if (holding || stopped) return;
+    if (LOCKS) {
+      queued.abort();
+      ask({ steal: true });
+    } else {
+      claim();
+    }
+  }, TAKE_OVER_MS);
+}
+
+if (channel) {
+  channel.onmessage = (e) => {
+    const m = e.data || {};
+    if (m.type === "let-go" && holding && !stopped) {
+      stop("moved");
+      holding = false;
+      channel.postMessage({ type: "released", stamp: stamped });
+      if (letGo) letGo();
+    } else if (m.type === "released") {
+      handedStamp = m.stamp;
+      if (!LOCKS && asking && !holding) claim();
+    } else if (m.type === "who" && holding && !stopped) {
+      channel.postMessage({ type: "mine" });
+    } else if (m.type === "mine") {
+      answered = true;
+    } else if (m.type === "claimed" && holding && !stopped) {
+      holding = false;
+      stop("taken");
+    }
+  };
+}
+
+const NOTICES = {
+  waiting: "This game is open in another tab or window of this browser. One tab at a time " +
+    "runs it, so that no payment is lost between them. It starts here when the other one " +
+    "closes, or now if you take it over.",
+  moved: "This game is now played in another tab or window of this browser. This tab stopped, " +
+    "so that the two never take payments for the same game: nothing was lost.",
+  taken: "Another tab or window of this browser took this game over. This tab stopped, so " +
+    "that the two never take payments for the same game.",
+};
+
+function notice(why) {
+  $("notice").dataset.why = why;
+  $("notice-text").textContent = NOTICES[why];
+  $("take-over").hidden = false;
+  $("notice").hidden = false;
+}
+
+function hideNotice() {
+  $("notice").hidden = true;
+  delete $("notice").dataset.why;
+}
+
+function stop(why) {
+  stopped = true;
+  clearTimeout(timer);
+  timer = null;
+  keepAwake(false);
+  document.body.classList.add("stopped");
+  notice(why);
 }
 
 // -- the display: five seven-segment cells, the k and M marks ------------------------------
@@ -177,6 +387,7 @@ async function keepAwake(on) {
 // a due timer one more step; the view says how long until the next one (SimApp.wait).
 
 function act(op, a = null, b = null) {
+  if (stopped || !body) return;  // another tab runs the game, or it has not started here
   const json = body.call(op, a, b);
   show(JSON.parse(json));
 }
@@ -416,6 +627,7 @@ function consoleOut(line) {
 }
 
 function send(line) {
+  if (stopped || !body) return ["this tab does not run the game: another tab does"];
   const reply = body.send(line);
   act("view");
   return reply.split("\n");
@@ -446,10 +658,49 @@ function buildConsole() {
 
 // -- start ------------------------------------------------------------------------------------
 
+// -- the first load: a progress bar by bytes --------------------------------------------------
+// What the unit needs before it starts is ~0.9 MB (the port's WebAssembly, its module, the
+// firmware's files): on a slow link, seconds. Each file is read as a stream and its bytes
+// counted against the sizes the build wrote (load.json). A later load comes from the service
+// worker's copy: the same counting, over at once, and the bar never shows (it waits 250 ms).
+
+let loadTotal = 0;
+let loaded = 0;
+
+function progress(n) {
+  loaded += n;
+  const frac = loadTotal ? Math.min(1, loaded / loadTotal) : 0;
+  $("load-bar").value = frac;
+  $("load-text").textContent = frac < 1
+    ? "Loading the unit\u2026 " + Math.floor(frac * 100) + " %" : "Starting the unit\u2026";
+}
+
 async function fetchBytes(path) {
   const r = await fetch(path);
   if (!r.ok) throw new Error(path + ": " + r.status);
-  return new Uint8Array(await r.arrayBuffer());
+  if (!r.body || !r.body.getReader) {
+    const all = new Uint8Array(await r.arrayBuffer());
+    progress(all.length);
+    return all;
+  }
+  const reader = r.body.getReader();
+  const parts = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    size += value.length;
+    progress(value.length);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) { all.set(p, at); at += p.length; }
+  return all;
+}
+
+function blobUrl(bytes, type) {
+  return URL.createObjectURL(new Blob([bytes], { type }));
 }
 
 async function start() {
@@ -458,15 +709,30 @@ async function start() {
   buildCards();
   buildConsole();
   buildNames();
-  const [py, files] = await Promise.all([
-    loadMicroPython({ heapsize: 4 * 1024 * 1024, stdout: (l) => console.log(l),
-      stderr: (l) => console.warn(l) }),
-    fetch("firmware/files.json").then((r) => r.json()),
+  $("take-over").addEventListener("click", takeOver);
+  if (navigator.serviceWorker && navigator.serviceWorker.controller) {
+    // Served from the offline copy: no bar, the unit as it stands until its display lights.
+    $("loading").classList.add("quiet");
+  }
+  const sizes = await fetch("load.json").then((r) => r.json()).then((j) => j.bytes, () => ({}));
+  loadTotal = Object.values(sizes).reduce((a, b) => a + b, 0);
+  const names = fetch("firmware/files.json").then((r) => r.json());
+  const [mjs, wasm, files, got] = await Promise.all([
+    fetchBytes("micropython.mjs"),
+    fetchBytes("micropython.wasm"),
+    names,
+    names.then((fw) => Promise.all(fw.map((f) => fetchBytes("firmware/" + f)).concat(
+      [fetchBytes("body.py")]))),
   ]);
-  mp = py;
+  // The port's module and binary from the bytes just counted: not asked of the server twice.
+  const mjsUrl = blobUrl(mjs, "text/javascript");
+  const wasmUrl = blobUrl(wasm, "application/wasm");
+  const { loadMicroPython } = await import(mjsUrl);
+  mp = await loadMicroPython({ heapsize: 4 * 1024 * 1024, url: wasmUrl,
+    stdout: (l) => console.log(l), stderr: (l) => console.warn(l) });
+  URL.revokeObjectURL(mjsUrl);
+  URL.revokeObjectURL(wasmUrl);
   for (const dir of ["/fw", "/web"]) mp.FS.mkdir(dir);
-  const got = await Promise.all(files.map((f) => fetchBytes("firmware/" + f)).concat(
-    [fetchBytes("body.py")]));
   files.forEach((f, i) => {
     const parts = f.split("/");
     for (let j = 1; j < parts.length; j++) {
@@ -475,6 +741,8 @@ async function start() {
     mp.FS.writeFile("/fw/" + f, got[i]);
   });
   mp.FS.writeFile("/web/body.py", got[got.length - 1]);
+  await holdGame();  // nothing kept is read before this tab alone runs the game
+  stamped = keptStamp();
   restoreState();
   // This port's os has no urandom, which a Pico's has built in (rng.py imports it): the
   // browser's own random source stands in, as bench/wasm32.mjs does.
@@ -541,7 +809,8 @@ globalThis.bank = {
   act: (op, a, b) => { act(op, a, b); return view; },
 };
 globalThis.bank.ready = start().then(() => true, (e) => {
-  $("loading").textContent = "The unit could not start: " + e;
+  $("load-text").textContent = "The unit could not start: " + e;
+  $("loading").classList.add("failed");
   console.error(e);
   throw e;
 });

@@ -168,7 +168,9 @@ def test_works_offline_once_loaded(browser, site):
     kept = browser.execute_async_script("""
         const done = arguments[arguments.length - 1];
         navigator.serviceWorker.ready.then(async () => {
-          const c = await caches.open('bank-unit');
+          // the build's own copy (sw.js: "bank-unit-" and the site's hash)
+          const name = (await caches.keys()).find((n) => n.startsWith('bank-unit-'));
+          const c = await caches.open(name);
           done(!!(await c.match('micropython.wasm'))
                && !!(await c.match('firmware/brain/unit.py')));
         }, (e) => done('no service worker: ' + e));""")

@@ -1,0 +1,97 @@
+"""The first load shows its progress; a later one, from the offline copy, shows the unit at
+once (docs/web.md, "Loading"). A fresh Chromium each, its link throttled with the DevTools
+protocol (Network.emulateNetworkConditions)."""
+
+import functools
+import http.server
+import threading
+import time
+
+from browserpage import Page, start_chromium, stop_chromium
+
+# Bytes per second: 8 Mbit/s, so the ~0.9 MB the unit needs takes about a second.
+FAST_ENOUGH_TO_WATCH = 8_000_000 // 8
+
+
+def throttle(drv, bytes_per_s, latency_ms):
+    drv.execute_cdp_cmd("Network.enable", {})
+    drv.execute_cdp_cmd("Network.emulateNetworkConditions", {
+        "offline": False, "latency": latency_ms, "downloadThroughput": bytes_per_s,
+        "uploadThroughput": bytes_per_s})
+
+
+def _bar(drv):
+    """(shown, value, text) of the loading overlay, or None once the unit runs."""
+    return drv.execute_script("""
+        const l = document.getElementById('loading');
+        if (!l) return null;
+        return [Number(getComputedStyle(l).opacity) > 0.5,
+                document.getElementById('load-bar').value,
+                document.getElementById('load-text').textContent];""")
+
+
+def test_the_first_load_shows_its_progress_by_bytes(origin):
+    drv = start_chromium()
+    try:
+        throttle(drv, FAST_ENOUGH_TO_WATCH, 20)
+        page = Page(drv, origin)
+        drv.execute_cdp_cmd("Page.navigate", {"url": "%s/?%s" % (origin, page.query)})
+        seen = []
+        end = time.monotonic() + 30
+        while time.monotonic() < end:
+            try:
+                bar = _bar(drv)
+            except Exception:
+                continue  # the document not there yet
+            if bar is None and seen:
+                break
+            if bar is not None and bar[0]:
+                seen.append(bar)
+            time.sleep(0.01)
+        values = [v for _, v, _ in seen]
+        assert values == sorted(values)  # it only goes forward
+        middle = [b for b in seen if 0.1 < b[1] < 0.9]
+        assert middle, seen[:3]  # seen part way, not only empty and full
+        v = middle[0][1]
+        assert middle[0][2] in ("Loading the unit\u2026 %d %%" % int(v * 100),
+                                "Loading the unit\u2026 %d %%" % (int(v * 100) + 1))
+        assert drv.execute_script("return bank.view().power;") is True  # and the unit runs
+        assert page.console_errors() == []
+    finally:
+        stop_chromium(drv)
+
+
+def test_a_later_load_shows_the_unit_at_once_from_the_offline_copy(site):
+    from simulator import web
+
+    asked = []
+
+    class Counting(web.Handler):
+        def do_GET(self):
+            asked.append(self.path.split("?")[0])
+            super().do_GET()
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                          functools.partial(Counting, directory=site))
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    drv = start_chromium()
+    try:
+        page = Page(drv, "http://127.0.0.1:%d" % srv.server_address[1]).load()
+        assert drv.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            navigator.serviceWorker.ready.then(() => done(true), (e) => done(String(e)));""")
+        assert "/micropython.wasm" in asked
+        del asked[:]
+        t = time.monotonic()
+        page.load()
+        took = time.monotonic() - t
+        # Nothing the unit is made of was asked of the server: the copy kept by the service
+        # worker served it all (the browser may look for a newer sw.js, and nothing else).
+        assert [p for p in asked if p != "/sw.js"] == []
+        assert took < 5.0, took
+        assert drv.execute_script("return bank.view().power;") is True
+        assert page.console_errors() == []
+    finally:
+        stop_chromium(drv)
+        srv.shutdown()
+        srv.server_close()
