@@ -12,6 +12,7 @@ import sys
 import time
 
 from board.rng import Entropy
+from brain import profiles
 from brain.clock import RealClock
 from store import FileStore
 from brain.unit import Unit
@@ -49,11 +50,30 @@ def build(board=None, directory=None):
     gc.collect()
     directory = directory or state_dir()
     make_dir(directory)
-    unit = Unit(FileStore(directory), Entropy(), None)
     clock = RealClock(time.ticks_ms, time.sleep_ms)
-    boot_unit(unit, clock.now())
+    unit = make_unit(FileStore(directory), Entropy(), clock)
     gc.collect()
     return board, unit, clock
+
+
+def check_profile(name):
+    """ValueError when name (None: the store's, or the default) is no edition's profile."""
+    if name is not None and profiles.get(name) is None:
+        raise ValueError("unknown profile %s (%s)" % (name, ", ".join(profiles.NAMES)))
+
+
+def make_unit(store, rng, clock, profile=None, maintenance=False):
+    """The unit on its store and random source, booted at clock's now (boot_unit), in
+    maintenance mode when granted: put together here for every body, the Pico's (build), the
+    simulator's (simulator/host.py) and the page's (web/body.py). profile: a new game in it
+    when the store's game is another (B15); ValueError when there is no such profile. OSError
+    when a new store's first checkpoint cannot be written."""
+    check_profile(profile)
+    unit = Unit(store, rng, profile)
+    boot_unit(unit, clock.now())
+    if maintenance:
+        unit.maintenance = True
+    return unit
 
 
 def boot_unit(unit, now):

@@ -36,6 +36,7 @@ from .keypad import (
     cmd_remove,
 )
 from .maintenance import cmd_restore
+from .out import CARD_COUNT
 from .script import cmd_run
 from .settings import cmd_name, cmd_set
 from .views import cmd_balances, cmd_games, cmd_log, cmd_mem, cmd_monitor, cmd_status
@@ -47,6 +48,9 @@ def cmd_deploy(args):
 
 
 # -- argument parsing ------------------------------------------------------------------------
+CARD_ARG = "CARD (1-%d)" % CARD_COUNT
+
+
 def build_parser():
     p = argparse.ArgumentParser(
         prog="bank",
@@ -84,11 +88,11 @@ def build_parser():
     s.add_argument("--no-wake", action="store_true")
     s = sub.add_parser("insert", help="insert a card: bank insert L 3")
     s.add_argument("slot", type=str.upper, choices=("L", "R"))
-    s.add_argument("card", type=int, choices=range(1, 7), metavar="CARD (1-6)")
+    s.add_argument("card", type=int, choices=range(1, CARD_COUNT + 1), metavar=CARD_ARG)
     s = sub.add_parser("remove", help="take a card out: bank remove L")
     s.add_argument("slot", type=str.upper, choices=("L", "R"))
     s = sub.add_parser("name", help="name a card: bank name 1 Ann (no name: clears it)")
-    s.add_argument("card", type=int, choices=range(1, 7), metavar="CARD (1-6)")
+    s.add_argument("card", type=int, choices=range(1, CARD_COUNT + 1), metavar=CARD_ARG)
     s.add_argument("text", nargs="*", metavar="NAME")
     s = sub.add_parser("mem", help="a unit's heap: what the firmware took, in use, free")
     s.add_argument("--json", action="store_true")

@@ -5,7 +5,10 @@ import sys
 
 from .errors import CommandError
 
-CARDS = ("1", "2", "3", "4", "5", "6")
+# How many cards a unit has: firmware/brain/ledger.py's CARDS, copied because host_tools is
+# installed without the firmware (pyproject.toml); tests/host/test_facts.py holds the two equal.
+CARD_COUNT = 6
+CARDS = tuple(str(c) for c in range(1, CARD_COUNT + 1))
 VOLUMES = {0: "off", 1: "soft", 2: "loud"}
 
 

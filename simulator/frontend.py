@@ -21,6 +21,7 @@ from board import lights
 from board import segments
 import store
 from brain import tones
+from brain.ledger import CARDS
 from desktop.simapp import SimApp
 
 TONE_SHOW_MIN_MS = 450  # a tone's name stays visible at least this long, even a 15 ms click
@@ -154,7 +155,7 @@ class Session:
 
     def balances(self):
         bal = self.unit.ledger.bal
-        return [(c, bal[c]) for c in range(1, 7)]
+        return [(c, bal[c]) for c in range(1, CARDS + 1)]
 
     def recent(self, n):
         """The last n transactions, read back from the store (none if it cannot be read)."""

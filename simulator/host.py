@@ -3,14 +3,12 @@
 import time
 
 from brain import clock as fwclock
-from brain import profiles
 from board import rng
 from desktop import seeded
 from desktop import vclock
 from protocol import Protocol
 from store import FileStore
 from desktop.memstore import MemoryStore
-from brain.unit import Unit
 import startup
 
 try:
@@ -155,8 +153,7 @@ class Host:
     """One simulated unit: its store, random source, clock, brain and protocol."""
 
     def __init__(self, opts):
-        if opts.profile is not None and profiles.get(opts.profile) is None:
-            raise ValueError("unknown profile %s (world, classic, francs)" % opts.profile)
+        startup.check_profile(opts.profile)  # before the state folder is made or held
         self.lock = None
         if opts.state:
             self.lock = open_state(opts.state)
@@ -168,12 +165,10 @@ class Host:
             self.clock = vclock.VirtualClock()
         else:
             self.clock = fwclock.RealClock(ticks_ms, sleep_ms)
-        self.unit = Unit(self.store, self.rng, opts.profile)
         try:
-            startup.boot_unit(self.unit, self.clock.now())
+            self.unit = startup.make_unit(self.store, self.rng, self.clock, opts.profile,
+                                          opts.maintenance)
         except OSError as e:  # a new store's first checkpoint could not be written
             raise StartError(_unwritable(opts.state, e)) from None
-        if opts.maintenance:
-            self.unit.maintenance = True
         self.protocol = Protocol(self.unit, self.clock)
 

@@ -1,8 +1,10 @@
 """The simulator's command line (docs/protocol.md, "The simulator's command line"), parsed
 without argparse so it runs under the MicroPython unix port too."""
 
+from brain import profiles
+
 USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT] [--state DIR]
-                          [--virtual-clock] [--seed N] [--profile world|classic|francs]
+                          [--virtual-clock] [--seed N] [--profile {profiles}]
                           [--maintenance] [--terminal] [--lang en|fr]
        python -m simulator --web [PORT] [--lan | --host ADDR]
 
@@ -25,7 +27,7 @@ USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT
   --lan             with --web: serve on the local network too (0.0.0.0), and print the
                     address to open on a phone there, with its QR code
   --host ADDR       with --web: serve on ADDR, an address of this machine
-"""
+""".format(profiles="|".join(profiles.NAMES))
 
 
 class Options:

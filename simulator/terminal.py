@@ -17,6 +17,7 @@ import os
 import sys
 import time
 
+from brain.ledger import CARDS
 from desktop import words
 from simulator import frontend
 from simulator.digits import BOX, big_digits, big_size
@@ -94,7 +95,7 @@ class Terminal:
         if self.mode is not None:
             slot, self.mode = self.mode, None
             self.note = ""
-            if ch in "123456":
+            if len(ch) == 1 and "1" <= ch <= "9" and int(ch) <= CARDS:
                 err = s.card_in(slot, int(ch))
                 self.status = self._explain(err, slot) if err else ""
                 return

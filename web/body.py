@@ -33,9 +33,8 @@ except ImportError:
 from board import lights  # noqa: E402 (after the stand-in above)
 from board import segments  # noqa: E402
 from brain import clock as fwclock  # noqa: E402
-from brain import profiles  # noqa: E402
 from brain import tones  # noqa: E402
-from brain.unit import Unit  # noqa: E402
+from brain.ledger import CARDS  # noqa: E402
 from desktop import seeded  # noqa: E402
 from desktop import vclock  # noqa: E402
 from desktop import words  # noqa: E402
@@ -137,18 +136,13 @@ class PageBoard(SimBoard):
 
 class Page:
     def __init__(self, state_dir, seed, virtual, profile, maintenance):
-        if profile is not None and profiles.get(profile) is None:
-            raise ValueError("unknown profile %s (world, classic, francs)" % profile)
         self.store = FileStore(state_dir, WebFS())
         self.rng = seeded.Seeded(seed)
         if virtual:
             self.clock = vclock.VirtualClock()
         else:
             self.clock = fwclock.RealClock(_ticks_ms, _sleep_ms)
-        self.unit = Unit(self.store, self.rng, profile)
-        startup.boot_unit(self.unit, self.clock.now())
-        if maintenance:
-            self.unit.maintenance = True
+        self.unit = startup.make_unit(self.store, self.rng, self.clock, profile, maintenance)
         self.protocol = Protocol(self.unit, self.clock)
         self.console = Console(self.protocol)
         self.board = PageBoard()
@@ -164,12 +158,10 @@ class Page:
         self.unit.listeners.append(self._on_unit)
 
     def _names(self):
-        """The six names the banker gave (protocol NAME), or None from a firmware without
+        """The six names the banker gave (protocol NAME), or None when the store cannot read
         them."""
-        try:
-            from protocol import names
-        except ImportError:
-            return None
+        from protocol import names
+
         try:
             return list(names.get(self.store))
         except OSError:
@@ -185,7 +177,7 @@ class Page:
 
     def explain(self, code, key):
         u = self.unit
-        bal = {c: u.ledger.bal[c] for c in range(1, 7)}
+        bal = {c: u.ledger.bal[c] for c in range(1, CARDS + 1)}
         return words.explain(code, u.entry, u.slots, bal, u.ledger.profile, key, self._named())
 
     def said(self):

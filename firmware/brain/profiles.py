@@ -15,15 +15,19 @@ from collections import namedtuple
 Profile = namedtuple("Profile", ("name", "start", "go", "resolution", "minimum", "maximum",
                                  "suffix_required", "k_from", "m_from"))
 
-PROFILES = {
-    "world": Profile("world", 15000000, 2000000, 1000, 10000, 20000000, True, 1000, 1000000),
+_ALL = (
+    Profile("world", 15000000, 2000000, 1000, 10000, 20000000, True, 1000, 1000000),
     # Disney and Regles rulebooks: plain units, banknotes of 1 to 500.
-    "classic": Profile("classic", 1500, 200, 1, 1, 99999, False, 100000, None),
+    Profile("classic", 1500, 200, 1, 1, 99999, False, 100000, None),
     # French and European rulebooks in francs.
-    "francs": Profile("francs", 150000, 20000, 100, 100, 1000000, False, 100000, 1000000),
-}
+    Profile("francs", 150000, 20000, 100, 100, 1000000, False, 100000, 1000000),
+)
+PROFILES = {p.name: p for p in _ALL}
+# The names in the order above: every list of them a person reads (the simulator's usage and
+# its refusal of an unknown one, the host tools' help) is made from this one.
+NAMES = tuple(p.name for p in _ALL)
 
-DEFAULT = "world"
+DEFAULT = NAMES[0]
 
 
 def get(name):

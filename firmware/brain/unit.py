@@ -16,7 +16,7 @@ Rule ids (B1-B18) are those of docs/rules.md.
 
 from brain import money
 from brain.clock import ticks_add, ticks_diff
-from brain.ledger import AMOUNT, FROM, KIND, SEQ, TO, Ledger
+from brain.ledger import AMOUNT, CARDS, FROM, KIND, SEQ, TO, Ledger
 
 DIGITS = "0123456789"
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M", "K", "C", "DEAL", "+", "-")
@@ -372,7 +372,7 @@ class Unit:
     # -- cards (B3) ----------------------------------------------------------------------------
 
     def card_in(self, slot, card, now):
-        if slot not in SLOTS or not isinstance(card, int) or not 1 <= card <= 6:
+        if slot not in SLOTS or not isinstance(card, int) or not 1 <= card <= CARDS:
             return "bad-argument"
         slots = self.slots
         if slots[slot] is not None:

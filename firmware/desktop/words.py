@@ -22,7 +22,7 @@ so French borrows their words ("carte", "Banque", "Départ").
 
 from brain import money
 from brain import profiles
-from brain.ledger import AMOUNT, FROM, KIND, SEQ, TO, UNDOES
+from brain.ledger import AMOUNT, CARDS, FROM, KIND, SEQ, TO, UNDOES
 
 LANGS = ("en", "fr")
 NAMES = {"en": "English", "fr": "Fran\u00e7ais"}
@@ -529,7 +529,7 @@ def refused(unit, key=None, names=None, balances=None, lang=None):
     same unit state gives the same sentence in each. key: the key just pressed."""
     led = unit.ledger
     if balances is None:
-        balances = {c: led.bal[c] for c in range(1, 7)}
+        balances = {c: led.bal[c] for c in range(1, CARDS + 1)}
     if unit.error:
         return explain(unit.error, unit.entry, unit.slots, balances, led.profile, key, names,
                        lang)

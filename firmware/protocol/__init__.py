@@ -14,7 +14,8 @@ them and kept.
 import store
 import jsonw
 from brain.clock import ticks_add, ticks_diff
-from brain.ledger import (AMOUNT, FROM, FROM_AFTER, KIND, SEQ, TO, TO_AFTER, UNDOES, VIA)
+from brain.ledger import (AMOUNT, CARDS, FROM, FROM_AFTER, KIND, SEQ, TO, TO_AFTER, UNDOES,
+                          VIA)
 from brain.unit import KEYS
 from version import VERSION
 
@@ -82,7 +83,7 @@ def txn_json(rec, bal=None, profile=None):
     balance."""
     after = []
     if bal is not None:
-        for c in range(1, 7):
+        for c in range(1, CARDS + 1):
             after.append((str(c), bal[c]))
     else:
         if rec[FROM]:
@@ -100,7 +101,7 @@ def txn_json(rec, bal=None, profile=None):
 
 
 def _all_balances(bal):
-    return tuple((str(c), bal[c]) for c in range(1, 7))
+    return tuple((str(c), bal[c]) for c in range(1, CARDS + 1))
 
 
 def _log_json(ledger, recs):
@@ -127,7 +128,8 @@ def _log_json(ledger, recs):
     return out
 
 
-# The extensions' names; their code is protocol/extensions.py's.
+# The extensions' names, known here without importing their code (protocol/extensions.py's
+# COMMANDS, which tests/core/test_protocol.py holds to the same names).
 EXTENSIONS = ("MAINT", "NEWGAME", "SET", "BACKUP", "RESTORE", "GAMES", "NAME", "NAMES")
 
 
@@ -207,14 +209,16 @@ class Protocol:
         fn = self.commands.get(name)
         if fn is not None:
             reply = fn(words[1:])
-        elif name in EXTENSIONS:
-            # Host tools' commands (docs/protocol-extensions.md), a few a game: their code is
-            # imported at the first and kept.
-            from protocol import extensions
-
-            reply = extensions.COMMANDS[name](self, words[1:])
         else:
-            reply = "ERR unknown-command " + words[0][:24]
+            ext = None
+            if name in EXTENSIONS:
+                # Host tools' commands (docs/protocol-extensions.md), a few a game: their code
+                # is imported at the first and kept.
+                from protocol import extensions
+
+                ext = extensions.COMMANDS.get(name)
+            # A name with no handler is unknown, not an exception (which would reset a Pico).
+            reply = ext(self, words[1:]) if ext else "ERR unknown-command " + words[0][:24]
         out = self.drain()
         out.append(reply)
         return out
@@ -298,8 +302,8 @@ class Protocol:
     def _insert(self, args):
         slot = self._slot(args, 2)
         card = _int(args[1]) if len(args) == 2 else None
-        if slot is None or card is None or not 1 <= card <= 6:
-            return "ERR bad-argument INSERT <L|R> <1-6>"
+        if slot is None or card is None or not 1 <= card <= CARDS:
+            return "ERR bad-argument INSERT <L|R> <1-%d>" % CARDS
         now = self.clock.now()
         self.unit.tick(now)
         err = self.unit.card_in(slot, card, now)

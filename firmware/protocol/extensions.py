@@ -6,6 +6,7 @@ and gives the reply line.
 """
 
 from brain import profiles
+from brain.ledger import CARDS
 import jsonw
 
 
@@ -48,8 +49,8 @@ def do_set(p, args):
     if what == "BALANCE" and len(args) == 3:
         card = p.whole(args[1])
         amount = p.whole(args[2])
-        if card is None or not 1 <= card <= 6 or amount is None:
-            return "ERR bad-argument SET BALANCE <1-6> <amount>"
+        if card is None or not 1 <= card <= CARDS or amount is None:
+            return "ERR bad-argument SET BALANCE <1-%d> <amount>" % CARDS
         if amount % u.ledger.profile.resolution:
             return "ERR bad-argument amount is not a multiple of %d" % (
                 u.ledger.profile.resolution)

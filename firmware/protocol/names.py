@@ -13,8 +13,8 @@ rule, kept for names too); a store in RAM (MemoryStore) on the store object.
 """
 
 import jsonw
+from brain.ledger import CARDS
 
-CARDS = 6
 MAX_LEN = 12
 
 
@@ -45,8 +45,9 @@ def command(store, name, args):
         except OSError:
             return "ERR store-failed the names could not be read"
     card = args[0] if args else ""
-    if len(card) != 1 or card < "1" or card > "6":
-        return "ERR bad-argument NAME <card 1-6> [name: 1-%d printable characters]" % MAX_LEN
+    if len(card) != 1 or card < "1" or card > "9" or int(card) > CARDS:
+        return "ERR bad-argument NAME <card 1-%d> [name: 1-%d printable characters]" % (
+            CARDS, MAX_LEN)
     text = " ".join(args[1:])  # the protocol splits words at spaces; one space is kept
     if len(text) > MAX_LEN:
         return "ERR bad-argument a name is at most %d characters" % MAX_LEN

@@ -4,6 +4,7 @@ dragged or clicked into a slot; each becomes an event on the simulated board (fr
 
 import tkinter as tk
 
+from brain.ledger import CARDS
 from desktop import words
 
 from simulator.window.layout import CARD_H, CARD_W, KEY_DOWN, SLOT_Y, SLOTS_X, key_rects
@@ -70,13 +71,13 @@ class Inputs:
         if sym == "F12":
             self.other_lang()
             return
-        if sym.startswith("F") and sym[1:].isdigit() and 1 <= int(sym[1:]) <= 6:
+        if sym.startswith("F") and sym[1:].isdigit() and 1 <= int(sym[1:]) <= CARDS:
             self.move_card(int(sym[1:]), "R" if shift else "L")
             return
         if sym in SHIFTED_DIGITS:
             self.move_card(SHIFTED_DIGITS[sym], "L")
             return
-        if ctrl and sym in "123456" and len(sym) == 1:
+        if ctrl and len(sym) == 1 and "1" <= sym <= "9" and int(sym) <= CARDS:
             self.move_card(int(sym), "R")
             return
         if ctrl:
@@ -138,7 +139,7 @@ class Inputs:
 
     def _card_at(self, x, y):
         # The topmost card under the pointer, the one being picked up.
-        for n in range(6, 0, -1):
+        for n in range(CARDS, 0, -1):
             cx, cy = self.card_at[n]
             if cx <= x <= cx + CARD_W and cy <= y <= cy + CARD_H:
                 slot = self.card_shown_at(n)

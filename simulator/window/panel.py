@@ -7,7 +7,7 @@ import json
 
 import tkinter as tk
 
-from brain.ledger import FROM, TO
+from brain.ledger import CARDS, FROM, TO
 from desktop import words
 from simulator.window.layout import CARD_COLOURS
 
@@ -40,7 +40,7 @@ class BankerPanel:
         grid.pack(anchor="w", pady=(6, 4))
         self.bal_labels = {}
         self.name_entries = {}
-        for n in range(1, 7):
+        for n in range(1, CARDS + 1):
             tk.Label(grid, text=" %d " % n, bg=CARD_COLOURS[n], fg="white", font=head).grid(
                 row=n, column=0, sticky="w", pady=1)
             # The banker names the card here (NAME, kept with the game); Return keeps it.

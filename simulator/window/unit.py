@@ -5,6 +5,7 @@ tests use it).
 """
 
 from brain.clock import ticks_diff
+from brain.ledger import CARDS
 from desktop import words
 from simulator.window.layout import (
     BANNER, BANNER_BOX, BODY, BODY_EDGE, CARD_COLOURS, CARD_H, CARD_W, CELL_H, CELL_W, CELL_GAP,
@@ -106,7 +107,7 @@ class UnitDrawing:
                                            state="hidden", tags="hold-bar")
         # The six cards.
         self.card_items = {}
-        for n in range(1, 7):
+        for n in range(1, CARDS + 1):
             x, y = tray_pos(n)
             tag = "card-%d" % n
             self._round_rect(c, x, y, x + CARD_W, y + CARD_H, 8, fill=CARD_COLOURS[n],
@@ -116,7 +117,7 @@ class UnitDrawing:
             self._text(c, x + CARD_W // 2, y + CARD_H // 2 + 4, 26, text=str(n), fill="white",
                        tags=("card", tag))
             self.card_items[n] = tag
-        self.card_at = {n: tray_pos(n) for n in range(1, 7)}
+        self.card_at = {n: tray_pos(n) for n in range(1, CARDS + 1)}
         c.tag_raise("body")
         c.tag_lower("body")
 
@@ -190,7 +191,7 @@ class UnitDrawing:
         c = self.canvas
         s = self.scale
         where = {slots[0]: "L", slots[1]: "R"}
-        for n in range(1, 7):
+        for n in range(1, CARDS + 1):
             if self._drag is not None and self._drag[0] == n:
                 continue
             slot = where.get(n)

@@ -278,3 +278,28 @@ def test_a_carriage_return_does_not_end_a_line():
     assert rd.feed(b"\n") == [b"HELLO"]
     assert p.handle(rd.feed(b"\r\n")[0]) == []
     assert rd.feed(b"HELLO\rSTATE\n") == [b"HELLOSTATE"]
+
+
+def test_every_extension_name_has_its_handler_and_every_handler_its_name():
+    # The protocol knows the extensions' names without loading their code; a name without a
+    # handler would be a command the unit says it has and cannot answer.
+    import protocol
+    from protocol import extensions
+
+    assert sorted(protocol.EXTENSIONS) == sorted(extensions.COMMANDS)
+
+
+def test_an_extension_name_without_its_handler_is_an_unknown_command():
+    # A unit answers every line: a table out of step is refused as unknown, never an exception
+    # (on a Pico, an exception in the loop restarts the unit).
+    from protocol import extensions
+
+    _, p = proto_rig()
+    handler = extensions.COMMANDS.pop("GAMES")
+    try:
+        assert p.handle("GAMES") == ["ERR unknown-command GAMES"]
+        assert p.handle("games") == ["ERR unknown-command games"]
+        ok(p.handle("STATE"))  # and the unit goes on
+    finally:
+        extensions.COMMANDS["GAMES"] = handler
+    ok(p.handle("GAMES"))

@@ -1,0 +1,23 @@
+"""Facts host_tools keeps a copy of, because it is installed without the firmware
+(pyproject.toml packages host_tools alone): each held equal to the firmware's own."""
+
+import subprocess
+import sys
+
+from brain import ledger
+
+from host_tools import out
+
+
+def test_the_host_tools_know_as_many_cards_as_the_unit_has():
+    assert out.CARD_COUNT == ledger.CARDS
+    assert out.CARDS == tuple(str(c) for c in range(1, ledger.CARDS + 1))
+
+
+def test_bank_takes_every_card_of_the_unit_and_no_other():
+    # `bank insert` refuses a card the unit has not before anything is sent (usage, exit 2),
+    # and its help names the cards there are.
+    run = [sys.executable, "-m", "host_tools", "--port", "socket://127.0.0.1:9", "insert", "L"]
+    bad = subprocess.run(run + [str(ledger.CARDS + 1)], capture_output=True, text=True)
+    assert bad.returncode == 2
+    assert "CARD (1-%d)" % ledger.CARDS in bad.stderr
