@@ -1,5 +1,6 @@
 """tools/deploy.py: what it asks mpremote to do (a fake mpremote records it)."""
 
+import ast
 import os
 import subprocess
 import sys
@@ -79,8 +80,11 @@ def test_deploy_mpy_keeps_main_as_source(tmp_path):
     assert ":/board/drivers/keypad.mpy" in copied
     assert ":/brain/unit.py" not in copied
     assert "'/brain/unit.py'" in cmds[0][3]  # the stale source is removed so it cannot shadow
-    # A unit deployed before the packages: its flat modules go, the ledger stays.
-    assert "'/unit.mpy'" in cmds[0][3] and "'/storeload.py'" in cmds[0][3]
+    # Only the other form of each file copied is removed: the ledger and anything else stay.
+    removed = cmds[0][3].split("for f in ")[1].split(":\n")[0]
+    twins = {"/" + c[2:-4] + ".py" for c in copied if c.endswith(".mpy")}
+    twins |= {"/" + c[2:-3] + ".mpy" for c in copied if c.endswith(".py")}
+    assert sorted(ast.literal_eval(removed)) == sorted(twins)
     assert "bank.a" not in cmds[0][3]
     assert cmds[-1][0] == "fs"
 

@@ -43,14 +43,6 @@ from host_tools import manifest  # noqa: E402
 
 PICO_VID = 0x2E8A
 KEEP_SOURCE = ("main.py", "boot.py")
-# The modules of the flat layout before the packages (brain/, store/, protocol/, board/): a
-# unit updated from it loses them, so nothing stale lingers on its flash.
-DRIVERS_BEFORE = ("__init__", "beeper", "ht1621", "keypad", "latch", "leds", "sio", "slots",
-                  "tm1637")
-RETIRED = ("board", "board_pico", "checkpoint", "clock", "crc", "deal", "games",
-           "jsonw", "ledger", "lights", "money", "names", "power", "profiles", "protocol",
-           "rng", "seeded", "segments", "store", "store_extra", "storeload", "tones",
-           "transient", "unit", "vclock", "version")
 # -O3: no line numbers and no asserts in the bytecode, about 1 KB less heap for the firmware;
 # -s: the file's name on the Pico as its source (brain/unit.mpy): the qstr a traceback names is
 # then the one the import made for the module's path, not a second one with this machine's path.
@@ -159,12 +151,6 @@ def prepare_script(plan):
     for rel, _ in plan:
         base, ext = os.path.splitext(rel)
         stale.append("/" + base + (".py" if ext == ".mpy" else ".mpy"))
-    have = {rel for rel, _ in plan}
-    for name in RETIRED:
-        for ext in (".py", ".mpy"):
-            if name + ext not in have:
-                stale.append("/" + name + ext)
-    stale += ["/drivers/%s.%s" % (n, e) for n in DRIVERS_BEFORE for e in ("py", "mpy")]
     return ("import os\n"
             "for d in %r:\n"
             "    try:\n        os.mkdir(d)\n    except OSError:\n        pass\n"
