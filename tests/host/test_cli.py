@@ -524,7 +524,7 @@ def test_deploy_uses_the_repos_tool(capfd, tmp_path, monkeypatch):
     out = capfd.readouterr().out
     assert code == 0
     assert out.startswith(tool + " connect /dev/ttyACM7 ")  # tools/deploy.py printed its plan
-    assert "protocol.py" in out and out.rstrip().endswith("reset")
+    assert ":/protocol/__init__.py" in out and out.rstrip().endswith("reset")
 
 
 def test_deploy_errors(capsys, tmp_path, monkeypatch):
