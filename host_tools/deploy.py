@@ -1,6 +1,6 @@
-"""`bank deploy`: put firmware/ on a Pico.
+"""`bank deploy`: put firmware/ on a Pico, by running `make deploy`'s deployer.
 
-The repository's own `tools/deploy.py` (what `make deploy` runs) does the work when it is there,
+A front for `tools/deploy.py` (what `make deploy` runs), which does the work when it is there,
 so there is one way to deploy; options are passed through. With `--firmware DIR` (another tree)
 or without tools/deploy.py, a plain mpremote chain copies DIR onto the board as it is laid
 out: the top-level files and folders DIR/manifest.py names (firmware/manifest.py: what goes on
@@ -11,28 +11,17 @@ a Pico), or without a manifest all but `desktop/` (docs/design.md, "The tree"):
 
 import os
 import shlex
-import shutil
 import subprocess
 import sys
 
 from .errors import NoUnitError, UsageError
 from .link import resolve_port
+from .procs import mpremote_command
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO_FIRMWARE = os.path.join(REPO, "firmware")
 TOOL = os.path.join(REPO, "tools", "deploy.py")
 SKIP = ("__pycache__", "desktop")  # desktop-only code (tools/deploy.py)
-
-
-def mpremote_command():
-    env = os.environ.get("MPREMOTE")
-    if env:
-        return shlex.split(env)
-    here = os.path.join(os.path.dirname(sys.executable), "mpremote")
-    if os.path.exists(here):
-        return [here]
-    return [shutil.which("mpremote") or sys.executable, *([] if shutil.which("mpremote")
-                                                          else ["-m", "mpremote"])]
 
 
 def firmware_parts(firmware):

@@ -1,4 +1,5 @@
-"""Helper processes (a simulator, an X server): read what one announces, stop one for good.
+"""Helper processes (a simulator, an X server, mpremote): read what one announces, stop one
+for good, find mpremote.
 
 Scripts, `make bench` and the tests all start simulators and must never hang on one that does
 not answer or does not stop.
@@ -6,7 +7,10 @@ not answer or does not stop.
 
 import os
 import select
+import shlex
+import shutil
 import subprocess
+import sys
 import time
 
 
@@ -38,3 +42,16 @@ def stop(proc, timeout=5.0):
     for f in (proc.stdin, proc.stdout, proc.stderr):
         if f:
             f.close()
+
+
+def mpremote_command():
+    """The mpremote command line: $MPREMOTE (the tests' fake), the venv's, the PATH's, or
+    this Python's module; the one way `make deploy` and `bank deploy` find it."""
+    env = os.environ.get("MPREMOTE")
+    if env:
+        return shlex.split(env)
+    here = os.path.join(os.path.dirname(sys.executable), "mpremote")
+    if os.path.exists(here):
+        return [here]
+    return [shutil.which("mpremote") or sys.executable, *([] if shutil.which("mpremote")
+                                                          else ["-m", "mpremote"])]

@@ -1,4 +1,5 @@
 """`make deploy [PORT=...] [MPY=1|0]`: put the firmware on a Raspberry Pi Pico with mpremote.
+The one deployer: `bank deploy` (host_tools/deploy.py) runs this file.
 
     python tools/deploy.py [--port PORT] [--mpy [auto|yes|no]] [--no-reset] [--dry-run]
 
@@ -38,7 +39,7 @@ if REPO not in sys.path:
     sys.path.insert(0, REPO)
 
 # The one way to find mpremote ($MPREMOTE, the venv's, the PATH's), shared with `bank deploy`.
-from host_tools.deploy import mpremote_command as mpremote  # noqa: E402
+from host_tools.procs import mpremote_command as mpremote  # noqa: E402
 from host_tools import manifest  # noqa: E402
 
 PICO_VID = 0x2E8A
