@@ -28,7 +28,7 @@ crc.py. This module is on the heap for good: it holds what every transaction nee
 """
 
 from store import slot
-from store.slot import MARK_NAME, SLOT_NAMES, line
+from store.slot import MARK_NAME, SLOT_NAMES, line, write
 from store.slot import crc32, rec_payload, records  # noqa: F401 (the package's names for them)
 
 # -- the file system underneath -------------------------------------------------------------
@@ -87,7 +87,6 @@ class FileStore:
         self.scrub = False  # damage was read: drop the old slot after the next checkpoint
         self.bytes_written = 0
         self.games = []  # the kept games' ids, newest first (B11; games.py reads them)
-        self.legacy = None  # a store from before game files: its one kept game (load.py)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -105,20 +104,12 @@ class FileStore:
 
     def _append(self, payload):
         """One line onto the slot in use, durable on return."""
-        data = line(payload)
-        fs = self.fs
         self.appendable = False  # until it is known whole
-        f = fs.open(self.paths[self.cur], "ab")
-        try:
-            f.write(data)
-        except BaseException:
-            f.close()
-            raise
-        fs.done(f)
+        size = write(self.fs, self.paths[self.cur], "ab", (line(payload),))
         self.appendable = True
         self.journal += 1
         self.writes += 1
-        self.bytes_written += len(data)
+        self.bytes_written += size
 
     # A checkpoint is written every journal_max transactions and for a whole-game change
     # (checkpoint.py, imported at the first and kept).

@@ -7,7 +7,7 @@ FileStore writes one every `journal_max` transactions and for every whole-game c
 
 from brain.ledger import CARDS, apply
 import jsonw
-from store.slot import MARK_TEXT, VERSION, fold, line, rec_payload
+from store.slot import MARK_TEXT, VERSION, fold, line, rec_payload, write as durable
 
 
 def write(store, ledger, rec=None, fresh=None):
@@ -46,35 +46,13 @@ def write(store, ledger, rec=None, fresh=None):
             else:
                 apply(base, r)
         log = log[drop:]
-    if store.legacy is not None:
-        # The kept game an older store's header carried moves into a file of its own first.
-        leg = store.legacy
-        if leg["id"] in store.games:
-            store.put_game(leg)
     gen = store.gen + 1
     head = (("v", VERSION), ("gen", gen), ("profile", profile), ("seq", seq),
             ("volume", ledger.volume), ("n", len(log)), ("base", base[1:CARDS + 1]),
             ("bal", bal[1:CARDS + 1]), ("start", ledger.start), ("games", list(store.games)))
     new = 0 if store.cur is None else 1 - store.cur
     fs = store.fs
-    size = 0
-    f = fs.open(store.paths[new], "wb")
-    try:
-        chunk = line("H " + jsonw.dumps(head))
-        for r in log:
-            # A carried line keeps its payload, tagged as the checkpoint's ("r ..." -> "c ...").
-            chunk += line(b"c" + r[1:] if isinstance(r, bytes) else rec_payload("c", r))
-            if len(chunk) >= 512:
-                f.write(chunk)
-                size += len(chunk)
-                chunk = b""
-        if chunk:
-            f.write(chunk)
-            size += len(chunk)
-    except BaseException:
-        f.close()
-        raise
-    fs.done(f)
+    size = durable(fs, store.paths[new], "wb", _chunks(head, log))
     # Durable: the new slot wins at boot from here on. Tell the old one, so a boot that
     # finds the new slot gone knows it is damage rather than a cut checkpoint.
     old = store.cur
@@ -89,7 +67,6 @@ def write(store, ledger, rec=None, fresh=None):
             pass  # the new slot is whole; the note only sharpens damage reports
     store.cur = new
     store.appendable = True
-    store.legacy = None  # the header no longer carries it: its file is the copy
     store.journal = 0
     if store.scrub:
         # The new slot holds all there is; the other one held damage (or was the copy
@@ -103,16 +80,23 @@ def write(store, ledger, rec=None, fresh=None):
         _mark(store)
 
 
+def _chunks(head, log):
+    """The checkpoint's lines, a few hundred bytes at a time: the header, then the log."""
+    chunk = line("H " + jsonw.dumps(head))
+    for r in log:
+        # A carried line keeps its payload, tagged as the checkpoint's ("r ..." -> "c ...").
+        chunk += line(b"c" + r[1:] if isinstance(r, bytes) else rec_payload("c", r))
+        if len(chunk) >= 512:
+            yield chunk
+            chunk = b""
+    if chunk:
+        yield chunk
+
+
 def _mark(store):
     """The first durable checkpoint: from now on an empty store is damage, not 'new'."""
     try:
-        f = store.fs.open(store.mark, "wb")
-        try:
-            f.write(MARK_TEXT)
-        except BaseException:
-            f.close()
-            raise
-        store.fs.done(f)
+        durable(store.fs, store.mark, "wb", (MARK_TEXT,))
         store.marked = True
     except OSError:
         pass  # tried again at the next checkpoint

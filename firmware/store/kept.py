@@ -21,7 +21,7 @@ import json
 
 from brain.ledger import CARDS
 import jsonw
-from store.slot import check, line
+from store.slot import check, line, write
 
 NAME_FILES = ("bank.n0", "bank.n1")
 NO_NAMES = (0, (None,) * CARDS)
@@ -38,14 +38,7 @@ def _game_path(store, gid):
 
 
 def _write(store, path, payload):
-    fs = store.fs
-    f = fs.open(path, "wb")
-    try:
-        f.write(line(payload))
-    except BaseException:
-        f.close()
-        raise
-    fs.done(f)
+    write(store.fs, path, "wb", (line(payload),))
 
 
 def _read(store, path):
@@ -71,9 +64,6 @@ def put_game(store, g):
 def get_game(store, gid):
     if gid not in store.games:
         return None
-    leg = store.legacy
-    if leg is not None and leg["id"] == gid:
-        return leg  # in the header itself (a store from before game files)
     try:
         p = _read(store, _game_path(store, gid))
     except OSError:
@@ -95,8 +85,6 @@ def get_game(store, gid):
 
 def drop_game(store, gid):
     """A failure only leaves a file nothing reads."""
-    if store.legacy is not None and store.legacy["id"] == gid:
-        store.legacy = None
     try:
         store.fs.remove(_game_path(store, gid))
     except OSError:

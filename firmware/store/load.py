@@ -93,7 +93,6 @@ def load(store):
     store.cur = None
     store.appendable = False
     store.games = []
-    store.legacy = None
     store.detail = None
     store.scrub = False
     slots = (_read(store, 0), _read(store, 1))
@@ -152,22 +151,9 @@ def load(store):
 
 
 def _games(store, h):
-    """The kept games (B11) a header names; a header from before game files carries one game
-    itself ("previous"), kept as store.legacy until a checkpoint writes its file."""
-    store.games = []
-    store.legacy = None
+    """The kept games (B11) the header names."""
     try:
-        if "games" in h:
-            store.games = [int(i) for i in h["games"]]
-            return
-        prev = h.get("previous")
-        if prev is not None:
-            bal = [int(x) for x in prev["balances"]]
-            if len(bal) != CARDS:
-                raise ValueError("balances")
-            store.legacy = {"id": int(prev["seq"]), "profile": str(prev["profile"]),
-                            "seq": int(prev["seq"]), "transactions": None, "balances": bal}
-            store.games = [store.legacy["id"]]
+        store.games = [int(i) for i in h["games"]]
     except (KeyError, TypeError, ValueError):
         store.games = []  # the game itself reads; only the kept ones are lost
 
@@ -175,8 +161,6 @@ def _games(store, h):
 def _game_reads(store, gid):
     """A kept game's file is whole: its one line's CRC holds (reading it is kept.py's, when the
     banker asks)."""
-    if store.legacy is not None and store.legacy["id"] == gid:
-        return True  # in the header itself
     try:
         f = store.fs.open(store.dir + "game.%d" % gid, "rb")
     except OSError:

@@ -44,6 +44,24 @@ def line(payload):
     return b"%08x " % (crc32(b) & 0xFFFFFFFF) + b + b"\n"
 
 
+def write(fs, path, mode, chunks):
+    """Each of chunks (bytes) written to path ("wb": the file anew, "ab": appended) and durable
+    when this returns (fs.done); the bytes written. OSError if not, the file closed either way:
+    the store's every write (a journal line, a checkpoint, the marker, a game's or the names'
+    file) goes through here."""
+    f = fs.open(path, mode)
+    size = 0
+    try:
+        for chunk in chunks:
+            f.write(chunk)
+            size += len(chunk)
+    except BaseException:
+        f.close()
+        raise
+    fs.done(f)
+    return size
+
+
 def rec_payload(tag, r):
     return "%s %d %s %d %d %d %d %d %d %s" % (tag, r[0], r[1], r[2], r[3], r[4], r[5], r[6],
                                               r[7], r[8])
