@@ -14,8 +14,7 @@ them and kept.
 import store
 import jsonw
 from brain.clock import ticks_add, ticks_diff
-from brain.ledger import (AMOUNT, CARDS, FROM, FROM_AFTER, KIND, SEQ, TO, TO_AFTER, UNDOES,
-                          VIA)
+from brain.ledger import (AMOUNT, CARDS, FROM, FROM_AFTER, KIND, SEQ, TO, TO_AFTER, UNDOES, VIA)
 from brain.unit import KEYS
 from version import VERSION
 
@@ -128,8 +127,7 @@ def _log_json(ledger, recs):
     return out
 
 
-# The extensions' names, known here without importing their code (protocol/extensions.py's
-# COMMANDS, which tests/core/test_protocol.py holds to the same names).
+# The extensions' names; their code is protocol/extensions.py's COMMANDS (a test holds both).
 EXTENSIONS = ("MAINT", "NEWGAME", "SET", "BACKUP", "RESTORE", "GAMES", "NAME", "NAMES")
 
 
@@ -211,13 +209,11 @@ class Protocol:
             reply = fn(words[1:])
         else:
             ext = None
-            if name in EXTENSIONS:
-                # Host tools' commands (docs/protocol-extensions.md), a few a game: their code
-                # is imported at the first and kept.
+            if name in EXTENSIONS:  # a few a game: their code is imported at the first and kept
                 from protocol import extensions
 
                 ext = extensions.COMMANDS.get(name)
-            # A name with no handler is unknown, not an exception (which would reset a Pico).
+            # A name with no handler is unknown, never an exception (a Pico would restart).
             reply = ext(self, words[1:]) if ext else "ERR unknown-command " + words[0][:24]
         out = self.drain()
         out.append(reply)
