@@ -288,3 +288,38 @@ def test_the_deal_timers_state_is_said(page, lang):  # B13
         if shown == "":
             break
     assert seen == [t["deal.running"], t["deal.ending"], t["deal.done"], ""]
+
+
+# -- on a phone ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("width,height", [(390, 844), (740, 360)])
+def test_the_line_under_the_unit_is_on_the_phones_screen_and_moves_nothing(origin, width,
+                                                                           height):
+    from browserpage import Page, start_chromium, stop_chromium
+
+    drv = start_chromium(width, height)
+    try:
+        page = Page(drv, origin, "clock=virtual&seed=1&lang=fr").load()
+
+        def boxes():
+            return drv.execute_script("""
+                const r = (e) => { const b = e.getBoundingClientRect();
+                  return [b.left, b.top, b.right, b.bottom]; };
+                return {said: r(document.getElementById('said')),
+                        keys: [...document.querySelectorAll('.key')].map(r),
+                        cards: [...document.querySelectorAll('.card')].map(r)};""")
+
+        before = boxes()
+        act(page, "in", "L", 2)  # the longest sentence: Go twice, in French (B9)
+        keys(page, "M", "M")
+        assert text(page, "said").startswith("carte 2 a d\u00e9j\u00e0 touch\u00e9")
+        after = boxes()
+        left, top, right, bottom = after["said"]
+        assert left >= 0 and top >= 0 and right <= width and bottom <= height
+        # nothing moved for it, and it covers no key or card
+        assert after["keys"] == before["keys"]
+        for k in after["keys"] + after["cards"]:
+            assert k[2] <= left or k[0] >= right or k[3] <= top or k[1] >= bottom, k
+        assert page.console_errors() == []
+    finally:
+        stop_chromium(drv)
