@@ -348,7 +348,7 @@ def call(op, a=None, b=None):
             p.status = p.explain(err, a)
     elif op == "restore":
         p.key = None
-        p.restore(a)
+        p.restore(int(a))
     elif op == "tick":
         p.step()
     return p.view()
