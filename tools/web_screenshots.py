@@ -1,12 +1,15 @@
 """`make web-screenshots`: docs/web-phone.png, docs/web-landscape.png, docs/web-desktop.png,
-docs/web-second-tab.png, docs/web-loading.png, docs/web-icon.png.
+docs/web-second-tab.png, docs/web-loading.png, docs/web-icon.png, and on a 390x844 phone
+docs/web-refusal.png, docs/web-hold.png, docs/web-french.png, docs/web-kept-games.png.
 
 The page built as `make web` builds it, served on 127.0.0.1, in headless Chromium at a phone's
 size (portrait and landscape) and a desktop's, a short game played over its own protocol
 first so the display, the lights and the banker panel have something to show; on a phone, a
 second tab opened on the same game (its message, docs/web.md "One tab runs the game") and a
 first load over a slow link (its progress bar). A browser's own install prompt is not part of
-the page, and headless Chromium draws none: the app's icon stands for it (web/icons.py).
+the page, and headless Chromium draws none: the app's icon stands for it (web/icons.py). On a
+virtual clock, so each moment is the one meant: a refusal explained (B8), C held for a second
+(the countdown to a new game, B11), the page in French, the kept games in the banker panel.
 
     python tools/web_screenshots.py [DIR]
 """
@@ -58,6 +61,8 @@ def main(argv):
                 print("wrote", os.path.join(out, name))
             finally:
                 stop_chromium(drv)
+        for name, query, steps, scroll in MOMENTS:
+            moment(origin, os.path.join(out, name), query, steps, scroll)
         second_tab(origin, os.path.join(out, "web-second-tab.png"))
         loading(origin, os.path.join(out, "web-loading.png"))
         import icons
@@ -71,13 +76,56 @@ def main(argv):
     return 0
 
 
-def _phone():
+def _phone(w=360, h=740):
     from browserpage import start_chromium
 
-    drv = start_chromium(360, 740, True)
+    drv = start_chromium(w, h, True)
     drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": 360, "height": 740, "deviceScaleFactor": 2, "mobile": True})
+        "width": w, "height": h, "deviceScaleFactor": 2, "mobile": True})
     return drv
+
+
+# A moment on a 390x844 phone: (file, URL options, steps, the element scrolled to or None). A
+# step is a protocol line, or ("act", op, a, b): a tap as the page's own inputs make it.
+def _tap(*keys):
+    return [s for k in keys for s in (("act", "down", k), ("act", "up", k))]
+
+
+MOMENTS = (
+    ("web-refusal.png", "clock=virtual&seed=7&lang=en",
+     list(GAME) + ["ADVANCE 1000"] + _tap("2", "0", "M", "-"), None),
+    ("web-hold.png", "clock=virtual&seed=7&lang=en",
+     list(GAME) + ["ADVANCE 1000", ("act", "down", "C"), "ADVANCE 1000"], None),
+    ("web-french.png", "clock=virtual&seed=7&lang=fr",
+     list(GAME) + ["REMOVE L", "REMOVE R", "NAME 2 Zoe"] + _tap("DEAL")
+     + [("act", "in", "L", 2), "ADVANCE 1000"] + _tap("M", "M"), None),
+    ("web-kept-games.png", "clock=virtual&seed=7&lang=en",
+     list(GAME) + ["REMOVE L", "REMOVE R", "NAME 1 Ann", "NAME 4 Bob", ("act", "down", "C"),
+                   "ADVANCE 3000", ("act", "up", "C"), ("act", "down", "DEAL"), "ADVANCE 3000",
+                   ("act", "up", "DEAL"), "INSERT R 4", "INSERT L 1", "KEY 300K-",
+                   "REMOVE L", "REMOVE R"], "games"),
+)
+
+
+def moment(origin, path, query, steps, scroll):
+    from browserpage import Page, stop_chromium
+
+    drv = _phone(390, 844)
+    try:
+        page = Page(drv, origin, query).load()
+        for step in steps:
+            if isinstance(step, tuple):
+                drv.execute_script("bank.act(arguments[0], arguments[1], arguments[2]);",
+                                   *(step[1:] + (None,) * (4 - len(step))))
+            else:
+                page.send(step)
+        if scroll:
+            drv.execute_script("document.getElementById(arguments[0]).scrollIntoView("
+                               "{block: 'center'});", scroll)
+        drv.save_screenshot(path)
+        print("wrote", path)
+    finally:
+        stop_chromium(drv)
 
 
 def second_tab(origin, path):

@@ -33,6 +33,7 @@ except ImportError:
 from board import lights  # noqa: E402 (after the stand-in above)
 from board import segments  # noqa: E402
 from brain import clock as fwclock  # noqa: E402
+from brain.clock import ticks_diff  # noqa: E402
 from brain import tones  # noqa: E402
 from brain.ledger import CARDS  # noqa: E402
 from desktop import seeded  # noqa: E402
@@ -48,6 +49,10 @@ import store  # noqa: E402
 import js  # noqa: E402  # the webassembly port's bridge to the page
 
 LOG_LINES = 12
+HOLD_TICK_MS = 100  # how often a held C or DEAL redraws its countdown on a real clock
+# The window's words the page shows as they are (the maintenance label, the dark glass's, the
+# kept games'): its sentences, not copies of them.
+SHARED = ("win.maintenance", "win.off-glass", "win.previous", "win.none-kept", "win.bring-back")
 
 
 def _ticks_ms():
@@ -144,17 +149,24 @@ class Page:
             self.clock = fwclock.RealClock(_ticks_ms, _sleep_ms)
         self.unit = startup.make_unit(self.store, self.rng, self.clock, profile, maintenance)
         self.protocol = Protocol(self.unit, self.clock)
+        # The banker panel's own line to the unit, as the window's: a game it brings back is
+        # the banker's at the unit, logged "key" as the keypad's changes are.
+        self.desk = Protocol(self.unit, self.clock, via="key")
         self.console = Console(self.protocol)
         self.board = PageBoard()
         self.app = SimApp(self.unit, self.clock, self.console, self.board)  # the first picture
         self._log_key = None
         self._log = []
+        self._games = []
         self.names = self._names()
         # What the line under the unit says, as the window's (desktop/words.py): the key a
-        # refusal is about, a refused card movement, what the unit did by itself.
+        # refusal is about, a refused card movement or the panel's outcome, what the unit did
+        # by itself; and when C or DEAL went down on the keypad (the holds' countdown).
         self.key = None
-        self.card_said = ""
+        self.status = ""
+        self.panel_said = ""
         self.note = ""
+        self.held_at = {}
         self.unit.listeners.append(self._on_unit)
 
     def _names(self):
@@ -180,18 +192,36 @@ class Page:
         bal = {c: u.ledger.bal[c] for c in range(1, CARDS + 1)}
         return words.explain(code, u.entry, u.slots, bal, u.ledger.profile, key, self._named())
 
-    def said(self):
+    def holding(self):
+        """(the key held, how far along its hold is from 0 to 1, what it will do in words) while
+        C or DEAL is held on the keypad with the unit on, as the window draws its bar; None."""
+        now = self.clock.now()
+        for key in ("C", "DEAL"):
+            at = self.held_at.get(key)
+            if at is None or not self.unit.power:
+                continue
+            ms = ticks_diff(now, at)
+            return key, min(1.0, max(0.0, ms / self.unit.hold_ms)), words.holding(
+                self.unit, key, ms)
+        return None
+
+    def said(self, held=None):
         """The sentence under the unit: the window's for the same state (simulator/window/
-        words.py), but for its hold countdown."""
-        u = self.unit
-        if self.card_said:
-            return self.card_said
-        refused = words.refused(u, self.key, self._named())
-        if refused:
-            return refused
-        if u.power and self.note:
-            return self.note
-        return words.what_now(u)
+        words.py)."""
+        return words.under_unit(self.unit, self.status, self.key, self._named(),
+                                held[2] if held else "", self.note)
+
+    def restore(self, gid):
+        """The panel's "bring back": RESTORE GAME over the panel's own line, as the window's
+        banker panel does (maintenance mode, entered on the keypad), said in words."""
+        reply = self.desk.handle("RESTORE GAME %s" % gid)[-1]
+        if reply.startswith("OK"):
+            said = words.say("panel.back", game=gid)
+        elif reply.split()[1:2] == ["maintenance-required"]:
+            said = words.say("panel.back-needs")
+        else:
+            said = words.say("panel.back-refused", game=gid, why=reply[4:])
+        self.status = self.panel_said = said
 
     def step(self):
         """App's step at the clock's now: the timers that are due, the events put on the board,
@@ -201,8 +231,11 @@ class Page:
     # -- the outputs, as one view ---------------------------------------------------------
 
     def _recent(self):
+        """The log's last lines, with the banker's names (as the window's panel), and the kept
+        games (GAMES) in words; read again only when the store or the names changed."""
         led = self.unit.ledger
-        key = (led.seq, self.store.writes)
+        named = self._named()
+        key = (led.seq, self.store.writes, tuple(self.names or ()))
         if key != self._log_key:
             self._log_key = key
             try:
@@ -210,7 +243,13 @@ class Page:
             except OSError:
                 recs = []
             prof = led.profile
-            self._log = [words.txn_line(r, prof) for r in reversed(recs)]
+            self._log = [words.txn_line(r, prof, named) for r in reversed(recs)]
+            reply = self.desk.handle("GAMES")[-1]
+            kept = json.loads(reply[3:]) if reply.startswith("OK ") else []
+            self._games = []
+            for g in kept:
+                head, parts = words.kept_game(g, named)
+                self._games.append({"id": g.get("id"), "head": head, "who": parts})
         return self._log
 
     def _amount(self, amount):
@@ -227,6 +266,10 @@ class Page:
         led = u.ledger
         heard = board.heard
         board.heard = []
+        held = self.holding()
+        wait = self.app.wait(now)
+        if held is not None and not self.clock.virtual:
+            wait = HOLD_TICK_MS if wait < 0 else min(wait, HOLD_TICK_MS)
         return json.dumps({
             "power": u.power, "text": text, "cells": segments.cells(text) if u.power else [],
             "k": k, "M": m, "red": lights.lit(u.red(), now), "green": lights.lit(u.green(), now),
@@ -234,8 +277,10 @@ class Page:
             "error": u.error, "entry": u.entry, "tones": heard,
             "profile": led.profile.name, "seq": led.seq, "store": u.store_status,
             "balances": [[b, self._amount(b)] for b in led.bal[1:]],
-            "log": self._recent(), "wait": self.app.wait(now), "names": self.names,
-            "events": self.console.take(), "said": self.said(),
+            "log": self._recent(), "games": self._games, "wait": wait, "names": self.names,
+            "events": self.console.take(), "said": self.said(held),
+            "hold": [held[0], held[1]] if held else None, "maintenance": u.maintenance,
+            "panel_said": self.panel_said,
         })
 
 
@@ -258,18 +303,21 @@ def set_lang(lang):
     if page is not None:
         page._log_key = None  # the log's lines said again
     table = words.TEXTS[words.lang()]
-    texts = {k: v for k, v in table.items() if k.startswith("page.") or k.startswith("deal.")}
+    texts = {k: v for k, v in table.items()
+             if k.startswith("page.") or k.startswith("deal.") or k in SHARED}
     return json.dumps({"lang": words.lang(), "texts": texts})
 
 
 def call(op, a=None, b=None):
     """One input from the page, as an event on the board that App's step takes, then the view.
     op: 'down'/'up' (a: the key), 'in' (a: the slot, b: the card), 'out' (a: the slot),
-    'tick' (a step: the page's timer, set at the view's wait, ran out), 'view'."""
+    'tick' (a step: the page's timer, set at the view's wait, ran out), 'view', 'restore'
+    (a: a kept game's id, the panel's "bring back")."""
     p = page
     app = p.app
-    if op in ("down", "in", "out"):  # as the window's inputs (simulator/window/inputs.py)
-        p.card_said = ""
+    if op in ("down", "in", "out", "restore"):  # as the window's (simulator/window/inputs.py)
+        p.status = ""
+        p.panel_said = ""
         p.note = ""
     if op == "down":
         p.key = a
@@ -277,16 +325,22 @@ def call(op, a=None, b=None):
         app.press(a)
         if not was_on and p.unit.power:
             p.note = words.say("note.woke") if len(a) > 1 else words.say("note.woke.key", key=a)
+        elif a in ("C", "DEAL"):
+            p.held_at[a] = p.clock.now()  # the waking key holds nothing (B16)
     elif op == "up":
+        p.held_at.pop(a, None)
         app.release(a)
     elif op == "in":
         err = app.insert(a, int(b))
         if err:
-            p.card_said = p.explain(err, a)
+            p.status = p.explain(err, a)
     elif op == "out":
         err = app.remove(a)
         if err:
-            p.card_said = p.explain(err, a)
+            p.status = p.explain(err, a)
+    elif op == "restore":
+        p.key = None
+        p.restore(int(a))
     elif op == "tick":
         p.step()
     return p.view()
@@ -298,7 +352,7 @@ def send(line):
     that are due happen first) and one after (the picture, tones and events the line made)."""
     page.step()
     page.key = None  # what a host sent is not a key pressed here
-    page.card_said = ""
+    page.status = ""
     out = page.protocol.handle(line)
     page.step()
     page.names = page._names()  # NAME is the only way they change

@@ -427,6 +427,20 @@ function draw(old, v) {
   $("light-green").classList.toggle("on", v.green);
   $("deal").textContent = v.deal === "idle" ? "" : TEXTS["deal." + v.deal] || v.deal;
   $("said").textContent = v.said;  // a refusal in words, the window's sentence (web/body.py)
+  // The cues the window draws: a held C or DEAL fills a bar along its key (the 3 s holds, B11),
+  // maintenance mode is labelled on the unit's top edge, the dark glass says what wakes it.
+  for (const k of ["C", "DEAL"]) {
+    const bar = $("key-" + k).querySelector(".hold-bar");
+    const on = !!v.hold && v.hold[0] === k;
+    bar.hidden = !on;
+    bar.style.width = on ? `calc((100% - 12px) * ${v.hold[1]})` : "0";
+  }
+  $("said").classList.toggle("holding", !!v.hold);
+  if (v.hold) $("said").style.setProperty("--hold", v.hold[1] * 100 + "%");
+  $("maint").hidden = !v.maintenance;
+  $("maint").textContent = TEXTS["win.maintenance"];
+  $("glass-note").textContent = v.power ? "" : TEXTS["win.off-glass"];
+  $("games-said").textContent = v.panel_said;
   $("sound").setAttribute("class", "sound v" + v.volume);
   $("sound").setAttribute("aria-label", "volume " + v.volume);
   for (const [i, s] of ["L", "R"].entries()) {
@@ -436,7 +450,8 @@ function draw(old, v) {
   if (!firstDisplay && v.power) firstDisplay = performance.now();  // from navigation start
   if (!old || old.seq !== v.seq || old.log.join() !== v.log.join() ||
       old.balances.join() !== v.balances.join() ||
-      JSON.stringify(old.names) !== JSON.stringify(v.names)) drawPanel(v);
+      JSON.stringify(old.names) !== JSON.stringify(v.names) ||
+      JSON.stringify(old.games) !== JSON.stringify(v.games)) drawPanel(v);
 }
 
 const CARD_COLOURS = ["#d62828", "#1d4ed8", "#15803d", "#eab308", "#7e22ce", "#ea580c"];
@@ -455,8 +470,16 @@ function drawPanel(v) {
   });
   $("balances").innerHTML = rows.join("");
   $("log").innerHTML = v.log.length
-    ? v.log.map((l) => `<li>${l}</li>`).join("")
+    ? v.log.map((l) => `<li>${escape(l)}</li>`).join("")  // the banker's names in it
     : `<li class="none">${TEXTS["page.none"]}</li>`;
+  // The kept games (GAMES), each with its "bring back" (RESTORE GAME in maintenance mode, as
+  // the window's panel): in the window's words, the banker's names for the cards.
+  $("games").innerHTML = v.games.length
+    ? v.games.map((g) => `<li><span class="game-head">${escape(g.head)}</span>` +
+        `<span class="game-who">${g.who.map((w) => `<span>${escape(w)}</span>`).join("")}` +
+        `</span><button type="button" class="bring-back" data-game="${g.id}">` +
+        `${escape(TEXTS["win.bring-back"])}</button></li>`).join("")
+    : `<li class="none">${TEXTS["win.none-kept"]}</li>`;
 }
 
 // -- the keypad -------------------------------------------------------------------------------
@@ -483,6 +506,12 @@ function buildKeys() {
       b.className = "key" + (k === "+" ? " plus" : k === "-" ? " minus" : k === "C" ? " clear" : "") +
         (k === "DEAL" ? " deal" : "") + (row.length === 2 ? " wide" : "");
       b.textContent = KEY_LABEL[k] || k;
+      if (k === "C" || k === "DEAL") {  // the 3 s holds' bar (B11, maintenance)
+        const bar = document.createElement("span");
+        bar.className = "hold-bar";
+        bar.hidden = true;
+        b.appendChild(bar);
+      }
       b.setAttribute("aria-label", k === "-" ? "minus" : k === "+" ? "plus" : k);
       b.addEventListener("pointerdown", (e) => {
         e.preventDefault();
@@ -646,6 +675,13 @@ function buildNames() {
   });
 }
 
+function buildGames() {
+  $("games").addEventListener("click", (e) => {
+    const b = e.target.closest(".bring-back");
+    if (b) act("restore", Number(b.dataset.game));
+  });
+}
+
 function buildConsole() {
   $("console-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -709,6 +745,7 @@ async function start() {
   buildCards();
   buildConsole();
   buildNames();
+  buildGames();
   $("take-over").addEventListener("click", takeOver);
   if (navigator.serviceWorker && navigator.serviceWorker.controller) {
     // Served from the offline copy: no bar, the unit as it stands until its display lights.

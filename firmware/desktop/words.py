@@ -565,6 +565,53 @@ def note(kind, arg, profile, names=None, lang=None):
     return None
 
 
+def holding(unit, key, held_ms, lang=None):
+    """What holding `key` down on the unit's keypad for held_ms will do, and in how long: C a
+    new game, DEAL maintenance mode on or off; '' for another key, once it is done, or with the
+    unit off. The window and the page count it down under the unit."""
+    if key not in ("C", "DEAL") or not unit.power:
+        return ""
+    left = unit.hold_ms - held_ms
+    if left <= 0:
+        return ""
+    s = "%.1f" % (left / 1000.0)
+    if key == "C":
+        return say("hold.c", lang, s=s)
+    return say("hold.deal.off" if unit.maintenance else "hold.deal.on", lang, s=s)
+
+
+def under_unit(unit, status="", key=None, names=None, hold="", note="", lang=None):
+    """The line under the unit, as the window and the page say it: what the front end itself
+    was told (a refused card movement, a game brought back: `status`), else the unit's refusal,
+    else a hold counting down (`hold`, from holding()), else what the unit just did by itself
+    (`note`, from note()), else the mode it is in."""
+    if status:
+        return status
+    said = refused(unit, key, names, lang=lang)
+    if said:
+        return said
+    if hold:
+        return hold
+    if unit.power and note:
+        return note
+    return what_now(unit, lang)
+
+
+def kept_game(game, names=None, lang=None):
+    """A kept game of GAMES' list in words: its head ('game 12 (world), 38 transactions') and
+    who had what at the end ('Ann 21 M', '2 9.5 M', ...), the banker's names for the cards."""
+    prof = game.get("profile") or profiles.DEFAULT
+    n = game.get("transactions")
+    if isinstance(n, int):
+        head = say("win.game", lang, id=game.get("id"), profile=prof, n=n)
+    else:
+        head = say("win.game.unknown", lang, id=game.get("id"), profile=prof)
+    bal = game.get("balances") or {}
+    parts = ["%s %s" % ((names or {}).get(int(c)) or c, amount(v, prof))
+             for c, v in sorted(bal.items()) if isinstance(v, int)]
+    return head, parts
+
+
 def what_now(unit, lang=None):
     """The unit's own state in words when nothing was refused: switched off, maintenance."""
     if not unit.power:

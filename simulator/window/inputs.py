@@ -31,7 +31,6 @@ class Inputs:
         if self._held.get(key):
             return
         self._held[key] = True
-        self._held_at[key] = self.host.clock.now()
         self._key_look(key, True)
         self.status = ""
         self.note = ""
@@ -41,6 +40,8 @@ class Inputs:
         if not was_on and self.unit.power:
             self.note = words.say("note.woke") if len(key) > 1 else words.say(
                 "note.woke.key", key=key)
+        else:
+            self._held_at[key] = self.host.clock.now()  # the waking key holds nothing (B16)
         self.refresh()
 
     def release(self, key, now=None):

@@ -7,7 +7,6 @@ import json
 
 import tkinter as tk
 
-from brain import profiles
 from brain.ledger import CARDS, FROM, TO
 from desktop import words
 from simulator.window.layout import CARD_COLOURS
@@ -194,13 +193,7 @@ class BankerPanel:
     def game_text(self, g):
         """One previous game in short lines: what it was, then who had what, as many players
         to a line as fit the column."""
-        prof = g.get("profile") or profiles.DEFAULT
-        n = g.get("transactions")
-        head = words.say("win.game", id=g.get("id"), profile=prof, n=n) if isinstance(
-            n, int) else words.say("win.game.unknown", id=g.get("id"), profile=prof)
-        bal = g.get("balances") or {}
-        parts = ["%s %s" % (self.names.get(int(c)) or c, words.amount(v, prof))
-                 for c, v in sorted(bal.items()) if isinstance(v, int)]
+        head, parts = words.kept_game(g, self.names)
         lines = [head, ""]
         for part in parts:
             if lines[-1] and len(lines[-1]) + 2 + len(part) > COLUMN_CHARS:

@@ -12,19 +12,9 @@ class Words:
 
     def message_text(self):
         """The line under the unit: a refusal explained, a hold counting down, what just
-        happened by itself, or the mode the unit is in."""
-        u = self.unit
-        if self.status:
-            return self.status
-        refused = words.refused(u, self.last_key, self.names)
-        if refused:
-            return refused
-        hold = self.hold_text()
-        if hold:
-            return hold
-        if u.power and self.note:
-            return self.note
-        return words.what_now(u)
+        happened by itself, or the mode the unit is in (desktop/words.py's order, the page's)."""
+        return words.under_unit(self.unit, self.status, self.last_key, self.names,
+                                self.hold_text(), self.note)
 
     def say(self, text):
         self.status = text
@@ -43,15 +33,11 @@ class Words:
         now = self.host.clock.now()
         for key in ("C", "DEAL"):
             at = self._held_at.get(key)
-            if at is None or key not in self._held or not self.unit.power:
+            if at is None or key not in self._held:
                 continue
-            left = self.unit.hold_ms - ticks_diff(now, at)
-            if left <= 0:
-                continue
-            s = "%.1f" % (left / 1000.0)
-            if key == "C":
-                return words.say("hold.c", s=s)
-            return words.say("hold.deal.off" if self.unit.maintenance else "hold.deal.on", s=s)
+            said = words.holding(self.unit, key, ticks_diff(now, at))
+            if said:
+                return said
         return ""
 
     def _on_unit(self, kind, arg):

@@ -39,3 +39,42 @@ def test_the_same_words_on_every_interpreter():
                           "en") == "#7 transfer 3>Ann 250 k"
     assert words.amount(money.parse("1.5M", words._profile("world"), False)[0]) == "1.5 M"
     assert words.grouped(-1500000) == "-1,500,000"
+
+
+class _Unit:
+    """What holding() and under_unit() read of a unit."""
+
+    def __init__(self, power=True, maintenance=False):
+        self.power = power
+        self.maintenance = maintenance
+        self.hold_ms = 3000
+        self.error = None
+        self.ledger = _Ledger()
+
+    def display(self):
+        return "0", False, False
+
+
+class _Ledger:
+    def __init__(self):
+        self.bal = [0] + [15000000] * 6
+        self.profile = words._profile("world")
+
+
+def test_the_holds_and_the_kept_games_alike_on_every_interpreter():
+    # The window (CPython) and the page (MicroPython) count a hold down and list a kept game
+    # with these: the same words on both (B11).
+    on = _Unit()
+    assert words.holding(on, "C", 1000, "en").startswith("holding C: a new game in 2.0 s")
+    assert words.holding(on, "C", 3000, "en") == ""  # done: the new game says itself
+    assert words.holding(on, "5", 1000, "en") == ""
+    assert words.holding(_Unit(power=False), "C", 1000, "en") == ""
+    assert words.holding(_Unit(maintenance=True), "DEAL", 1500, "fr").startswith(
+        "DEAL maintenu : fin du mode maintenance dans 1.5 s")
+    assert words.under_unit(on, "said", None, None, "hold", "note", "en") == "said"
+    assert words.under_unit(on, "", None, None, "hold", "note", "en") == "hold"
+    assert words.under_unit(on, "", None, None, "", "note", "en") == "note"
+    game = {"id": 4, "profile": "world", "seq": 9, "transactions": 4,
+            "balances": {"1": 17000000, "2": 14250000}}
+    assert words.kept_game(game, {1: "Zo\u00eb"}, "fr") == (
+        "partie 4 (world), 4 op\u00e9rations", ["Zo\u00eb 17 M", "2 14.25 M"])

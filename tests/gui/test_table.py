@@ -118,6 +118,18 @@ def test_switched_off_and_the_swallowed_key_are_said(win):  # B16
     assert win.unit.entry == "5" and said(win) == ""
 
 
+def test_c_that_wakes_the_unit_counts_nothing_down(win):  # B16, B11
+    # The waking key is not input: held, it starts no new game, so no countdown says one comes.
+    advance(win, 60000)
+    win.root.event_generate("<KeyPress>", keysym="c")
+    win.root.update()
+    advance(win, 1000)
+    assert said(win) == "the unit was switched off: that key C only woke it; press it again"
+    assert win.canvas.itemcget(win.hold_bar, "state") == "hidden"
+    win.root.event_generate("<KeyRelease>", keysym="c")
+    settle(win)
+
+
 
 def test_no_sentence_the_window_says_names_a_rule(win):
     # Rule ids are for the docs and the tests; a player reads the sentence alone.

@@ -2,17 +2,9 @@
 the page's MicroPython): the same unit state, driven the same way on the page in a real
 Chromium and on the window's code in CPython, gives the same words, in both languages."""
 
-import sys
-
 import pytest
-from browserpage import ROOT
-
-sys.path.insert(0, ROOT)
-import simulator  # noqa: E402,F401  (firmware/ on sys.path)
-from desktop import words  # noqa: E402
-from simulator import frontend, options  # noqa: E402
-from simulator.host import Host  # noqa: E402
-from simulator.window.words import Words  # noqa: E402
+from desktop import words
+from windowside import window_says
 
 # (what is done, one step a tuple: ("in", slot, card), ("out", slot), ("key", key)), the code
 SCENES = [
@@ -25,50 +17,6 @@ SCENES = [
     ("plus with the card in R", [("in", "R", 4), ("key", "1"), ("key", "0"), ("key", "K"),
                                  ("key", "+")], "wrong-slot"),  # B7
 ]
-
-
-class WindowWords(Words):
-    """The window's sentence code (simulator/window/words.py and the inputs' bookkeeping of
-    simulator/window/inputs.py) on a headless unit: no Tk, the same decisions."""
-
-    def __init__(self, host):
-        self.host = host
-        self.unit = host.unit
-        self.session = frontend.Session(host, frontend.Sound(None))
-        self.status = ""
-        self.note = ""
-        self.last_key = None
-        self.names = {}
-        self._held = {}
-        self._held_at = {}
-        self.unit.listeners.append(self._on_unit)
-
-    def _player(self, card):
-        return words.who(card, self.names)
-
-    def do(self, step):
-        s = self.session
-        if step[0] == "key":
-            self.status = self.note = ""
-            self.last_key = step[1]
-            s.key_down(step[1])
-            s.key_up(step[1])
-        else:
-            self.note = ""
-            err = s.card_in(step[1], step[2]) if step[0] == "in" else s.card_out(step[1])
-            self.status = self.explain(err, key=step[1]) if err else ""
-        s.step()
-
-
-def window_says(steps, lang):
-    words.set_lang(lang)
-    try:
-        w = WindowWords(Host(options.parse(["--virtual-clock", "--seed", "1"])))
-        for step in steps:
-            w.do(step)
-        return w.message_text(), w.unit.error
-    finally:
-        words.set_lang("en")
 
 
 @pytest.mark.parametrize("lang", words.LANGS)
