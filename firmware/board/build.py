@@ -75,4 +75,9 @@ def build():
 
         latch = Latch(Pin(pins.LATCH, Pin.OUT, value=1))
     vbus = None if pins.VBUS_SENSE is None else Pin(pins.VBUS_SENSE, Pin.IN)
-    return PicoBoard(display, keypad, slots, beeper, leds, latch, vbus)
+    usb_setup = None
+    if sys.platform == "rp2":
+        from board.drivers import sio
+
+        usb_setup = sio.usb_setup
+    return PicoBoard(display, keypad, slots, beeper, leds, latch, vbus, usb_setup)

@@ -3,8 +3,6 @@ port setup read from the USB controller, and the Pico's own power management (a 
 lightsleep, see app.py). board/build.py's build() makes one from the pin map in pins.py.
 """
 
-import sys
-
 import machine
 
 from board import Board, segments
@@ -12,7 +10,8 @@ from brain import tones
 
 
 class PicoBoard(Board):
-    def __init__(self, display, keypad, slots, beeper, leds, latch=None, vbus=None):
+    def __init__(self, display, keypad, slots, beeper, leds, latch=None, vbus=None,
+                 usb_setup=None):
         self.display = display
         self.keypad = keypad
         self.slots = slots  # {'L': Slot, 'R': Slot}
@@ -20,7 +19,9 @@ class PicoBoard(Board):
         self.leds = leds
         self.latch = latch
         self.vbus = vbus
-        self._rp2 = sys.platform == "rp2"
+        # board/drivers/sio.py's usb_setup on rp2: native code, as the loop's poll asks at
+        # every wake (Waker); None elsewhere.
+        self._usb_setup = usb_setup
 
     def show(self, text, k, M):
         self.display.show_patterns(segments.cells(text), k, M)
@@ -43,14 +44,8 @@ class PicoBoard(Board):
         opening the port (DTR raised, line coding set) or closing it (DTR dropped).
         MicroPython does not say whether a host has the port open; the last SETUP packet,
         which stays in the USB controller's DPRAM until the next, does. 0 off rp2."""
-        if not self._rp2:
-            return 0
-        m = machine.mem16
-        # RP2040 datasheet 4.1.2.5: the SETUP packet is the first 8 bytes of the USB DPRAM
-        # (0x50100000). Literal addresses (constants of the code) and small ints: no
-        # allocation, as this runs at every wake of the loop's poll.
-        return (m[0x50100000] ^ (m[0x50100002] << 7) ^ (m[0x50100004] << 14)
-                ^ (m[0x50100006] << 3))
+        read = self._usb_setup
+        return 0 if read is None else read()
 
     def usb_powered(self):
         return True if self.vbus is None else bool(self.vbus.value())

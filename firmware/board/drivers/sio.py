@@ -68,6 +68,15 @@ def rows_level(rows: int, low: int):
 
 
 @micropython.viper
+def usb_setup() -> int:
+    '''The last SETUP packet the USB host sent, folded into a small int: it changes with
+    every control request (a port opened, closed, set up). RP2040 datasheet 4.1.2.5: the
+    packet is the first 8 bytes of the USB DPRAM (0x50100000), there until the next.'''
+    p = ptr16(0x50100000)  # noqa: F821
+    return (p[0] ^ (p[1] << 7) ^ (p[2] << 14) ^ (p[3] << 3)) & 0x3FFFFFFF
+
+
+@micropython.viper
 def ht1621_frame(pins: int, head: int, count: int, data) -> int:
     '''CS low, `count` bits of head MSB first, then each byte of data MSB first, CS high.
 
