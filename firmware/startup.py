@@ -48,7 +48,11 @@ def build(board=None, directory=None):
     gc.collect()
     directory = directory or state_dir()
     make_dir(directory)
-    unit = Unit(FileStore(directory), None, None)  # rng None: the hardware's (deal.py)
+    store = FileStore(directory)
+    # The games it puts away are dated once a host has set the clock (brain/games.py: a Pico's
+    # starts at 2021 at every power-up, and such a date is not kept).
+    store.wall = time.time
+    unit = Unit(store, None, None)  # rng None: the hardware's (deal.py)
     clock = RealClock(time.ticks_ms, time.sleep_ms)
     unit.boot(clock.now())
     gc.collect()

@@ -388,7 +388,7 @@ class Window:
 
     def read_names(self):
         ok, got = self.ask("NAMES")
-        self.names = {int(k): v for k, v in got.items() if v} if ok else {}
+        self.names = {int(k): v for k, v in got.items() if v and k.isdigit()} if ok else {}
         return self.names
 
     def name_card(self, card, text):
@@ -396,7 +396,7 @@ class Window:
         text = " ".join(text.split())
         ok, got = self.ask("NAME %d %s" % (card, text) if text else "NAME %d" % card)
         if ok:
-            self.names = {int(k): v for k, v in got.items() if v}
+            self.names = {int(k): v for k, v in got.items() if v and k.isdigit()}
             self.status = ("card %d is %s" % (card, text)) if text else (
                 "card %d has no name now" % card)
         else:

@@ -94,6 +94,11 @@ class FaultFS:
             self.files[path] = bytearray()
         return FaultFile(self, path)
 
+    def listdir(self, d):
+        if d == "/":
+            d = ""  # the root's files are "/name"
+        return [k[len(d) + 1:] for k in self.files if k.startswith(d + "/")]
+
     def remove(self, path):
         self.step("remove", path)
         if path not in self.files:
