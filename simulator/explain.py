@@ -18,7 +18,7 @@ from brain import profiles
 CODES = ("insufficient-funds", "go-taken", "wrong-slot", "bad-entry", "no-amount", "no-suffix",
          "too-fine", "below-minimum", "above-maximum", "no-game", "store-failed",
          "store-damaged", "slot-occupied", "card-in-use", "slot-empty", "no-backup", "bad-key",
-         "bad-argument")
+         "bad-argument", "game-damaged")
 
 
 def amount(value, profile):
@@ -136,6 +136,9 @@ def explain(code, entry="", slots=None, balances=None, profile=None, key=None, n
         return "slot %s has no card to take out (B3)" % key if key else "that slot is empty (B3)"
     if code == "no-backup":
         return "there is no previous game to bring back (B11)"
+    if code == "game-damaged":
+        return ("that previous game's copy in the unit's memory is damaged: it cannot be "
+                "brought back (B11, B17)")
     if code in ("bad-key", "bad-argument"):
         return "the unit did not understand that (only its 17 keys, slots L/R and cards 1-6)"
     return "the unit refused that (%s)" % code

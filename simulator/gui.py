@@ -10,6 +10,7 @@ loop sleeps in Tk until an input, or until the next moment something visible cha
 
 import json
 import os
+import time
 
 from brain.clock import ticks_diff
 from brain.ledger import AMOUNT, FROM, KIND, TO, UNDOES
@@ -498,8 +499,13 @@ class Window:
         """One previous game in two short lines: what it was, then who had what."""
         prof = g.get("profile") or "world"
         n = g.get("transactions")
-        head = "game %s (%s), %s" % (g.get("id"), prof, "%d transactions" % n
+        name = g.get("number") or g.get("id")  # firmware from before numbers: its id
+        if g.get("damaged"):
+            return "game %s: damaged in the unit's memory\ncannot be brought back" % name
+        head = "game %s (%s), %s" % (name, prof, "%d transactions" % n
                                      if isinstance(n, int) else "transactions unknown")
+        if isinstance(g.get("kept"), int):
+            head += ", put away " + time.strftime("%d %b %H:%M", time.localtime(g["kept"]))
         bal = g.get("balances") or {}
         money_of = explain.profiles.get(prof) or explain.profiles.get("world")
         parts = ["%s %s" % (self.names.get(int(c)) or c, explain.amount(v, money_of))
