@@ -358,7 +358,7 @@ class Bank:
     def names(self):
         """{card: name or None}, cards 1-6, as the banker named them."""
         raw = self._object("NAMES")
-        # Only the cards: a damaged names file adds "store": "damaged" (protocol-extensions.md)
+        # Only the cards: a damaged names file adds "store": "damaged"
         return {int(card): name for card, name in raw.items() if card.isdigit()}
 
     def set_name(self, card, text=""):
