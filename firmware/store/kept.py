@@ -11,9 +11,9 @@ the unit did not know the time), profile, seq, transactions (None: unknown, a ga
 written before they were counted) and balances (6); with its log, also base (the balances
 before the log, index 0 the bank) and log (its last records, at most store.keep, oldest first,
 as stored). Its file, `game.<id>`, is a checkpoint in the slot format with no journal
-(docs/storage.md): `H {"v", "id", "kept", "profile", "seq", "transactions", "n", "base",
-"bal"}`, then its n log lines, so that slot.py reads it and a restore carries its lines on as
-they are. A file of one line `G {"id", "profile", "seq", "transactions", "balances"}` is a game
+(docs/storage.md): `H {"v", "id", "kept", "profile", "seq", "transactions", "n", "size",
+"crc", "base", "bal"}` (size and crc: the log lines' bytes), then its n log lines, so that
+slot.py reads it and a restore carries its lines on as they are. A file of one line `G {"id", "profile", "seq", "transactions", "balances"}` is a game
 kept by a firmware from before logs were kept: its balances alone. Its number (game 1, 2, ...)
 is the store's header's (store.numbers), so that a game whose file no longer reads is still
 named. A kept game whose file does not read whole is damage: the store lists its id in `bad`
@@ -31,7 +31,7 @@ import json
 
 from brain.ledger import CARDS
 from store import jsonw
-from store.slot import VALID, Slot, check, fold, line, payload, rec_payload
+from store.slot import VALID, Slot, check, crc32, fold, line, payload, rec_payload, whole
 
 NAME_FILES = ("bank.n0", "bank.n1")
 NO_NAMES = (0, (None,) * CARDS)
@@ -95,15 +95,24 @@ def put_game(store, g, with_log):
             store.detail = "log unreadable; a game kept with its balances only"
     bal = [0] + list(g["balances"])
     base, log = (bal, []) if got is None else got
+    # The log lines' size and CRC, in the header: boot checks the file whole in a few reads
+    # (load.py), rather than line by line.
+    size = 0
+    crc = 0
+    for r in log:
+        b = _log_line(r)
+        size += len(b)
+        crc = crc32(b, crc)
     head = (("v", 1), ("id", g["id"]), ("kept", g.get("kept")), ("profile", g["profile"]),
             ("seq", g["seq"]), ("transactions", g["transactions"]), ("n", len(log)),
-            ("base", base[1:CARDS + 1]), ("bal", bal[1:CARDS + 1]))
+            ("size", size), ("crc", crc & 0xFFFFFFFF), ("base", base[1:CARDS + 1]),
+            ("bal", bal[1:CARDS + 1]))
     fs = store.fs
     f = fs.open(_game_path(store, g["id"]), "wb")
     try:
         chunk = line("H " + jsonw.dumps(head))
         for r in log:
-            chunk += line(b"c" + r[1:] if isinstance(r, bytes) else rec_payload("c", r))
+            chunk += _log_line(r)
             if len(chunk) >= 512:
                 f.write(chunk)
                 chunk = b""
@@ -113,6 +122,12 @@ def put_game(store, g, with_log):
         f.close()
         raise
     fs.done(f)
+
+
+def _log_line(r):
+    """A log record as a kept game's line: one carried as stored keeps its payload, tagged as a
+    checkpoint's ("r ..." -> "c ...")."""
+    return line(b"c" + r[1:] if isinstance(r, bytes) else rec_payload("c", r))
 
 
 def get_game(store, gid, with_log=False):
@@ -161,6 +176,15 @@ def _game(store, gid, keep):
                  "seq": int(d["seq"]), "transactions": None if n is None else int(n),
                  "balances": [int(x) for x in d["balances"]]}
         else:
+            # Whole as boot checks it (the size and CRC of the lines), then line by line.
+            d = json.loads(p[2:])
+            f = store.fs.open(_game_path(store, gid), "rb")
+            try:
+                f.readline()
+                if not whole(f, int(d["size"]), int(d["crc"])):
+                    return None
+            finally:
+                f.close()
             f = store.fs.open(_game_path(store, gid), "rb")
             s = Slot()
             try:

@@ -6,9 +6,11 @@ Boot-only: app.boot drops this module once the unit is up. LOG's `records` is sl
 (store.records); the name stays here for the host's callers.
 """
 
+import json
+
 from brain import profiles
 from brain.ledger import CARDS, FROM, FROM_AFTER, KINDS, TO, TO_AFTER, VIAS, apply
-from store.slot import CORRUPT, SLOT_NAMES, VALID, Slot, check, payload
+from store.slot import CORRUPT, SLOT_NAMES, VALID, Slot, check, payload, whole
 from store.slot import records  # noqa: F401 (the host's callers' name for it)
 
 
@@ -202,33 +204,30 @@ def _games(store, h):
 
 
 def _game_reads(store, gid):
-    """A kept game's file is whole: every line's CRC holds and its seqs rise (what they mean is
-    kept.py's to read, when the banker asks)."""
+    """A kept game's file is whole: its header's CRC holds, and the log lines after it have the
+    size and CRC it says (what they mean is kept.py's to read, when the banker asks)."""
     if store.legacy is not None and store.legacy["id"] == gid:
         return True  # in the header itself
-    path = store.dir + "game.%d" % gid
     try:
-        f = store.fs.open(path, "rb")
+        f = store.fs.open(store.dir + "game.%d" % gid, "rb")
     except OSError:
         return False
     try:
         raw = f.readline()
+        p = check(raw) if raw.endswith(b"\n") else None
+        if p is None:
+            return False
+        if p.startswith("G "):
+            return True  # a game kept before logs were: its one line
+        if not p.startswith("H "):
+            return False
+        try:
+            h = json.loads(p[2:])
+            return whole(f, int(h["size"]), int(h["crc"]))
+        except (KeyError, TypeError, ValueError):
+            return False
     finally:
         f.close()
-    p = check(raw) if raw.endswith(b"\n") else None
-    if p is None:
-        return False
-    if p.startswith("G "):
-        return True  # a game kept before logs were: its one line
-    s = Slot()
-    f = store.fs.open(path, "rb")
-    try:
-        s.read(f, 0x3FFFFFFF, 0)  # no record kept: only the lines checked
-    except MemoryError:
-        return False
-    finally:
-        f.close()
-    return s.state == VALID and s.ckpt_ok and not (s.bad or s.broken or s.journal)
 
 
 def _names_damaged(store):

@@ -48,6 +48,12 @@ class FaultFile:
         self.pos = j
         return bytes(buf[i:j])
 
+    def read(self, n):
+        buf = self.fs.files[self.path]
+        i = self.pos
+        self.pos = min(len(buf), i + n)
+        return bytes(buf[i:self.pos])
+
     def fileno(self):
         return -1
 
