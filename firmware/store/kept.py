@@ -16,8 +16,9 @@ as stored). Its file, `game.<id>`, is a checkpoint in the slot format with no jo
 slot.py reads it and a restore carries its lines on as they are. A file of one line
 `G {"id", "profile", "seq", "transactions", "balances"}` is a game kept by a firmware from
 before logs were kept: its balances alone. Its number (game 1, 2, ...) is the store's header's
-(store.numbers), so that a game whose file no longer reads is still named. A kept game whose file does not read whole is damage: the store lists its id in `bad`
-until the banker has seen it reported (`seen`), when it is kept no more.
+(store.numbers), so that a game whose file no longer reads is still named. A kept game whose
+file does not read whole is damage: the store lists its id in `bad` until the banker has seen
+it reported (`seen`), when it is kept no more.
 
 The names are two files written in turn, `bank.n0` and `bank.n1`, each one line
 `<crc32 hex8> <gen> <JSON list of 6 names or nulls>`; the newest good one counts, and a write
