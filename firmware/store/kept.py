@@ -163,57 +163,65 @@ def found(store, gid):
 
 
 def _game(store, gid, keep):
-    """game.<id> read and checked whole: every line's CRC, the seqs rising to the header's, the
-    log adding up to the balances; None if it does not. keep: the log records kept (the last
-    keep, the older folded into base)."""
-    p, _ = _read(store, _game_path(store, gid))
+    """game.<id> read and checked whole (its lines' size and CRC), or None if it does not read.
+    keep: with its log, the last keep records (the older folded into base), read line by line:
+    every line's CRC, the seqs rising to the header's, the log adding up to the balances."""
+    path = _game_path(store, gid)
+    p, _ = _read(store, path)
     if p is None:
         return None
     try:
+        d = json.loads(p[2:])
         if p.startswith("G "):
-            d = json.loads(p[2:])
             n = d["transactions"]
             g = {"id": int(d["id"]), "kept": None, "profile": str(d["profile"]),
                  "seq": int(d["seq"]), "transactions": None if n is None else int(n),
                  "balances": [int(x) for x in d["balances"]]}
-        else:
-            # Whole as boot checks it (the size and CRC of the lines), then line by line.
-            d = json.loads(p[2:])
-            f = store.fs.open(_game_path(store, gid), "rb")
+        elif p.startswith("H "):
+            # Whole as boot checks it: a few reads (GAMES lists three games on a Pico).
+            f = store.fs.open(path, "rb")
             try:
                 f.readline()
                 if not whole(f, int(d["size"]), int(d["crc"])):
                     return None
             finally:
                 f.close()
-            f = store.fs.open(_game_path(store, gid), "rb")
-            s = Slot()
-            try:
-                s.read(f, SEQ_MAX, keep, True)
-            finally:
-                f.close()
-            d = s.head
-            if s.state != VALID or s.bad or s.broken or s.journal or not s.ckpt_ok:
-                return None
             n = d["transactions"]
             kept = d["kept"]
             g = {"id": int(d["id"]), "kept": None if kept is None else int(kept),
-                 "profile": str(d["profile"]), "seq": s.seq,
+                 "profile": str(d["profile"]), "seq": int(d["seq"]),
                  "transactions": None if n is None else int(n),
                  "balances": [int(x) for x in d["bal"]]}
-            b = list(s.base)
-            for r in s.log:
-                fold(b, r)
-            if b[1:] != g["balances"]:
-                return None  # a log that does not add up to the game's balances
-            if keep:
-                g["base"] = s.base
-                g["log"] = s.log
+            if keep and not _log(store, path, keep, g):
+                return None
+        else:
+            return None
     except (KeyError, TypeError, ValueError, IndexError):
         return None
     if g["id"] != gid or len(g["balances"]) != CARDS or min(g["balances"]) < 0:
         return None
     return g
+
+
+def _log(store, path, keep, g):
+    """g's base and log (the last keep records) from its file, line by line; False if they do
+    not read or do not add up to its balances."""
+    f = store.fs.open(path, "rb")
+    s = Slot()
+    try:
+        s.read(f, SEQ_MAX, keep, True)
+    finally:
+        f.close()
+    if s.state != VALID or s.bad or s.broken or s.journal or not s.ckpt_ok:
+        return False
+    b = list(s.base)
+    for r in s.log:
+        fold(b, r)
+    if s.seq != g["seq"] or b[1:] != g["balances"]:
+        return False  # a log that does not add up to the game's balances
+    g["base"] = s.base
+    g["log"] = s.log
+    return True
 
 
 def drop_game(store, gid):
