@@ -252,6 +252,40 @@ def test_a_kept_game_comes_back_with_its_log():  # B11: each whole, its log as L
     assert r.bal(5) == START - 3000000
 
 
+def test_a_restore_in_a_log_brought_back_carries_the_balances_it_had():  # B11
+    # LOG works a restore's six balances out backwards from the ledger's; a game brought back
+    # with its log, an earlier restore in it, still gives each restore what its `! txn` said.
+    r, p = _rig()
+    sent = []
+    handle = p.handle
+
+    def send(line):
+        lines = handle(line)
+        sent.extend(json.loads(e[6:]) for e in lines if e.startswith("! txn "))
+        return lines
+
+    p.handle = send
+    ok(p.handle("EVENTS ON"))
+    _pay(p, 1, "5M-")
+    ok(p.handle("NEWGAME"))
+    _pay(p, 5, "3M-")
+    ok(p.handle("RESTORE PREVIOUS"))  # the game of card 1's payment, its log with it
+    _pay(p, 2, "1M+")
+    ok(p.handle("NEWGAME"))
+    _pay(p, 6, "2M-")
+    ok(p.handle("RESTORE PREVIOUS"))  # that game again: two restores in its log
+    restores = [t for t in sent if t["kind"] == "restore"]
+    assert len(restores) == 2
+    assert restores[0]["balances"]["1"] == START - 5000000
+    assert restores[0]["balances"]["2"] == START
+    assert restores[1]["balances"]["2"] == START + 1000000
+    log = _log(p)
+    assert [t["kind"] for t in log] == ["pay", "restore", "receive", "restore"]
+    assert [log[1], log[3]] == restores
+    r, p = _reboot(r)
+    assert _log(p) == log
+
+
 def test_a_kept_game_brings_back_the_last_200_of_its_log():
     r, p = _rig()
     ok(p.handle("INSERT L 1"))
