@@ -50,8 +50,12 @@ def build(board=None, directory=None):
     gc.collect()
     directory = directory or state_dir()
     make_dir(directory)
+    store = FileStore(directory)
+    # The games it puts away are dated once a host has set the clock (brain/games.py: a Pico's
+    # starts at 2021 at every power-up, and such a date is not kept).
+    store.wall = time.time
     clock = RealClock(time.ticks_ms, time.sleep_ms)
-    unit = make_unit(FileStore(directory), Entropy(), clock)
+    unit = make_unit(store, Entropy(), clock)
     gc.collect()
     return board, unit, clock
 

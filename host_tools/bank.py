@@ -343,12 +343,13 @@ class Bank:
     def names(self):
         """{card: name or None}, cards 1-6, as the banker named them."""
         raw = self._object("NAMES")
-        return {int(card): name for card, name in raw.items()}
+        # Only the cards: a damaged names file adds "store": "damaged"
+        return {int(card): name for card, name in raw.items() if card.isdigit()}
 
     def set_name(self, card, text=""):
         """Name card (1-6); an empty text clears its name. Returns names() after."""
         line = ("NAME %d %s" % (int(card), text)).rstrip()
-        return {int(c): n for c, n in self._object(line).items()}
+        return {int(c): n for c, n in self._object(line).items() if c.isdigit()}
 
     def restore_previous(self):
         return self.request("RESTORE PREVIOUS")

@@ -177,9 +177,19 @@ def cmd_games(bank, args):
     for g in games:
         bal = g.get("balances") or {}
         n = g.get("transactions")
+        # The banker's name for it (game 1, 2, ...) and when it was put away, where the unit
+        # says (firmware from before numbers says neither).
+        note = "" if g.get("number") is None else "  game %s" % g["number"]
+        if isinstance(g.get("kept"), int):
+            note += ", put away " + datetime.datetime.fromtimestamp(g["kept"]).strftime(
+                "%Y-%m-%d %H:%M")
+        if g.get("damaged"):
+            say("%6s %-8s %6s %6s  %s" % (g.get("id"), "-", g.get("seq"), "?",
+                                           "DAMAGED: cannot be brought back" + note))
+            continue
         say("%6s %-8s %6s %6s  %s" % (g.get("id"), g.get("profile"), g.get("seq"),
                                        "?" if n is None else n,
-                                       " ".join(money(bal.get(c)) for c in CARDS)))
+                                       " ".join(money(bal.get(c)) for c in CARDS) + note))
     say("bring one back with: bank restore <id>  (maintenance mode)")
     return EXIT_OK
 

@@ -165,6 +165,9 @@ class Host:
             self.clock = vclock.VirtualClock()
         else:
             self.clock = fwclock.RealClock(ticks_ms, sleep_ms)
+            # The games it puts away are dated (GAMES' "kept"); a virtual clock's run is the
+            # same whenever it is made, so its games are not.
+            self.store.wall = time.time
         try:
             self.unit = startup.make_unit(self.store, self.rng, self.clock, opts.profile,
                                           opts.maintenance)

@@ -14,10 +14,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START = 15000000
 
 
+MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
+
+
 class Sim:
-    def __init__(self, state, *extra, python=None):
+    def __init__(self, state, *extra, python=None, virtual=True):
         cmd = [python or sys.executable, "-m", "simulator", "--headless", "--tcp", "0",
-               "--state", str(state), "--virtual-clock", "--seed", "1"] + list(extra)
+               "--state", str(state), "--seed", "1"] + (["--virtual-clock"] if virtual else [])
+        cmd += list(extra)
         self.p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         try:
             first = self.p.stdout.readline().decode()
@@ -197,4 +201,165 @@ def test_the_unix_port_simulator_reads_and_writes_the_same_store(state):
     assert bal2["2"] == bal[1] + 20000 and json.loads(out[4][3:])["store"] == "ok"
     sim = Sim(state)
     assert _bal(sim) == [bal2[str(c)] for c in range(1, 7)]
+    sim.stop()
+
+
+@pytest.fixture(params=["cpython", "micropython"])
+def python(request):
+    """Each interpreter the simulator runs under (the unix port where this venv has it)."""
+    if request.param == "cpython":
+        return sys.executable
+    if not os.path.exists(MICROPYTHON):
+        pytest.skip("no MicroPython unix port in this venv (Linux x86_64 only)")
+    return MICROPYTHON
+
+
+def _flip(path, pos, bit=0x10):
+    with open(path, "r+b") as f:
+        data = bytearray(f.read())
+        data[pos] ^= bit
+        f.seek(0)
+        f.write(data)
+
+
+def _hello(sim):
+    return json.loads(sim.cmd("HELLO")[3:])["store"]
+
+
+def test_a_damaged_names_file_is_reported_and_the_good_copy_used(state, python):  # B17
+    sim = Sim(state, python=python)
+    sim.json("NAME 1 Ann")
+    sim.json("NAME 3 Cy")  # the newest names; the file before holds Ann alone
+    sim.stop()
+    files = [os.path.join(str(state), n) for n in ("bank.n0", "bank.n1")]
+    newest = max(files, key=lambda n: open(n, "rb").read()[9:10])
+    other = [n for n in files if n != newest][0]
+    size = os.path.getsize(newest)
+    for pos in (0, 9, size // 2, size - 1):  # the CRC, the generation, a name, the newline
+        _flip(newest, pos)
+        sim = Sim(state, python=python)
+        assert _hello(sim) == "damaged", pos
+        got = sim.json("NAMES")
+        assert (got["1"], got["3"], got["store"]) == ("Ann", None, "damaged"), (pos, got)
+        assert sim.json("STATE")["error"] == "store-damaged"
+        sim.stop()
+        _flip(newest, pos)  # put back: the next flip is the only damage
+    _flip(newest, 12)
+    _flip(other, 12)
+    sim = Sim(state, python=python)
+    assert _hello(sim) == "damaged"
+    assert sim.json("NAMES") == {"1": None, "2": None, "3": None, "4": None, "5": None,
+                                 "6": None, "store": "damaged"}
+    sim.stop()
+
+
+def test_names_damaged_while_running_are_reported(state, python):  # B17
+    sim = Sim(state, python=python)
+    sim.json("NAME 1 Ann")
+    sim.json("NAME 3 Cy")
+    assert _hello(sim) == "new" and "store" not in sim.json("NAMES")
+    newest = max((os.path.join(str(state), n) for n in ("bank.n0", "bank.n1")),
+                 key=lambda n: open(n, "rb").read()[9:10])
+    _flip(newest, 15)
+    got = sim.json("NAMES")
+    assert (got["1"], got["3"], got["store"]) == ("Ann", None, "damaged")
+    assert _hello(sim) == "damaged" and sim.json("STATE")["error"] == "store-damaged"
+    sim.stop()
+
+
+def _game_file(state):
+    games = [n for n in os.listdir(str(state)) if n.startswith("game.")]
+    assert len(games) == 1, games
+    return os.path.join(str(state), games[0]), int(games[0][5:])
+
+
+def test_a_kept_game_damaged_while_running_is_reported_until_seen(state, python):  # B11, B17
+    sim = Sim(state, "--maintenance", python=python)
+    sim.cmd("INSERT L 2")
+    sim.cmd("KEY 1 M +")
+    sim.cmd("REMOVE L")
+    sim.json("NEWGAME")
+    path, gid = _game_file(state)
+    assert [g["damaged"] for g in sim.json("GAMES")] == [False]
+    _flip(path, os.path.getsize(path) // 2)  # the flash goes bad under the running unit
+    lost = {"id": gid, "profile": None, "seq": gid, "transactions": None, "balances": None,
+            "number": 1, "kept": None, "damaged": True}
+    assert sim.json("GAMES") == [lost]
+    assert sim.cmd("RESTORE GAME %d" % gid).startswith("ERR game-damaged game 1 ")
+    assert _hello(sim) == "damaged" and sim.json("STATE")["error"] == "store-damaged"
+    sim.json("SET BALANCE 4 14000000")  # a change, but no key: nobody has seen it yet
+    sim.stop()
+    sim = Sim(state, "--maintenance", python=python)
+    assert _hello(sim) == "damaged" and sim.json("GAMES") == [lost]  # named, still reported
+    assert sim.json("KEY C")["error"] is None  # the banker has seen it (B17)
+    assert sim.json("GAMES") == []
+    sim.cmd("INSERT L 5")
+    sim.cmd("KEY 1 M +")
+    sim.stop()
+    sim = Sim(state, python=python)
+    assert _hello(sim) == "ok" and sim.json("GAMES") == []
+    assert not [n for n in os.listdir(str(state)) if n.startswith("game.")]
+    assert _bal(sim)[3:5] == [14000000, START + 1000000]
+    sim.stop()
+
+
+def test_game_files_no_header_names_are_removed_at_boot(state, python):
+    sim = Sim(state, "--maintenance", python=python)
+    sim.cmd("INSERT L 2")
+    sim.cmd("KEY 1 M +")
+    sim.cmd("REMOVE L")
+    sim.json("NEWGAME")
+    kept = sim.json("GAMES")
+    sim.kill9()
+    path, gid = _game_file(state)
+    with open(path, "rb") as f:
+        data = f.read()
+    for k in range(1, 6):  # what kills between a game's file and its checkpoint leave
+        with open(os.path.join(str(state), "game.%d" % (gid + 100 + k)), "wb") as f:
+            f.write(data[:len(data) * k // 6])
+    sim = Sim(state, python=python)
+    assert _hello(sim) == "ok" and sim.json("GAMES") == kept
+    assert [n for n in os.listdir(str(state)) if n.startswith("game.")] == ["game.%d" % gid]
+    sim.stop()
+
+
+def test_a_kept_game_comes_back_with_its_history(state, python):  # B11
+    sim = Sim(state, "--maintenance", python=python)
+    sim.cmd("INSERT R 3")
+    sim.cmd("INSERT L 6")
+    for keys in ("2 5 0 K -", "1 M -", "C"):  # two transfers, the last undone (B10)
+        sim.json("KEY " + keys)
+    sim.cmd("REMOVE L")
+    sim.cmd("REMOVE R")
+    before = sim.json("LOG 200")
+    assert [t["kind"] for t in before] == ["transfer", "transfer", "undo"]
+    sim.json("NEWGAME")
+    sim.cmd("INSERT L 1")
+    sim.json("KEY M")
+    sim.cmd("REMOVE L")
+    (g,) = sim.json("GAMES")
+    assert (g["number"], g["transactions"], g["kept"]) == (1, 3, None)  # a virtual clock
+    sim.json("RESTORE GAME %d" % g["id"])
+    after = sim.json("LOG 200")
+    assert after[:-1] == before and after[-1]["kind"] == "restore"
+    sim.stop()
+    sim = Sim(state, python=python)
+    assert sim.json("LOG 200") == after and _hello(sim) == "ok"
+    (g,) = sim.json("GAMES")
+    assert g["number"] == 2 and [t["kind"] for t in sim.json("LOG 1")] == ["restore"]
+    sim.stop()
+
+
+def test_a_game_is_dated_when_put_away_where_the_simulator_knows_the_time(state, python):
+    import time
+
+    sim = Sim(state, "--maintenance", python=python, virtual=False)
+    sim.cmd("INSERT L 2")
+    sim.cmd("KEY 1 M +")
+    sim.cmd("REMOVE L")
+    t0 = int(time.time())
+    sim.json("NEWGAME")
+    t1 = time.time()
+    (g,) = sim.json("GAMES")
+    assert g["number"] == 1 and t0 <= g["kept"] <= t1
     sim.stop()

@@ -26,14 +26,20 @@ def start(ledger, profile):
 def reset(ledger, profile=None):
     """B11/B15: a new game in the ledger, the one before kept as a backup if it had
     transactions."""
+    store = ledger.store
     push = _current(ledger)
-    old = (ledger.profile, ledger.bal, ledger.ready, ledger.start)
+    old = (ledger.profile, ledger.bal, ledger.ready, ledger.start, store.number, store.count)
     start(ledger, profile)
     ledger.ready = True
+    if push is not None:
+        store.count = max(store.count, store.number)
+    # A game that had no transaction is not kept: the next one takes its number.
+    store.number = store.count + 1
     try:
         _save(ledger, push, None, ())
     except OSError:
-        ledger.profile, ledger.bal, ledger.ready, ledger.start = old
+        (ledger.profile, ledger.bal, ledger.ready, ledger.start, store.number,
+         store.count) = old
         return "store-failed"
     return None
 
@@ -58,20 +64,23 @@ def restore_previous(ledger, via="key"):
 
 
 def restore_game(ledger, gid, via="key"):
-    """Bring back the backup gid (the newest with None); the current game becomes a backup if
-    it had transactions. The restored game's log starts with a `restore` record (that came
-    from via), which is returned (or the error: "no-backup", "store-failed")."""
+    """Bring back the backup gid (the newest with None), its balances and its log; the current
+    game becomes a backup if it had transactions. The restored game's log goes on with a
+    `restore` record (that came from via), which is returned (or the error: "no-backup",
+    "game-damaged": a kept game whose file does not read, "store-failed")."""
     store = ledger.store
     if gid is None:
         if not store.games:
             return "no-backup"
         gid = store.games[0]
     g = store.get_game(gid)
-    prof = profiles.get(g["profile"]) if g is not None else None
+    if g is None:
+        return "game-damaged" if gid in store.games else "no-backup"
+    prof = profiles.get(g["profile"])
     if prof is None:
         return "no-backup"
     push = _current(ledger)
-    old = (ledger.profile, ledger.bal, ledger.seq, ledger.start)
+    old = (ledger.profile, ledger.bal, ledger.seq, ledger.start, store.number, store.count)
     ledger.profile = prof
     ledger.bal = [0] + list(g["balances"])
     ledger.seq += 1
@@ -79,10 +88,14 @@ def restore_game(ledger, gid, via="key"):
     # The restore record is one more transaction of the restored game.
     ledger.start = None if n is None else ledger.seq - n - 1
     rec = (ledger.seq, "restore", 0, 0, 0, 0, 0, 0, via)
+    if push is not None:
+        store.count = max(store.count, store.number)
+    store.number = store.numbers.get(gid) or store.count + 1
     try:
-        _save(ledger, push, gid, [rec])
+        _save(ledger, push, gid, [rec], gid)
     except OSError:
-        ledger.profile, ledger.bal, ledger.seq, ledger.start = old
+        (ledger.profile, ledger.bal, ledger.seq, ledger.start, store.number,
+         store.count) = old
         return "store-failed"
     ledger.ready = True
     return rec
@@ -90,40 +103,75 @@ def restore_game(ledger, gid, via="key"):
 
 # -- the kept games (B11) ---------------------------------------------------------------------
 # A backup is a dict: id (the seq the game had reached: unique, as seq numbers only grow and
-# an empty game is never kept), profile, seq, transactions (None: unknown, a game from a store
-# written before they were counted) and balances (6). The store keeps its ids newest first in
-# `store.games`, and the games themselves through store.put_game, get_game and drop_game
-# (FileStore: in every checkpoint's header, the game in a file of its own; docs/storage.md).
+# an empty game is never kept), number (game 1, 2, ...: the store's count of games that had
+# transactions when it was started, plus one), kept (when it was put away, None where the unit
+# does not know the time), profile, seq, transactions (None: unknown, a game from a store
+# written before they were counted) and balances (6); the store keeps its log with it. The
+# store keeps their ids newest first in `store.games` and their numbers in `store.numbers`,
+# and the games themselves through store.put_game, get_game and drop_game (FileStore: in
+# every checkpoint's header, the game in a file of its own; docs/storage.md).
 
 
 def _current(ledger):
     """The current game as a backup, or None when it is not worth keeping: no balances, no
     transactions, or kept already (its seq is a backup's: nothing happened since)."""
     n = None if ledger.start is None else ledger.seq - ledger.start
-    if not ledger.ready or n == 0 or ledger.seq in ledger.store.games:
-        return None
-    return {"id": ledger.seq, "profile": ledger.profile.name, "seq": ledger.seq,
-            "transactions": n, "balances": ledger.bal[1:CARDS + 1]}
-
-
-def _save(ledger, push, drop, log):
-    """The whole-game change in ledger made durable, push (or None) kept as the newest backup
-    and the backup drop (or None) no longer one. OSError leaves store.games as it was; a game
-    file written for nothing is named by no header and is never read."""
     store = ledger.store
-    before = store.games
-    ids = [i for i in before if i != drop]
+    if not ledger.ready or n == 0 or ledger.seq in store.games:
+        return None
+    wall = store.wall
+    return {"id": ledger.seq, "number": store.number,
+            "kept": None if wall is None else _when(wall),
+            "profile": ledger.profile.name, "seq": ledger.seq, "transactions": n,
+            "balances": ledger.bal[1:CARDS + 1]}
+
+
+def _when(wall):
+    """Seconds since 1970 UTC from the clock wall (time.time), or None if it was never set: a
+    Pico's clock starts again at 2021-01-01 at every power-up, until a host sets it."""
+    import time
+
+    t = int(wall())
+    if time.gmtime(0)[0] == 2000:  # a port whose time counts from 2000
+        t += 946684800
+    return t if t >= 1735689600 else None  # before 2025: this firmware did not exist
+
+
+def _save(ledger, push, drop, log, bring=None):
+    """The whole-game change in ledger made durable, push (or None) kept as the newest backup
+    and the backup drop (or None) no longer one; bring (or None): the kept game whose log the
+    game in play starts with, log after it. OSError leaves store.games as it was; a game file
+    written for nothing is named by no header and goes at the next boot."""
+    store = ledger.store
+    before = (store.games, store.numbers)
+    ids = [i for i in before[0] if i != drop]
+    numbers = {}
+    for i in ids:
+        numbers[i] = before[1].get(i)
     if push is not None:
-        store.put_game(push)
+        store.put_game(push, True)
         ids.insert(0, push["id"])
+        numbers[push["id"]] = push["number"]
+    base = None
+    if bring is not None:
+        # Read after the push is written: one game's log in RAM at a time.
+        g = store.get_game(bring, True)
+        if g is None:
+            raise OSError("kept game unreadable")
+        base = g["base"]
+        log = g["log"] + log
+        g = None
     gone = ids[KEEP_GAMES:]
     if drop is not None:
         gone.append(drop)
     store.games = ids[:KEEP_GAMES]
+    for i in gone:
+        numbers.pop(i, None)
+    store.numbers = numbers
     try:
-        store.save(ledger, log)
+        store.save(ledger, log, base)
     except BaseException:
-        store.games = before
+        store.games, store.numbers = before
         raise
     for i in gone:
         store.drop_game(i)

@@ -151,11 +151,19 @@ class Unit:
         self.power = True
         self._last = now
         if status == "damaged":
-            self.error = "store-damaged"  # B17
-            if self.ledger.ready:
-                self._show(SHOW_STORE, now, None)
+            self.store_damaged(now)
         self.rev += 1
         return status
+
+    def store_damaged(self, now):
+        """B17: damage the store found (at boot, or since: a kept game's or a names file) is
+        reported on the display and over serial until the banker presses a key."""
+        self.store_status = "damaged"
+        self.ledger.store.news = False
+        self.error = "store-damaged"
+        if self.ledger.ready:
+            self._show(SHOW_STORE, now, None)
+        self.rev += 1
 
     def switch_off(self):
         """Dark (B16), with the entry, the tally, the undo and any deal or maintenance dropped;
@@ -193,8 +201,13 @@ class Unit:
     def _input(self, now, card):
         """A key or a card movement: activity, and the end of whatever it interrupts (B3)."""
         self._last = now
-        if not (card and self.error == "store-damaged"):
-            self.error = None  # B17: a damaged store is reported until the banker presses a key
+        err = self.error
+        if err is not None and not (card and err == "store-damaged"):
+            if err == "store-damaged":
+                # B17: reported until the banker presses a key; what they saw reported as lost
+                # (a kept game, a names file that does not read) is kept no more.
+                self.ledger.store.seen()
+            self.error = None
         self._notice = None
         self._focus = None
         self._focus_next = None

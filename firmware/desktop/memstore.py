@@ -15,23 +15,48 @@ class MemoryStore:
     the JSON a snapshot writes, so nothing it keeps is shared with the ledger's objects."""
 
     keep = 200  # as FileStore: the log it keeps at most
+    wall = None  # as FileStore: the clock a game put away is dated by, if any
 
     def __init__(self):
         self.data = None
         self.status = "new"
         self.writes = 0
         self.games = []  # as FileStore: the kept games' ids, newest first (store/kept.py)
-        self.kept = {}  # id -> the game, as JSON
+        self.numbers = {}  # as FileStore: their numbers, the game in play's, the highest
+        self.number = 1
+        self.count = 0
+        self.bad = []  # as FileStore; nothing in RAM is ever damaged
+        self.names_bad = False
+        self.news = False
+        self.kept = {}  # id -> the game with its base and log, as JSON
         self.names = NO_NAMES  # (gen, the players' names), as FileStore.get_names gives them
 
     # The kept games (B11), as FileStore keeps them in files.
 
-    def put_game(self, g):
+    def put_game(self, g, with_log=False):
+        g = dict(g)
+        got = self.history(g["seq"], None, False) if with_log else None
+        base, log = ([0] + list(g["balances"]), []) if got is None else got
+        g["base"] = list(base)
+        g["log"] = [list(r) for r in log]
         self.kept[g["id"]] = json.dumps(g)
 
-    def get_game(self, gid):
+    def get_game(self, gid, with_log=False):
         data = self.kept.get(gid) if gid in self.games else None
-        return None if data is None else json.loads(data)
+        if data is None:
+            return None
+        g = json.loads(data)
+        g.setdefault("kept", None)
+        if with_log:
+            g["log"] = [tuple(r) for r in g.get("log", [])]
+            g.setdefault("base", [0] + g["balances"])
+        else:
+            g.pop("log", None)
+            g.pop("base", None)
+        return g
+
+    def seen(self):
+        pass
 
     def drop_game(self, gid):
         self.kept.pop(gid, None)
@@ -63,8 +88,12 @@ class MemoryStore:
         self.data = jsonw.dumps(snap)
         self.writes += 1
 
-    def save(self, ledger, log):
-        self._write(snapshot(ledger, (ledger.bal, list(log))))
+    def save(self, ledger, log, base=None):
+        base = list(ledger.bal if base is None else base)
+        log = list(log)
+        while len(log) > self.keep:
+            L.apply(base, log.pop(0))
+        self._write(snapshot(ledger, (base, log)))
 
     def commit(self, ledger, rec):
         base, log = ledger.store.history(ledger.seq, None, False) or (list(ledger.bal), [])
@@ -85,4 +114,5 @@ class VfsFS(OsFS):
     def __init__(self, vfs):
         self.open = vfs.open
         self.remove = vfs.remove
+        self.listdir = lambda d: [e[0] for e in vfs.ilistdir(d)]
         self.fsync = None

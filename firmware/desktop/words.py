@@ -31,7 +31,7 @@ _lang = ["en"]
 CODES = ("insufficient-funds", "go-taken", "wrong-slot", "bad-entry", "no-amount", "no-suffix",
          "too-fine", "below-minimum", "above-maximum", "no-game", "store-failed",
          "store-damaged", "slot-occupied", "card-in-use", "slot-empty", "no-backup", "bad-key",
-         "bad-argument")
+         "bad-argument", "game-damaged")
 
 MINUS = "\u2212"
 
@@ -92,6 +92,8 @@ TEXTS = {
         "slot-empty": "slot {slot} has no card to take out",
         "slot-empty.anon": "that slot is empty",
         "no-backup": "there is no previous game to bring back",
+        "game-damaged": ("that previous game's copy in the unit's memory is damaged: it cannot "
+                         "be brought back"),
         "bad-key": "the unit did not understand that (only its 17 keys, slots L/R and cards 1-6)",
         "refused": "the unit refused that ({code})",
         # what the unit is doing, and what just happened by itself
@@ -155,6 +157,10 @@ TEXTS = {
         "win.bring-back": "bring back",
         "win.game": "game {id} ({profile}), {n} transactions",
         "win.game.unknown": "game {id} ({profile}), transactions unknown",
+        "win.game.kept": "{game}, put away {when}",
+        "win.game.damaged": "game {id}: damaged in the unit's memory",
+        "win.game.lost": "cannot be brought back",
+        "win.months": "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec",
         "win.cards-hint": "bank cards: drag one to a slot, or click it then a slot",
         "win.slot.L": "L  credit  +",
         "win.slot.R": "R  debit  -",
@@ -247,6 +253,9 @@ TEXTS = {
         "slot-empty": "la fente {slot} n'a pas de carte \u00e0 retirer",
         "slot-empty.anon": "cette fente est vide",
         "no-backup": "il n'y a pas de partie pr\u00e9c\u00e9dente \u00e0 reprendre",
+        "game-damaged": ("la copie de cette partie pr\u00e9c\u00e9dente dans la m\u00e9moire de "
+                         "l'appareil est ab\u00eem\u00e9e : elle ne peut pas \u00eatre "
+                         "reprise"),
         "bad-key": ("l'appareil n'a pas compris (seulement ses 17 touches, les fentes L/R et "
                     "les cartes 1 \u00e0 6)"),
         "refused": "l'appareil a refus\u00e9 ({code})",
@@ -311,6 +320,11 @@ TEXTS = {
         "win.bring-back": "reprendre",
         "win.game": "partie {id} ({profile}), {n} op\u00e9rations",
         "win.game.unknown": "partie {id} ({profile}), op\u00e9rations inconnues",
+        "win.game.kept": "{game}, rang\u00e9e le {when}",
+        "win.game.damaged": "partie {id} : ab\u00eem\u00e9e dans la m\u00e9moire de l'appareil",
+        "win.game.lost": "elle ne peut pas \u00eatre reprise",
+        "win.months": ("janv. f\u00e9vr. mars avr. mai juin juil. ao\u00fbt sept. oct. nov. "
+                       "d\u00e9c."),
         "win.cards-hint": ("cartes : glissez-en une vers une fente, ou cliquez-la puis une "
                            "fente"),
         "win.slot.L": "L  cr\u00e9dit  +",
@@ -502,7 +516,8 @@ def explain(code, entry="", slots=None, balances=None, profile=None, key=None, n
         return s("below-minimum", entry=typed(entry), least=amt(profile.minimum))
     if code == "above-maximum":
         return s("above-maximum", entry=typed(entry), most=amt(profile.maximum))
-    if code in ("no-amount", "no-game", "store-damaged", "store-failed", "no-backup"):
+    if code in ("no-amount", "no-game", "store-damaged", "store-failed", "no-backup",
+                "game-damaged"):
         return s(code)
     if code == "slot-occupied":
         held = slots.get(key)
@@ -598,18 +613,36 @@ def under_unit(unit, status="", key=None, names=None, hold="", note="", lang=Non
 
 
 def kept_game(game, names=None, lang=None):
-    """A kept game of GAMES' list in words: its head ('game 12 (world), 38 transactions') and
-    who had what at the end ('Ann 21 M', '2 9.5 M', ...), the banker's names for the cards."""
+    """A kept game of GAMES' list in words: its head ('game 2 (world), 38 transactions, put away
+    03 Dec 14:05': its number, or its id from a firmware that numbers none, and when it was put
+    away where the unit knew the time) and who had what at the end ('Ann 21 M', '2 9.5 M', ...),
+    the banker's names for the cards; a damaged one, only that it cannot be brought back."""
     prof = game.get("profile") or profiles.DEFAULT
     n = game.get("transactions")
+    number = game.get("number") or game.get("id")
+    if game.get("damaged"):
+        return say("win.game.damaged", lang, id=number), [say("win.game.lost", lang)]
     if isinstance(n, int):
-        head = say("win.game", lang, id=game.get("id"), profile=prof, n=n)
+        head = say("win.game", lang, id=number, profile=prof, n=n)
     else:
-        head = say("win.game.unknown", lang, id=game.get("id"), profile=prof)
+        head = say("win.game.unknown", lang, id=number, profile=prof)
+    kept = game.get("kept")
+    if isinstance(kept, int) and not isinstance(kept, bool):
+        head = say("win.game.kept", lang, game=head, when=when(kept, lang))
     bal = game.get("balances") or {}
     parts = ["%s %s" % ((names or {}).get(int(c)) or c, amount(v, prof))
              for c, v in sorted(bal.items()) if isinstance(v, int)]
     return head, parts
+
+
+def when(t, lang=None):
+    """Seconds since 1970 as the day and time here: '03 Dec 14:05' (strftime's "%d %b %H:%M",
+    which MicroPython has not), the month in the language's words."""
+    import time
+
+    local = getattr(time, "localtime", time.gmtime)(t)
+    month = say("win.months", lang).split()[local[1] - 1]
+    return "%02d %s %02d:%02d" % (local[2], month, local[3], local[4])
 
 
 def what_now(unit, lang=None):

@@ -63,6 +63,12 @@ def do_set(p, args):
     return ("ERR bad-argument SET SOUND <0-2> | SET PROFILE <name> | "
             "SET BALANCE <card> <amount>")
 
+def _news(p):
+    """Damage the store found while it answered (a kept game's file, a names file), reported
+    as boot's is (B17)."""
+    if p.unit.ledger.store.news:
+        p.unit.store_damaged(p.clock.now())
+
 def do_backup(p, args):
     if args:
         return "ERR bad-argument BACKUP takes no argument"
@@ -72,24 +78,31 @@ def do_backup(p, args):
         snap = kept.snapshot(p.unit.ledger)
     except OSError:
         return "ERR store-failed the log could not be read back"
+    _news(p)
     return "OK " + jsonw.dumps(snap)
 
 def do_name(p, args):
     from protocol import names
 
-    return names.command(p.unit.ledger.store, "NAME", args)
+    reply = names.command(p.unit.ledger.store, "NAME", args)
+    _news(p)
+    return reply
 
 def do_names(p, args):
     from protocol import names
 
-    return names.command(p.unit.ledger.store, "NAMES", args)
+    reply = names.command(p.unit.ledger.store, "NAMES", args)
+    _news(p)
+    return reply
 
 def do_games(p, args):
     if args:
         return "ERR bad-argument GAMES takes no argument"
     from store import kept
 
-    return "OK " + jsonw.dumps(kept.listing(p.unit.ledger.store))
+    got = kept.listing(p.unit.ledger.store)
+    _news(p)
+    return "OK " + jsonw.dumps(got)
 
 def do_restore(p, args):
     what = args[0].upper() if args else ""
@@ -100,6 +113,10 @@ def do_restore(p, args):
     if not u.maintenance:
         return "ERR maintenance-required hold DEAL for 3 s on the unit first"
     rec = u.restore_game(gid, p.via)
+    _news(p)
+    if rec == "game-damaged":
+        n = u.ledger.store.numbers.get(gid if gid is not None else u.ledger.store.games[0])
+        return "ERR game-damaged game %s does not read: it cannot be brought back" % n
     if isinstance(rec, str):
         return "ERR " + rec
     return p._ok_state()

@@ -31,8 +31,11 @@ def put(store, card, text):
     store.put_names(gen + 1, names)
 
 
-def as_json(names):
-    return jsonw.dumps(tuple((str(c), names[c - 1]) for c in range(1, CARDS + 1)))
+def as_json(names, damaged=False):
+    """The six names as NAMES shows them; damaged: a names file does not read (the good copy
+    is shown, and the object says so: "store": "damaged", B17)."""
+    pairs = tuple((str(c), names[c - 1]) for c in range(1, CARDS + 1))
+    return jsonw.dumps(pairs + (("store", "damaged"),) if damaged else pairs)
 
 
 def command(store, name, args):
@@ -41,9 +44,10 @@ def command(store, name, args):
         if args:
             return "ERR bad-argument NAMES takes no argument"
         try:
-            return "OK " + as_json(get(store))
+            got = get(store)
         except OSError:
             return "ERR store-failed the names could not be read"
+        return "OK " + as_json(got, store.names_bad)
     card = args[0] if args else ""
     if len(card) != 1 or card < "1" or card > "9" or int(card) > CARDS:
         return "ERR bad-argument NAME <card 1-%d> [name: 1-%d printable characters]" % (
@@ -53,6 +57,7 @@ def command(store, name, args):
         return "ERR bad-argument a name is at most %d characters" % MAX_LEN
     try:
         put(store, int(card), text or None)
-        return "OK " + as_json(get(store))
+        got = get(store)
+        return "OK " + as_json(got, store.names_bad)
     except OSError:
         return "ERR store-failed the name was not kept"

@@ -9,8 +9,12 @@ must be durable when it returns, or raise OSError and leave the previous state o
 whole). The store is where the log is kept: `history(seq, n, raw)` gives (base, records), the
 last n of the `keep` records it holds up to the ledger's seq and, for all of them, the balances
 they start from; None before anything is stored (slot.history has the rules). The games kept
-for the banker to bring back (B11): `put_game(g)`, `get_game(gid)`, `drop_game(gid)`; the
-players' names: `get_names()`, `put_names(gen, names)` (kept.py has both files' format).
+for the banker to bring back (B11): `put_game(g, with_log)`, `get_game(gid, with_log)`,
+`drop_game(gid)`, their ids in `games` (newest first) and numbers in `numbers`, the game in
+play's number in `number` and the highest number a played game got in `count`; the players'
+names: `get_names()`, `put_names(gen, names)` (kept.py has both files' format). Damage found
+after boot (a kept game's file, a names file) sets `news` for the unit to report (B17); the
+banker's key on it calls `seen()`.
 
 FileStore keeps two slot files, `bank.a` and `bank.b`, and a marker `bank.id`; slot.py owns
 their format and is their one reader. A transaction is one append of one line to the slot in
@@ -44,6 +48,7 @@ class OsFS:
         # The builtins themselves, not methods calling them: a method's code takes heap.
         self.open = open
         self.remove = os.remove
+        self.listdir = os.listdir  # boot's sweep of game files no header names
         self.fsync = getattr(os, "fsync", None)  # CPython; on the Pico close() is the sync
 
     def done(self, f):
@@ -65,6 +70,7 @@ class FileStore:
 
     journal_max = 128
     keep = 200  # LOG reaches this far back; older records fold into the checkpoint's base
+    wall = None  # a function giving the time (time.time) where the unit may know it
 
     def __init__(self, directory, fs=None, journal_max=None, keep=None):
         self.status = "new"
@@ -87,6 +93,13 @@ class FileStore:
         self.scrub = False  # damage was read: drop the old slot after the next checkpoint
         self.bytes_written = 0
         self.games = []  # the kept games' ids, newest first (B11; games.py reads them)
+        self.numbers = {}  # a kept game's id -> its number (game 1, 2, ...)
+        self.number = 1  # the game in play's number
+        self.count = 0  # the highest number a game with transactions got
+        self.bad = []  # kept games found damaged, until the banker has seen it (kept.seen)
+        self.gone = []  # kept games no longer named: their files go after the next checkpoint
+        self.names_bad = False  # a names file found damaged, until the banker has seen it
+        self.news = False  # damage found since boot that the unit has not reported yet
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -114,10 +127,10 @@ class FileStore:
     # A checkpoint is written every journal_max transactions and for a whole-game change
     # (checkpoint.py, imported at the first and kept).
 
-    def save(self, ledger, log):
+    def save(self, ledger, log, base=None):
         from store import checkpoint
 
-        checkpoint.write(self, ledger, None, list(log))
+        checkpoint.write(self, ledger, None, list(log), base)
 
     def commit(self, ledger, rec):
         if self.appendable and self.journal < self.journal_max:
@@ -138,18 +151,26 @@ class FileStore:
     # -- what else it keeps: the kept games (B11) and the players' names ---------------------
     # Run a few times a game: kept.py, imported at the first and kept.
 
-    def put_game(self, g):
-        """A kept game onto the store, durable on return (OSError if not)."""
+    def put_game(self, g, with_log=False):
+        """A kept game onto the store, durable on return (OSError if not); with_log: g is the
+        game in play, put away with its log."""
         from store import kept
 
-        kept.put_game(self, g)
+        kept.put_game(self, g, with_log)
 
-    def get_game(self, gid):
-        """The kept game gid as a dict, or None if the store names no such game or it does not
-        read."""
+    def get_game(self, gid, with_log=False):
+        """The kept game gid as a dict (with its base and log: with_log), or None if the store
+        names no such game or it does not read (then it is in `bad`)."""
         from store import kept
 
-        return kept.get_game(self, gid)
+        return kept.get_game(self, gid, with_log)
+
+    def seen(self):
+        """The banker has seen the damage reported (B17): what does not read is kept no more."""
+        if self.bad or self.names_bad:
+            from store import kept
+
+            kept.seen(self)
 
     def drop_game(self, gid):
         """A kept game no longer named by the store's header: its file goes."""

@@ -10,13 +10,15 @@ import jsonw
 from store.slot import MARK_TEXT, VERSION, fold, line, rec_payload, write as durable
 
 
-def write(store, ledger, rec=None, fresh=None):
+def write(store, ledger, rec=None, fresh=None, fbase=None):
     """The whole state (with rec applied) into the other slot, as the next generation.
 
     The log carried on is the slot in use's, read back (slot.history) as its stored lines,
     with rec after it.
     fresh is a whole-game change instead: the game starts again from the ledger's balances, its
-    log only the records in fresh (a restore's, which move no money).
+    log only the records in fresh (a restore's, which move no money); or, with fbase, from
+    those balances with the log fresh (a kept game brought back with its log, then the restore
+    record).
     """
     profile = ledger.profile.name
     seq = ledger.seq
@@ -30,7 +32,7 @@ def write(store, ledger, rec=None, fresh=None):
             # log before them. Money is kept; the history is what is lost.
             store.detail = "log unreadable; a new checkpoint from the balances"
     if got is None:
-        base = list(bal)
+        base = list(bal) if fbase is None else list(fbase)
         log = fresh or []
     else:
         base, log = got
@@ -49,7 +51,9 @@ def write(store, ledger, rec=None, fresh=None):
     gen = store.gen + 1
     head = (("v", VERSION), ("gen", gen), ("profile", profile), ("seq", seq),
             ("volume", ledger.volume), ("n", len(log)), ("base", base[1:CARDS + 1]),
-            ("bal", bal[1:CARDS + 1]), ("start", ledger.start), ("games", list(store.games)))
+            ("bal", bal[1:CARDS + 1]), ("start", ledger.start), ("games", list(store.games)),
+            ("numbers", [store.numbers.get(i) for i in store.games]), ("game", store.number),
+            ("count", store.count))
     new = 0 if store.cur is None else 1 - store.cur
     fs = store.fs
     size = durable(fs, store.paths[new], "wb", _chunks(head, log))
@@ -76,6 +80,14 @@ def write(store, ledger, rec=None, fresh=None):
         except OSError:
             pass
         store.scrub = False
+    if store.gone:
+        # Kept games no header names any more (damage the banker has seen): their files go.
+        for gid in store.gone:
+            try:
+                fs.remove(store.dir + "game.%d" % gid)
+            except OSError:
+                pass
+        store.gone = []
     if not store.marked:
         _mark(store)
 

@@ -1,36 +1,48 @@
-"""The store's rarely read parts: what it keeps besides the game in play, in small files of one
-line each (slot.py's `line`): the kept games (B11) and the players' names (NAME / NAMES); and
+"""The store's rarely read parts: what it keeps besides the game in play, in small files written
+with slot.py's `line`: the kept games (B11) and the players' names (NAME / NAMES); and
 `snapshot`, everything the store keeps as plain data (BACKUP). FileStore's put_game, get_game,
-drop_game, get_names and put_names are these functions; they run a few times a game, so this
-module is imported at the first and kept (never at boot: load.py only checks that a kept game's
-line is whole).
+drop_game, seen, get_names and put_names are these functions; they run a few times a game, so
+this module is imported at the first and kept (never at boot: load.py checks the files' lines
+with slot.py's reader and leaves their meaning to this module).
 
 A kept game is a dict: id (the seq the game had reached: unique, as seq numbers only grow and
-an empty game is never kept), profile, seq, transactions (None: unknown, a game from a store
-written before they were counted) and balances (6). Its file, `game.<id>`, is one line,
-`G {"id", "profile", "seq", "transactions", "balances"}`, written before the checkpoint whose
-header names it (docs/storage.md).
+an empty game is never kept), kept (when it was put away: seconds since 1970 UTC, None where
+the unit did not know the time), profile, seq, transactions (None: unknown, a game from a store
+written before they were counted) and balances (6); with its log, also base (the balances
+before the log, index 0 the bank) and log (its last records, at most store.keep, oldest first,
+as stored). Its file, `game.<id>`, is a checkpoint in the slot format with no journal
+(docs/storage.md): `H {"v", "id", "kept", "profile", "seq", "transactions", "n", "size",
+"crc", "base", "bal"}` (size and crc: the log lines' bytes), then its n log lines, so that
+slot.py reads it and a restore carries its lines on as they are. Its number (game 1, 2, ...)
+is the store's header's (store.numbers), so that a game whose file no longer reads is still
+named. A kept game whose file does not read whole is damage: the store lists its id in `bad`
+until the banker has seen it reported (`seen`), when it is kept no more.
 
 The names are two files written in turn, `bank.n0` and `bank.n1`, each one line
-`<crc32 hex8> <gen> <JSON list of 6 names or nulls>`; the newest whole one counts, and a write
-goes to the file the newest one is not in (a power cut leaves the names of before). They are
-not part of a game: boot, checkpoints, new games and restores leave them alone.
+`<crc32 hex8> <gen> <JSON list of 6 names or nulls>`; the newest good one counts, and a write
+goes to the file the newest good one is not in (a power cut leaves the names of before). A
+whole line that does not read is damage (`names_bad`), reported until the banker has seen it
+(`seen` removes the file; the next write would replace it too). They are not part of a game:
+boot, checkpoints, new games and restores leave them alone.
 """
 
 import json
 
 from brain.ledger import CARDS
 import jsonw
-from store.slot import check, line, write
+from store.slot import VALID, Slot, check, crc32, fold, line, payload, rec_payload, whole, write
 
 NAME_FILES = ("bank.n0", "bank.n1")
 NO_NAMES = (0, (None,) * CARDS)
+SEQ_MAX = 0x3FFFFFFF  # above any seq: a game file has no journal for it to cut
 
 
 def game_pairs(g):
-    """A kept game as the JSON writer's ordered pairs: its file's line and GAMES' entry."""
+    """A kept game as GAMES shows it (balances as the protocol's object), number and damage
+    added by `listing`."""
     return (("id", g["id"]), ("profile", g["profile"]), ("seq", g["seq"]),
-            ("transactions", g["transactions"]), ("balances", list(g["balances"])))
+            ("transactions", g["transactions"]),
+            ("balances", tuple((str(i + 1), b) for i, b in enumerate(g["balances"]))))
 
 
 def _game_path(store, gid):
@@ -42,66 +54,222 @@ def _write(store, path, payload):
 
 
 def _read(store, path):
-    """The payload of a file's one line, or None if it is missing, does not read or is not
-    whole; OSError if it cannot be closed (the file system is failing: a write would too)."""
+    """The payload of a file's first line (None if it is missing or not whole) and whether that
+    line is damage: whole, or all but a flipped newline, and its CRC fails. OSError if it
+    cannot be closed (the file system is failing: a write would too)."""
     try:
         f = store.fs.open(path, "rb")
     except OSError:
-        return None
+        return None, False
     try:
         raw = f.readline()
     except OSError:
         raw = b""
     finally:
         f.close()
-    return check(raw) if raw.endswith(b"\n") else None
+    if raw.endswith(b"\n"):
+        p = check(raw)
+        return p, p is None
+    # A cut write is a prefix of the line; a whole line whose newline reads as something else
+    # is a bit flip.
+    return None, len(raw) > 10 and payload(raw[:-1]) is not None
 
 
-def put_game(store, g):
-    _write(store, _game_path(store, g["id"]), "G " + jsonw.dumps(game_pairs(g)))
+def put_game(store, g, with_log):
+    """g into game.<id>, durable on return; with_log: with the log of the game in play (g is
+    it, put away), as the slot holds it; a log that no longer reads is left behind, as a
+    checkpoint leaves it (the balances are kept, the history is what is lost)."""
+    got = None
+    if with_log:
+        try:
+            got = store.history(g["seq"], None, True)
+        except OSError:
+            store.detail = "log unreadable; a game kept with its balances only"
+    bal = [0] + list(g["balances"])
+    base, log = (bal, []) if got is None else got
+    # The log lines' size and CRC, in the header: boot checks the file whole in a few reads
+    # (load.py), rather than line by line.
+    size = 0
+    crc = 0
+    for r in log:
+        b = _log_line(r)
+        size += len(b)
+        crc = crc32(b, crc)
+    head = (("v", 1), ("id", g["id"]), ("kept", g.get("kept")), ("profile", g["profile"]),
+            ("seq", g["seq"]), ("transactions", g["transactions"]), ("n", len(log)),
+            ("size", size), ("crc", crc & 0xFFFFFFFF), ("base", base[1:CARDS + 1]),
+            ("bal", bal[1:CARDS + 1]))
+    write(store.fs, _game_path(store, g["id"]), "wb", _game_chunks(head, log))
 
 
-def get_game(store, gid):
+def _game_chunks(head, log):
+    """A kept game's file, a few hundred bytes at a time: its header, then its log lines."""
+    chunk = line("H " + jsonw.dumps(head))
+    for r in log:
+        chunk += _log_line(r)
+        if len(chunk) >= 512:
+            yield chunk
+            chunk = b""
+    if chunk:
+        yield chunk
+
+
+def _log_line(r):
+    """A log record as a kept game's line: one carried as stored keeps its payload, tagged as a
+    checkpoint's ("r ..." -> "c ...")."""
+    return line(b"c" + r[1:] if isinstance(r, bytes) else rec_payload("c", r))
+
+
+def get_game(store, gid, with_log=False):
+    """The kept game gid (with base and log: with_log), or None: not kept, or its file does not
+    read whole (then gid is in store.bad, and the damage is news for the unit to report)."""
     if gid not in store.games:
         return None
     try:
-        p = _read(store, _game_path(store, gid))
+        g = _game(store, gid, store.keep if with_log else 0)
     except OSError:
+        return None  # the file system failing is no damage of the game's
+    if g is None:
+        found(store, gid)
         return None
-    if p is None or not p.startswith("G "):
+    if with_log and "log" not in g:
+        g["base"] = [0] + list(g["balances"])
+        g["log"] = []
+    return g
+
+
+def found(store, gid):
+    """A kept game that does not read: damage, reported until the banker has seen it (B17)."""
+    if gid not in store.bad:
+        store.bad.append(gid)
+        store.news = True
+        store.status = "damaged"
+        store.detail = "game.%d unreadable" % gid
+
+
+def _game(store, gid, keep):
+    """game.<id> read and checked whole (its lines' size and CRC), or None if it does not read.
+    keep: with its log, the last keep records (the older folded into base), read line by line:
+    every line's CRC, the seqs rising to the header's, the log adding up to the balances."""
+    path = _game_path(store, gid)
+    p, _ = _read(store, path)
+    if p is None:
         return None
     try:
+        if not p.startswith("H "):
+            return None
         d = json.loads(p[2:])
+        # Whole as boot checks it: a few reads (GAMES lists three games on a Pico).
+        f = store.fs.open(path, "rb")
+        try:
+            f.readline()
+            if not whole(f, int(d["size"]), int(d["crc"])):
+                return None
+        finally:
+            f.close()
         n = d["transactions"]
-        g = {"id": int(d["id"]), "profile": str(d["profile"]), "seq": int(d["seq"]),
+        kept = d["kept"]
+        g = {"id": int(d["id"]), "kept": None if kept is None else int(kept),
+             "profile": str(d["profile"]), "seq": int(d["seq"]),
              "transactions": None if n is None else int(n),
-             "balances": [int(x) for x in d["balances"]]}
-    except (KeyError, TypeError, ValueError):
+             "balances": [int(x) for x in d["bal"]]}
+        if keep and not _log(store, path, keep, g):
+            return None
+    except (KeyError, TypeError, ValueError, IndexError):
         return None
     if g["id"] != gid or len(g["balances"]) != CARDS or min(g["balances"]) < 0:
         return None
     return g
 
 
+def _log(store, path, keep, g):
+    """g's base and log (the last keep records) from its file, line by line; False if they do
+    not read or do not add up to its balances."""
+    f = store.fs.open(path, "rb")
+    s = Slot()
+    try:
+        s.read(f, SEQ_MAX, keep, True)
+    finally:
+        f.close()
+    if s.state != VALID or s.bad or s.broken or s.journal or not s.ckpt_ok:
+        return False
+    b = list(s.base)
+    for r in s.log:
+        fold(b, r)
+    if s.seq != g["seq"] or b[1:] != g["balances"]:
+        return False  # a log that does not add up to the game's balances
+    g["base"] = s.base
+    g["log"] = s.log
+    return True
+
+
 def drop_game(store, gid):
-    """A failure only leaves a file nothing reads."""
+    """A failure only leaves a file nothing reads (boot removes it)."""
     try:
         store.fs.remove(_game_path(store, gid))
     except OSError:
         pass
 
 
-def get_names(store):
+def seen(store):
+    """The banker has seen the damage reported (B17: a key pressed): the kept games that do not
+    read are kept no more (the next write is a checkpoint that no longer names them, and removes
+    their files), and a names file that does not read goes."""
+    if store.bad:
+        store.games = [i for i in store.games if i not in store.bad]
+        store.gone.extend(store.bad)
+        store.bad = []
+        store.appendable = False
+    if store.names_bad:
+        for name in NAME_FILES:
+            if _read(store, store.dir + name)[1]:
+                try:
+                    store.fs.remove(store.dir + name)
+                except OSError:
+                    pass
+        store.names_bad = False
+
+
+def _names_scan(store):
+    """(best (gen, names), the index of its file or None, whether a names file is damaged)."""
     best = NO_NAMES
-    for name in NAME_FILES:
-        got = _names(_read(store, store.dir + name))
-        if got is not None and got[0] > best[0]:
+    where = None
+    bad = False
+    for i in range(2):
+        p, broken = _read(store, store.dir + NAME_FILES[i])
+        got = _names(p)
+        if got is None:
+            # a line that reads but is no names line is damage too
+            bad = bad or broken or p is not None
+        elif got[0] > best[0]:
             best = got
+            where = i
+    return best, where, bad
+
+
+def get_names(store):
+    best, _, bad = _names_scan(store)
+    if bad and not store.names_bad:
+        store.news = True
+        store.status = "damaged"
+        store.detail = "a names file unreadable"
+    store.names_bad = bad
     return best
 
 
 def put_names(store, gen, names):
-    _write(store, store.dir + NAME_FILES[gen % 2], "%d %s" % (gen, jsonw.dumps(list(names))))
+    _, where, bad = _names_scan(store)
+    # Into the file the newest good names are not in: a cut write leaves them.
+    i = 0 if where == 1 else 1
+    _write(store, store.dir + NAME_FILES[i], "%d %s" % (gen, jsonw.dumps(list(names))))
+    if bad:
+        other = store.dir + NAME_FILES[1 - i]
+        if _read(store, other)[1]:
+            try:
+                store.fs.remove(other)  # damage, now superseded by the names just written
+            except OSError:
+                pass
+        store.names_bad = False
 
 
 def _names(p):
@@ -140,12 +308,20 @@ def snapshot(ledger, history=None):
 
 
 def listing(store):
-    """GAMES: the kept games, newest first, as the protocol shows them."""
+    """GAMES: the kept games, newest first, as the protocol shows them: each with its number
+    (game 1, 2, ... in the order they were started), when it was put away and whether it is
+    damaged (a damaged one with what is still known of it: its id and number)."""
     out = []
+    numbers = store.numbers
     for gid in store.games:
         g = store.get_game(gid)
         if g is None:
-            continue  # a kept game that does not read is not offered
-        bal = tuple((str(i + 1), b) for i, b in enumerate(g["balances"]))
-        out.append(game_pairs(g)[:4] + (("balances", bal),))
+            pairs = (("id", gid), ("profile", None), ("seq", gid), ("transactions", None),
+                     ("balances", None))
+            kept = None
+        else:
+            pairs = game_pairs(g)
+            kept = g.get("kept")
+        out.append(pairs + (("number", numbers.get(gid)), ("kept", kept),
+                            ("damaged", g is None)))
     return out

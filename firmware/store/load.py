@@ -6,9 +6,12 @@ Boot-only: app.boot drops this module once the unit is up. LOG's `records` is sl
 (store.records); the name stays here for the host's callers.
 """
 
+import json
+
 from brain import profiles
 from brain.ledger import CARDS, FROM, FROM_AFTER, KINDS, TO, TO_AFTER, VIAS, apply
-from store.slot import CORRUPT, SLOT_NAMES, VALID, Slot, check, records  # noqa: F401 (records)
+from store.slot import CORRUPT, SLOT_NAMES, VALID, Slot, check, payload, whole
+from store.slot import records  # noqa: F401 (the host's callers' name for it)
 
 
 def into(ledger, profile):
@@ -95,6 +98,10 @@ def load(store):
     store.games = []
     store.detail = None
     store.scrub = False
+    store.bad = []
+    store.gone = []
+    store.names_bad = False
+    store.news = False
     slots = (_read(store, 0), _read(store, 1))
     try:
         store.fs.open(store.mark, "rb").close()
@@ -135,12 +142,18 @@ def load(store):
     store.cur = best.index
     store.journal = best.journal
     _games(store, best.head)
-    for gid in list(store.games):
+    for gid in store.games:
         if not _game_reads(store, gid):
-            # A kept game that does not read is damage; it is offered no more (the next
-            # checkpoint no longer names it), the game in play is not touched.
-            store.games.remove(gid)
+            # A kept game that does not read is damage, listed as such by GAMES (its number is
+            # the header's) until the banker has seen it reported (kept.seen); the game in play
+            # is not touched.
+            store.bad.append(gid)
             damage.append("game.%d unreadable" % gid)
+    if _names_damaged(store):
+        store.names_bad = True  # the good copy is used (kept.get_names)
+        damage.append("a names file unreadable")
+    if not any(s.state == CORRUPT for s in slots):
+        _sweep(store, slots)
     store.appendable = best.clean and not damage and not best.superseded
     if damage:
         store.status = "damaged"
@@ -151,26 +164,97 @@ def load(store):
 
 
 def _games(store, h):
-    """The kept games (B11) the header names."""
+    """The kept games (B11) the header names, and the games' numbers."""
+    store.games = []
+    store.numbers = {}
     try:
         store.games = [int(i) for i in h["games"]]
     except (KeyError, TypeError, ValueError):
         store.games = []  # the game itself reads; only the kept ones are lost
+    k = len(store.games)
+    try:
+        nums = [int(x) for x in h["numbers"]]
+        store.number = int(h["game"])
+        store.count = int(h["count"])
+        if len(nums) != k:
+            raise ValueError("numbers")
+    except (KeyError, TypeError, ValueError):
+        # Numbers that do not read: the kept games are 1, 2, ... oldest first, and the game in
+        # play the next (only the banker's names for them are guessed; no money is).
+        nums = list(range(k, 0, -1))
+        store.number = k + 1
+        store.count = k
+    for i in range(k):
+        store.numbers[store.games[i]] = nums[i]
 
 
 def _game_reads(store, gid):
-    """A kept game's file is whole: its one line's CRC holds (reading it is kept.py's, when the
-    banker asks)."""
+    """A kept game's file is whole: its header's CRC holds, and the log lines after it have the
+    size and CRC it says (what they mean is kept.py's to read, when the banker asks)."""
     try:
         f = store.fs.open(store.dir + "game.%d" % gid, "rb")
     except OSError:
         return False
     try:
         raw = f.readline()
+        p = check(raw) if raw.endswith(b"\n") else None
+        if p is None or not p.startswith("H "):
+            return False
+        try:
+            h = json.loads(p[2:])
+            return whole(f, int(h["size"]), int(h["crc"]))
+        except (KeyError, TypeError, ValueError):
+            return False
     finally:
         f.close()
-    p = check(raw) if raw.endswith(b"\n") else None
-    return p is not None and p.startswith("G ")
+
+
+def _names_damaged(store):
+    """Whether a names file holds a whole line that does not read (a cut write, a line that
+    ends early, is not damage: that write was never finished)."""
+    for name in ("bank.n0", "bank.n1"):
+        try:
+            f = store.fs.open(store.dir + name, "rb")
+        except OSError:
+            continue
+        try:
+            raw = f.readline()
+        finally:
+            f.close()
+        if raw.endswith(b"\n"):
+            if check(raw) is None:
+                return True
+        elif len(raw) > 10 and payload(raw[:-1]) is not None:
+            return True  # a whole line whose newline was flipped
+    return False
+
+
+def _sweep(store, slots):
+    """Game files that no readable header names (a kill or a power cut between a game file
+    and the checkpoint naming it, or before a game no longer named was removed) go: with
+    neither slot unreadable, the headers read are every reference there is."""
+    listdir = getattr(store.fs, "listdir", None)
+    if listdir is None:
+        return
+    named = set()
+    for s in slots:
+        if s.state == VALID:
+            try:
+                named.update(int(i) for i in s.head.get("games", ()))
+            except (KeyError, TypeError, ValueError):
+                return  # a header whose games do not read: nothing is known unreferenced
+    d = store.dir
+    try:
+        names = listdir(d[:-1] if len(d) > 1 else (d or "."))
+    except OSError:
+        return
+    for name in names:
+        name = name[name.rfind("/") + 1:]
+        if name.startswith("game.") and name[5:].isdigit() and int(name[5:]) not in named:
+            try:
+                store.fs.remove(d + name)
+            except OSError:
+                pass
 
 
 def _snapshot(s):

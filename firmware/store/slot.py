@@ -137,6 +137,19 @@ def _record(b, back):
         return None
 
 
+def whole(f, size, want):
+    """Whether the rest of file f is size bytes whose CRC32 is want: a kept game's log lines,
+    checked in a few reads (boot, and before kept.py reads them line by line)."""
+    crc = 0
+    while True:
+        b = f.read(512)
+        if not b:
+            break
+        size -= len(b)
+        crc = crc32(b, crc)
+    return size == 0 and crc & 0xFFFFFFFF == want
+
+
 # -- the reader -------------------------------------------------------------------------------
 
 

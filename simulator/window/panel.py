@@ -88,7 +88,8 @@ class BankerPanel:
 
     def read_names(self):
         ok, got = self.ask("NAMES")
-        self.names = {int(k): v for k, v in got.items() if v} if ok else {}
+        # Only the cards: a damaged names file adds "store": "damaged" (B17)
+        self.names = {int(k): v for k, v in got.items() if v and k.isdigit()} if ok else {}
         return self.names
 
     def name_card(self, card, text):
@@ -96,7 +97,7 @@ class BankerPanel:
         text = " ".join(text.split())
         ok, got = self.ask("NAME %d %s" % (card, text) if text else "NAME %d" % card)
         if ok:
-            self.names = {int(k): v for k, v in got.items() if v}
+            self.names = {int(k): v for k, v in got.items() if v and k.isdigit()}
             self.status = words.say("panel.named", card=words.who(card), name=text) if text \
                 else words.say("panel.unnamed", card=words.who(card))
         else:

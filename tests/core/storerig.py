@@ -48,6 +48,12 @@ class FaultFile:
         self.pos = j
         return bytes(buf[i:j])
 
+    def read(self, n):
+        buf = self.fs.files[self.path]
+        i = self.pos
+        self.pos = min(len(buf), i + n)
+        return bytes(buf[i:self.pos])
+
     def fileno(self):
         return -1
 
@@ -93,6 +99,11 @@ class FaultFS:
         if "w" in mode or path not in self.files:
             self.files[path] = bytearray()
         return FaultFile(self, path)
+
+    def listdir(self, d):
+        if d == "/":
+            d = ""  # the root's files are "/name"
+        return [k[len(d) + 1:] for k in self.files if k.startswith(d + "/")]
 
     def remove(self, path):
         self.step("remove", path)

@@ -5,7 +5,6 @@ RESTORE GAME <id> brings one back (docs/protocol-extensions.md). On the store's 
 
 import json
 
-from brain import games
 from harness import Rig
 from protocol import Protocol
 from store import FileStore, line
@@ -153,8 +152,9 @@ def test_the_store_header_is_version_1_and_names_the_kept_games_b11():
     assert head.startswith('H {"v": 1, "gen": '), head
     fields = [w.split('"')[1] for w in head[3:].split(", ") if w.startswith('"')]
     assert fields == ["v", "gen", "profile", "seq", "volume", "n", "base", "bal", "start",
-                      "games"], fields
-    assert head.endswith('"games": [%d]}' % gid), head
+                      "games", "numbers", "game", "count"], fields
+    # The kept game is game 1, the one in play game 2.
+    assert head.endswith('"games": [%d], "numbers": [1], "game": 2, "count": 1}' % gid), head
     r, p = _reboot(r)
     assert r.unit.store_status == "ok" and [g["id"] for g in ok(p.handle("GAMES"))] == [gid]
     # A header of another version is no slot this firmware reads: damage, never a guess (B17).
@@ -164,17 +164,164 @@ def test_the_store_header_is_version_1_and_names_the_kept_games_b11():
     assert r2.unit.store_status == "damaged"
 
 
-def test_a_kept_game_that_does_not_read_is_reported_and_not_offered():
+def _damaged_kept_game():
+    """A unit booting on a store whose one kept game (game 1, id 1) has a flipped bit."""
     r, p = _rig()
     _pay(p, 1, "1M-")
     ok(p.handle("NEWGAME"))
     _pay(p, 2, "1M-")
     files = copy_files(r.fs.files)
-    name = [k for k in files if k.startswith("/bank/game.")][0]
-    files[name][20] ^= 4
-    r2, p2 = _rig(files)
-    assert r2.unit.store_status == "damaged"
-    assert ok(p2.handle("GAMES")) == [] and r2.bal(2) == START - 1000000
-    games.reset(r2.unit.ledger)  # the next checkpoint names it no more: ok again
-    r3, _ = _reboot(r2)
-    assert r3.unit.store_status == "ok"
+    files["/bank/game.1"][20] ^= 4
+    return _rig(files)
+
+
+DAMAGED_1 = {"id": 1, "profile": None, "seq": 1, "transactions": None, "balances": None,
+             "number": 1, "kept": None, "damaged": True}
+
+
+def test_a_kept_game_that_does_not_read_is_listed_by_name_until_the_banker_has_seen_it():
+    # B11, B17: reported, never silent; the game in play untouched
+    r, p = _damaged_kept_game()
+    assert r.unit.store_status == "damaged" and r.bal(2) == START - 1000000
+    assert ok(p.handle("GAMES")) == [DAMAGED_1]
+    assert p.handle("RESTORE GAME 1")[-1].startswith("ERR game-damaged game 1 ")
+    assert p.handle("RESTORE PREVIOUS")[-1].startswith("ERR game-damaged")
+    ok(p.handle("SET BALANCE 3 14000000"))  # a change no key made: the banker saw nothing
+    r, p = _reboot(r)
+    assert r.unit.store_status == "damaged" and r.bal(3) == 14000000
+    assert ok(p.handle("GAMES")) == [DAMAGED_1]  # still named, still reported
+    assert ok(p.handle("STATE"))["error"] == "store-damaged"
+    assert ok(p.handle("KEY C"))["error"] is None  # the banker has seen it (B17)
+    assert ok(p.handle("GAMES")) == []
+    _pay(p, 4, "1M-")
+    r, p = _reboot(r)
+    assert r.unit.store_status == "ok" and "/bank/game.1" not in r.fs.files
+    assert ok(p.handle("GAMES")) == [] and r.bal(4) == START - 1000000
+
+
+def test_game_files_no_header_names_are_removed_at_boot():
+    r, p = _rig()
+    _pay(p, 1, "1M-")
+    ok(p.handle("NEWGAME"))
+    files = copy_files(r.fs.files)
+    files["/bank/game.77"] = bytearray(files["/bank/game.1"])  # what a kill leaves behind
+    files["/bank/game.78"] = bytearray(b"0badf00d G {")
+    files["/bank/game.x"] = bytearray(b"not ours")
+    r, p = _rig(files)
+    assert r.unit.store_status == "ok"
+    assert sorted(k for k in r.fs.files if "game." in k) == ["/bank/game.1", "/bank/game.x"]
+    assert [g["id"] for g in ok(p.handle("GAMES"))] == [1]
+    # A header that does not read may name any of them: nothing is removed
+    files = copy_files(r.fs.files)
+    files["/bank/game.79"] = bytearray(b"")
+    files["/bank/bank.a"][3] ^= 1  # the older slot: the game in play still reads
+    r, p = _rig(files)
+    assert r.unit.store_status == "damaged" and "/bank/game.79" in r.fs.files
+    assert r.bal(1) == START and [g["id"] for g in ok(p.handle("GAMES"))] == [1]
+
+
+def _log(p):
+    return ok(p.handle("LOG 300"))
+
+
+def test_a_kept_game_comes_back_with_its_log():  # B11: each whole, its log as LOG reaches
+    r, p = _rig()
+    _pay(p, 1, "5M-")
+    _pay(p, 2, "1M+")
+    r.hold("C", 100)
+    ok(p.handle("INSERT R 3"))
+    ok(p.handle("INSERT L 4"))
+    ok(p.handle("KEY 2 5 0 K -"))
+    ok(p.handle("KEY C"))  # B10: the transfer undone
+    ok(p.handle("REMOVE L"))
+    ok(p.handle("REMOVE R"))
+    before = _log(p)
+    assert [t["kind"] for t in before] == ["pay", "receive", "transfer", "undo"]
+    ok(p.handle("NEWGAME"))
+    _pay(p, 5, "3M-")
+    assert [t["kind"] for t in _log(p)] == ["pay"]
+    gid = ok(p.handle("GAMES"))[0]["id"]
+    ok(p.handle("RESTORE GAME %d" % gid))
+    after = _log(p)
+    assert after[:-1] == before and after[-1]["kind"] == "restore"
+    r, p = _reboot(r)
+    assert _log(p) == after and r.unit.store_status == "ok"
+    # and the game it replaced went away with its own log, which comes back in its turn
+    ok(p.handle("RESTORE PREVIOUS"))
+    assert [t["kind"] for t in _log(p)] == ["pay", "restore"]
+    assert r.bal(5) == START - 3000000
+
+
+def test_a_restore_in_a_log_brought_back_carries_the_balances_it_had():  # B11
+    # LOG works a restore's six balances out backwards from the ledger's; a game brought back
+    # with its log, an earlier restore in it, still gives each restore what its `! txn` said.
+    r, p = _rig()
+    sent = []
+    handle = p.handle
+
+    def send(line):
+        lines = handle(line)
+        sent.extend(json.loads(e[6:]) for e in lines if e.startswith("! txn "))
+        return lines
+
+    p.handle = send
+    ok(p.handle("EVENTS ON"))
+    _pay(p, 1, "5M-")
+    ok(p.handle("NEWGAME"))
+    _pay(p, 5, "3M-")
+    ok(p.handle("RESTORE PREVIOUS"))  # the game of card 1's payment, its log with it
+    _pay(p, 2, "1M+")
+    ok(p.handle("NEWGAME"))
+    _pay(p, 6, "2M-")
+    ok(p.handle("RESTORE PREVIOUS"))  # that game again: two restores in its log
+    restores = [t for t in sent if t["kind"] == "restore"]
+    assert len(restores) == 2
+    assert restores[0]["balances"]["1"] == START - 5000000
+    assert restores[0]["balances"]["2"] == START
+    assert restores[1]["balances"]["2"] == START + 1000000
+    log = _log(p)
+    assert [t["kind"] for t in log] == ["pay", "restore", "receive", "restore"]
+    assert [log[1], log[3]] == restores
+    r, p = _reboot(r)
+    assert _log(p) == log
+
+
+def test_a_kept_game_brings_back_the_last_200_of_its_log():
+    r, p = _rig()
+    ok(p.handle("INSERT L 1"))
+    for _ in range(230):
+        ok(p.handle("KEY 1 0 K +"))
+    ok(p.handle("REMOVE L"))
+    before = _log(p)
+    assert len(before) == 200 and before[-1]["seq"] == 230
+    ok(p.handle("NEWGAME"))
+    ok(p.handle("RESTORE PREVIOUS"))
+    after = _log(p)
+    assert len(after) == 200 and after[:-1] == before[1:] and after[-1]["kind"] == "restore"
+    r, p = _reboot(r)  # the log adds up to the balances from its base: boot checks it
+    assert r.unit.store_status == "ok" and _log(p) == after and r.bal(1) == START + 2300000
+
+
+def test_kept_games_are_numbered_in_the_order_they_were_played():
+    r, p = _rig()
+    r.store.wall = lambda: 1796135625.5  # the simulator's clock: time.time()
+    for card in (1, 2, 3):
+        _pay(p, card, "1M-")
+        ok(p.handle("NEWGAME"))
+        ok(p.handle("NEWGAME"))  # a game with no transactions: not kept, its number reused
+    kept = ok(p.handle("GAMES"))
+    assert [(g["number"], g["id"]) for g in kept] == [(3, 3), (2, 2), (1, 1)]
+    assert [g["kept"] for g in kept] == [1796135625] * 3
+    ok(p.handle("RESTORE GAME 1"))  # game 1 comes back as game 1; game 4 (empty) is not kept
+    _pay(p, 4, "1M-")
+    ok(p.handle("NEWGAME"))  # game 1 put away again; the new game is game 4
+    _pay(p, 5, "1M-")
+    r.store.wall = lambda: 662688000  # a Pico whose clock no host set: 2021-01-01
+    ok(p.handle("NEWGAME"))
+    r, p = _reboot(r)  # the numbers are kept on flash
+    kept = ok(p.handle("GAMES"))
+    assert [g["number"] for g in kept] == [4, 1, 3]
+    assert [g["kept"] for g in kept] == [None, 1796135625, 1796135625]
+    ok(p.handle("RESTORE GAME %d" % kept[1]["id"]))
+    ok(p.handle("NEWGAME"))
+    assert [g["number"] for g in ok(p.handle("GAMES"))] == [1, 4, 3]

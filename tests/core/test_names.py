@@ -154,3 +154,71 @@ if LFS2 is not None:  # the MicroPython unix port's LittleFS, as on the Pico
         dev.on_write = dev.on_erase = None
         assert seen and "Ann" in seen
         assert _lfs_names(mount(dev.copy()))[0] == "Anna"
+
+
+def _named():
+    """A store whose newest names (Ann, Cy) are one file and the names before (Ann) the
+    other; (its files, the newest file's name)."""
+    fs = FaultFS()
+    r, p = rig(fs)
+    p.handle("NAME 1 Ann")
+    p.handle("NAME 3 Cy")
+    newest = max((f for f in fs.files if "bank.n" in f), key=lambda f: fs.files[f][9:10])
+    return fs.files, newest
+
+
+def _flipped(files, path, i):
+    img = {k: bytearray(v) for k, v in files.items()}
+    img[path][i] ^= 0x10
+    return img
+
+
+def test_a_flipped_byte_in_the_newest_names_is_reported_and_the_copy_before_used():  # B17
+    files, newest = _named()
+    for i in range(len(files[newest])):
+        r, p = rig(FaultFS(_flipped(files, newest, i)))
+        assert ok(p.handle("HELLO"))["store"] == "damaged", i
+        got = ok(p.handle("NAMES"))
+        assert (got["1"], got["3"], got["store"]) == ("Ann", None, "damaged"), (i, got)
+        assert ok(p.handle("STATE"))["error"] == "store-damaged"
+
+
+def test_both_names_files_damaged_is_reported():  # B17
+    files, newest = _named()
+    img = _flipped(files, newest, 12)
+    other = [f for f in img if "bank.n" in f and f != newest][0]
+    img[other][12] ^= 0x10
+    r, p = rig(FaultFS(img))
+    assert ok(p.handle("HELLO"))["store"] == "damaged"
+    assert ok(p.handle("NAMES")) == {"1": None, "2": None, "3": None, "4": None, "5": None,
+                                     "6": None, "store": "damaged"}
+
+
+def test_names_damaged_while_running_are_reported_until_the_banker_has_seen_it():
+    files, newest = _named()
+    fs = FaultFS(files)
+    r, p = rig(fs)
+    assert ok(p.handle("HELLO"))["store"] == "ok" and "store" not in ok(p.handle("NAMES"))
+    fs.files[newest][15] ^= 0x10  # the flash goes bad under the running unit
+    got = ok(p.handle("NAMES"))
+    assert (got["1"], got["3"], got["store"]) == ("Ann", None, "damaged")
+    st = ok(p.handle("STATE"))
+    assert st["error"] == "store-damaged" and st["display"]["text"] == "Err5"
+    assert ok(p.handle("HELLO"))["store"] == "damaged"
+    ok(p.handle("KEY C"))  # the banker has seen it: the damaged file goes
+    assert "store" not in ok(p.handle("NAMES")) and newest not in fs.files
+    assert ok(rig(FaultFS(fs.files))[1].handle("HELLO"))["store"] == "ok"
+
+
+def test_a_name_given_after_damage_leaves_the_good_copy_alone():  # B17
+    files, newest = _named()
+    img = _flipped(files, newest, 15)
+    good = [f for f in img if "bank.n" in f and f != newest][0]
+    kept = bytes(img[good])
+    fs = FaultFS(img)
+    r, p = rig(fs)
+    got = ok(p.handle("NAME 2 Bob"))  # written over the damaged file, never over the good one
+    assert (got["1"], got["2"], got["3"]) == ("Ann", "Bob", None) and "store" not in got
+    assert bytes(fs.files[good]) == kept
+    r, p = rig(FaultFS(fs.files))
+    assert ok(p.handle("HELLO"))["store"] == "ok" and ok(p.handle("NAMES"))["2"] == "Bob"

@@ -2,6 +2,8 @@
 formats in both languages, every refusal the firmware can give is said in each, and the same
 state gives byte-identical words under CPython and the unix port (mprun.py runs this file)."""
 
+import time
+
 from brain import money
 from desktop import words
 
@@ -10,7 +12,8 @@ FILL = {"n": 3, "name": "Zo\u00eb", "seq": 7, "card": "card 3", "amount": "2 M",
         "b": "2", "step": "1 k", "least": "10 k", "most": "20 M", "slot": "L", "code": "x",
         "s": "1.5", "src": "card 1", "dst": "card 3", "key": "5", "why": "no", "game": 4,
         "id": 4, "profile": "world", "mode": "tcp", "address": "127.0.0.1:1", "volume": 2,
-        "tone": "-", "deal": "idle", "w": 38, "h": 17, "cw": 30, "ch": 10}
+        "tone": "-", "deal": "idle", "w": 38, "h": 17, "cw": 30, "ch": 10,
+        "when": "15 Dec 13:00"}
 
 
 def test_every_sentence_formats_in_both_languages():
@@ -78,3 +81,15 @@ def test_the_holds_and_the_kept_games_alike_on_every_interpreter():
             "balances": {"1": 17000000, "2": 14250000}}
     assert words.kept_game(game, {1: "Zo\u00eb"}, "fr") == (
         "partie 4 (world), 4 op\u00e9rations", ["Zo\u00eb 17 M", "2 14.25 M"])
+    # By its number where the unit gives one, with when it was put away (mid-month at noon UTC:
+    # the 15th in every time zone; the hour is the zone's), and a damaged one said so (B17).
+    game.update({"number": 2, "kept": 1797336000})
+    hour, minute = time.localtime(1797336000)[3:5]
+    assert words.kept_game(game, None, "en")[0] == (
+        "game 2 (world), 4 transactions, put away 15 Dec %02d:%02d" % (hour, minute))
+    assert words.kept_game(game, None, "fr")[0] == (
+        "partie 2 (world), 4 op\u00e9rations, rang\u00e9e le 15 d\u00e9c. %02d:%02d"
+        % (hour, minute))
+    assert words.kept_game({"id": 9, "number": 1, "damaged": True, "balances": None}, None,
+                           "en") == ("game 1: damaged in the unit's memory",
+                                     ["cannot be brought back"])

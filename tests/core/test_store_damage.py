@@ -41,14 +41,16 @@ def _judge(led, status, final, history, flip=False, name=""):
     got = state(led)
     if "/game." in name:
         # A kept game's file (B11) is not the game in play: that stays exactly as it was, and
-        # the kept game either reads whole (ok) or is reported lost and offered no more.
+        # the kept game either reads whole (ok) or is reported lost, still named (B17), and
+        # read as nothing.
         assert got[:4] == final[:4] and got[5] == final[5] and got[4][1] == final[4][1], got
         gid = int(name.split(".")[-1])
         if status == "ok":
             assert got == final, got
         else:
             assert status == "damaged", status
-            assert got[4][0] == tuple(g for g in final[4][0] if g[0] != gid), got
+            assert got[4][0] == tuple(None if g[0] == gid else g for g in final[4][0]), got
+            assert led.store.bad == [gid]
         return got
     assert status in ("ok", "damaged"), status  # never 'new': the marker says there was a game
     if status == "ok":

@@ -5,6 +5,7 @@ from what it draws (the canvas, the labels), on a virtual clock."""
 
 import json
 import re
+import time
 
 import pytest
 
@@ -315,6 +316,21 @@ def test_previous_games_listed_when_the_unit_has_them(win):
     [b for b in row.winfo_children() if b.cget("text") == "bring back"][0].invoke()
     assert "RESTORE GAME 12" in win.desk.sent
     assert said(win).startswith("bringing a game back needs maintenance mode")
+
+
+def test_previous_games_by_number_when_put_away_and_the_damaged(win):  # B11, B17
+    kept = 1796135625
+    win.desk = FakeDesk(win.desk, [
+        {"id": 40, "profile": "world", "seq": 40, "transactions": 12,
+         "balances": {str(c): 15000000 for c in range(1, 7)}, "number": 2, "kept": kept,
+         "damaged": False},
+        {"id": 9, "profile": None, "seq": 9, "transactions": None, "balances": None,
+         "number": 1, "kept": None, "damaged": True}])
+    type_keys(win, "b")
+    text = games_text(win)
+    assert text[0].startswith("game 2 (world), 12 transactions, put away " + time.strftime(
+        "%d %b %H:%M", time.localtime(kept)) + "\n")
+    assert text[2] == "game 1: damaged in the unit's memory\ncannot be brought back"
 
 
 def hold_key(w, sym, ms):

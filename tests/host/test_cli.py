@@ -4,6 +4,7 @@ Most run `cli.main(argv)` in this process against a TCP simulator (fast); a few 
 `python -m host_tools` to show there is no traceback and that Ctrl-C is clean."""
 
 import csv
+import datetime
 import io
 import json
 import os
@@ -444,6 +445,37 @@ def test_games_lists_the_kept_games_and_restore_brings_one_back(capsys, murl):
         assert b.log(1)[0]["kind"] == "restore"
     code, _, err = run(capsys, "--port", murl, "restore", "99999")
     assert code == 1 and "keeps no game 99999" in err
+
+
+def test_games_shows_the_games_by_number_when_put_away_and_the_damaged(capsys, fake):
+    # B11, B17: the banker's game 1, 2 (not the seq ids), and a damaged one said so; NAMES of
+    # a unit with a damaged names file carries "store": "damaged" besides the six cards.
+    kept = 1796135625
+    games = [{"id": 40, "profile": "world", "seq": 40, "transactions": 12,
+              "balances": {str(c): 15000000 for c in range(1, 7)}, "number": 2,
+              "kept": kept, "damaged": False},
+             {"id": 9, "profile": None, "seq": 9, "transactions": None, "balances": None,
+              "number": 1, "kept": None, "damaged": True}]
+
+    def unit(line):
+        if line.upper() == "GAMES":
+            return b"OK " + json.dumps(games).encode() + b"\n"
+        if line.upper() == "NAMES":
+            return (b'OK {"1": "Ann", "2": null, "3": null, "4": null, "5": null, "6": null, '
+                    b'"store": "damaged"}\n')
+        return fakes.HELLO.encode() + b"\n" if line.upper() == "HELLO" else b"ERR unknown\n"
+
+    f = fake(unit)
+    code, out, err = run(capsys, "--port", f.url, "games")
+    lines = out.splitlines()
+    assert code == 0, err
+    when = datetime.datetime.fromtimestamp(kept).strftime("%Y-%m-%d %H:%M")
+    assert lines[1].split()[:2] == ["40", "world"]
+    assert lines[1].endswith("15,000,000  game 2, put away " + when)
+    assert lines[2].split()[:2] == ["9", "-"]
+    assert lines[2].endswith("DAMAGED: cannot be brought back  game 1")
+    with talk(f.url) as b:
+        assert b.names() == {1: "Ann", 2: None, 3: None, 4: None, 5: None, 6: None}
 
 
 def test_restore_by_id_needs_maintenance(capsys, url):

@@ -219,7 +219,9 @@ def test_kept_games_are_brought_back_from_the_panel_as_at_the_unit(page, lang): 
     act(page, "up", "C")
     kept = json.loads(page.send("GAMES")[-1][3:])
     gid = kept[0]["id"]
-    head = words.say("win.game", lang, id=gid, profile="world", n=1)
+    # By its number, the first game played (B11); the page's games are not dated.
+    assert kept[0]["number"] == 1 and kept[0]["kept"] is None
+    head = words.say("win.game", lang, id=1, profile="world", n=1)
     who = ["Ann 16 M"] + ["%d 15 M" % c for c in range(2, 7)]
     assert games(page) == [[head, who, words.TEXTS[lang]["win.bring-back"]]]
     assert words.kept_game(kept[0], {1: "Ann"}, lang) == (head, who)  # the window's words
