@@ -4,24 +4,31 @@ and it imports nothing.
 
 MicroPython's dicts do not keep insertion order and its `json` has no `separators`, so objects
 are written from a tuple of (key, value) pairs, in that order, with ", " and ": ". Lists are
-arrays. Strings are escaped to plain ASCII.
+arrays. Strings are escaped to plain ASCII (`\\uXXXX`, a surrogate pair beyond U+FFFF, as
+JSON has it), or, with utf8 (what the store writes: a player's name kept as UTF-8), only their
+control characters are: MicroPython's `json` reads no surrogate pair back into one character.
 """
 
 
-def _str(s, out):
+def _str(s, out, utf8=False):
     out.append('"')
     for c in s:
         o = ord(c)
         if c == '"' or c == "\\":
             out.append("\\" + c)
-        elif o < 0x20 or o > 0x7E:
+        elif o < 0x20 or 0x7F <= o < 0xA0:
             out.append("\\u%04x" % o)
-        else:
+        elif o < 0x7F or utf8:
             out.append(c)
+        elif o > 0xFFFF:
+            o -= 0x10000
+            out.append("\\u%04x\\u%04x" % (0xD800 + (o >> 10), 0xDC00 + (o & 0x3FF)))
+        else:
+            out.append("\\u%04x" % o)
     out.append('"')
 
 
-def _write(v, out):
+def _write(v, out, utf8=False):
     if v is None:
         out.append("null")
     elif v is True:
@@ -31,7 +38,7 @@ def _write(v, out):
     elif isinstance(v, int):
         out.append(str(v))
     elif isinstance(v, str):
-        _str(v, out)
+        _str(v, out, utf8)
     elif isinstance(v, tuple):  # an object: ((key, value), ...)
         out.append("{")
         first = True
@@ -39,9 +46,9 @@ def _write(v, out):
             if not first:
                 out.append(", ")
             first = False
-            _str(k, out)
+            _str(k, out, utf8)
             out.append(": ")
-            _write(x, out)
+            _write(x, out, utf8)
         out.append("}")
     elif isinstance(v, list):
         out.append("[")
@@ -50,15 +57,15 @@ def _write(v, out):
             if not first:
                 out.append(", ")
             first = False
-            _write(x, out)
+            _write(x, out, utf8)
         out.append("]")
     elif isinstance(v, dict):  # only for keys whose order does not matter: sort them
-        _write(tuple((k, v[k]) for k in sorted(v)), out)
+        _write(tuple((k, v[k]) for k in sorted(v)), out, utf8)
     else:
         raise TypeError("cannot write %s" % type(v).__name__)
 
 
-def dumps(v):
+def dumps(v, utf8=False):
     out = []
-    _write(v, out)
+    _write(v, out, utf8)
     return "".join(out)

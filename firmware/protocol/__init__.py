@@ -189,18 +189,33 @@ class Protocol:
     def handle(self, line):
         if line is TOO_LONG:
             return self.drain() + ["ERR line-too-long lines end within %d characters" % MAX_LINE]
-        if isinstance(line, (bytes, bytearray)):
-            for b in line:
-                if (b < 32 or b > 126) and b != 9 and b != 13:
-                    return self.drain() + ["ERR bad-line only printable ASCII is understood"]
-            line = line.decode()
-        else:
-            for c in line:
-                if (c < " " or c > "~") and c != "\t" and c != "\r":
-                    return self.drain() + ["ERR bad-line only printable ASCII is understood"]
+        if isinstance(line, str):
+            try:
+                line = line.encode()
+            except UnicodeError:  # CPython's lone surrogates: no UTF-8 holds them
+                return self.drain() + ["ERR bad-line a line is ASCII, or UTF-8 in a name"]
+        wide = False
+        for b in line:
+            if b < 32 or b == 127:
+                if b != 9 and b != 13:
+                    return self.drain() + ["ERR bad-line a line has no control characters"]
+            elif b > 127:
+                wide = True
         if len(line) > MAX_LINE:
             return self.drain() + ["ERR line-too-long lines end within %d characters" % MAX_LINE]
-        words = line.replace("\t", " ").replace("\r", " ").split()
+        if wide:
+            # Only a player's name may be other than ASCII (NAME's text): checked where NAME
+            # is, so that a unit whose host never names a card keeps that code off its heap.
+            from protocol import names
+
+            line, err = names.wide_line(line)
+            if err:
+                return self.drain() + ["ERR bad-line " + err]
+        else:
+            line = line.decode()
+        # Split at spaces only: str.split() with no argument splits at Unicode spaces on
+        # CPython and at ASCII ones on MicroPython, and a name must read the same on both.
+        words = [w for w in line.replace("\t", " ").replace("\r", " ").split(" ") if w]
         if not words:
             return self.drain()  # blank lines are ignored
         name = words[0].upper()

@@ -10,12 +10,99 @@ NAMES, so a unit whose host never asks keeps it off its heap.
 The store keeps them (`get_names`, `put_names`): on flash (FileStore) two small files written in
 turn, `bank.n0` and `bank.n1`, so a power cut while writing leaves the names of before (B17's
 rule, kept for names too); a store in RAM (MemoryStore) on the store object.
+
+A name is any text (UTF-8 on the wire and on flash: "José", "李雷") of at most MAX_LEN
+characters (code points) and MAX_BYTES bytes of UTF-8, with no control character (CONTROL):
+the only text of the protocol that may be other than ASCII (docs/protocol.md, "Lines").
 """
 
 import jsonw
 from brain.ledger import CARDS
 
-MAX_LEN = 12
+MAX_LEN = 16
+# Every name of MAX_LEN characters from the Basic Multilingual Plane fits (3 bytes each at most);
+# one with characters beyond it (4 bytes: emoji, rare ideographs) may not. The bound keeps the
+# names file one short line on flash.
+MAX_BYTES = 48
+
+# Code points a name may not hold, as (first, last): C0, DEL and C1, and the Unicode controls
+# that move the text around it (line and paragraph separators, bidirectional embeddings,
+# overrides and isolates), which would garble a host's table or log.
+CONTROL = ((0, 0x1F), (0x7F, 0x9F), (0x2028, 0x202E), (0x2066, 0x2069))
+
+
+def _utf8(b):
+    """b (bytes) as str if it is UTF-8 as RFC 3629 has it (no overlong form, no surrogate,
+    nothing past U+10FFFF), else None. Checked here, byte by byte: MicroPython's decode takes
+    overlong forms and surrogates that CPython refuses, and both must answer alike."""
+    i = 0
+    n = len(b)
+    while i < n:
+        c = b[i]
+        if c < 0x80:
+            i += 1
+            continue
+        if 0xC2 <= c <= 0xDF:
+            k, lo, hi = 1, 0x80, 0xBF
+        elif 0xE0 <= c <= 0xEF:
+            k = 2
+            lo = 0xA0 if c == 0xE0 else 0x80
+            hi = 0x9F if c == 0xED else 0xBF
+        elif 0xF0 <= c <= 0xF4:
+            k = 3
+            lo = 0x90 if c == 0xF0 else 0x80
+            hi = 0x8F if c == 0xF4 else 0xBF
+        else:
+            return None
+        if i + k >= n:
+            return None
+        if not lo <= b[i + 1] <= hi:
+            return None
+        for j in range(i + 2, i + k + 1):
+            if not 0x80 <= b[j] <= 0xBF:
+                return None
+        i += k + 1
+    return b.decode()
+
+
+def wide_line(raw):
+    """(line as str, None) for a line (bytes, printable, not all ASCII) that is a NAME whose
+    text alone is other than ASCII, or (None, why not) for ERR bad-line."""
+    line = _utf8(raw)
+    if line is None:
+        return None, "a line is ASCII, or UTF-8 in a name"
+    words = line.replace("\t", " ").replace("\r", " ").split(" ")
+    head = [w for w in words if w][:2]
+    for w in head:
+        for c in w:
+            if ord(c) > 0x7E:
+                return None, "only a name may be other than ASCII (NAME <card> <name>)"
+    if head[0].upper() != "NAME":
+        return None, "only a name may be other than ASCII (NAME <card> <name>)"
+    return line, None
+
+
+def refusal(text):
+    """Why text cannot be a name ("long", "bytes" or "control"), or None if it can: the unit's
+    check, which the simulator's panel and page also make to say it in the player's language
+    (desktop/words.py, "name.<why>")."""
+    for c in text:
+        o = ord(c)
+        for lo, hi in CONTROL:
+            if lo <= o <= hi:
+                return "control"
+    if len(text) > MAX_LEN:
+        return "long"
+    if len(text.encode()) > MAX_BYTES:
+        return "bytes"
+    return None
+
+
+WHY = {
+    "long": "a name is at most %d characters" % MAX_LEN,
+    "bytes": "a name is at most %d bytes of UTF-8" % MAX_BYTES,
+    "control": "a name has no control characters",
+}
 
 
 def get(store):
@@ -50,11 +137,11 @@ def command(store, name, args):
         return "OK " + as_json(got, store.names_bad)
     card = args[0] if args else ""
     if len(card) != 1 or card < "1" or card > "9" or int(card) > CARDS:
-        return "ERR bad-argument NAME <card 1-%d> [name: 1-%d printable characters]" % (
-            CARDS, MAX_LEN)
+        return "ERR bad-argument NAME <card 1-%d> [name: 1-%d characters]" % (CARDS, MAX_LEN)
     text = " ".join(args[1:])  # the protocol splits words at spaces; one space is kept
-    if len(text) > MAX_LEN:
-        return "ERR bad-argument a name is at most %d characters" % MAX_LEN
+    why = refusal(text)
+    if why:
+        return "ERR bad-argument " + WHY[why]
     try:
         put(store, int(card), text or None)
         got = get(store)

@@ -19,11 +19,12 @@ named. A kept game whose file does not read whole is damage: the store lists its
 until the banker has seen it reported (`seen`), when it is kept no more.
 
 The names are two files written in turn, `bank.n0` and `bank.n1`, each one line
-`<crc32 hex8> <gen> <JSON list of 6 names or nulls>`; the newest good one counts, and a write
-goes to the file the newest good one is not in (a power cut leaves the names of before). A
-whole line that does not read is damage (`names_bad`), reported until the banker has seen it
-(`seen` removes the file; the next write would replace it too). They are not part of a game:
-boot, checkpoints, new games and restores leave them alone.
+`<crc32 hex8> <gen> <JSON list of 6 names or nulls>`, the names as UTF-8 (a JSON escape
+for a character beyond U+FFFF would not read back on MicroPython); the newest good one counts,
+and a write goes to the file the newest good one is not in (a power cut leaves the names of
+before). A whole line that does not read is damage (`names_bad`), reported until the banker
+has seen it (`seen` removes the file; the next write would replace it too). They are not part
+of a game: boot, checkpoints, new games and restores leave them alone.
 """
 
 import json
@@ -261,7 +262,7 @@ def put_names(store, gen, names):
     _, where, bad = _names_scan(store)
     # Into the file the newest good names are not in: a cut write leaves them.
     i = 0 if where == 1 else 1
-    _write(store, store.dir + NAME_FILES[i], "%d %s" % (gen, jsonw.dumps(list(names))))
+    _write(store, store.dir + NAME_FILES[i], "%d %s" % (gen, jsonw.dumps(list(names), True)))
     if bad:
         other = store.dir + NAME_FILES[1 - i]
         if _read(store, other)[1]:

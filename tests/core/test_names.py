@@ -39,12 +39,78 @@ def test_bad_names_are_refused_and_change_nothing():
     r, p = rig()
     p.handle("NAME 2 Bob")
     for line in ("NAME", "NAME 0 Zed", "NAME 7 Zed", "NAME x Zed", "NAME 12 Zed",
-                 "NAME 2 ThirteenChars", "NAMES 1"):
+                 "NAME 2 SeventeenCharsXYZ", "NAMES 1"):
         reply = p.handle(line)[-1]
         assert reply.startswith("ERR bad-argument"), (line, reply)
     assert p.handle("NAME 2 Bob\x01")[-1].startswith("ERR bad-line")
-    assert ok(p.handle("NAME 2 TwelveCharsX"))["2"] == "TwelveCharsX"  # 12 is the most
-    assert ok(p.handle("NAMES"))["2"] == "TwelveCharsX"
+    assert ok(p.handle("NAMES"))["2"] == "Bob"
+    assert ok(p.handle("NAME 2 SixteenCharsXYZW"))["2"] == "SixteenCharsXYZW"  # 16 is the most
+    assert ok(p.handle("NAMES"))["2"] == "SixteenCharsXYZW"
+
+
+JOSE = "Jos\u00e9"
+LI_LEI = "\u674e\u96f7"
+GRIN = "\U0001F600"  # beyond U+FFFF: 4 bytes of UTF-8, a surrogate pair in JSON
+
+
+def test_names_in_any_language_kept_on_flash_as_utf8_and_answered_escaped():
+    fs = FaultFS()
+    r, p = rig(fs)
+    reply = p.handle(("NAME 3 " + JOSE).encode())[-1]  # as bytes from a serial port
+    assert reply == ('OK {"1": null, "2": null, "3": "Jos\\u00e9", "4": null, "5": null, '
+                     '"6": null}')  # replies stay ASCII
+    assert ok(p.handle("NAME 4 " + LI_LEI))["4"] == LI_LEI
+    reply = p.handle("name 5 Zo\u00eb " + GRIN)[-1]
+    # (read as text: MicroPython's json makes no one character of a surrogate pair)
+    assert '"5": "Zo\\u00eb \\ud83d\\ude00"' in reply
+    newest = max((f for f in fs.files if "bank.n" in f), key=lambda f: fs.files[f][9:10])
+    assert LI_LEI.encode() in bytes(fs.files[newest])  # UTF-8 on flash, not escapes
+    assert GRIN.encode() in bytes(fs.files[newest])
+    r2, p2 = rig(fs)  # the next boot reads them back whole
+    assert p2.handle("NAMES") == [reply]
+    got = ok(p2.handle("NAMES"))
+    assert (got["3"], got["4"]) == (JOSE, LI_LEI)
+    assert r2.unit.store_status == "ok"
+    assert r2.unit.display() == ("0", False, False)  # the unit's own display never shows them
+
+
+def test_a_name_too_long_or_with_control_characters_is_refused_and_changes_nothing():
+    fs = FaultFS()
+    r, p = rig(fs)
+    p.handle("NAME 2 " + JOSE)
+    before = dict((k, bytes(v)) for k, v in fs.files.items())
+    for text, why in (
+        ("\u00e9" * 17, "ERR bad-argument a name is at most 16 characters"),
+        (GRIN * 13, "ERR bad-argument a name is at most 48 bytes of UTF-8"),  # 13 chars
+        ("Bo\u0085b", "ERR bad-argument a name has no control characters"),  # C1 NEL
+        ("Bo\u202eb", "ERR bad-argument a name has no control characters"),  # RTL override
+        ("Bo\x7fb", "ERR bad-line a line has no control characters"),  # DEL
+        ("Bo\x1b[2Jb", "ERR bad-line a line has no control characters"),  # ESC
+    ):
+        assert p.handle("NAME 2 " + text) == [why], text
+        assert p.handle(("NAME 2 " + text).encode()) == [why], text
+    assert dict((k, bytes(v)) for k, v in fs.files.items()) == before
+    assert ok(p.handle("NAMES"))["2"] == JOSE
+    assert ok(p.handle("NAME 2 " + "\u00e9" * 16))["2"] == "\u00e9" * 16  # 16 is the most
+    assert ok(p.handle("NAME 2 " + LI_LEI * 8))["2"] == LI_LEI * 8  # 48 bytes: the most
+    assert '"2": "%s"' % ("\\ud83d\\ude00" * 12) in p.handle("NAME 2 " + GRIN * 12)[-1]
+
+
+def test_only_a_name_may_be_other_than_ascii():
+    r, p = rig()
+    for line in ("KEY \u00e9", "NAME \u00e9 x", "N\u00c1ME 1 x", "SET PROFILE \u00e9"):
+        assert p.handle(line) == [
+            "ERR bad-line only a name may be other than ASCII (NAME <card> <name>)"], line
+    # Not UTF-8: a lone byte, an overlong "/", a surrogate, a sequence cut short, past U+10FFFF
+    for raw in (b"NAME 1 \xff", b"NAME 1 \xc0\xaf", b"NAME 1 \xed\xa0\x80",
+                b"NAME 1 \xe6\x9d", b"NAME 1 \xf4\x90\x80\x80", b"NAME 1 \x80"):
+        assert p.handle(raw) == ["ERR bad-line a line is ASCII, or UTF-8 in a name"], raw
+    assert ok(p.handle("NAMES"))["1"] is None
+    # Words split at spaces and tabs only: a wide space is part of the name, on both interpreters
+    assert ok(p.handle("NAME 1 Ann\u3000Lee\tK"))["1"] == "Ann\u3000Lee K"
+    # The line's limit is in bytes: 96 two-byte characters are a line (a name too long), 97 not
+    assert p.handle(b"NAME 1 " + b"\xc3\xa9" * 96)[-1].startswith("ERR bad-argument")
+    assert p.handle(b"NAME 1 " + b"\xc3\xa9" * 97)[-1].startswith("ERR line-too-long")
 
 
 def test_names_survive_a_reboot_and_a_new_game():
@@ -154,6 +220,20 @@ if LFS2 is not None:  # the MicroPython unix port's LittleFS, as on the Pico
         dev.on_write = dev.on_erase = None
         assert seen and "Ann" in seen
         assert _lfs_names(mount(dev.copy()))[0] == "Anna"
+
+
+    def test_littlefs_keeps_names_in_any_language():
+        from protocol import names
+
+        dev = RamDev()
+        mkfs(dev)
+        fsobj = mount(dev)
+        fsobj.mkdir("/bank")
+        store = FileStore("/bank", fs=VfsFS(fsobj))
+        names.put(store, 3, JOSE)
+        names.put(store, 4, LI_LEI + GRIN)
+        got = _lfs_names(mount(dev.copy()))  # as the next boot reads them
+        assert (got[2], got[3]) == (JOSE, LI_LEI + GRIN)
 
 
 def _named():

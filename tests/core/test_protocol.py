@@ -220,7 +220,7 @@ def test_maintenance_commands():
 def test_unprintable_characters_in_text_lines_too():
     r, p = proto_rig()
     out = p.handle("FR\x00B")
-    assert out == ["ERR bad-line only printable ASCII is understood"]
+    assert out == ["ERR bad-line a line has no control characters"]
     assert p.handle("HELLO\r")[0].startswith("OK ")
 
 
