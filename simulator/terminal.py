@@ -234,7 +234,7 @@ class Terminal:
             add(words.say("term.balances"))
             named = self._names()
             for n, bal in s.balances():
-                add("  %s %-12s %12s  %s" % (words.who(n), named.get(n, ""), words.grouped(bal),
+                add("  %s %-16s %12s  %s" % (words.who(n), named.get(n, ""), words.grouped(bal),
                                             words.amount(bal, prof)))
             add(words.say("term.recent"))
             for rec in reversed(s.recent(8)):

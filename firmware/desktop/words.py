@@ -115,6 +115,10 @@ TEXTS = {
         "panel.named": "{card} is {name}",
         "panel.unnamed": "{card} has no name now",
         "panel.name-refused": "the name was not kept: {why}",
+        "name.long": "a name is at most {n} characters",
+        "name.bytes": ("a name is at most {n} bytes of text, and an emoji or a rare character "
+                       "takes 4"),
+        "name.control": "a name cannot hold control characters (tab, newline, direction marks)",
         "panel.back": "game {game} is back",
         "panel.back-needs": ("bringing a game back needs maintenance mode: hold DEAL for 3 "
                              "seconds on the unit, then try again"),
@@ -278,6 +282,11 @@ TEXTS = {
         "panel.named": "{card} s'appelle {name}",
         "panel.unnamed": "{card} n'a plus de nom",
         "panel.name-refused": "le nom n'a pas \u00e9t\u00e9 gard\u00e9 : {why}",
+        "name.long": "un nom a au plus {n} caract\u00e8res",
+        "name.bytes": ("un nom tient en {n} octets au plus, et un \u00e9moji ou un caract\u00e8re "
+                       "rare en prend 4"),
+        "name.control": ("un nom ne peut pas contenir de caract\u00e8res de contr\u00f4le "
+                         "(tabulation, saut de ligne, marques de direction)"),
         "panel.back": "la partie {game} est de retour",
         "panel.back-needs": ("reprendre une partie demande le mode maintenance : maintenez DEAL "
                              "3 secondes sur l'appareil, puis r\u00e9essayez"),
@@ -425,6 +434,18 @@ def who(card, names=None, lang=None):
     if name:
         return say("named", lang, name=name, n=card)
     return say("card", lang, n=card)
+
+
+def name_refused(text, lang=None):
+    """Why the unit would refuse text as a name, in a sentence (the unit's own check,
+    protocol/names.py), or None if it takes it."""
+    from protocol import names
+
+    why = names.refusal(text)
+    if why is None:
+        return None
+    n = names.MAX_BYTES if why == "bytes" else names.MAX_LEN
+    return say("name." + why, lang, n=n)
 
 
 def typed(entry):

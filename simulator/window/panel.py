@@ -11,7 +11,7 @@ from brain.ledger import CARDS, FROM, TO
 from desktop import words
 from simulator.window.layout import CARD_COLOURS
 
-NAME_MAX = 12  # names.MAX_LEN: the unit refuses longer ones
+NAME_MAX = 16  # names.MAX_LEN: the unit refuses longer ones
 COLUMN_CHARS = 36  # the log's width, and the previous games' beside it
 LOG_LINES = 12  # the log's height where the screen has room (sizes.py may make it shorter)
 
@@ -94,9 +94,16 @@ class BankerPanel:
 
     def name_card(self, card, text):
         """The banker panel's NAME: the unit keeps it with the game (protocol/names.py)."""
-        text = " ".join(text.split())
-        ok, got = self.ask("NAME %d %s" % (card, text) if text else "NAME %d" % card)
-        if ok:
+        # Spaces only, as the unit splits words: a wide space is part of a name
+        text = " ".join(w for w in text.split(" ") if w)
+        said = words.name_refused(text)
+        if said:  # the unit's check, said in the player's language; nothing is sent
+            ok, got = False, ""
+        else:
+            ok, got = self.ask("NAME %d %s" % (card, text) if text else "NAME %d" % card)
+        if said:
+            self.status = words.say("panel.name-refused", why=said)
+        elif ok:
             self.names = {int(k): v for k, v in got.items() if v and k.isdigit()}
             self.status = words.say("panel.named", card=words.who(card), name=text) if text \
                 else words.say("panel.unnamed", card=words.who(card))

@@ -254,6 +254,27 @@ def test_the_banker_names_the_cards(win):
     assert win.unit.display()[0] == "Err1"  # the unit's own display stays digits
 
 
+def test_names_in_any_language_in_the_panel_and_the_log(win):
+    type_keys(win, "b")
+    name_in_panel(win, 1, "Zo\u00eb")
+    name_in_panel(win, 2, "\u674e\u96f7")
+    assert said(win) == "card 2 is \u674e\u96f7"
+    assert win.desk.handle("NAMES")[-1].startswith(
+        'OK {"1": "Zo\\u00eb", "2": "\\u674e\\u96f7", "3": null')
+    type_keys(win, "F1")
+    type_keys(win, "F2", state=1)
+    type_keys(win, "2", "5", "0", "k", "minus")
+    assert "#1 transfer \u674e\u96f7>Zo\u00eb 250 k" in win.log_text.get("1.0", "end")
+    assert win.name_entries[1].get() == "Zo\u00eb"
+    # 17 characters: refused in a sentence, and the name before is kept
+    name_in_panel(win, 1, "Bartholom\u00e9e-Zo\u00eb!!")
+    assert said(win) == "the name was not kept: a name is at most 16 characters"
+    name_in_panel(win, 1, "Zo\u00eb\u202eX")  # a direction override: a control character
+    assert said(win).startswith("the name was not kept: a name cannot hold control characters")
+    assert win.desk.handle("NAMES")[-1].startswith('OK {"1": "Zo\\u00eb", ')
+    assert win.unit.display()[0] != "Zo\u00eb"  # the unit's own display stays digits
+
+
 def test_the_log_filtered_by_player(win):
     type_keys(win, "b")
     for card in (1, 2, 3):

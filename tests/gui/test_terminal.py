@@ -277,3 +277,20 @@ def test_every_word_on_the_french_screen_is_french(tty):
     for english in ("card", "deal", "idle", "power", "slot", "sound", "entry", "keys",
                     "no display"):
         assert not re.search(r"\b%s\b" % english, screen), english
+
+
+def test_names_in_any_language_on_the_terminal(tty):
+    p = tty("--seed", "1", "--tcp", "0", cols=100, rows=40)
+    m = p.wait(lambda p: re.search(r"serving tcp 127\.0\.0\.1:(\d+)", "\n".join(p.screen())))
+    with socket.create_connection(("127.0.0.1", int(m.group(1))), timeout=5) as s:
+        f = s.makefile("rb")
+        s.sendall("NAME 1 Zo\u00eb\nNAME 2 \u674e\u96f7\n".encode())
+        f.readline()
+        assert json.loads(f.readline().decode()[3:])["2"] == "\u674e\u96f7"
+        s.sendall(b"INSERT L 1\nINSERT R 2\nKEY 1 M -\n")
+        for _ in range(3):
+            f.readline()
+    p.type("b")  # the banker's panel: the names by the balances and in the log
+    p.seen("card 1 Zo\u00eb ")
+    p.seen("card 2 \u674e\u96f7")
+    p.seen("transfer \u674e\u96f7>Zo\u00eb 1 M")
