@@ -206,7 +206,10 @@ class Bank:
     def request(self, command, timeout=None):
         """Send a well-formed command; return the JSON payload of `OK` (None for a bare `OK`),
         raise CommandError for `ERR`."""
-        if len(command) > MAX_LINE or "\n" in command or not command.isascii():
+        # Only a name may be other than ASCII (NAME's text, as UTF-8); the line limit is bytes.
+        wide = not command.isascii()
+        if (wide and not command[:5].upper() == "NAME ") or "\n" in command \
+                or len(command.encode("utf-8", "surrogatepass")) > MAX_LINE:
             raise BankError("command too long or not plain ASCII: '%s'" % printable(command))
         reply = self.exchange(command, timeout)
         if not reply.ok:

@@ -2,6 +2,7 @@
 
 import os
 import sys
+import unicodedata
 
 from .errors import CommandError
 
@@ -16,6 +17,21 @@ def money(amount):
     if isinstance(amount, bool) or not isinstance(amount, int):
         return str(amount)
     return "{:,}".format(amount)
+
+
+def width(text):
+    """The columns text takes on a terminal: a wide character (an ideograph, "李") two, a
+    combining mark none, as a name in any language may hold them."""
+    return sum(0 if unicodedata.combining(c) else
+               2 if unicodedata.east_asian_width(c) in ("W", "F") else 1 for c in text)
+
+
+def ljust(text, n):
+    return text + " " * max(0, n - width(text))
+
+
+def rjust(text, n):
+    return " " * max(0, n - width(text)) + text
 
 
 def say(text=""):

@@ -12,7 +12,7 @@ import sys
 import time
 
 from .errors import EXIT_OK, BankError
-from .out import CARDS, VOLUMES, card_label, money, names_of, refusal, say
+from .out import CARDS, VOLUMES, card_label, ljust, money, names_of, refusal, rjust, say, width
 
 
 def cmd_status(bank, args):
@@ -83,9 +83,9 @@ def cmd_balances(bank, args):
         for card, amount in sorted(balances.items()):
             say("%4d %11s" % (card, money(amount)))
         return EXIT_OK
-    say("card  name              balance")
+    say("card  %s %11s" % (ljust("name", 16), "balance"))  # a name is 16 characters at most
     for card, amount in sorted(balances.items()):
-        say("%4d  %-12s %11s" % (card, names.get(card, ""), money(amount)))
+        say("%4d  %s %11s" % (card, ljust(names.get(card, ""), 16), money(amount)))
     return EXIT_OK
 
 
@@ -121,7 +121,7 @@ def cmd_log(bank, args):
             if names:
                 row += [names.get(e.get(c), "") if isinstance(e.get(c), int) else ""
                         for c in ("from", "to")]
-            writer.writerow(row)
+            writer.writerow([_csv_safe(c) for c in row])
         sys.stdout.write(buf.getvalue())
         return EXIT_OK
     if not entries:
@@ -134,12 +134,12 @@ def cmd_log(bank, args):
         [_table_cell(columns[i], e.get(columns[i]), r[i], names) for i in keep]
         for e, r in zip(entries, rows, strict=True)
     ]
-    widths = [max(len(row[i]) for row in shown) for i in range(len(keep))]
+    widths = [max(width(row[i]) for row in shown) for i in range(len(keep))]
     for n, row in enumerate(shown):
         cells = []
         for i, cell in enumerate(row):
             right = shown[0][i] in ("seq", "amount", "undoes")
-            cells.append(cell.rjust(widths[i]) if right else cell.ljust(widths[i]))
+            cells.append(rjust(cell, widths[i]) if right else ljust(cell, widths[i]))
         say("  ".join(cells).rstrip())
         if n == 0:
             say("  ".join("-" * w for w in widths))
@@ -154,6 +154,18 @@ def _table_cell(column, value, text, names=None):
     if isinstance(value, dict) and all(isinstance(v, int) for v in value.values()):
         return " ".join("%s=%s" % (k, money(v)) for k, v in value.items())  # after-balances
     return text
+
+
+def _csv_safe(cell):
+    """A CSV cell a spreadsheet shows as text: one that begins like a formula (=, +, -, @, or
+    a tab or carriage return before one) gets a leading apostrophe, as OWASP advises; a number
+    ("-5") stays a number."""
+    if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        try:
+            int(cell)
+        except ValueError:
+            return "'" + cell
+    return cell
 
 
 def _cell(value):

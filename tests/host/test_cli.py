@@ -807,9 +807,9 @@ def test_names_in_the_host_tools_output(capsys, nurl):
         b.press("250K-")  # Bob pays Ann (B6)
     code, out, _ = run(capsys, "--port", nurl, "balances")
     lines = out.splitlines()
-    assert lines[0] == "card  name              balance"
-    assert lines[1] == "   1  Ann Lee       15,250,000"
-    assert lines[3] == "   3                15,000,000"
+    assert lines[0] == "card  name                 balance"
+    assert lines[1] == "   1  Ann Lee           15,250,000"
+    assert lines[3] == "   3                    15,000,000"
     code, out, _ = run(capsys, "--port", nurl, "log")
     assert out.splitlines()[2].split()[1:8] == ["transfer", "2", "Bob", "1", "Ann", "Lee",
                                                "250,000"]
@@ -818,8 +818,51 @@ def test_names_in_the_host_tools_output(capsys, nurl):
     assert (row["from_name"], row["to_name"]) == ("Bob", "Ann Lee")
     code, out, _ = run(capsys, "--port", nurl, "name", "1")
     assert (code, out) == (0, "card 1: (no name)\n")
-    code, _, err = run(capsys, "--port", nurl, "name", "1", "Thirteen chars")
-    assert code == 2 and "1-12 printable ASCII" in err
+    code, _, err = run(capsys, "--port", nurl, "name", "1", "Seventeen chars!!")
+    assert code == 2 and "a name is at most 16 characters" in err
+
+
+def test_names_in_any_language_in_the_host_tools_output_and_a_safe_csv(capsys, nurl):
+    zoe, li_lei = "Zo\u00eb", "\u674e\u96f7"
+    assert run(capsys, "--port", nurl, "name", "1", zoe) == (0, "card 1: %s\n" % zoe, "")
+    assert run(capsys, "--port", nurl, "name", "2", li_lei)[:2] == (0, "card 2: %s\n" % li_lei)
+    assert run(capsys, "--port", nurl, "name", "3", "=1+2")[:2] == (0, "card 3: =1+2\n")
+    assert run(capsys, "--port", nurl, "name", "4", "@SUM(A1)")[0] == 0
+    with talk(nurl) as b:
+        assert b.names()[2] == li_lei  # the unit's reply escapes it; JSON brings it back
+        b.insert("L", 1)
+        b.insert("R", 2)
+        b.press("1M-")  # Li Lei pays Zoe
+        b.remove("L")
+        b.insert("L", 3)
+        b.press("2M-")  # Li Lei pays "=1+2"
+        b.remove("R")
+        b.insert("R", 4)
+        b.press("250K-")  # "@SUM(A1)" pays "=1+2"
+    code, out, _ = run(capsys, "--port", nurl, "balances")
+    lines = out.splitlines()
+    assert lines[1] == "   1  " + zoe + " " * 15 + "16,000,000"
+    assert lines[2] == "   2  " + li_lei + " " * 14 + "12,000,000"  # 2 columns a character
+    code, out, _ = run(capsys, "--port", nurl, "log")
+    assert out.splitlines()[2].split()[1:6] == ["transfer", "2", li_lei, "1", zoe]
+    code, out, _ = run(capsys, "--port", nurl, "log", "--csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["from_name"], r["to_name"]) for r in rows] == [
+        (li_lei, zoe), (li_lei, "'=1+2"), ("'@SUM(A1)", "'=1+2")]
+    assert not any(cell[:1] in "=+-@" for r in rows for cell in r.values() if cell)
+    # Refused before anything is sent, in a sentence; the names stay
+    for text, why in (("\u00e9" * 17, "a name is at most 16 characters"),
+                      ("\U0001F600" * 13, "a name is at most 48 bytes of UTF-8"),
+                      ("Zo\u00eb\u202e", "a name cannot hold control characters"),
+                      ("Zo\tb", "a name cannot hold control characters")):
+        code, _, err = run(capsys, "--port", nurl, "name", "1", text)
+        assert code == 2 and why in err, (text, err)
+    with talk(nurl) as b:
+        assert b.names()[1] == zoe
+        # and the unit itself refuses them the same way, sent past the tool's own check
+        reply = b.exchange("NAME 1 " + "\u00e9" * 17)
+        assert (reply.ok, reply.message) == (False, "a name is at most 16 characters")
+        assert b.names()[1] == zoe
 
 
 def test_backup_and_restore_keep_the_names(capsys, sims, tmp_path):
@@ -828,13 +871,17 @@ def test_backup_and_restore_keep_the_names(capsys, sims, tmp_path):
         reset(b, True)
         b.set_name(1, "Ann")
         b.set_name(3, "Cy")
+        b.set_name(5, "\u674e\u96f7\U0001F600")
     path = tmp_path / "game.json"
     assert run(capsys, "--port", sim.url, "backup", path)[0] == 0
-    assert json.loads(path.read_text())["names"] == {"1": "Ann", "3": "Cy"}
+    assert json.loads(path.read_text())["names"] == {"1": "Ann", "3": "Cy",
+                                                     "5": "\u674e\u96f7\U0001F600"}
     with Bank.open(sim.url) as b:
         b.set_name(1, "Zed")
         b.set_name(3)
+        b.set_name(5)
     code, _, err = run(capsys, "--port", sim.url, "restore", path)
     assert (code, err) == (0, "")
     with Bank.open(sim.url) as b:
-        assert b.names() == {1: "Ann", 2: None, 3: "Cy", 4: None, 5: None, 6: None}
+        assert b.names() == {1: "Ann", 2: None, 3: "Cy", 4: None, 5: "\u674e\u96f7\U0001F600",
+                             6: None}

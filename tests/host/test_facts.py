@@ -21,3 +21,15 @@ def test_bank_takes_every_card_of_the_unit_and_no_other():
     bad = subprocess.run(run + [str(ledger.CARDS + 1)], capture_output=True, text=True)
     assert bad.returncode == 2
     assert "CARD (1-%d)" % ledger.CARDS in bad.stderr
+
+
+def test_the_host_tools_refuse_names_as_the_unit_does():
+    from protocol import names
+
+    from host_tools import settings
+
+    assert (settings.NAME_MAX, settings.NAME_MAX_BYTES, settings.NAME_CONTROL) == (
+        names.MAX_LEN, names.MAX_BYTES, names.CONTROL)
+    for text in ("Zo\u00eb", "\u00e9" * 16, "\u00e9" * 17, "\U0001F600" * 12,
+                 "\U0001F600" * 13, "a\x85", "a\u202eb", "a\u2066", "\u200dx", "a\tb"):
+        assert (settings.name_problem(text) is None) == (names.refusal(text) is None), text
