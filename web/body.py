@@ -346,6 +346,12 @@ def call(op, a=None, b=None):
     return p.view()
 
 
+def name_refused(text):
+    """Why the unit would refuse text as a name, as the window's panel says it, or ""."""
+    said = words.name_refused(text)
+    return words.say("panel.name-refused", why=said) if said else ""
+
+
 def send(line):
     """One protocol line, as the serial port takes it: the reply lines, as the other bodies
     give them, joined by newlines. As in the other bodies' loops, a step before (the timers

@@ -670,7 +670,14 @@ function buildNames() {
     const n = cell.dataset.card;
     const text = prompt(TEXTS["page.name-for"].replace("{n}", n), view.names[n - 1] || "");
     if (text === null) return;
-    const reply = send(("NAME " + n + " " + text.trim()).trim());
+    // Spaces only, as the unit splits words: a name in any language keeps its other characters
+    const name = text.split(" ").filter((w) => w).join(" ");
+    const why = body.name_refused(name);  // the unit's check, said in the page's language
+    if (why) {
+      alert(why);
+      return;
+    }
+    const reply = send(("NAME " + n + " " + name).trim());
     if (!reply[reply.length - 1].startsWith("OK")) alert(reply[reply.length - 1]);
   });
 }

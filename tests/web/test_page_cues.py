@@ -325,3 +325,32 @@ def test_the_line_under_the_unit_is_on_the_phones_screen_and_moves_nothing(origi
         assert page.console_errors() == []
     finally:
         stop_chromium(drv)
+
+
+# -- names in any language -------------------------------------------------------------------------
+@pytest.mark.parametrize("lang", LANGS)
+def test_names_in_any_language_on_the_page(page, lang):
+    load(page, lang)
+    page.drv.execute_script("window.prompt = () => 'Zo\u00eb';")  # the banker types a name
+    page.drv.find_elements("css selector", "#balances td.name")[0].click()
+    assert page.send("NAMES")[-1].startswith('OK {"1": "Zo\\u00eb", "2": null')
+    page.send("NAME 3 \u674e\u96f7")
+    act(page, "in", "R", 3)
+    act(page, "in", "L", 1)
+    keys(page, "5", "0", "0", "K", "-")
+    cells = page.drv.execute_script(
+        "return [...document.querySelectorAll('#balances td.name')].map((e) => e.textContent);")
+    assert cells[0] == "Zo\u00eb" and cells[2] == "\u674e\u96f7"
+    assert page.panel()[1] == ["#1 %s \u674e\u96f7>Zo\u00eb 500 k"
+                               % words.TEXTS[lang]["kind.transfer"]]
+    # 17 characters: refused in a sentence in the page's language, nothing sent, Zoë kept
+    page.drv.execute_script("window.prompt = () => arguments[0];"
+                            "window.alert = (s) => { window.alerted = s; };", "\u00e9" * 17)
+    page.drv.find_elements("css selector", "#balances td.name")[0].click()
+    assert page.drv.execute_script("return window.alerted;") == words.say(
+        "panel.name-refused", lang, why=words.say("name.long", lang, n=16))
+    assert page.send("NAMES")[-1].startswith('OK {"1": "Zo\\u00eb", "2": null')
+    page.load()  # kept in the browser as on the unit's flash
+    cells = page.drv.execute_script(
+        "return [...document.querySelectorAll('#balances td.name')].map((e) => e.textContent);")
+    assert cells[0] == "Zo\u00eb" and cells[2] == "\u674e\u96f7"
