@@ -327,7 +327,7 @@ def test_the_line_under_the_unit_is_on_the_phones_screen_and_moves_nothing(origi
         stop_chromium(drv)
 
 
-# -- names in any language -------------------------------------------------------------------------
+# -- names in any language ----------------------------------------------------------------------
 @pytest.mark.parametrize("lang", LANGS)
 def test_names_in_any_language_on_the_page(page, lang):
     load(page, lang)
