@@ -30,9 +30,17 @@ def test_same_replies_byte_for_byte(tmp_path):
     with open(SESSION, "rb") as f:
         data = f.read()
     data += b"\xff\xfe garbage\n" + b"A" * 300 + b"\n"
+    # Names in any language: UTF-8 in, JSON escapes out; not UTF-8 (an overlong "/", a
+    # surrogate) refused; words split at spaces alone (U+3000 is one on CPython only)
+    data += ("NAME 3 Jos\u00e9\nNAME 4 \u674e\u96f7\U0001F600\nNAME 5 a\u3000b\n"
+             "NAME 6 \u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9"
+             "\u00e9\u00e9\u00e9\u00e9\u00e9\nNAMES\n").encode()
+    data += b"NAME 1 \xc0\xaf\nNAME 2 \xed\xa0\x80\n"
     cp = run(sys.executable, data)
     mp = run(MICROPYTHON, data)
     assert cp == mp
+    assert ('"3": "Jos\\u00e9", "4": "\\u674e\\u96f7\\ud83d\\ude00", "5": "a\\u3000b", '
+            '"6": null}') in cp.decode()
     lines = cp.decode().splitlines()
     replies = [x for x in lines if not x.startswith("! ")]
     commands = [x for x in data.decode("latin-1").splitlines() if x.strip()]
