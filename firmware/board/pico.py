@@ -24,9 +24,15 @@ class Board:
         self.latch = latch
         self.vbus = vbus
         self._rp2 = sys.platform == "rp2"
+        self._irq = None  # the interrupt state quiet() saved, while it holds them off
+        # The HT1621's quick way from a text to the glass (the LED option has none)
+        self._quick = getattr(display, "show_text", None)
+        self._codes = segments.ascii_codes() if self._quick is not None else None
 
     def show(self, text, k, M):
-        self.display.show_patterns(segments.cells(text), k, M)
+        quick = self._quick
+        if quick is None or not quick(text, k, M, self._codes):
+            self.display.show_patterns(segments.cells(text), k, M)
 
     def blank(self):
         self.display.off()
@@ -54,6 +60,20 @@ class Board:
         # allocation, as this runs at every wake of the loop's poll.
         return (m[0x50100000] ^ (m[0x50100002] << 7) ^ (m[0x50100004] << 14)
                 ^ (m[0x50100006] << 3))
+
+    def quiet(self):
+        """Hold the interrupts off until loud(): a key's contact to its picture on the glass
+        in one stretch. An interrupt that comes meanwhile (USB, a pin's edge) is taken at
+        loud(); USB NAKs the host until then, losing nothing. rp2 only; again while quiet:
+        nothing."""
+        if self._rp2 and self._irq is None:
+            self._irq = machine.disable_irq()
+
+    def loud(self):
+        irq = self._irq
+        if irq is not None:
+            self._irq = None
+            machine.enable_irq(irq)
 
     def usb_powered(self):
         return True if self.vbus is None else bool(self.vbus.value())

@@ -51,6 +51,7 @@ class Keypad:
         self.armed = False  # every row driven low, waiting for a column's edge
         self.woke = False  # a column fell (or was low) since idle() armed the matrix
         self._port = None  # (row_closed, rows_level, row bits, all rows' bits, col bits, shift)
+        self._at_edge = 0  # the matrix as the first column's edge found it (port only, _edge)
         for r in rows:
             r.value(1)  # released: the idle state between scans
 
@@ -82,7 +83,16 @@ class Keypad:
         self.listening = True
 
     def _edge(self, pin):
-        self.woke = True  # hard IRQ: a store, nothing allocated
+        # Hard IRQ: nothing allocated. Through the port the first edge also reads the matrix,
+        # the switch closed this instant: by the time the loop scans, a bouncing contact may be
+        # in an open spell for the best part of a millisecond. The rows are driven low again
+        # after, as idle() left them; the edges that reading makes find woke set.
+        first = not self.woke
+        self.woke = True
+        port = self._port
+        if first and port is not None and self.armed:
+            self._at_edge = port[0](port[2], port[4], port[5], len(self.cols))
+            port[1](port[3], True)
 
     def idle(self, now):
         """Arm the matrix and return True when nothing needs a scan until a column falls: no key
@@ -122,6 +132,9 @@ class Keypad:
         if port is not None:
             self.armed = False  # matrix_closed releases every row first
             packed = port[0](port[2], port[4], port[5], ncols)
+            if self._at_edge:
+                packed |= self._at_edge  # closed at the edge: a press, whatever it reads now
+                self._at_edge = 0
             if not packed and not self.held:
                 return ()  # nothing closed, nothing down: a bounce's open spell
         elif self.armed:
