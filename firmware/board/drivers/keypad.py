@@ -13,8 +13,9 @@ event also gives one 'long' event.
 
 Between presses nothing need be scanned (issue 18, point 4): `idle(now)` drives every row low
 once no key is down and no lockout runs, so a closing switch pulls its column low at once; with
-`listen(trigger)` each column's falling edge sets `woke` from a hard IRQ (one store, no
-allocation), and the loop sleeps until then. `scan()` releases the rows again first.
+`listen(trigger)` each column's falling edge sets `woke` from a hard IRQ (no allocation; through
+the port it also reads the matrix, for the scan after it), and the loop sleeps until then.
+`scan()` releases the rows again first.
 
 Time is given, never read: `scan(now)` takes ticks, deadlines are computed with
 ticks_add/ticks_diff. Pins are duck-typed: `.value()`, and `.irq()` for `listen`.
