@@ -19,8 +19,9 @@ The loop, each turn:
    with protocol.LineReader and answer each line with `Protocol.handle`. A half line is dropped
    when the host closes, opens or sets up the port (`Board.host_session`); a host that stays
    resynchronises by sending a line end: a partial line in front of it gets one `ERR` reply.
-A key's wake holds the interrupts off (`Board.quiet`, rp2) from the poll's end until the key's
-picture is on the glass (`Board.loud` in `step`): the USB stack's work waits that millisecond.
+A key's wake holds the USB and pin interrupts off (`Board.quiet`, rp2) from the poll's end until
+the key's picture is on the glass (`Board.loud` in `step`): the USB stack's work waits that
+millisecond.
 Steps 1-3 are `step(now)`, the loop of every body: the simulator's window, terminal and
 headless server run it on a simulated board and serve their own ports in their own waits
 (desktop/simapp.py); step 4 is the Pico's (`turn`).

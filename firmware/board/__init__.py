@@ -17,8 +17,8 @@ lights    `lights(red, green)` sets the modes ('off' 'on' 'slow' 'fast'); `leds.
           they; `leds.update(now)` flashes them (board/lights.py)
 power     `latch`: None, or `release()` cuts the power when the unit switches off;
           `usb_powered()`: a host may be listening; `sleep(ms)`: the low-power wait when off
-quiet     `quiet()` holds the interrupts off from a key's wake until `loud()`, once its picture
-          is drawn (the Pico's; the simulator's do nothing)
+quiet     `quiet()` holds the USB and pin interrupts off from a key's wake until `loud()`, once
+          its picture is drawn (the Pico's; the simulator's do nothing)
 clock     the loop's `clock.now()` (brain/clock.py RealClock; desktop/vclock.py's VirtualClock
           in the simulator and the tests): every event above takes that `now`
 serial    the Pico: the USB port, app.App's own (`open_serial`, `serial`: one port, one

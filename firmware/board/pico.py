@@ -24,7 +24,8 @@ class Board:
         self.latch = latch
         self.vbus = vbus
         self._rp2 = sys.platform == "rp2"
-        self._irq = None  # the interrupt state quiet() saved, while it holds them off
+        self._quiet = False  # quiet() holds the USB and pin interrupts off
+        self._masked = 0  # those of them that were enabled (NVIC bits)
         # The HT1621's quick way from a text to the glass (the LED option has none)
         self._quick = getattr(display, "show_text", None)
         self._codes = segments.ascii_codes() if self._quick is not None else None
@@ -62,18 +63,24 @@ class Board:
                 ^ (m[0x50100006] << 3))
 
     def quiet(self):
-        """Hold the interrupts off until loud(): a key's contact to its picture on the glass
-        in one stretch. An interrupt that comes meanwhile (USB, a pin's edge) is taken at
-        loud(); USB NAKs the host until then, losing nothing. rp2 only; again while quiet:
+        """Hold the USB controller's and the pins' interrupts off until loud(): a key's contact
+        to its picture on the glass without the USB stack's work, or a bouncing contact's
+        edges, in between. Only those two, masked in the NVIC (ARMv6-M: ICER/ISER at
+        0xE000E180/0xE000E100; RP2040 datasheet 2.3.2: USBCTRL_IRQ 5, IO_IRQ_BANK0 13): the
+        timer's goes on, so a sleep in the key's work (os.urandom samples the ring oscillator
+        in sleep_until) still ends. One that comes meanwhile is taken at loud(); the USB
+        controller NAKs the host until then, losing nothing. rp2 only; again while quiet:
         nothing."""
-        if self._rp2 and self._irq is None:
-            self._irq = machine.disable_irq()
+        if self._rp2 and not self._quiet:
+            m = machine.mem32
+            self._quiet = True
+            self._masked = m[0xE000E100] & 0x2020  # those of the two enabled (both, in use)
+            m[0xE000E180] = 0x2020
 
     def loud(self):
-        irq = self._irq
-        if irq is not None:
-            self._irq = None
-            machine.enable_irq(irq)
+        if self._quiet:
+            self._quiet = False
+            machine.mem32[0xE000E100] = self._masked
 
     def usb_powered(self):
         return True if self.vbus is None else bool(self.vbus.value())
