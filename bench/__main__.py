@@ -279,6 +279,8 @@ def pico_rows():
         ("boot_ms", "reset to first display", "%.0f ms", "-", None),
         ("digit_ms", "key contact to its digit shown (median)", "%.2f ms", "<= 2 ms",
          lambda v: v <= 2),
+        ("digit_usb_ms", "key contact to its digit shown, USB host attached (median)",
+         "%.2f ms", "<= 2 ms", lambda v: v <= 2),
         ("commit_ms", "+ contact to new balance shown, flash commit included", "%.1f ms",
          "-", None),
         ("card_ms", "card seated to its number shown", "%.1f ms", "-", None),

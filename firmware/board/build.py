@@ -37,7 +37,8 @@ def _display(pins):
         from board.drivers import sio
 
         display.use_port(sio.ht1621_frame,
-                         pins.HT1621_CS | pins.HT1621_WR << 8 | pins.HT1621_DATA << 16)
+                         pins.HT1621_CS | pins.HT1621_WR << 8 | pins.HT1621_DATA << 16,
+                         sio.ht1621_text)
     return display
 
 

@@ -53,6 +53,10 @@ class HT1621:
         self.writes = 0  # WRITE frames received
         self.frames = []  # (ms, "write"|"command", detail) in the order they ended
         self.last_write_ms = None
+        # The CS rising edge of the last frame after which the glass differs from before it
+        # (its RAM, or lit/dark): where a pin-level check of a key's latency ends.
+        self.changed_ms = None
+        self._before = None  # (RAM, lit) as the frame being clocked in found them
         self._bits = None
         S = _state()
         self._HIGH = S.HIGH
@@ -63,9 +67,12 @@ class HT1621:
     def _on_cs(self, new, old):
         if new == self._LOW:
             self._bits = []
+            self._before = (list(self.ram), self.lit())
         elif new == self._HIGH and self._bits is not None:
             self._frame(self._bits)
             self._bits = None
+            if self._before != (self.ram, self.lit()):
+                self.changed_ms = self.pico.now_ms()
 
     def _on_wr(self, new, old):
         if new == self._HIGH and old == self._LOW and self._bits is not None:

@@ -13,8 +13,9 @@ time (B11: C held 3 s), from its down event.
 
 Between presses nothing need be scanned: `idle(now)` drives every row low
 once no key is down and no lockout runs, so a closing switch pulls its column low at once; with
-`listen(trigger)` each column's falling edge sets `woke` from a hard IRQ (one store, no
-allocation), and the loop sleeps until then. `scan()` releases the rows again first.
+`listen(trigger)` each column's falling edge sets `woke` from a hard IRQ (no allocation; through
+the port it also reads the matrix, for the scan after it), and the loop sleeps until then.
+`scan()` releases the rows again first.
 
 Time is given, never read: `scan(now)` takes ticks, deadlines are computed with
 ticks_add/ticks_diff. Pins are duck-typed: `.value()`, and `.irq()` for `listen`.
@@ -55,6 +56,7 @@ class Keypad:
         self._all_rows = 0  # the rows' bits together
         self._col_bits = 0  # the columns' bits
         self._shift = 0  # the first column's GPIO number
+        self._at_edge = 0  # the matrix as the first column's edge found it (port only, _edge)
         for r in rows:
             r.value(1)  # released: the idle state between scans
 
@@ -90,7 +92,18 @@ class Keypad:
         self.listening = True
 
     def _edge(self, pin):
-        self.woke = True  # hard IRQ: a store, nothing allocated
+        # Hard IRQ: nothing allocated. Through the port the first edge also reads the matrix,
+        # the switch closed this instant: by the time the loop scans, a bouncing contact may be
+        # in an open spell for the best part of a millisecond. The rows are driven low again
+        # after, as idle() left them; the edges that reading makes find woke set.
+        first = not self.woke
+        self.woke = True
+        matrix_closed = self._matrix_closed
+        rows_level = self._rows_level
+        if first and matrix_closed is not None and rows_level is not None and self.armed:
+            self._at_edge = matrix_closed(self._row_bits, self._col_bits, self._shift,
+                                          len(self.cols))
+            rows_level(self._all_rows, True)
 
     def idle(self, now):
         """Arm the matrix and return True when nothing needs a scan until a column falls: no key
@@ -130,6 +143,9 @@ class Keypad:
         if matrix_closed is not None:
             self.armed = False  # matrix_closed releases every row first
             packed = matrix_closed(self._row_bits, self._col_bits, self._shift, ncols)
+            if self._at_edge:
+                packed |= self._at_edge  # closed at the edge: a press, whatever it reads now
+                self._at_edge = 0
             if not packed and not self.held:
                 return ()  # nothing closed, nothing down: a bounce's open spell
         elif self.armed:

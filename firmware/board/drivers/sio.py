@@ -79,6 +79,7 @@ def usb_setup() -> int:
 @micropython.viper
 def ht1621_frame(pins: int, head: int, count: int, data) -> int:
     '''CS low, `count` bits of head MSB first, then each byte of data MSB first, CS high.
+    count | i << 8 | n << 16 (n > 0): data's bytes i to n - 1 only.
 
     pins: the CS, WR and DATA GPIO numbers as cs | wr << 8 | data << 16. DATA is set while WR
     is low and latched at WR's rising edge; each WR phase lasts _PHASE_US by the timer, every
@@ -88,12 +89,15 @@ def ht1621_frame(pins: int, head: int, count: int, data) -> int:
     sio = ptr32(0xD0000000)  # noqa: F821
     timer = ptr32(0x40054028)  # noqa: F821
     buf = ptr8(data)  # noqa: F821
-    n = int(len(data))
+    n = count >> 16
+    i = (count >> 8) & 0xFF
+    count &= 0xFF
+    if not n:
+        n = int(len(data))
     cs = 1 << (pins & 31)
     wr = 1 << ((pins >> 8) & 31)
     dat = 1 << ((pins >> 16) & 31)
     sent = 0
-    i = 0
     value = head
     mask = 1 << (count - 1)
     irq = machine.disable_irq()  # nothing may stretch the gap between an edge and its tick
@@ -125,6 +129,58 @@ def ht1621_frame(pins: int, head: int, count: int, data) -> int:
     sio[5] = cs
     machine.enable_irq(irq)
     return sent
+
+
+@micropython.viper
+def ht1621_text(pins: int, text, table, shown) -> int:
+    '''A text on the HT1621's cells in one call (HT1621.show_text): right-aligned, each
+    character's digit byte looked up, the annunciator's added, and the bytes that differ from
+    shown (the chip's RAM, a byte per digit) sent as one WRITE frame (ht1621_frame), then
+    copied into shown. Returns the bits sent, or -1 with nothing sent for a text it does not
+    take (longer than the cells, a point, a character not in the table).
+
+    pins: CS | WR << 8 | DATA << 16 | the annunciator's digit byte (7 bits) << 24. table: the
+    digit byte of each ASCII character from 32 (96 bytes, 0xFF: not here), the RAM byte of each
+    cell, the annunciator's, then room for the new frame (as many bytes as shown).'''
+    t = ptr8(text)  # noqa: F821
+    n = int(len(text))
+    tab = ptr8(table)  # noqa: F821
+    sh = ptr8(shown)  # noqa: F821
+    digits = int(len(shown))
+    cells = int(len(table)) - 97 - digits
+    if n > cells:
+        return -1
+    new = 97 + cells
+    j = 0
+    while j < digits:
+        tab[new + j] = 0
+        j += 1
+    at = 96 + cells - n
+    i = 0
+    while i < n:
+        o = t[i] - 32
+        if o < 0 or o >= 96:
+            return -1
+        g = tab[o]
+        if g == 0xFF:
+            return -1
+        tab[new + tab[at + i]] = g
+        i += 1
+    tab[new + tab[96 + cells]] = (pins >> 24) & 0x7F
+    first = 0
+    while first < digits and tab[new + first] == sh[first]:
+        first += 1
+    if first == digits:
+        return 0
+    last = digits - 1
+    while tab[new + last] == sh[last]:
+        last -= 1
+    j = first
+    while j <= last:
+        sh[j] = tab[new + j]
+        j += 1
+    return int(ht1621_frame(pins & 0xFFFFFF, (0b101 << 6) | (first << 1),
+                            9 | first << 8 | (last + 1) << 16, shown))
 """
 
 exec(CODE)  # noqa: S102 - our own source, above
