@@ -12,6 +12,7 @@ from desktop import words
 from simulator.window.layout import CARD_COLOURS
 
 NAME_MAX = 16  # names.MAX_LEN: the unit refuses longer ones
+NAME_SHOWN = 12  # the name field's width in characters: a longer name scrolls in it
 COLUMN_CHARS = 36  # the log's width, and the previous games' beside it
 LOG_LINES = 12  # the log's height where the screen has room (sizes.py may make it shorter)
 
@@ -44,7 +45,7 @@ class BankerPanel:
             tk.Label(grid, text=" %d " % n, bg=CARD_COLOURS[n], fg="white", font=head).grid(
                 row=n, column=0, sticky="w", pady=1)
             # The banker names the card here (NAME, kept with the game); Return keeps it.
-            ent = tk.Entry(grid, width=NAME_MAX, font=text, relief="flat", bg="#fffdf7")
+            ent = tk.Entry(grid, width=NAME_SHOWN, font=text, relief="flat", bg="#fffdf7")
             ent.grid(row=n, column=1, sticky="w", padx=(6, 0))
             ent.bind("<Return>", lambda ev, n=n: self.name_card(n, ev.widget.get()))
             ent.bind("<KP_Enter>", lambda ev, n=n: self.name_card(n, ev.widget.get()))
