@@ -66,8 +66,11 @@ pytest: setup gui-deps
 # The firmware as `make deploy` leaves it, booted by the genuine MicroPython rp2 port (each image
 # of ../shared/pico/ or $$PICO_UF2) in an emulated RP2040 and played at its pins, and the unit's
 # own image (`make uf2`, "frozen") from a blank flash: one process per image, side by side (each
-# is one core's work for a few minutes).
-PICO_VERSIONS := 1.25.0 1.28.0 frozen
+# is one core's work for a few minutes). `make test` plays the file makers flash (the frozen
+# image, MicroPython v1.28.0) and deployed files on the oldest MicroPython the README promises
+# a test for (v1.25.0): one process per core. `make test-pico PICO_VERSIONS="1.25.0 1.28.0
+# frozen"` adds deployed files on v1.28.0.
+PICO_VERSIONS ?= 1.25.0 frozen
 test-pico: setup
 	@missing=$$($(PY) -c 'from tests.pico import rig; import sys; w = rig.emulator_missing(); \
 	  f = {} if w else rig.find_images(); \
