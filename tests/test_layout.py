@@ -12,10 +12,11 @@
   in by startup.py.
 """
 
-import ast
 import os
 import re
 import sys
+
+from tests import importgraph
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -23,58 +24,16 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 
 def modules():
     """{dotted module name: path} for every firmware file."""
-    out = {}
-    for d, dirs, files in os.walk(FIRMWARE):
-        dirs[:] = [x for x in dirs if x != "__pycache__"]
-        for f in files:
-            if f.endswith(".py"):
-                rel = os.path.relpath(os.path.join(d, f), FIRMWARE)[:-3].replace(os.sep, ".")
-                out[rel[:-len(".__init__")] if rel.endswith(".__init__") else rel] = \
-                    os.path.join(d, f)
-    return out
+    return importgraph.modules(FIRMWARE)
 
 
 def graph():
     """{module: the firmware modules it imports, anywhere in its code}, and the names each
     module's code uses (for transient and __import__)."""
-    mods = modules()
-    deps, names = {}, {}
-    for name, path in mods.items():
-        with open(path) as f:
-            tree = ast.parse(f.read())
-        got = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                for a in node.names:
-                    sub = node.module + "." + a.name
-                    got.add(sub if sub in mods else node.module)
-            elif isinstance(node, ast.Import):
-                got.update(a.name for a in node.names)
-        deps[name] = {m for m in got if m in mods and m != name}
-        names[name] = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-    return deps, names
+    return importgraph.graph(modules())
 
 
-def cycles(deps):
-    found = []
-    path = []
-    done = set()
-
-    def visit(m):
-        if m in path:
-            found.append(path[path.index(m):] + [m])
-            return
-        if m in done:
-            return
-        path.append(m)
-        for d in sorted(deps.get(m, ())):
-            visit(d)
-        path.pop()
-        done.add(m)
-
-    for m in sorted(deps):
-        visit(m)
-    return found
+cycles = importgraph.cycles
 
 
 def test_the_firmware_has_no_import_cycle():

@@ -2,72 +2,28 @@
 with one job (docs/design.md, "The tree"), and no module importing one that imports it back,
 imports inside functions counted, as tests/test_layout.py holds for the firmware."""
 
-import ast
 import os
+
+from tests import importgraph
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MAX_LINES = 400
 
 
 def modules():
-    """{dotted name: path} for every module of simulator/ (a package by its __init__)."""
-    out = {}
-    for d, dirs, files in os.walk(os.path.join(ROOT, "simulator")):
-        dirs[:] = [x for x in dirs if x != "__pycache__"]
-        for f in files:
-            if f.endswith(".py"):
-                rel = os.path.relpath(os.path.join(d, f), ROOT)[:-3].replace(os.sep, ".")
-                out[rel[:-len(".__init__")] if rel.endswith(".__init__") else rel] = \
-                    os.path.join(d, f)
-    return out
+    """{dotted name: path} for every module of simulator/."""
+    return importgraph.modules(os.path.join(ROOT, "simulator"), "simulator.")
 
 
 def graph():
-    mods = modules()
-    deps = {}
-    for name, path in mods.items():
-        with open(path) as f:
-            tree = ast.parse(f.read())
-        got = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                for a in node.names:
-                    sub = node.module + "." + a.name
-                    got.add(sub if sub in mods else node.module)
-            elif isinstance(node, ast.Import):
-                got.update(a.name for a in node.names)
-        deps[name] = {m for m in got if m in mods and m != name}
-    return deps
+    return importgraph.graph(modules())[0]
 
 
-def cycles(deps):
-    found, path, done = [], [], set()
-
-    def visit(m):
-        if m in path:
-            found.append(path[path.index(m):] + [m])
-            return
-        if m in done:
-            return
-        path.append(m)
-        for d in sorted(deps.get(m, ())):
-            visit(d)
-        path.pop()
-        done.add(m)
-
-    for m in sorted(deps):
-        visit(m)
-    return found
+cycles = importgraph.cycles
 
 
 def test_every_simulator_module_is_short():
-    long = {}
-    for name, path in modules().items():
-        with open(path) as f:
-            n = len(f.read().splitlines())
-        if n > MAX_LINES:
-            long[name] = n
-    assert long == {}
+    assert importgraph.longer_than(modules(), MAX_LINES) == {}
 
 
 def test_the_window_is_in_parts_with_one_job_each():

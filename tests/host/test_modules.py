@@ -5,64 +5,30 @@ still a dependency a reader has to follow), and none grows past about 400 lines.
 import ast
 import os
 
+from tests import importgraph
+
 HOST_TOOLS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "host_tools")
 MAX_LINES = 400
 
 
 def modules():
-    return sorted(f[:-3] for f in os.listdir(HOST_TOOLS) if f.endswith(".py"))
+    return importgraph.modules(HOST_TOOLS, "host_tools.")
 
 
-def source(name):
-    with open(os.path.join(HOST_TOOLS, name + ".py"), encoding="utf-8") as f:
-        return f.read()
+def deps_of(text, name, mods):
+    """The host_tools modules a module's text imports, anywhere in it, by their short names."""
+    got = importgraph.imported(ast.parse(text), "host_tools." + name,
+                               {"host_tools." + m for m in mods})
+    return {m.split(".", 1)[1] for m in got}
 
 
-def imports(text, mods):
-    """The host_tools modules a module's text imports, anywhere in it."""
-    got = set()
-    for node in ast.walk(ast.parse(text)):
-        if isinstance(node, ast.ImportFrom):
-            inside = node.level == 1 or (node.module or "").split(".")[0] == "host_tools"
-            if not inside:
-                continue
-            base = (node.module or "").split(".")[-1] if node.module else ""
-            if base and base != "host_tools":
-                got.add(base)
-            else:  # `from . import link`
-                got.update(a.name for a in node.names)
-        elif isinstance(node, ast.Import):
-            for a in node.names:
-                parts = a.name.split(".")
-                if parts[0] == "host_tools" and len(parts) > 1:
-                    got.add(parts[1])
-    return {m for m in got if m in mods}
-
-
-def cycles(deps):
-    found, path, done = [], [], set()
-
-    def visit(m):
-        if m in path:
-            found.append(path[path.index(m):] + [m])
-            return
-        if m in done:
-            return
-        path.append(m)
-        for d in sorted(deps.get(m, ())):
-            visit(d)
-        path.pop()
-        done.add(m)
-
-    for m in sorted(deps):
-        visit(m)
-    return found
+cycles = importgraph.cycles
 
 
 def test_no_import_cycle_in_host_tools():
-    mods = set(modules())
-    deps = {m: imports(source(m), mods) - {m} for m in mods}
+    deps = {m.split(".", 1)[1]: {d.split(".", 1)[1] for d in ds}
+            for m, ds in importgraph.graph(modules())[0].items() if "." in m}
     assert deps["cli"] >= {"bank", "errors"}  # the graph sees relative imports
     assert cycles(deps) == []
 
@@ -70,12 +36,11 @@ def test_no_import_cycle_in_host_tools():
 def test_a_cycle_through_a_lazy_relative_import_is_caught():
     mods = {"cli", "deploy", "errors"}
     deps = {
-        "cli": imports("from . import deploy\nfrom .errors import BankError\n", mods),
-        "deploy": imports("def main():\n    from .cli import UsageError\n", mods),
+        "cli": deps_of("from . import deploy\nfrom .errors import BankError\n", "cli", mods),
+        "deploy": deps_of("def main():\n    from .cli import UsageError\n", "deploy", mods),
     }
     assert cycles(deps) == [["cli", "deploy", "cli"]]
 
 
 def test_each_module_is_under_about_400_lines():
-    long = {m: n for m in modules() if (n := source(m).count("\n")) > MAX_LINES}
-    assert long == {}
+    assert importgraph.longer_than(modules(), MAX_LINES) == {}
