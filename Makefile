@@ -117,7 +117,7 @@ web-screenshots: setup web-deps
 screenshot: setup gui-deps
 	$(PY) tools/screenshot.py docs/simulator.png
 
-bench: setup
+bench: setup uf2-image
 	$(PY) -m bench
 
 # The unit's own MicroPython image, the firmware frozen in, one file to flash:

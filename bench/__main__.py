@@ -261,8 +261,10 @@ def main():
 
 
 PICO_VERSIONS = ("1.25.0", "1.28.0", "frozen")
-# The unit's own image (`make uf2`, the firmware frozen in) holds tighter budgets: its code
-# runs from flash, so the heap is the game's.
+# Deployed files (stock MicroPython, `make deploy`) keep their code in the heap: 170 KB free,
+# and no budget for a collection, which sweeps that code too. The unit's own image (`make uf2`,
+# the firmware frozen in) holds tighter budgets: its code runs from flash, so the heap is the
+# game's.
 FROZEN_BUDGETS = {
     "boot_ms": ("<= 150 ms", lambda v: v <= 150),
     "gc_ms": ("<= 2.5 ms", lambda v: v <= 2.5),
@@ -285,14 +287,14 @@ def pico_rows():
          "-", None),
         ("card_ms", "card seated to its number shown", "%.1f ms", "-", None),
         ("reply_ms", "serial command (STATE) to its reply", "%.1f ms", "-", None),
-        ("gc_ms", "gc.collect() on a game's heap", "%.2f ms", "<= 5 ms", lambda v: v <= 5),
+        ("gc_ms", "gc.collect() on a game's heap", "%.2f ms", "-", None),
         ("heap_after_boot", "heap the firmware took at boot (MEM)", "%.1f KB", "-", None),
-        ("free_after_boot", "heap free after boot (MEM)", "%.1f KB", ">= 180 KB",
-         lambda v: v >= 180),
+        ("free_after_boot", "heap free after boot (MEM)", "%.1f KB", ">= 170 KB",
+         lambda v: v >= 170),
         ("heap_after_hello", "heap in use once a host said HELLO, all (MEM)", "%.1f KB", "-",
          None),
-        ("heap_free", "heap free once a host said HELLO (MEM)", "%.1f KB", ">= 180 KB",
-         lambda v: v >= 180),
+        ("heap_free", "heap free once a host said HELLO (MEM)", "%.1f KB", ">= 170 KB",
+         lambda v: v >= 170),
         ("idle_busy", "CPU busy while idle, display on, no host", "%.1f %%", "< 5 %",
          lambda v: v < 5),
         ("idle_busy_usb", "CPU busy while idle, display on, USB host", "%.1f %%", "-", None),
