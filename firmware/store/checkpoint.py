@@ -6,8 +6,7 @@ FileStore writes one every `journal_max` transactions and for every whole-game c
 """
 
 from brain.ledger import CARDS, apply
-import jsonw
-from store.slot import MARK_TEXT, VERSION, fold, line, rec_payload, write as durable
+from store.slot import MARK_TEXT, VERSION, chunks, fold, write as durable
 
 
 def write(store, ledger, rec=None, fresh=None, fbase=None):
@@ -56,7 +55,7 @@ def write(store, ledger, rec=None, fresh=None, fbase=None):
             ("count", store.count))
     new = 0 if store.cur is None else 1 - store.cur
     fs = store.fs
-    size = durable(fs, store.paths[new], "wb", _chunks(head, log))
+    size = durable(fs, store.paths[new], "wb", chunks(head, log))
     # Durable: the new slot wins at boot from here on. Tell the old one, so a boot that
     # finds the new slot gone knows it is damage rather than a cut checkpoint.
     old = store.cur
@@ -90,19 +89,6 @@ def write(store, ledger, rec=None, fresh=None, fbase=None):
         store.gone = []
     if not store.marked:
         _mark(store)
-
-
-def _chunks(head, log):
-    """The checkpoint's lines, a few hundred bytes at a time: the header, then the log."""
-    chunk = line("H " + jsonw.dumps(head))
-    for r in log:
-        # A carried line keeps its payload, tagged as the checkpoint's ("r ..." -> "c ...").
-        chunk += line(b"c" + r[1:] if isinstance(r, bytes) else rec_payload("c", r))
-        if len(chunk) >= 512:
-            yield chunk
-            chunk = b""
-    if chunk:
-        yield chunk
 
 
 def _mark(store):

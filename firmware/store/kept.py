@@ -31,7 +31,8 @@ import json
 
 from brain.ledger import CARDS
 import jsonw
-from store.slot import VALID, Slot, check, crc32, fold, line, payload, rec_payload, whole, write
+from store.slot import (VALID, Slot, carried, check, chunks, crc32, fold, line, payload,
+                        whole, write)
 
 NAME_FILES = ("bank.n0", "bank.n1")
 NO_NAMES = (0, (None,) * CARDS)
@@ -93,32 +94,14 @@ def put_game(store, g, with_log):
     size = 0
     crc = 0
     for r in log:
-        b = _log_line(r)
+        b = carried(r)
         size += len(b)
         crc = crc32(b, crc)
     head = (("v", 1), ("id", g["id"]), ("kept", g.get("kept")), ("profile", g["profile"]),
             ("seq", g["seq"]), ("transactions", g["transactions"]), ("n", len(log)),
             ("size", size), ("crc", crc & 0xFFFFFFFF), ("base", base[1:CARDS + 1]),
             ("bal", bal[1:CARDS + 1]))
-    write(store.fs, _game_path(store, g["id"]), "wb", _game_chunks(head, log))
-
-
-def _game_chunks(head, log):
-    """A kept game's file, a few hundred bytes at a time: its header, then its log lines."""
-    chunk = line("H " + jsonw.dumps(head))
-    for r in log:
-        chunk += _log_line(r)
-        if len(chunk) >= 512:
-            yield chunk
-            chunk = b""
-    if chunk:
-        yield chunk
-
-
-def _log_line(r):
-    """A log record as a kept game's line: one carried as stored keeps its payload, tagged as a
-    checkpoint's ("r ..." -> "c ...")."""
-    return line(b"c" + r[1:] if isinstance(r, bytes) else rec_payload("c", r))
+    write(store.fs, _game_path(store, g["id"]), "wb", chunks(head, log))
 
 
 def get_game(store, gid, with_log=False):

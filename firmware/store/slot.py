@@ -25,6 +25,7 @@ except ImportError:  # built without deflate: crc.py's bitwise one, same numbers
     from store.crc import bitwise as crc32
 
 from brain.ledger import CARDS, KINDS, VIAS, apply
+import jsonw
 
 VERSION = 1
 SLOT_NAMES = ("bank.a", "bank.b")
@@ -65,6 +66,26 @@ def write(fs, path, mode, chunks):
 def rec_payload(tag, r):
     return "%s %d %s %d %d %d %d %d %d %s" % (tag, r[0], r[1], r[2], r[3], r[4], r[5], r[6],
                                               r[7], r[8])
+
+
+def carried(r):
+    """A log record (a line read back as stored, or a record) as a checkpoint's or a kept
+    game's line: a stored one keeps its payload, its tag made a checkpoint's ("r ..." ->
+    "c ...")."""
+    return line(b"c" + r[1:] if isinstance(r, bytes) else rec_payload("c", r))
+
+
+def chunks(head, log):
+    """A checkpoint's or a kept game's file, a few hundred bytes at a time: its header (the
+    JSON of head), then its log's lines."""
+    chunk = line("H " + jsonw.dumps(head))
+    for r in log:
+        chunk += carried(r)
+        if len(chunk) >= 512:
+            yield chunk
+            chunk = b""
+    if chunk:
+        yield chunk
 
 
 def payload(raw):
