@@ -130,7 +130,10 @@ uf2: setup uf2-deps
 uf2-image: setup uf2-deps
 	@why=$$($(PY) tools/uf2.py --check 2>&1) || \
 	  { echo "SKIPPED: the frozen image (pin suite on it): $$why"; exit 0; }; \
-	$(PY) tools/uf2.py
+	mkdir -p build; $(PY) tools/uf2.py 2>build/uf2.err; status=$$?; cat build/uf2.err >&2; \
+	if [ $$status = 3 ]; then \
+	  echo "SKIPPED: the frozen image (pin suite on it): $$(tail -n 1 build/uf2.err)"; \
+	elif [ $$status != 0 ]; then exit $$status; fi
 
 # The ARM toolchain the image is built with. Installed only as root on Debian; elsewhere
 # tools/uf2.py names the packages to install.

@@ -4,6 +4,7 @@ The image itself is built by `make test` and played by the pin suite (tests/pico
 
 import hashlib
 import os
+import subprocess
 import sys
 
 from host_tools import manifest
@@ -14,6 +15,7 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 try:
     import uf2
+    import viper_source
 finally:
     sys.path.pop(0)
 
@@ -29,7 +31,13 @@ def test_the_image_freezes_what_the_manifest_lists(tmp_path):
     frozen = uf2.stage(str(tmp_path), "9.9.9-gabc1234")
     assert 'include("$(PORT_DIR)/boards/manifest.py")' in open(frozen).read()
     staged = manifest.files(str(tmp_path / "firmware" / "manifest.py"))
-    assert [rel for rel, _ in staged] == listed()
+    # Beside the listed files, sio.py's viper string as a module the freezer compiles for the
+    # RP2040, so its machine code runs from flash (sio.py imports it by this name).
+    native = "board/drivers/sio_native.py"
+    assert sorted(rel for rel, _ in staged) == sorted(listed() + [native])
+    assert (tmp_path / "firmware" / native).read_text() == viper_source.source()[0]
+    with open(os.path.join(FIRMWARE, "board", "drivers", "sio.py")) as f:
+        assert "from board.drivers.sio_native import" in f.read()
     assert not stale.exists()
     scope = {}
     exec((tmp_path / "firmware" / "version.py").read_text(), scope)
@@ -49,13 +57,30 @@ def check(capsys):
     return code, err
 
 
-def test_no_source_is_one_line_that_says_what_is_missing(tmp_path, monkeypatch, capsys):
+def no_archive(tmp_path, monkeypatch):
     monkeypatch.delenv("MICROPY_DIR", raising=False)
     monkeypatch.setattr(uf2, "check_toolchain", lambda: None)
-    monkeypatch.setattr(uf2, "SHARED", str(tmp_path))
+    monkeypatch.setattr(uf2, "SHARED", str(tmp_path / "shared"))
+    monkeypatch.setenv("BANK_UNIT_CACHE", str(tmp_path / "cache"))
+    # Nothing here reaches a network: every command tools/uf2.py runs is answered here.
+    ran = []
+
+    def refuse(cmd, **kw):
+        ran.append(cmd)
+        raise subprocess.CalledProcessError(128, cmd)
+
+    monkeypatch.setattr(uf2, "run", refuse)
+    monkeypatch.setattr(uf2.subprocess, "run", refuse)
+    return ran
+
+
+def test_no_source_is_one_line_that_says_what_is_missing(tmp_path, monkeypatch, capsys):
+    no_archive(tmp_path, monkeypatch)
+    real_which = uf2.shutil.which
+    monkeypatch.setattr(uf2.shutil, "which", lambda n: None if n == "git" else real_which(n))
     code, err = check(capsys)
     assert code == 3 and len(err.splitlines()) == 1
-    assert "MICROPY_DIR" in err and uf2.ARCHIVE in err
+    assert "MICROPY_DIR" in err and uf2.ARCHIVE in err and "git" in err
     monkeypatch.setenv("MICROPY_DIR", str(tmp_path))
     code, err = check(capsys)
     assert code == 3 and "MICROPY_DIR=%s holds no MicroPython tree" % tmp_path in err
@@ -98,3 +123,78 @@ def test_a_micropython_dir_of_another_version_is_refused(tmp_path, monkeypatch, 
         "#define MICROPY_VERSION_MICRO 0\n")
     code, err = check(capsys)
     assert code == 3 and "has no pico-sdk" in err
+
+
+MPY_TOOL_1_28 = '''        if config.native_arch in (
+            MP_NATIVE_ARCH_ARMV6,
+            MP_NATIVE_ARCH_XTENSA,
+            MP_NATIVE_ARCH_XTENSAWIN,
+        ):
+            # ARMV6 or Xtensa -- four byte align.
+            self.fun_data_attributes += " __attribute__ ((aligned (4)))"
+        elif (
+            MP_NATIVE_ARCH_ARMV6M <= config.native_arch <= MP_NATIVE_ARCH_ARMV7EMDP
+        ) or MP_NATIVE_ARCH_RV32IMC <= config.native_arch <= MP_NATIVE_ARCH_RV64IMC:
+            # ARMVxxM or RV{32,64}IMC -- two byte align.
+            self.fun_data_attributes += " __attribute__ ((aligned (2)))"
+'''
+
+
+def test_frozen_viper_code_is_word_aligned_for_the_rp2040(tmp_path):
+    # v1.28's mpy-tool puts frozen ARMv6-M code on 2-byte boundaries, where the emitter's
+    # PC-relative constants read the wrong word: the glass then never changes after boot.
+    tool = tmp_path / "tools" / "mpy-tool.py"
+    tool.parent.mkdir()
+    tool.write_text(MPY_TOOL_1_28)
+    assert not uf2.native_aligned(str(tmp_path))
+    assert uf2.align_native(str(tmp_path)) and uf2.native_aligned(str(tmp_path))
+    fixed = tool.read_text()
+    assert "MP_NATIVE_ARCH_ARMV6,\n            MP_NATIVE_ARCH_ARMV6M,\n" in fixed
+    assert uf2.align_native(str(tmp_path)) and tool.read_text() == fixed  # once only
+    # An mpy-tool of another shape is not edited, and no viper code is frozen by it.
+    tool.write_text("# another mpy-tool\n")
+    assert not uf2.align_native(str(tmp_path))
+    assert tool.read_text() == "# another mpy-tool\n"
+
+
+def test_without_aligned_native_code_the_viper_string_is_not_frozen(tmp_path):
+    uf2.stage(str(tmp_path), "9.9.9-gabc1234", native=False)
+    staged = manifest.files(str(tmp_path / "firmware" / "manifest.py"))
+    assert sorted(rel for rel, _ in staged) == sorted(listed())
+    uf2.stage(str(tmp_path), "9.9.9-gabc1234")
+    assert (tmp_path / "firmware" / "board" / "drivers" / "sio_native.py").exists()
+    uf2.stage(str(tmp_path), "9.9.9-gabc1234", native=False)
+    assert not (tmp_path / "firmware" / "board" / "drivers" / "sio_native.py").exists()
+
+
+def test_with_no_archive_the_pinned_tag_is_fetched_where_a_network_exists(tmp_path, monkeypatch,
+                                                                          capsys):
+    ran = no_archive(tmp_path, monkeypatch)
+    monkeypatch.setattr(uf2.shutil, "which", lambda n: "/usr/bin/" + n)
+    # No network: --check asks for the tag and says, in one line, that it cannot be had.
+    code, err = check(capsys)
+    assert code == 3 and len(err.splitlines()) == 1
+    assert uf2.GIT_URL + " cannot be reached" in err and uf2.ARCHIVE in err
+    assert ran[-1][:2] == ["git", "ls-remote"] and ran[-1][-1] == "refs/tags/v1.28.0"
+    # The build too: one line, status 3, and no half checkout taken for a whole one later.
+    assert uf2.main([]) == 3
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "fetching it from %s failed" % uf2.GIT_URL in err
+    home = tmp_path / "cache" / "micropython-1.28.0-git"
+    assert not (home / ".checked-out").exists()
+    # A network: a shallow clone of the tag, then the rp2 port's submodules, once.
+    ran.clear()
+
+    def fetch(cmd, **kw):
+        ran.append(cmd)
+        if cmd[:2] == ["git", "clone"]:
+            os.makedirs(os.path.join(cmd[-1], "ports", "rp2"))
+
+    monkeypatch.setattr(uf2, "run", fetch)
+    mp, picotool, got_home = uf2.sources()
+    assert mp == str(home / "micropython") and picotool is None and got_home == str(home)
+    assert ran == [["git", "clone", "--depth", "1", "--branch", "v1.28.0", uf2.GIT_URL, mp],
+                   ["make", "-C", os.path.join(mp, "ports", "rp2"), "BOARD=RPI_PICO",
+                    "submodules"]]
+    ran.clear()
+    assert uf2.sources()[0] == mp and ran == []  # the cache's checkout, not a second fetch

@@ -11,8 +11,10 @@ MicroPython's sources, the first found:
 1. `$MICROPY_DIR`: a v1.28.0 tree with the rp2 port's submodules
    (`make -C ports/rp2 BOARD=RPI_PICO submodules`);
 2. the archive in ../shared/micropython/ (its README), checked against its SHA256SUMS and
-   unpacked once into the cache, picotool with it.
-Neither: one line says what is missing, and the exit status is 3 (`make test` then skips what
+   unpacked once into the cache, picotool with it;
+3. where a network exists, a shallow git checkout of the tag v1.28.0 into the cache, with
+   `make submodules` (the SDK then fetches picotool itself).
+None: one line says what is missing, and the exit status is 3 (`make test` then skips what
 needs the image and says so). A missing toolchain (Debian: gcc-arm-none-eabi,
 libnewlib-arm-none-eabi, libstdc++-arm-none-eabi-newlib, cmake, build-essential; `make uf2`
 installs them as root on Debian) is also status 3, naming the packages. `--check` only says
@@ -46,6 +48,7 @@ if REPO not in sys.path:
     sys.path.insert(0, REPO)
 
 from host_tools import manifest  # noqa: E402
+from tools import viper_source  # noqa: E402
 
 MP_VERSION = "1.28.0"
 BOARD = "RPI_PICO"
@@ -53,7 +56,9 @@ PICOTOOL_VERSION = "2.2.0"
 SHARED = os.path.join(os.path.dirname(REPO), "shared", "micropython")
 ARCHIVE = "micropython-%s-rp2-src.tar.xz" % MP_VERSION
 OUT = os.path.join(REPO, "build", "uf2")
+GIT_URL = "https://github.com/micropython/micropython.git"
 MANIFEST = os.path.join(REPO, "firmware", "manifest.py")
+NATIVE = "sio_native.py"  # the name board/drivers/sio.py imports its frozen viper code by
 DEBIAN = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi", "libstdc++-arm-none-eabi-newlib",
           "cmake", "build-essential")
 TOOLS = (("arm-none-eabi-gcc", "gcc-arm-none-eabi"), ("cmake", "cmake"), ("make", "make"),
@@ -125,6 +130,10 @@ def archive_sum():
     return sums[ARCHIVE]
 
 
+def env_tree():
+    return bool(os.environ.get("MICROPY_DIR"))
+
+
 def sources():
     """(MicroPython tree, picotool source or None, cache folder for this source)."""
     cache = cache_dir()
@@ -143,9 +152,7 @@ def sources():
         return mp, None, os.path.join(cache, "micropython-%s-%s" % (MP_VERSION, key))
     want = archive_sum()
     if want is None:
-        raise Missing("make uf2: no MicroPython %s source: set MICROPY_DIR to a v%s tree with "
-                      "the rp2 submodules, or put %s (and its SHA256SUMS) in %s"
-                      % (MP_VERSION, MP_VERSION, ARCHIVE, os.path.normpath(SHARED)))
+        return checkout(cache)
     home = os.path.join(cache, "micropython-%s-%s" % (MP_VERSION, want[:12]))
     src = os.path.join(home, "src")
     if not os.path.isfile(os.path.join(src, ".unpacked")):
@@ -166,6 +173,77 @@ def sources():
     mp = os.path.join(src, "micropython-%s" % MP_VERSION)
     picotool = os.path.join(src, "picotool-%s" % PICOTOOL_VERSION)
     return mp, picotool if os.path.isdir(picotool) else None, home
+
+
+# MicroPython v1.28's mpy-tool aligns frozen ARMv6-M machine code to 2 bytes. The native
+# emitter lays Thumb code out for a heap block, 4-byte aligned: its 32-bit constants are loaded
+# PC-relative from a word it padded to a multiple of 4, so frozen viper code that lands at 2 mod
+# 4 reads the wrong constants (masks, pin numbers). Its 4-byte rule for ARMv6 and Xtensa is
+# extended to ARMv6-M in the cache's tree; a MICROPY_DIR tree is left as its owner keeps it.
+_ALIGN4 = "            MP_NATIVE_ARCH_ARMV6,\n"
+_ALIGN4_M = _ALIGN4 + "            MP_NATIVE_ARCH_ARMV6M,\n"
+
+
+def native_aligned(mp):
+    """Whether mp's mpy-tool aligns frozen ARMv6-M code to 4 bytes."""
+    try:
+        with open(os.path.join(mp, "tools", "mpy-tool.py")) as f:
+            return _ALIGN4_M in f.read()
+    except OSError:
+        return False
+
+
+def align_native(mp):
+    """Fix mp's mpy-tool (once); True when its frozen ARMv6-M code is 4-byte aligned."""
+    if native_aligned(mp):
+        return True
+    path = os.path.join(mp, "tools", "mpy-tool.py")
+    with open(path) as f:
+        text = f.read()
+    if text.count(_ALIGN4) != 1:
+        return False  # another mpy-tool than v1.28's: its frozen viper code is not used
+    with open(path, "w") as f:
+        f.write(text.replace(_ALIGN4, _ALIGN4_M))
+    return True
+
+
+def checkout(cache, fetch=True):
+    """(tree, None, cache folder) from a git checkout of the pinned tag and the rp2 port's
+    submodules, made once into the cache where a network exists (picotool is then fetched by
+    the SDK at configure time); Missing, one line, where it cannot be made. fetch False: only
+    whether it can be (the tag is asked for, nothing is fetched)."""
+    home = os.path.join(cache, "micropython-%s-git" % MP_VERSION)
+    mp = os.path.join(home, "micropython")
+    done = os.path.join(home, ".checked-out")
+    if os.path.isfile(done):
+        return mp, None, home
+    nothing = ("make uf2: no MicroPython %s source: set MICROPY_DIR to a v%s tree with the rp2 "
+               "submodules, or put %s (and its SHA256SUMS) in %s"
+               % (MP_VERSION, MP_VERSION, ARCHIVE, os.path.normpath(SHARED)))
+    if shutil.which("git") is None:
+        raise Missing(nothing + "; git, to fetch it, is not installed")
+    if not fetch:
+        try:
+            subprocess.run(["git", "ls-remote", "--exit-code", GIT_URL,
+                            "refs/tags/v" + MP_VERSION], check=True, timeout=30,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        except (OSError, subprocess.SubprocessError):
+            raise Missing(nothing + "; %s cannot be reached" % GIT_URL) from None
+        return mp, None, home
+    print("make uf2: neither MICROPY_DIR nor %s: fetching v%s from %s" % (ARCHIVE, MP_VERSION,
+                                                                        GIT_URL), flush=True)
+    if os.path.isdir(mp):
+        shutil.rmtree(mp)  # a checkout that stopped half way
+    os.makedirs(home, exist_ok=True)
+    try:
+        run(["git", "clone", "--depth", "1", "--branch", "v" + MP_VERSION, GIT_URL, mp],
+            stdout=subprocess.DEVNULL)
+        run(["make", "-C", os.path.join(mp, "ports", "rp2"), "BOARD=" + BOARD, "submodules"],
+            stdout=subprocess.DEVNULL)
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise Missing(nothing + "; fetching it from %s failed (%s)" % (GIT_URL, e)) from None
+    open(done, "w").close()
+    return mp, None, home
 
 
 def run(cmd, **kw):
@@ -210,10 +288,11 @@ def write_if_changed(path, data):
     return True
 
 
-def stage(folder, version):
+def stage(folder, version, native=True):
     """The manifest's files copied into folder (only what changed is rewritten; what left the
-    manifest is removed, or package() would freeze it), version.py written for this build; the
-    freezer's manifest path (the port's own modules, then ours)."""
+    manifest is removed, or package() would freeze it), version.py written for this build,
+    and with native sio.py's viper code as a module; the freezer's manifest path (the port's
+    own modules, then ours)."""
     listed = manifest.files(MANIFEST)
     fw = os.path.join(folder, "firmware")
     keep = {"manifest.py"}
@@ -224,6 +303,12 @@ def stage(folder, version):
             data = manifest.version_module(version, "frozen").encode()
         write_if_changed(os.path.join(fw, dest), data)
         keep.add(dest)
+    # sio.py's viper string as a module the freezer compiles for the RP2040 (the port passes
+    # -march): its machine code then stays in flash instead of the heap.
+    if native:
+        name = "board/drivers/" + NATIVE
+        write_if_changed(os.path.join(fw, name), viper_source.source()[0].encode())
+        keep.add(name)
     with open(MANIFEST, "rb") as f:
         write_if_changed(os.path.join(fw, "manifest.py"), f.read())
     for d, _, names in os.walk(fw):
@@ -247,8 +332,21 @@ def build(out=OUT):
         run(["make", "-C", os.path.join(mp, "mpy-cross"), "-j", jobs()],
             stdout=subprocess.DEVNULL)
     version = manifest.describe()
-    frozen = stage(os.path.join(home, "stage"), version)
     port_build = os.path.join(home, "build-" + BOARD)
+    if env_tree():
+        native = native_aligned(mp)
+        if not native:
+            print("make uf2: %s/tools/mpy-tool.py aligns frozen ARMv6-M code to 2 bytes: the "
+                  "image compiles its viper code at boot instead" % mp, flush=True)
+    else:
+        fixed = not native_aligned(mp)
+        native = align_native(mp)
+        if fixed:  # what the freezer made before is remade with the fix
+            try:
+                os.remove(os.path.join(port_build, "frozen_content.c"))
+            except OSError:
+                pass
+    frozen = stage(os.path.join(home, "stage"), version, native)
     cmake_args = "-DMICROPY_FROZEN_MANIFEST=" + frozen
     if config:
         cmake_args = "-Dpicotool_DIR=%s %s" % (config, cmake_args)
@@ -284,9 +382,8 @@ def main(argv=None):
     try:
         if args.check:
             check_toolchain()
-            if not os.environ.get("MICROPY_DIR"):
-                if archive_sum() is None:
-                    sources()  # raises Missing with the line that says what is lacking
+            if not os.environ.get("MICROPY_DIR") and archive_sum() is None:
+                checkout(cache_dir(), fetch=False)  # Missing: the line that says what lacks
             else:
                 sources()
             return 0

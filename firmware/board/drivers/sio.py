@@ -16,10 +16,11 @@ IO.
 # The functions below are viper code, which mpy-cross compiles only for a named architecture
 # (-march=armv6m, as `make mpy` and `make deploy` pass; without one it stops at "invalid arch").
 # Every file of firmware/ must also compile with a plain `mpy-cross`, the syntax gate run on
-# each file before work stops, so the code is a string the Pico compiles itself when
-# board/build.py imports this module: a few milliseconds once at boot, and the source is garbage
-# after. `make lint` and `make typecheck` read it as a file at these line numbers
-# (tools/viper_source.py); tests/test_sio.py compiles it with mpy-cross for the RP2040.
+# each file before work stops, so the code is a string: the unit's own image freezes it compiled
+# (board.drivers.sio_native, written by tools/uf2.py), and on deployed files the Pico compiles
+# it when board/build.py imports this module, a few milliseconds once at boot. `make lint` and
+# `make typecheck` read it as a file at these line numbers (tools/viper_source.py);
+# tests/test_sio.py compiles it with mpy-cross for the RP2040.
 CODE = """
 import machine
 import micropython
@@ -183,5 +184,12 @@ def ht1621_text(pins: int, text, table, shown) -> int:
                             9 | first << 8 | (last + 1) << 16, shown))
 """
 
-exec(CODE)  # noqa: S102 - our own source, above
+try:
+    # The unit's own image carries CODE compiled for the RP2040 as a frozen module
+    # (tools/uf2.py): machine code run from flash, where exec() would leave it on the heap,
+    # which every collection scans.
+    from board.drivers.sio_native import (  # noqa: F401
+        ht1621_frame, ht1621_text, matrix_closed, rows_level, usb_setup)
+except ImportError:
+    exec(CODE)  # noqa: S102 - our own source, above
 del CODE
