@@ -6,7 +6,6 @@ builder (board/build.py), the pin map and the store's loader (store/load.py; the
 it uses, store/slot.py, stays): `forget_boot`, so a unit in play keeps none of it on its heap.
 """
 
-import gc
 import os
 import sys
 import time
@@ -44,10 +43,6 @@ def build(board=None, directory=None):
         from board import build as board_build
 
         board = board_build.build()
-    # Collected between the stages of boot: what each stage keeps is then allocated from the
-    # heap's lowest free block, not above the garbage of the stage before (a collection sweeps
-    # up to the highest block in use: App.quiet_ms), a few ms once at boot.
-    gc.collect()
     directory = directory or state_dir()
     make_dir(directory)
     store = FileStore(directory)
@@ -56,7 +51,6 @@ def build(board=None, directory=None):
     store.wall = time.time
     clock = RealClock(time.ticks_ms, time.sleep_ms)
     unit = make_unit(store, Entropy(), clock)
-    gc.collect()
     return board, unit, clock
 
 
