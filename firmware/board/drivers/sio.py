@@ -188,7 +188,7 @@ try:
     # The unit's own image carries CODE compiled for the RP2040 as a frozen module
     # (tools/uf2.py): machine code run from flash, where exec() would leave it on the heap,
     # which every collection scans.
-    from board.drivers.sio_native import (  # noqa: F401
+    from board.drivers.sio_native import (  # type: ignore[import-not-found]  # noqa: F401
         ht1621_frame, ht1621_text, matrix_closed, rows_level, usb_setup)
 except ImportError:
     exec(CODE)  # noqa: S102 - our own source, above
