@@ -6,7 +6,7 @@ The emulator's clock follows the emulated core at 125 MHz (tests/pico/rig.py), s
 read here are what a Pico takes, before real flash timing (the emulated flash programs at
 once). Each figure is a median of several tries. The unit is deployed as `make deploy` does (or,
 VERSION "frozen", the unit's own image boots on a blank flash) and played through its pins
-(tests/pico/parts.py): latency runs from the instant a contact closes (or a byte is sent) to
+(simulator/pico/parts.py): latency runs from the instant a contact closes (or a byte is sent) to
 the last display write (or reply byte) it causes.
 """
 

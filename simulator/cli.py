@@ -20,6 +20,8 @@ def main(argv):
     if opts.help:
         sys.stdout.write(options.USAGE)
         return 0
+    if opts.pico:
+        return _pico(opts)
     from simulator.host import Host, StartError
 
     # Whatever stops the start (a state folder in use or not writable, a port taken) is one
@@ -36,6 +38,27 @@ def main(argv):
             return headless.run_stdio(host)
         return _interactive(host, opts)
     except (ValueError, StartError) as e:
+        sys.stderr.write("simulator: %s\n" % e)
+        return 2
+    except KeyboardInterrupt:
+        return 0
+
+
+def _pico(opts):
+    """The window on an emulated Pico; a line saying why not where it cannot open."""
+    from simulator.pico.session import NoImage
+
+    try:
+        from simulator.window import app as window, pico
+    except ImportError:
+        sys.stderr.write("simulator: --pico needs Tk (python3-tk)\n")
+        return 2
+    if not window.available():
+        sys.stderr.write("simulator: --pico needs a display for its window\n")
+        return 2
+    try:
+        return pico.run(opts)
+    except NoImage as e:
         sys.stderr.write("simulator: %s\n" % e)
         return 2
     except KeyboardInterrupt:

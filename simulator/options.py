@@ -7,6 +7,7 @@ USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT
                           [--virtual-clock] [--seed N] [--profile {profiles}]
                           [--maintenance] [--terminal] [--lang en|fr]
        python -m simulator --web [PORT] [--lan | --host ADDR]
+       python -m simulator --pico [IMAGE.uf2] [--lang en|fr]
 
   (no --headless)   the desktop window; a terminal front end where no display exists
   --headless        no window: serve the serial protocol
@@ -27,6 +28,9 @@ USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT
   --lan             with --web: serve on the local network too (0.0.0.0), and print the
                     address to open on a phone there, with its QR code
   --host ADDR       with --web: serve on ADDR, an address of this machine
+
+  --pico [IMAGE]    the window on an emulated RP2040 running IMAGE (default: the unit's own
+                    image `make uf2` built), played at its pins (docs/simulator.md)
 """.format(profiles="|".join(profiles.NAMES))
 
 
@@ -43,6 +47,8 @@ class Options:
         self.terminal = False
         self.lang = None  # None: the system's (desktop/words.py, lang_from_env)
         self.help = False
+        self.pico = False  # the window on an emulated Pico (simulator/pico/)
+        self.pico_image = None  # its .uf2; None: the one `make uf2` built
 
 
 class UsageError(Exception):
@@ -98,11 +104,19 @@ def parse(argv):
             o.maintenance = True
         elif a == "--terminal":
             o.terminal = True
+        elif a == "--pico":
+            o.pico = True
+            if i + 1 < len(args) and not args[i + 1].startswith("-"):
+                o.pico_image = args[i + 1]
+                i += 1
         elif a in ("-h", "--help"):
             o.help = True
         else:
             raise UsageError("unknown option " + a)
         i += 1
+    if o.pico and (o.headless or o.mode or o.state or o.virtual_clock or o.seed is not None
+                   or o.profile or o.maintenance or o.terminal):
+        raise UsageError("--pico takes an image and --lang only: the emulated chip is the unit")
     return o
 
 

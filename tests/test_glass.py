@@ -3,7 +3,7 @@ display modules' wiring as public evidence shows it (docs/hardware.md, "The glas
 evidence").
 
 Two halves:
-- the glass model (tests/pico/glass.py) reads what the public drivers of the same modules send
+- the glass model (simulator/pico/glass.py) reads what the public drivers of the same modules send
   as what those drivers' authors photographed or documented: the model is tied to the evidence;
 - the firmware's own drivers, driven through recording pins, decoded as the datasheets say, read
   through the same glass: a wrong map in firmware/ fails here.
@@ -18,7 +18,7 @@ from brain import unit
 from board.drivers.ht1621 import HT1621
 from board.drivers.tm1637 import TM1637
 
-from tests.pico.glass import HT1621Glass, TM1637Glass, looks, read
+from simulator.pico.glass import HT1621Glass, TM1637Glass, looks, read
 
 WORLD = profiles.PROFILES["world"]
 FRANCS = profiles.PROFILES["francs"]

@@ -171,6 +171,13 @@ TEXTS = {
         "win.maintenance": "MAINTENANCE",
         "win.big.maintenance": "maintenance",
         "win.off-glass": "switched off: a key or a card wakes it",
+        "win.pico": "emulated RP2040 running {image} ({kind}): Pico time {t} s",
+        "win.pico.frozen": "the firmware frozen in",
+        "win.pico.files": "a stock image, the firmware's files on its flash",
+        "win.pico.help": ("keys: 0-9 . m k c (hold c: new game)  d/space: DEAL  + -   F1-F6: "
+                          "card in/out of L  Shift+F1-F6 or Ctrl+1-6: in/out of R  F12: "
+                          "fran\u00e7ais. The chip runs the image, played at its pins: no "
+                          "banker panel here"),
         # the page
         "page.hint": ("Tap a card, then a slot (or drag it). Tap a card in a slot to take it "
                       "out."),
@@ -341,6 +348,13 @@ TEXTS = {
         "win.maintenance": "MAINTENANCE",
         "win.big.maintenance": "maintenance",
         "win.off-glass": "\u00e9teint : une touche ou une carte le r\u00e9veille",
+        "win.pico": "RP2040 \u00e9mul\u00e9 avec {image} ({kind}) : temps du Pico {t} s",
+        "win.pico.frozen": "le firmware int\u00e9gr\u00e9",
+        "win.pico.files": "une image d'origine, les fichiers du firmware sur sa flash",
+        "win.pico.help": ("touches : 0-9 . m k c (c tenu : nouvelle partie)  d/espace : DEAL  "
+                          "+ -   F1-F6 : carte dans/hors de L  Maj+F1-F6 ou Ctrl+1-6 : "
+                          "dans/hors de R  F12 : English. La puce fait tourner l'image, "
+                          "jou\u00e9e \u00e0 ses broches : pas de panneau du banquier ici"),
         "page.hint": ("Touchez une carte, puis une fente (ou glissez-la). Touchez une carte "
                       "dans une fente pour la retirer."),
         "page.banker": "Banquier",

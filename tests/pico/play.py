@@ -3,7 +3,7 @@
 Everything here goes through parts.py: the firmware is never asked anything but over USB serial.
 """
 
-from tests.pico.glass import looks
+from simulator.pico.glass import looks
 
 HOLD_MS = 50  # a brisk press: longer than the 30 ms debounce, as a finger is
 GAP_MS = 40

@@ -1,6 +1,6 @@
 """The LED option: the same firmware with `DISPLAY = "tm1637"` in pins.py, a TM1637 module at
 CLK/DIO (GP1/GP2) emulated from its datasheet, read through the module's grid order
-(tests/pico/glass.py: 2 1 0 5 4 3 from the left). B1, B3, B4 at the pins.
+(simulator/pico/glass.py: 2 1 0 5 4 3 from the left). B1, B3, B4 at the pins.
 """
 
 import os

@@ -127,7 +127,7 @@ class HT1621:
         return self.lcd_on and self.sys_en
 
     def glass(self):
-        from tests.pico.glass import HT1621Glass
+        from simulator.pico.glass import HT1621Glass
 
         return HT1621Glass(self.ram)
 
@@ -223,7 +223,7 @@ class TM1637:
     def shown(self):
         if not self.on:
             return "", ""
-        from tests.pico.glass import TM1637Glass
+        from simulator.pico.glass import TM1637Glass
 
         g = TM1637Glass(self.grids)
         return g.text(), g.annunciator()

@@ -1,0 +1,283 @@
+"""The desktop window's unit as an emulated RP2040 running a .uf2, played at its pins.
+
+`python -m simulator --pico [IMAGE.uf2]`: the image a maker will flash (the unit's own, from
+`make uf2`, when none is named) runs in rp2040py (machine.py) with the unit's parts at its
+pins (parts.py). What the window draws is read from those parts: the glass from the HT1621's
+RAM as the module's wiring lights it (glass.py), the lights from their pins, the tone from the
+PWM the beeper pin is given; a click or a key closes the key matrix's switch, a card closes
+the slot's contacts tab by tab and then the seated one. Nothing of the firmware runs on the
+desktop: no rule is read from it, only pins.
+
+The window wakes every `tick_ms` and runs the emulated core for the wall time that passed
+(at most `max_step_ms` at a time): Pico time then keeps up with the wall clock while the core
+sleeps, and falls behind it while the core works, which is the emulator's speed, not the
+firmware's (an idle second takes under a tenth of one; a key's work runs about four times
+slower than on a Pico).
+
+A stock image (one that does not carry the firmware frozen in) gets the firmware's files on
+its flash as `make deploy` lays them out (firmware_files). The emulated flash lives as long as
+the window.
+"""
+
+import os
+import subprocess
+import time
+
+from simulator.pico import machine
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+UF2_MAGIC = (0x0A324655, 0x9E5D5157)
+
+
+class NoImage(ValueError):
+    """No image to run, or not one this can run (one line)."""
+
+
+def default_image():
+    """The image `make uf2` left in build/uf2/, or None."""
+    import sys
+
+    sys.path.insert(0, os.path.join(REPO, "tools"))
+    try:
+        import uf2
+    finally:
+        sys.path.pop(0)
+    return uf2.find()
+
+
+def payload(path):
+    """The bytes a .uf2 writes into flash, in order (each 512-byte block carries up to 256)."""
+    import struct
+
+    with open(path, "rb") as f:
+        data = f.read()
+    out = bytearray()
+    for i in range(0, len(data) - 511, 512):
+        m0, m1, _flags, _addr, size = struct.unpack_from("<5I", data, i)
+        if (m0, m1) != UF2_MAGIC:
+            raise NoImage("%s is not a UF2 image" % path)
+        out += data[i + 32:i + 32 + min(size, 476)]
+    if not out:
+        raise NoImage("%s is not a UF2 image" % path)
+    return bytes(out)
+
+
+def banner_version(data):
+    """(major, minor) of the MicroPython an image's bytes say they are, or None."""
+    i = data.find(b"MicroPython v")
+    if i < 0:
+        return None
+    try:
+        return tuple(int(n) for n in data[i + 13:i + 30].split(b"-")[0].split(b".")[:2])
+    except ValueError:
+        return None
+
+
+def firmware_files(data):
+    """[(path on the Pico, bytes)]: what `make deploy` puts on the stock image whose bytes are
+    data: modules compiled by mpy-cross where the image imports what it writes (MicroPython
+    1.23 and later read .mpy 6.3), else the sources, which the emulated chip then compiles at
+    every start (about a minute of wall time)."""
+    import sys
+
+    sys.path.insert(0, os.path.join(REPO, "tools"))
+    try:
+        import deploy
+    finally:
+        sys.path.pop(0)
+    import shutil
+    import tempfile
+
+    files = deploy.sources()
+    version = banner_version(data)
+    work = tempfile.mkdtemp(prefix="bank-pico-")  # compile_all clears its folder: one's own
+    try:
+        try:
+            if version is not None and version >= (1, 23) and deploy.cross_version() == (6, 3):
+                files = deploy.compile_all(files, work)
+        except (OSError, ValueError, subprocess.SubprocessError):
+            pass  # no mpy-cross here: the sources
+        out = []
+        for dest, local in files:
+            with open(local, "rb") as f:
+                out.append((dest, f.read()))
+        return out
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def start(image=None, vbus=True):
+    """An EmulatedPico running image (the `make uf2` one when None) on a new flash, and
+    whether the image carries the firmware; NoImage says why not."""
+    if image is None:
+        image = default_image()
+        if image is None:
+            raise NoImage("no image to run: name one (--pico IMAGE.uf2), or build the unit's "
+                          "own with make uf2")
+    if not os.path.isfile(image):
+        raise NoImage("no such image: %s" % image)
+    data = payload(image)
+    frozen = b"brain/unit.py" in data  # the frozen modules' names: the firmware is in it
+    try:
+        from rp2040py.boards import BOARDS, resolve_firmware
+    except ImportError:
+        raise NoImage("--pico needs rp2040py and littlefs-python: run make setup") from None
+    spec = resolve_firmware(BOARDS["pico"], "micropython", image)
+    layout = spec.layout
+    if frozen:
+        flash = b"\xff" * (layout.fs_blocksize * layout.fs_blockcount)  # a new Pico's
+    else:
+        flash = machine.flash_image([], layout, firmware_files(data))
+    pico = machine.EmulatedPico(image, spec, flash, usb=False, vbus=vbus)
+    return pico, frozen
+
+
+class _Silent:
+    """The window's sound: the emulated piezo is shown, not played."""
+
+    def stop(self):
+        pass
+
+
+class PicoClock:
+    """Pico time, in whole ms, for the window's holds."""
+
+    virtual = False
+
+    def __init__(self, pico):
+        self.pico = pico
+
+    def now(self):
+        return int(self.pico.now_ms())
+
+
+class PicoUnit:
+    """What the window reads of "the unit", here from the pins."""
+
+    hold_ms = 3000  # B11 and maintenance: the holds the window draws a bar for
+    maintenance = False  # not seen at the pins: the glass says it
+
+    def __init__(self, session):
+        self.session = session
+        self.listeners = []  # the unit's events are not seen at the pins
+
+    @property
+    def power(self):
+        return self.session.pico.parts.display.lit()
+
+    @property
+    def slots(self):
+        s = self.session.pico.parts.slots
+        return {"L": s["L"].card, "R": s["R"].card}
+
+
+class PicoHost:
+    def __init__(self, session):
+        self.unit = PicoUnit(session)
+        self.clock = PicoClock(session.pico)
+
+
+class PicoSession:
+    """frontend.Session's part the window uses, on the emulated Pico's pins."""
+
+    tick_ms = 20  # the window wakes this often: the emulated core runs on between inputs
+    max_step_ms = 50  # Pico time run at one wake, at most: the window keeps answering
+    min_hold_ms = 60  # a key is held at least this long in Pico time (key_up)
+
+    def __init__(self, image=None, vbus=True):
+        from simulator.frontend import View
+
+        self._View = View
+        self.pico, self.frozen = start(image, vbus)
+        self.image = self.pico.image
+        self.host = PicoHost(self)
+        self.unit = self.host.unit
+        self.sound = _Silent()
+        self._wall = time.monotonic()
+        self._down = {}  # key -> Pico ms it went down
+
+    def step(self):
+        """Run the emulated core for the wall time since the last step (max_step_ms at most)."""
+        now = time.monotonic()
+        ms = min((now - self._wall) * 1000.0, self.max_step_ms)
+        self._wall = now
+        if ms >= 1:
+            self.pico.run(ms)
+
+    def boot(self, timeout_ms=6000):
+        """Run until the unit's first picture is on the glass."""
+        self.pico.run_until(lambda: self.pico.parts.display.writes, timeout_ms, step_ms=20)
+        self.pico.run(1)
+        self._wall = time.monotonic()
+
+    def ms_to_change(self):
+        return self.tick_ms
+
+    def view(self):
+        parts = self.pico.parts
+        v = self._View()
+        display = parts.display
+        v.power = display.lit()
+        cells = [0] * 5
+        k = m = False
+        if v.power:
+            glass = display.glass()
+            for i, digit in enumerate(glass.CELLS):
+                byte = 0
+                for seg in glass.digit_segments(digit):
+                    byte |= 1 << "abcdefg".index(seg)
+                if glass.point_after(digit):
+                    byte |= 0x80
+                cells[i] = byte
+            ann = glass.annunciator()
+            k, m = ann == "k", ann == "M"
+        v.cells = tuple(cells)
+        v.k, v.M = k, m
+        v.red, v.green = parts.red.is_on(), parts.green.is_on()
+        v.slots = (parts.slots["L"].card, parts.slots["R"].card)
+        v.volume = -1  # not seen at the pins: no bars drawn, no mute mark
+        sounding = parts.piezo.now()
+        v.tone = "%d Hz" % round(sounding[0]) if sounding else ""
+        v.deal = "idle"
+        v.entry = v.error = None
+        v.seq = v.writes = 0
+        return v
+
+    # -- a person's hands --------------------------------------------------------------------
+
+    def key_down(self, key):
+        self._down[key] = self.pico.now_ms()
+        self.pico.parts.keys.press(key)
+
+    def key_up(self, key, now=None):
+        # A click's press and release can come within the same few emulated milliseconds
+        # (the emulator runs between the window's wakes): the key is held as long as a brisk
+        # finger holds one at least, in Pico time, or the keypad's debounce would never see it.
+        held = self.pico.now_ms() - self._down.pop(key, -self.min_hold_ms)
+        keys = self.pico.parts.keys
+        if held >= self.min_hold_ms:
+            keys.release(key)
+        else:
+            self.pico.at(self.min_hold_ms - held, lambda: keys.release(key))
+
+    def card_in(self, slot, card):
+        slots = self.pico.parts.slots
+        if slots[slot].card is None and card not in (s.card for s in slots.values()):
+            slots[slot].insert(card)
+        return None
+
+    def card_out(self, slot):
+        if self.pico.parts.slots[slot].card is not None:
+            self.pico.parts.slots[slot].remove()
+
+    def toggle_card(self, card, slot):
+        for s, part in self.pico.parts.slots.items():
+            if part.card == card:
+                return self.card_out(s)
+        return self.card_in(slot, card)
+
+    def balances(self):
+        return []
+
+    def recent(self, n):
+        return []

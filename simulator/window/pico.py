@@ -1,0 +1,153 @@
+"""The desktop window on an emulated Pico: `python -m simulator --pico [IMAGE.uf2]`.
+
+The same drawn unit as the window (unit.py) and the same hands (inputs.py: keys typed or
+clicked, cards dragged, clicked or sent in with F1-F6), on the unit that simulator/pico/
+emulates at its pins instead of the firmware run on the desktop: what the glass shows is the
+HT1621's RAM read through the module's wiring, the lights are their pins, the speaker line
+names the piezo's frequency. No banker panel and no serial port here: the unit is the chip
+running the image.
+"""
+
+import os
+import tkinter as tk
+
+from desktop import words
+from simulator.window.inputs import Inputs
+from simulator.window.layout import H, MIN_SCALE, TITLE, W
+from simulator.window.unit import UnitDrawing
+
+
+class PicoWindow(UnitDrawing, Inputs):
+    def __init__(self, session, root=None):
+        self.session = session
+        self.host = session.host
+        self.unit = session.unit
+        self.root = root if root is not None else tk.Tk()
+        self.root.title(TITLE + " \u2014 RP2040")
+        self.root.configure(bg="#3b3b3b")
+        self.root.minsize(int(W * MIN_SCALE), int(H * MIN_SCALE))
+        self._after = None
+        self._view = None
+        self._held = {}
+        self._held_at = {}
+        self._mouse_key = None
+        self._pending_up = {}
+        self._drag = None
+        self.selected = None
+        self.status = ""
+        self.note = ""
+        self.last_key = None
+        self.scale = 1.0
+        self.origin = (0, 0)
+        self._room = (W, H)
+        self._texts = []
+        self._fonts = {}
+        self._worded = []
+        self._build()
+        self.refresh()
+
+    def _build(self):
+        main = tk.Frame(self.root, bg="#3b3b3b")
+        main.pack(fill="both", expand=True)
+        self.help = tk.Label(main, wraplength=W - 20, justify="left", anchor="w", bg="#3b3b3b",
+                             fg="#dddddd", font=("Helvetica", 8))
+        self.help.pack(side="bottom", fill="x", padx=6)
+        self._worded.append((self.help, None, "win.pico.help"))
+        self.status_label = tk.Label(main, text="", bg="#3b3b3b", fg="#ffd166", anchor="w",
+                                     justify="left", wraplength=W - 20,
+                                     font=("Helvetica", 10, "bold"))
+        self.status_label.pack(side="bottom", fill="x", padx=6)
+        self.canvas = c = tk.Canvas(main, width=W, height=H, bg="#3b3b3b", highlightthickness=0)
+        c.pack(side="top", fill="both", expand=True)
+        self._build_unit(c)
+        self.set_lang(words.lang())
+        c.bind("<ButtonPress-1>", self._mouse_down)
+        c.bind("<B1-Motion>", self._mouse_move)
+        c.bind("<ButtonRelease-1>", self._mouse_up)
+        c.bind("<Configure>", self._resized)
+        self.root.bind("<KeyPress>", self._key_press)
+        self.root.bind("<KeyRelease>", self._key_release)
+        self.root.bind("<FocusOut>", self._focus_out)
+
+    def worded(self, widget, sid, item=None):
+        self._worded.append((widget, item, sid))
+        if item is None:
+            widget.configure(text=words.say(sid))
+        else:
+            widget.itemconfigure(item, text=words.say(sid))
+        return widget if item is None else item
+
+    def set_lang(self, code):
+        words.set_lang(code)
+        for widget, item, sid in self._worded:
+            if item is None:
+                widget.configure(text=words.say(sid))
+            else:
+                widget.itemconfigure(item, text=words.say(sid))
+        self._view = None
+
+    def other_lang(self):
+        self.set_lang("fr" if words.lang() == "en" else "en")
+        self.refresh()
+
+    # What the full window has and this one does not: the unit's state is only seen at its pins.
+    def toggle_large(self):
+        pass
+
+    def toggle_panel(self):
+        pass
+
+    def explain(self, code, key=None):
+        return ""
+
+    def running(self):
+        """The line under the unit: the image run, and the emulated clock."""
+        s = self.session
+        kind = words.say("win.pico.frozen" if s.frozen else "win.pico.files")
+        return words.say("win.pico", image=os.path.basename(s.image), kind=kind,
+                         t="%.1f" % (s.pico.now_ms() / 1000.0))
+
+    def refresh(self):
+        self.session.step()
+        v = self.session.view()
+        if v != self._view:
+            self._draw(v, self._view)
+            self._view = v
+        self._draw_hold()
+        self.status_label.configure(text=self.running())
+        self._schedule()
+
+    def _schedule(self):
+        if self._after is not None:
+            self.root.after_cancel(self._after)
+        self._after = self.root.after(self.session.ms_to_change(), self._wake)
+
+    def _wake(self):
+        self._after = None
+        self._flush_releases()
+        self.refresh()
+
+    def close(self):
+        if self._after is not None:
+            self.root.after_cancel(self._after)
+            self._after = None
+        try:
+            self.root.destroy()
+        except tk.TclError:
+            pass
+
+
+def run(opts):
+    from simulator.pico.session import PicoSession
+
+    words.set_lang(opts.lang or words.lang_from_env(os.environ))
+    session = PicoSession(opts.pico_image)
+    win = PicoWindow(session)
+    win.root.protocol("WM_DELETE_WINDOW", win.close)
+    try:
+        win.root.mainloop()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        win.close()
+    return 0

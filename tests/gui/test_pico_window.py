@@ -1,0 +1,122 @@
+"""`python -m simulator --pico [IMAGE.uf2]`: the window on the emulated RP2040 running the image
+a maker flashes, played at its pins, on the session's Xvfb. Keys are clicked and typed and cards
+put in as in the window; what the glass shows is read back from the canvas's drawn segments.
+Time is the emulated Pico's: each wait runs the core on (rig.py's emulator), never a sleep.
+"""
+
+import os
+
+import pytest
+
+import simulator  # noqa: F401  (firmware/ on sys.path)
+from simulator import cli
+from simulator.window import layout
+from tests.pico import rig
+
+tk = pytest.importorskip("tkinter")
+
+
+@pytest.fixture(scope="module")
+def image():
+    why = rig.emulator_missing()
+    if why:
+        pytest.skip(why)
+    path = rig.frozen_image()
+    if path is None:
+        pytest.skip("no unit's own image here (make uf2 builds it; make test does first)")
+    return path
+
+
+@pytest.fixture
+def pico_win(xdisplay, image):
+    from simulator.pico.session import PicoSession
+    from simulator.window.pico import PicoWindow
+
+    root = tk.Tk()
+    w = PicoWindow(PicoSession(image), root=root)
+    root.update()
+    root.focus_force()
+    root.update()
+    yield w
+    w.close()
+
+
+def run_until(w, cond, pico_ms=3000):
+    """Run the emulated Pico on, 20 ms at a time, drawing after each, until cond() holds."""
+    pico = w.session.pico
+    end = pico.now_ms() + pico_ms
+    while not cond():
+        assert pico.now_ms() < end, "not within %d ms of Pico time: %r" % (pico_ms, w.shown())
+        pico.run(20)
+        w.refresh()
+        w.root.update()
+
+
+def click(w, key):
+    x0, y0, x1, y1 = layout.key_rects()[key]
+    x, y = w.to_canvas((x0 + x1) / 2, (y0 + y1) / 2)
+    w.canvas.event_generate("<ButtonPress-1>", x=x, y=y)
+    w.canvas.event_generate("<ButtonRelease-1>", x=x, y=y)  # the same instant: min_hold_ms
+    w.root.update()
+
+
+def shows(w, text, k=False, m=False):
+    return lambda: w.shown() == (text, k, m, True)
+
+
+def test_the_unit_s_own_image_plays_in_the_window_at_its_pins(pico_win):
+    w = pico_win
+    # A new Pico's blank flash: the image formats it and the frozen firmware shows 0 (B1).
+    run_until(w, shows(w, "0"))
+    line = w.status_label.cget("text")
+    assert os.path.basename(w.session.image) in line and "frozen in" in line
+    # Clicked keys close the matrix's switches; the chip's own scan finds them.
+    for key in "1 5 0".split():
+        click(w, key)
+        w.session.pico.run(100)
+    run_until(w, shows(w, "150"))
+    click(w, "C")
+    run_until(w, shows(w, "0"))
+    # F1: card 1 slides into L, tab by tab, and seats: its number, then its balance (B3).
+    w.root.event_generate("<KeyPress>", keysym="F1")
+    w.root.event_generate("<KeyRelease>", keysym="F1")
+    w.root.update()
+    run_until(w, shows(w, "15", m=True), 2000)
+    assert w.card_shown_at(1) == "L"
+    for key in "1 0 K".split():
+        click(w, key)
+        w.session.pico.run(100)
+    run_until(w, shows(w, "10", k=True))
+    click(w, "+")  # B4: from the bank to card 1
+    run_until(w, shows(w, "15.01", m=True), 2000)
+    # Clicked in its slot, the card comes out: the unit shows 0 again.
+    x, y = w.card_at[1]
+    cx, cy = w.to_canvas(x + layout.CARD_W / 2, y + 10)
+    w.canvas.event_generate("<ButtonPress-1>", x=cx, y=cy)
+    w.canvas.event_generate("<ButtonRelease-1>", x=cx, y=cy)
+    w.root.update()
+    run_until(w, shows(w, "0"), 2000)
+    assert w.card_shown_at(1) is None
+
+
+def test_pico_says_in_one_line_what_it_cannot_run(xdisplay, tmp_path, capsys):
+    assert cli.main(["--pico", str(tmp_path / "none.uf2")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "simulator: no such image: %s" % (tmp_path / "none.uf2")
+    junk = tmp_path / "junk.uf2"
+    junk.write_bytes(b"\x00" * 1024)
+    assert cli.main(["--pico", str(junk)]) == 2
+    assert capsys.readouterr().err.strip() == "simulator: %s is not a UF2 image" % junk
+    # The emulated chip is the unit: the options of the simulated one do not apply to it.
+    assert cli.main(["--pico", "--headless"]) == 2
+    assert "--pico takes an image and --lang only" in capsys.readouterr().err
+
+
+def test_pico_takes_an_image_or_the_unit_s_own():
+    from simulator import options
+
+    o = options.parse(["--pico"])
+    assert o.pico and o.pico_image is None  # the one `make uf2` built
+    o = options.parse(["--pico", "my.uf2", "--lang", "fr"])
+    assert o.pico and o.pico_image == "my.uf2" and o.lang == "fr"
+    assert "--pico [IMAGE.uf2]" in options.USAGE
