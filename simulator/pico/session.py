@@ -46,7 +46,8 @@ def default_image():
 
 
 def payload(path):
-    """The bytes a .uf2 writes into flash, in order (each 512-byte block carries up to 256)."""
+    """The bytes a .uf2 writes into flash, in order (each 512-byte block carries its
+    payload, 256 bytes in the images MicroPython and picotool write)."""
     import struct
 
     with open(path, "rb") as f:

@@ -26,7 +26,7 @@ from simulator.window.layout import H, MIN_SCALE, TITLE, W
 from simulator.window.panel import BankerPanel
 from simulator.window.sizes import WindowSize
 from simulator.window.unit import UnitDrawing
-from simulator.window.words import Words
+from simulator.window.words import Worded, Words
 
 HOLD_TICK_MS = 100  # how often a held C or DEAL redraws its countdown on a real clock
 
@@ -43,7 +43,7 @@ def available():
     return True
 
 
-class Window(Words, BankerPanel, LargeDisplay, UnitDrawing, Inputs, WindowSize):
+class Window(Words, Worded, BankerPanel, LargeDisplay, UnitDrawing, Inputs, WindowSize):
     """The unit on a canvas. `root` may be given (tests); `serve` is a serve.Server or None.
 
     The canvas is drawn at 1:1 in layout.py's coordinates (W x H) and scaled to the window's
@@ -155,24 +155,10 @@ class Window(Words, BankerPanel, LargeDisplay, UnitDrawing, Inputs, WindowSize):
 
     # -- the language spoken -------------------------------------------------------------------
 
-    def worded(self, widget, sid, item=None):
-        """A widget (or a canvas's item) whose text is the sentence sid, said again in the
-        other language when F12 switches it."""
-        self._worded.append((widget, item, sid))
-        if item is None:
-            widget.configure(text=words.say(sid))
-        else:
-            widget.itemconfigure(item, text=words.say(sid))
-        return widget if item is None else item
-
     def set_lang(self, code):
         """Speak code ('en', 'fr') from now on: every label and sentence said again."""
         words.set_lang(code)
-        for widget, item, sid in self._worded:
-            if item is None:
-                widget.configure(text=words.say(sid))
-            else:
-                widget.itemconfigure(item, text=words.say(sid))
+        self.say_again()
         self.large_button.configure(text=words.say("win.whole" if self.large else "win.large"))
         self.status = ""  # said in the other language: the next input says anew
         self._panel_key = None
@@ -268,6 +254,11 @@ def run(host, opts):
                  large=os.environ.get("BANK_SIM_LARGE") == "1")
     if opts.mode in ("pty", "tcp"):
         frontend.say(win.serve(opts.mode, opts.port))
+    return live(win)
+
+
+def live(win):
+    """win's Tk loop until the window is closed (or Ctrl-C), then win closed; exit status 0."""
     win.root.protocol("WM_DELETE_WINDOW", win.close)
     try:
         win.root.mainloop()

@@ -12,12 +12,14 @@ import os
 import tkinter as tk
 
 from desktop import words
+from simulator.window.app import live
 from simulator.window.inputs import Inputs
 from simulator.window.layout import H, MIN_SCALE, TITLE, W
 from simulator.window.unit import UnitDrawing
+from simulator.window.words import Worded
 
 
-class PicoWindow(UnitDrawing, Inputs):
+class PicoWindow(Worded, UnitDrawing, Inputs):
     def __init__(self, session, root=None):
         self.session = session
         self.host = session.host
@@ -69,21 +71,9 @@ class PicoWindow(UnitDrawing, Inputs):
         self.root.bind("<KeyRelease>", self._key_release)
         self.root.bind("<FocusOut>", self._focus_out)
 
-    def worded(self, widget, sid, item=None):
-        self._worded.append((widget, item, sid))
-        if item is None:
-            widget.configure(text=words.say(sid))
-        else:
-            widget.itemconfigure(item, text=words.say(sid))
-        return widget if item is None else item
-
     def set_lang(self, code):
         words.set_lang(code)
-        for widget, item, sid in self._worded:
-            if item is None:
-                widget.configure(text=words.say(sid))
-            else:
-                widget.itemconfigure(item, text=words.say(sid))
+        self.say_again()
         self._view = None
 
     def other_lang(self):
@@ -142,12 +132,4 @@ def run(opts):
 
     words.set_lang(opts.lang or words.lang_from_env(os.environ))
     session = PicoSession(opts.pico_image)
-    win = PicoWindow(session)
-    win.root.protocol("WM_DELETE_WINDOW", win.close)
-    try:
-        win.root.mainloop()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        win.close()
-    return 0
+    return live(PicoWindow(session))

@@ -7,6 +7,27 @@ from brain.clock import ticks_diff
 from desktop import words
 
 
+class Worded:
+    """Widgets (or a canvas's items, `item`) whose text is a sentence: `worded` sets it and
+    keeps it in `self._worded`, `say_again` says them all in the language set now (F12)."""
+
+    def worded(self, widget, sid, item=None):
+        self._worded.append((widget, item, sid))
+        self._say(widget, item, sid)
+        return widget if item is None else item
+
+    def say_again(self):
+        for widget, item, sid in self._worded:
+            self._say(widget, item, sid)
+
+    @staticmethod
+    def _say(widget, item, sid):
+        if item is None:
+            widget.configure(text=words.say(sid))
+        else:
+            widget.itemconfigure(item, text=words.say(sid))
+
+
 class Words:
     """The Window's sentences: `status` (a refusal), `note` (what happened by itself)."""
 

@@ -16,6 +16,22 @@ def press(pico, key, hold_ms=HOLD_MS, gap_ms=GAP_MS):
     pico.run(gap_ms)
 
 
+def to_glass(pico, key, hold_ms=60, gap_ms=60):
+    """Press key for hold_ms, then gap_ms released: ms from its contact (the column first
+    pulled low) to the end of the last HT1621 frame that changed the glass."""
+    keys = pico.parts.keys
+    disp = pico.parts.display
+    before = disp.changed_ms
+    keys.press(key)
+    t0 = keys.first_closed[key]
+    pico.run(hold_ms)
+    assert disp.changed_ms != before, key  # the key changed the glass
+    took = disp.changed_ms - t0
+    keys.release(key)
+    pico.run(gap_ms)
+    return took
+
+
 def type_keys(pico, keys):
     for k in keys.split():
         press(pico, k)

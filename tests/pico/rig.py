@@ -1,8 +1,8 @@
-"""The genuine MicroPython rp2 port in an emulated RP2040, with the unit's parts at its pins.
+"""The genuine MicroPython rp2 port in an emulated RP2040, with the unit's parts at its pins:
+the pin suite's rig on simulator/pico/machine.py (the emulator's driver: Pico time, idle(),
+cut()) and simulator/pico/parts.py (the parts).
 
-`rp2040py` (PyPI) emulates the RP2040 (Cortex-M0+ at 125 MHz, its GPIO, PWM, timer, USB
-controller and the QSPI flash) and boots the unchanged RPI_PICO images of ../shared/pico/. The
-firmware goes onto the emulated flash as `make deploy` puts it on a Pico: the very files
+The firmware goes onto the emulated flash as `make deploy` puts it on a Pico: the very files
 tools/deploy.py writes (its plan: modules compiled by mpy-cross, main.py as source), in a
 LittleFS2 image laid out as the rp2 port's (4 KB blocks at 0xA0000). Then main.py runs by itself.
 
@@ -11,21 +11,8 @@ a blank flash instead, erased as a new Pico's is: the image's _boot.py formats i
 on a Pico, and the frozen main.py starts the unit with no file on the flash.
 
 The rig drives the emulator from the test's own thread, one batch of instructions at a time,
-so nothing races: the parts (parts.py) react to the firmware's pin writes inside the emulated
-instruction that made them, and the test reads and changes pins between batches.
-
-Time is the emulator's: `now_ms()` follows the emulated core (125 MHz, one cycle a Thumb
-instruction's worth), so what a test measures is Pico time. The emulator is slow (about 3
-million instructions a wall second, 1/40 of a Pico: in it the rp2 port never parks in WFE while
-USB is up), so a minute of play would take half an hour. `idle(ms)` crosses long quiet stretches
-(the 60 s switch-off, the 13-50 s deal timer) by stopping the core and moving the timer on, as
-if the core sat in a WFE that long, then runs the loop for a few real emulated milliseconds so it
-sees the new time. Nothing may happen at the pins during a jump; everything the rules say about
-those stretches is read off the firmware's own behaviour after it.
-
-Power: `cut()` stops the emulator where it is (mid-instruction stream, mid flash program) and
-returns the flash; `Pico(image, flash=...)` boots again on it, as a unit does when the batteries
-go back in.
+so nothing races. Times a test measures are Pico time. `Pico(image, flash=...)` boots again on
+a flash a cut() returned, as a unit does when the batteries go back in.
 """
 
 import os
@@ -86,12 +73,9 @@ def frozen_image():
     path = os.environ.get("BANK_UF2")
     if path:
         return path if os.path.isfile(path) else None
-    sys.path.insert(0, os.path.join(REPO, "tools"))
-    try:
-        import uf2
-    finally:
-        sys.path.pop(0)
-    return uf2.find()
+    from simulator.pico.session import default_image
+
+    return default_image()
 
 
 def is_frozen(image):

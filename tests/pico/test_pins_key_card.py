@@ -13,24 +13,10 @@ import statistics
 import pytest
 
 from tests.pico import rig
-from tests.pico.play import expect, insert, press, shown, wait_shown
+from tests.pico.play import expect, insert, press, shown, to_glass, wait_shown
 
 HOLD_MS = 60
 GAP_MS = 60
-
-
-def _to_glass(pico, key):
-    keys = pico.parts.keys
-    disp = pico.parts.display
-    before = disp.changed_ms
-    keys.press(key)
-    t0 = keys.first_closed[key]
-    pico.run(HOLD_MS)
-    assert disp.changed_ms != before, key  # the key changed the glass
-    took = disp.changed_ms - t0
-    keys.release(key)
-    pico.run(GAP_MS)
-    return took
 
 
 @pytest.mark.parametrize("vbus", [True, False], ids=["vbus-high", "vbus-low"])
@@ -40,7 +26,7 @@ def test_an_amount_typed_at_a_seated_card_is_on_the_glass_within_2_ms_a_key(imag
     insert(pico, "L", 1)
     wait_shown(pico, "15", "M", timeout_ms=2000)  # B3: the card's number, then its balance
     pico.run(1500)  # a pause: the loop asleep until the next key
-    took = [_to_glass(pico, k) for k in "1 5 0 K".split()]
+    took = [to_glass(pico, k, HOLD_MS, GAP_MS) for k in "1 5 0 K".split()]
     assert shown(pico) == expect("150", "k")
     # before: a median of 3.1-3.2 ms (the issue's own check, v1.28.0)
     assert statistics.median(took) <= 2.0, took

@@ -14,7 +14,7 @@ import statistics
 import pytest
 
 from tests.pico import rig
-from tests.pico.play import expect, insert, press, shown, wait_shown
+from tests.pico.play import expect, insert, press, shown, to_glass, wait_shown
 
 HOLD_MS = 60  # each key held this long, with as long between two
 GAP_MS = 60
@@ -28,27 +28,12 @@ def pico(image):
     return p
 
 
-def _to_glass(pico, key):
-    """ms from the key's contact to the end of the last frame that changed the glass."""
-    keys = pico.parts.keys
-    disp = pico.parts.display
-    before = disp.changed_ms
-    keys.press(key)
-    t0 = keys.first_closed[key]
-    pico.run(HOLD_MS)
-    assert disp.changed_ms != before, key  # the key changed the glass
-    took = disp.changed_ms - t0
-    keys.release(key)
-    pico.run(GAP_MS)
-    return took
-
-
 def test_a_digit_with_a_usb_host_on_the_port_is_on_the_glass_within_2_ms(pico):
     pico.idle(1500)  # a pause: the loop asleep in its poll, the host's frames going on
     took = []
     for _ in range(3):
         for k in "1 2 3".split():
-            took.append(_to_glass(pico, k))
+            took.append(to_glass(pico, k, HOLD_MS, GAP_MS))
         assert shown(pico) == expect("123")
         press(pico, "C")
     assert shown(pico) == expect("0")
@@ -60,7 +45,7 @@ def test_an_amount_typed_at_a_card_with_a_usb_host_on_the_port_within_2_ms_a_key
     insert(pico, "L", 1)
     wait_shown(pico, "15", "M", timeout_ms=2000)  # B3: the card's number, then its balance
     pico.idle(1500)
-    took = [_to_glass(pico, k) for k in "1 5 0 K".split()]
+    took = [to_glass(pico, k, HOLD_MS, GAP_MS) for k in "1 5 0 K".split()]
     assert shown(pico) == expect("150", "k")
     # before: a median of 3.5 ms
     assert statistics.median(took) <= 2.0, took
