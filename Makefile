@@ -29,7 +29,7 @@ setup: $(STAMP)
 sim: setup
 	$(PY) -m simulator $(SIMFLAGS)
 
-test: setup lint mpy typecheck test-mp pytest uf2-image test-pico
+test: setup lint mpy typecheck test-mp uf2-image pytest test-pico
 
 # sio.py's viper code is a string (board/drivers/sio.py says why): ruff and mypy read it as the
 # file tools/viper_source.py writes, at sio.py's line numbers.

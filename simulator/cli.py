@@ -49,7 +49,8 @@ def _pico(opts):
     from simulator.pico.session import NoImage
 
     try:
-        from simulator.window import app as window, pico
+        from simulator.pico import window as pico
+        from simulator.window import app as window
     except ImportError:
         sys.stderr.write("simulator: --pico needs Tk (python3-tk)\n")
         return 2

@@ -30,7 +30,7 @@ def image():
 @pytest.fixture
 def pico_win(xdisplay, image):
     from simulator.pico.session import PicoSession
-    from simulator.window.pico import PicoWindow
+    from simulator.pico.window import PicoWindow
 
     root = tk.Tk()
     w = PicoWindow(PicoSession(image), root=root)

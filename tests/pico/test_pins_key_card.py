@@ -5,7 +5,7 @@ VBUS is high (a charger) or low (batteries).
 
 Measured as a pin-level check measures it: from the instant the key's column is first pulled
 low to the CS rising edge of the last HT1621 frame that changes what the glass shows
-(parts.HT1621.changed_ms). Times are Pico time (rig.py).
+(displays.HT1621.changed_ms). Times are Pico time (rig.py).
 """
 
 import statistics

@@ -6,7 +6,7 @@ unit is plugged into while a game is played at its keys. The emulated host keeps
 busy with its USB traffic all the while (docs/performance.md, "key contact to its digit
 shown"). Latency is measured as a pin-level check measures it: from the instant the key's
 column is first pulled low to the CS rising edge of the last HT1621 frame that changes what the
-glass shows (parts.HT1621.changed_ms). Times are Pico time (rig.py).
+glass shows (displays.HT1621.changed_ms). Times are Pico time (rig.py).
 """
 
 import statistics
