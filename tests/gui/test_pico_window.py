@@ -27,16 +27,21 @@ def image():
     return path
 
 
-@pytest.fixture
-def pico_win(xdisplay, image):
+def open_window(image, flash_file=None):
     from simulator.pico.session import PicoSession
     from simulator.pico.window import PicoWindow
 
     root = tk.Tk()
-    w = PicoWindow(PicoSession(image), root=root)
+    w = PicoWindow(PicoSession(image, flash_file=flash_file), root=root)
     root.update()
     root.focus_force()
     root.update()
+    return w
+
+
+@pytest.fixture
+def pico_win(xdisplay, image):
+    w = open_window(image)
     yield w
     w.close()
 
@@ -78,9 +83,7 @@ def test_the_unit_s_own_image_plays_in_the_window_at_its_pins(pico_win):
     click(w, "C")
     run_until(w, shows(w, "0"))
     # F1: card 1 slides into L, tab by tab, and seats: its number, then its balance (B3).
-    w.root.event_generate("<KeyPress>", keysym="F1")
-    w.root.event_generate("<KeyRelease>", keysym="F1")
-    w.root.update()
+    card_in(w, 1)
     run_until(w, shows(w, "15", m=True), 2000)
     assert w.card_shown_at(1) == "L"
     for key in "1 0 K".split():
@@ -97,6 +100,45 @@ def test_the_unit_s_own_image_plays_in_the_window_at_its_pins(pico_win):
     w.root.update()
     run_until(w, shows(w, "0"), 2000)
     assert w.card_shown_at(1) is None
+
+
+def card_in(w, n):
+    w.root.event_generate("<KeyPress>", keysym="F%d" % n)
+    w.root.event_generate("<KeyRelease>", keysym="F%d" % n)
+    w.root.update()
+
+
+def test_the_unit_s_own_image_keeps_its_game_from_one_window_to_the_next(xdisplay, image,
+                                                                         tmp_path):
+    kept = tmp_path / "pico.flash"
+    w = open_window(image, str(kept))
+    try:
+        run_until(w, shows(w, "0"))
+        card_in(w, 1)
+        run_until(w, shows(w, "15", m=True), 2000)
+        for key in "1 0 K +".split():
+            click(w, key)
+            w.session.pico.run(100)
+        run_until(w, shows(w, "15.01", m=True), 2000)  # B4, written to the emulated flash
+        w.session.pico.run(500)
+    finally:
+        w.close()
+    assert kept.stat().st_size > 0
+    # The next window boots on that flash, as a Pico flashed anew keeps its game (B17).
+    w = open_window(image, str(kept))
+    try:
+        run_until(w, shows(w, "0"))
+        card_in(w, 1)
+        run_until(w, shows(w, "15.01", m=True), 2000)
+    finally:
+        w.close()
+    # A kept file that is no Pico's flash is refused, and left as it is: no game is dropped.
+    kept.write_bytes(b"half a flash")
+    from simulator.pico.session import NoImage, PicoSession
+
+    with pytest.raises(NoImage, match="is not the flash of a Pico's file system"):
+        PicoSession(image, flash_file=str(kept))
+    assert kept.read_bytes() == b"half a flash"
 
 
 def test_pico_says_in_one_line_what_it_cannot_run(xdisplay, tmp_path, capsys):
