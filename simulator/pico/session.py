@@ -214,6 +214,7 @@ class PicoSession:
     tick_ms = 20  # the window wakes this often: the emulated core runs on between inputs
     max_step_ms = 50  # Pico time run at one wake, at most: the window keeps answering
     min_hold_ms = 60  # a key is held at least this long in Pico time (key_up)
+    keep_s = 5.0  # how often the flash is kept, in wall seconds, when it changed (keep)
 
     def __init__(self, image=None, vbus=True, flash_file=None):
         from simulator.frontend import View
@@ -227,28 +228,40 @@ class PicoSession:
         self.sound = _Silent()
         self._wall = time.monotonic()
         self._down = {}  # key -> Pico ms it went down
-        self._closed = False
-
-    def close(self):
-        """Keep the unit's own image's flash in flash_file (whole, then renamed): the next
-        window starts on it, the game and its names there. A stock image's holds the firmware's
-        files of this run, and is not kept."""
-        if self.flash_file is None or not self.frozen or self._closed:
-            return
-        self._closed = True
-        os.makedirs(os.path.dirname(os.path.abspath(self.flash_file)), exist_ok=True)
-        part = self.flash_file + ".part"
-        with open(part, "wb") as f:
-            f.write(self.pico.flash_fs())
-        os.replace(part, self.flash_file)
+        self._kept = None  # the flash as flash_file last kept it
+        self._kept_at = self._wall
 
     def step(self):
-        """Run the emulated core for the wall time since the last step (max_step_ms at most)."""
+        """Run the emulated core for the wall time since the last step (max_step_ms at most);
+        every keep_s of wall time, the flash kept if it changed (a window killed loses at most
+        that much)."""
         now = time.monotonic()
         ms = min((now - self._wall) * 1000.0, self.max_step_ms)
         self._wall = now
         if ms >= 1:
             self.pico.run(ms)
+        if now - self._kept_at >= self.keep_s:
+            self._kept_at = now
+            self.keep()
+
+    def keep(self):
+        """Keep the unit's own image's flash in flash_file when it changed (whole, then
+        renamed): the next window starts on it, the game and its names there. A stock image's
+        holds the firmware's files of this run, and is not kept."""
+        if self.flash_file is None or not self.frozen:
+            return
+        flash = self.pico.flash_fs()
+        if flash == self._kept:
+            return
+        os.makedirs(os.path.dirname(os.path.abspath(self.flash_file)), exist_ok=True)
+        part = self.flash_file + ".part"
+        with open(part, "wb") as f:
+            f.write(flash)
+        os.replace(part, self.flash_file)
+        self._kept = flash
+
+    def close(self):
+        self.keep()
 
     def boot(self, timeout_ms=6000):
         """Run until the unit's first picture is on the glass."""
