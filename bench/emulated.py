@@ -45,6 +45,16 @@ def key_latency(pico, key):
     return ms
 
 
+def digit_latency(pico, tries):
+    """Median key_latency of `1 2 3` typed tries times, C after each."""
+    digits = []
+    for _ in range(tries):
+        for k in ("1", "2", "3"):
+            digits.append(key_latency(pico, k))
+        press(pico, "C")
+    return statistics.median(digits)
+
+
 def busy_share(pico, ms):
     c0, t0 = pico.mcu.core.cycles, pico.now_ms()
     pico.run(ms)
@@ -75,12 +85,7 @@ def play_figures(image, tries):
     out["card_ms"] = statistics.median(seats)
     insert(pico, "L", 5)
     pico.run(1200)
-    digits = []
-    for _ in range(tries):
-        for k in ("1", "2", "3"):
-            digits.append(key_latency(pico, k))
-        press(pico, "C")
-    out["digit_ms"] = statistics.median(digits)
+    out["digit_ms"] = digit_latency(pico, tries)
     commits = []
     for _ in range(tries):
         type_keys(pico, "1 0 K")
@@ -116,12 +121,7 @@ def serial_figures(image, tries):
     # A key with the host enumerated and silent: the emulated host keeps the port busy
     # (docs/performance.md), which the firmware holds off while a key is drawn.
     pico.idle(1500)  # last: typing changes nothing measured above
-    digits = []
-    for _ in range(tries):
-        for k in ("1", "2", "3"):
-            digits.append(key_latency(pico, k))
-        press(pico, "C")
-    out["digit_usb_ms"] = statistics.median(digits)
+    out["digit_usb_ms"] = digit_latency(pico, tries)
     return out
 
 

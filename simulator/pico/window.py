@@ -16,10 +16,10 @@ from simulator.window.app import live
 from simulator.window.inputs import Inputs
 from simulator.window.layout import H, MIN_SCALE, TITLE, W
 from simulator.window.unit import UnitDrawing
-from simulator.window.words import Worded
+from simulator.window.words import KeyNotes, Worded
 
 
-class PicoWindow(Worded, UnitDrawing, Inputs):
+class PicoWindow(Worded, KeyNotes, UnitDrawing, Inputs):
     def __init__(self, session, root=None):
         self.session = session
         self.host = session.host

@@ -5,7 +5,6 @@ dragged or clicked into a slot; each becomes an event on the simulated board (fr
 import tkinter as tk
 
 from brain.ledger import CARDS
-from desktop import words
 
 from simulator.window.layout import CARD_H, CARD_W, KEY_DOWN, SLOT_Y, SLOTS_X, key_rects
 
@@ -32,16 +31,7 @@ class Inputs:
             return
         self._held[key] = True
         self._key_look(key, True)
-        self.status = ""
-        self.note = ""
-        self.last_key = key
-        was_on = self.unit.power
-        self.session.key_down(key)
-        if not was_on and self.unit.power:
-            self.note = words.say("note.woke") if len(key) > 1 else words.say(
-                "note.woke.key", key=key)
-        else:
-            self._held_at[key] = self.host.clock.now()  # the waking key holds nothing (B16)
+        self.key_went_down(key)
         self.refresh()
 
     def release(self, key, now=None):

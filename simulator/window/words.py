@@ -28,7 +28,25 @@ class Worded:
             widget.itemconfigure(item, text=words.say(sid))
 
 
-class Words:
+class KeyNotes:
+    """What a key going down makes the line under the unit say (`status`, `note`)."""
+
+    def key_went_down(self, key):
+        """key down on the unit, and what the line under it says of that: the last refusal and
+        note forgotten, a waking key noted (it holds nothing: B16), any other's hold timed."""
+        self.status = ""
+        self.note = ""
+        self.last_key = key
+        was_on = self.unit.power
+        self.session.key_down(key)
+        if not was_on and self.unit.power:
+            self.note = words.say("note.woke") if len(key) > 1 else words.say(
+                "note.woke.key", key=key)
+        else:
+            self._held_at[key] = self.host.clock.now()
+
+
+class Words(KeyNotes):
     """The Window's sentences: `status` (a refusal), `note` (what happened by itself)."""
 
     def message_text(self):

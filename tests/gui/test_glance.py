@@ -8,26 +8,15 @@ import sys
 import pytest
 
 import simulator  # noqa: F401  (firmware/ on sys.path)
+from tests.gui.hands import advance, settle
 from simulator import frontend, options
 from simulator.host import Host
-from simulator.window import app, inputs, sizes
+from simulator.window import app, sizes
 
 tk = pytest.importorskip("tkinter")
 
 LONG = ("holding C: a new game in 2.0 s, every card back to the start; let go now for a plain "
         "C")
-
-
-def settle(w):
-    w.root.update()
-    w.root.after(inputs.RELEASE_GRACE_MS + 10)
-    w.root.update()
-
-
-def advance(w, ms):
-    w.host.clock.advance(w.unit, ms)
-    w.refresh()
-    w.root.update()
 
 
 def maintenance(w):

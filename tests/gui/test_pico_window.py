@@ -9,6 +9,7 @@ import os
 import pytest
 
 import simulator  # noqa: F401  (firmware/ on sys.path)
+from tests.gui.hands import click
 from simulator import cli
 from simulator.window import layout
 from tests.pico import rig
@@ -55,14 +56,6 @@ def run_until(w, cond, pico_ms=3000):
         pico.run(20)
         w.refresh()
         w.root.update()
-
-
-def click(w, key):
-    x0, y0, x1, y1 = layout.key_rects()[key]
-    x, y = w.to_canvas((x0 + x1) / 2, (y0 + y1) / 2)
-    w.canvas.event_generate("<ButtonPress-1>", x=x, y=y)
-    w.canvas.event_generate("<ButtonRelease-1>", x=x, y=y)  # the same instant: min_hold_ms
-    w.root.update()
 
 
 def shows(w, text, k=False, m=False):

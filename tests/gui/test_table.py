@@ -10,15 +10,10 @@ import time
 import pytest
 
 import simulator  # noqa: F401  (firmware/ on sys.path)
-from simulator.window import inputs, layout
+from tests.gui.hands import advance, settle
+from simulator.window import layout
 
 tk = pytest.importorskip("tkinter")
-
-
-def settle(w):
-    w.root.update()
-    w.root.after(inputs.RELEASE_GRACE_MS + 10)
-    w.root.update()
 
 
 def type_keys(w, *syms, state=0):
@@ -27,12 +22,6 @@ def type_keys(w, *syms, state=0):
         w.root.event_generate("<KeyPress>", keysym=s, state=state)
         w.root.event_generate("<KeyRelease>", keysym=s, state=state)
         settle(w)
-
-
-def advance(w, ms):
-    w.host.clock.advance(w.unit, ms)
-    w.refresh()
-    w.root.update()
 
 
 def said(w):

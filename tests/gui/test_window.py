@@ -6,19 +6,12 @@ once; test_live.py runs the real program on a real clock."""
 import pytest
 
 import simulator  # noqa: F401  (firmware/ on sys.path)
+from tests.gui.hands import advance, click, settle
 from simulator import frontend, options
 from simulator.host import Host
-from simulator.window import inputs, layout
+from simulator.window import layout
 
 tk = pytest.importorskip("tkinter")
-
-
-def click(w, key):
-    x0, y0, x1, y1 = layout.key_rects()[key]
-    x, y = w.to_canvas((x0 + x1) / 2, (y0 + y1) / 2)  # where the window draws it now
-    w.canvas.event_generate("<ButtonPress-1>", x=x, y=y)
-    w.canvas.event_generate("<ButtonRelease-1>", x=x, y=y)
-    w.root.update()
 
 
 def type_keys(w, *syms, state=0):
@@ -26,19 +19,6 @@ def type_keys(w, *syms, state=0):
         w.root.event_generate("<KeyPress>", keysym=s, state=state)
         w.root.event_generate("<KeyRelease>", keysym=s, state=state)
     settle(w)
-
-
-def settle(w):
-    # Key releases wait out an autorepeat grace period (inputs.RELEASE_GRACE_MS) before they count.
-    w.root.update()
-    w.root.after(inputs.RELEASE_GRACE_MS + 10)
-    w.root.update()
-
-
-def advance(w, ms):
-    w.host.clock.advance(w.unit, ms)
-    w.refresh()
-    w.root.update()
 
 
 def card_centre(w, n):

@@ -34,15 +34,7 @@ class WindowWords(Words):
     def down(self, key):
         """Inputs.press: a key held down."""
         self._held[key] = True
-        self.status = self.note = ""
-        self.last_key = key
-        was_on = self.unit.power
-        self.session.key_down(key)
-        if not was_on and self.unit.power:
-            self.note = words.say("note.woke") if len(key) > 1 else words.say(
-                "note.woke.key", key=key)
-        else:
-            self._held_at[key] = self.host.clock.now()
+        self.key_went_down(key)
         self.session.step()
 
     def up(self, key):
