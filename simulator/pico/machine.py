@@ -163,8 +163,8 @@ class EmulatedPico:
         """Run until USB is up and the unit has drawn its first picture."""
         self.run_until(lambda: (self.cdc is None or self.connected_ms is not None)
                        and self.parts.display.writes, timeout_ms, step_ms=20)
-        # The picture's frame comes first, the one that lights the glass (issue 18, point 3)
-        # microseconds after it: a step may end between the two.
+        # The picture's frame comes first, the one that lights the glass microseconds after it
+        # (the glass is never lit on an old picture): a step may end between the two.
         self.run(1)
 
     def send(self, data):
