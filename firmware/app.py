@@ -258,7 +258,7 @@ class App:
                 raise KeyboardInterrupt  # mpremote (or a person) wants the REPL
             self._prev = c
             if reader is None and c != 10 and c != 13:
-                # A line end before anything else is no line: no need for the protocol yet.
+                # A line end before anything else is no line: no session yet.
                 reader = self._connect()  # mpremote's "\r\x03" never gets here
             if reader is not None:
                 line = reader.push(c)
