@@ -33,9 +33,10 @@ a scan wakes the unit (rp2 cannot yet wake from an indefinite lightsleep on a pi
 wake sources are checked between timed sleeps). With a power latch fitted, switching off
 releases it instead.
 
-Ctrl-C from mpremote still stops the program: the USB serial driver turns it into
-KeyboardInterrupt, which nothing here catches for long (the display is blanked and it is raised
-again), so `make deploy` works over a running unit.
+Ctrl-C from mpremote stops the program only in maintenance (DEAL held 3 s on the unit's
+keypad): then it is a KeyboardInterrupt, which nothing here catches for long (the display is
+blanked and it is raised again), so `make deploy` works over a unit in maintenance. In play no
+byte from the host stops it (`_interrupt`).
 
 `boot(board, directory)` builds everything (startup.py, boot-only code dropped after) and
 returns the App without entering the loop, so a bench can measure the heap after boot
@@ -284,10 +285,13 @@ class App:
     def _interrupt(self, reader):
         """Whether a Ctrl-C byte means "stop the program" rather than line noise.
 
-        The REPL's own Ctrl-C handling is switched off while the unit runs (main()), so that a
-        stray 0x03 among garbage cannot kill a unit in play. mpremote starts every session
-        with "\r\x03" at the start of a line, and a person types Ctrl-C twice: those stop it.
-        """
+        The REPL's own Ctrl-C handling is switched off while the unit runs (main()): from the
+        REPL a host could write any balance, so only a unit in maintenance, which takes someone
+        at its keypad (DEAL held, B-rules' "SErv"), lets a host stop the program. There
+        mpremote's "\r\x03" at the start of a line, or Ctrl-C typed twice, stops it; in play
+        every 0x03 is line noise."""
+        if not self.unit.maintenance:
+            return False
         at_line_start = reader is None or (not reader.buf and not reader.over)
         return self._prev == 3 or (self._prev == 13 and at_line_start)
 

@@ -24,6 +24,27 @@ TOOL = os.path.join(REPO, "tools", "deploy.py")
 SKIP = ("__pycache__", "desktop")  # desktop-only code (tools/deploy.py)
 
 
+IN_PLAY = ("the unit on %s is in play, and in play no host may stop it: hold DEAL 3 s on its "
+           "keypad (the glass says SErv), then deploy again; a unit whose keypad cannot be "
+           "reached is flashed with BOOTSEL")
+
+
+def refusal(port):
+    """The one line to say when the bank unit on `port` will not let mpremote in (it is not in
+    maintenance, docs/protocol.md), or None: a unit in maintenance, or anything else on the
+    port (a stock MicroPython, nothing at all), which mpremote then meets as it is."""
+    from .bank import Bank
+    from .errors import BankError
+
+    try:
+        with Bank.open(port, timeout=1.0) as bank:
+            if bank.info and bank.info.get("device") == "bank-unit" and not bank.maintenance():
+                return IN_PLAY % port
+    except (BankError, OSError, ValueError, AttributeError):
+        pass
+    return None
+
+
 def firmware_parts(firmware):
     """(files, dirs) at the top of `firmware`, sorted, without caches and compiled files; only
     what its manifest lists where it has one."""
@@ -80,6 +101,11 @@ def main(args):
     if args.dry_run and not tool:
         print(" ".join(shlex.quote(c) for c in cmd), flush=True)
         return 0
+    if not tool:  # tools/deploy.py asks the unit itself
+        why = refusal(port)
+        if why:
+            sys.stderr.write("bank: deploy: %s\n" % why)
+            return 1
     try:
         result = subprocess.run(cmd)
     except OSError as exc:

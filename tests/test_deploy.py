@@ -125,3 +125,35 @@ def test_deploy_fails_when_mpremote_fails_twice(tmp_path):
     err = run_deploy(tmp_path, "--port", "socket://127.0.0.1:2217", "--mpy", "no", fails=2,
                      code=1)
     assert "copying again" in err and err.count("mpremote exited with 1") == 2
+
+
+def _simulator(*args):
+    p = subprocess.Popen([sys.executable, "-m", "simulator", "--headless", "--tcp", "0", *args],
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = p.stdout.readline().decode()
+    assert first.startswith("listening tcp 127.0.0.1:"), first
+    return p, "socket://127.0.0.1:%s" % first.split(":")[-1].strip()
+
+
+def test_deploy_onto_a_unit_in_play_is_refused_in_one_line_and_nothing_is_copied(tmp_path):
+    # In play no host may stop the unit (docs/protocol.md): the deployer asks it first and says
+    # what to do, rather than leaving mpremote to fail at the raw REPL.
+    sim, port = _simulator()
+    try:
+        err = run_deploy(tmp_path, "--port", port, "--mpy", "no", code=1)
+    finally:
+        sim.terminate()
+        sim.wait(10)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "in play" in lines[0] and "hold DEAL 3 s" in lines[0], err
+    assert not (tmp_path / "argv.json").exists()  # mpremote was never run
+
+
+def test_deploy_onto_a_unit_in_maintenance_goes_ahead(tmp_path):
+    sim, port = _simulator("--maintenance")
+    try:
+        argv = run_deploy(tmp_path, "--port", port, "--mpy", "no")
+    finally:
+        sim.terminate()
+        sim.wait(10)
+    assert chain(argv)[-1] == ["reset"]

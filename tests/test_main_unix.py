@@ -229,29 +229,43 @@ def test_main_drives_the_board(tmp_path):
     assert lines["hosted"] == "False True"  # switched off, yet awake for the USB host
 
 
-def test_ctrl_c_among_garbage_does_not_stop_the_unit_but_mpremote_does(tmp_path):
+def test_no_byte_a_host_sends_stops_a_unit_in_play(tmp_path):
+    # In play the REPL is out of a host's reach (from it any balance could be written): line
+    # noise with Ctrl-C inside, mpremote's "\r\x03", a person's Ctrl-C twice, before and after
+    # a host has spoken.
     proc = start(tmp_path)
     try:
-        proc.stdin.write(b"ab\x03cd\x03\n")  # line noise with Ctrl-C bytes inside a line
-        proc.stdin.flush()
-        assert readline(proc).startswith("ERR bad-line")
-        assert ask(proc, "HELLO").startswith('OK {"device": "bank-unit"')
-        proc.stdin.write(b"\r\x03")  # how mpremote asks a running program to stop
-        proc.stdin.flush()
-        assert proc.wait(10) == 130  # the unix port's exit for an uncaught KeyboardInterrupt
+        for noise in (b"\r\x03", b"ab\x03cd\x03", b"\x03\x03", b"\r\x03\r\x01"):
+            proc.stdin.write(noise + b"\n")  # "\r\x03" first: mpremote's to a fresh unit
+            proc.stdin.flush()
+            assert readline(proc).startswith("ERR bad-line")  # the noise, one line
+            assert ask(proc, "HELLO").startswith('OK {"device": "bank-unit"')
+        assert proc.poll() is None
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        finish(proc)
 
 
-def test_mpremote_gets_in_before_any_host_has_spoken(tmp_path):
-    # mpremote's first bytes to a freshly reset unit: the program stops at once, without
-    # loading the serial protocol first (on a Pico that would cost a compile).
-    proc = start(tmp_path)
+MAINTENANCE_SCRIPT = BOARD_SETUP + r"""
+unit.hold_ms = 60  # DEAL held for maintenance, shortened
+press("DEAL", True); turns(150); press("DEAL", False); turns(40)
+print("maintenance", unit.maintenance)
+sys.stdout.flush()
+try:
+    turns(8000)  # the test sends mpremote's bytes now
+    print("stopped", False)
+except KeyboardInterrupt:
+    print("stopped", True)
+"""
+
+
+def test_mpremote_gets_in_only_in_maintenance_entered_on_the_keypad(tmp_path):
+    proc = board_script(tmp_path, "maint.py", MAINTENANCE_SCRIPT)
     try:
+        assert readline(proc).startswith("heap")
+        assert readline(proc) == "maintenance True\n"
         proc.stdin.write(b"\r\x03")
         proc.stdin.flush()
-        assert proc.wait(10) == 130
+        assert readline(proc) == "stopped True\n"
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -20,8 +20,9 @@ The one deployer: `bank deploy` (host_tools/deploy.py) runs this file.
 - The ledger in /bank is never touched.
 - Then `reset`: the Pico restarts and runs main.py by itself, no host needed.
 
-mpremote interrupts a running unit with Ctrl-C first; app.py lets that KeyboardInterrupt
-through (blanking the display), so deploying over a running unit works.
+mpremote interrupts a running unit with Ctrl-C first; a unit lets that through only in
+maintenance (DEAL held 3 s on its keypad: app.py, docs/protocol.md), so the unit is asked
+first, and one that is in play is refused in one line with what to do.
 `$MPREMOTE` overrides the mpremote command (tests use it).
 """
 
@@ -41,6 +42,7 @@ if REPO not in sys.path:
 # The one way to find mpremote ($MPREMOTE, the venv's, the PATH's), shared with `bank deploy`.
 from host_tools.procs import mpremote_command as mpremote  # noqa: E402
 from host_tools import manifest  # noqa: E402
+from host_tools.deploy import refusal  # noqa: E402
 
 PICO_VID = 0x2E8A
 KEEP_SOURCE = ("main.py", "boot.py")
@@ -178,6 +180,11 @@ def main(argv=None):
     ap.add_argument("--dry-run", action="store_true", help="print the mpremote command only")
     args = ap.parse_args(argv)
     port = args.port or os.environ.get("BANK_PORT") or find_pico()
+    if not args.dry_run:
+        why = refusal(port)
+        if why:
+            print("deploy: %s" % why, file=sys.stderr)
+            return 1
     files = sources()
     use_mpy = args.mpy == "yes" if args.dry_run else choose_mpy(args.mpy, port)
     plan = compile_all(files) if use_mpy else files
