@@ -145,7 +145,7 @@ BOARD_SETUP = r"""
 import sys, time, gc
 import machine, pins, app as firmware
 from board import build as board_pico
-from board.drivers.keypad import LAYOUT
+from pins import KEYPAD as LAYOUT
 from board.drivers.slots import CODES
 
 board = board_pico.build()

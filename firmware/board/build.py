@@ -9,7 +9,7 @@ from machine import PWM, Pin
 
 from board.pico import PicoBoard
 from board.drivers.beeper import Beeper
-from board.drivers.keypad import LAYOUT, Keypad
+from board.drivers.keypad import Keypad
 from board.drivers.leds import Leds
 from board.drivers.slots import Slot
 
@@ -54,7 +54,7 @@ def build():
 
     display = _display(pins)
     keypad = Keypad([Pin(n, Pin.OPEN_DRAIN, value=1) for n in pins.KEY_ROWS],
-                    [_in(n) for n in pins.KEY_COLS], LAYOUT)
+                    [_in(n) for n in pins.KEY_COLS], pins.KEYPAD)
     cols = tuple(pins.KEY_COLS)
     if sys.platform == "rp2" and cols == tuple(range(cols[0], cols[0] + len(cols))):
         from board.drivers import sio  # the columns' bits read in column order: consecutive GPIOs

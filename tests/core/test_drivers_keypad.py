@@ -1,14 +1,16 @@
 """The keypad driver on a simulated 4 x 5 matrix of bouncing switches (fake machine)."""
 
 import machine
-from board.drivers.keypad import LAYOUT, Keypad
+from board.drivers.keypad import Keypad
+from pins import KEYPAD as LAYOUT
 
 
 class Matrix:
     """Switches between open-drain row pins and pulled-up column pins: a column reads 0 when
-    a closed switch joins it to a row driven low."""
+    a closed switch joins it to a row driven low. layout: which key each switch is."""
 
-    def __init__(self):
+    def __init__(self, layout=LAYOUT):
+        self.layout = layout
         self.rows = [machine.Pin("R%d" % r, machine.Pin.OPEN_DRAIN, value=1) for r in range(4)]
         self.cols = [machine.Pin("C%d" % c, machine.Pin.IN, machine.Pin.PULL_UP)
                      for c in range(5)]
@@ -26,7 +28,7 @@ class Matrix:
         return read
 
     def where(self, key):
-        for r, row in enumerate(LAYOUT):
+        for r, row in enumerate(self.layout):
             for c, k in enumerate(row):
                 if k == key:
                     return (r, c)
@@ -101,6 +103,41 @@ def test_every_key_and_two_at_once():
     matrix.set("1", True)  # same column, other row: open-drain rows keep them apart
     got = sorted(pad.scan(now))
     assert got == [("down", "1"), ("down", "4")]
+
+
+def test_every_ready_keypad_map_has_each_of_the_17_keys_once_on_the_pins_matrix():
+    # pins.py's maps: the reference's switches, a 4x4 membrane and one switch, a 4x5 membrane
+    import pins
+
+    from brain.unit import KEYS
+
+    maps = [pins.KEYPAD_SWITCHES, pins.KEYPAD_MEMBRANE_4X4, pins.KEYPAD_MEMBRANE_4X5]
+    assert pins.KEYPAD is pins.KEYPAD_SWITCHES  # the reference build's, as before
+    for layout in maps:
+        assert len(layout) == len(pins.KEY_ROWS)
+        assert [len(row) for row in layout] == [len(pins.KEY_COLS)] * len(pins.KEY_ROWS)
+        keys = [k for row in layout for k in row if k is not None]
+        assert sorted(keys) == sorted(KEYS)
+
+
+def test_each_membrane_map_types_every_key():
+    import pins
+
+    for layout in (pins.KEYPAD_MEMBRANE_4X4, pins.KEYPAD_MEMBRANE_4X5):
+        matrix = Matrix(layout)
+        pad = Keypad(matrix.rows, matrix.cols, layout)
+        now = 0
+        for key in [k for row in layout for k in row if k is not None]:
+            matrix.set(key, True)
+            assert list(pad.scan(now)) == [("down", key)]
+            now += 50
+            matrix.set(key, False)
+            assert list(pad.scan(now)) == [("up", key)]
+            now += 50
+    # the one switch added to a 4x4 membrane is DEAL, from its first row to the fifth column
+    assert [(r, c) for r, row in enumerate(pins.KEYPAD_MEMBRANE_4X4) for c, k in enumerate(row)
+            if c == 4 and k is not None] == [(0, 4)]
+    assert pins.KEYPAD_MEMBRANE_4X4[0][4] == "DEAL"
 
 
 def test_rows_are_released_between_scans():

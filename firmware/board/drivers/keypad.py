@@ -1,5 +1,8 @@
-"""Key matrix scanner: 17 keys on 4 rows x 5 columns, debounced, with down and up events.
+"""Key matrix scanner: the unit's 17 keys on a matrix of rows and columns (at most 8), debounced,
+with down and up events.
 
+Which key each switch is comes from the pin map (pins.KEYPAD: the reference's 17 switches, a
+4x4 membrane and one switch, or a 4x5 membrane; docs/hardware.md, "Keypad").
 A matrix of normally-open switches (see docs/hardware.md): rows are open-drain outputs,
 columns are inputs with pull-ups. Scanning drives one row low at a time (the others released
 high); a closed switch pulls its column low. Open-drain rows mean two keys held in one column
@@ -22,14 +25,6 @@ ticks_add/ticks_diff. Pins are duck-typed: `.value()`, and `.irq()` for `listen`
 """
 
 from brain.clock import ticks_diff
-
-# The 17 keys of the unit on the reference keypad, row by row (None: no switch there).
-LAYOUT = (
-    ("7", "8", "9", "C", "DEAL"),
-    ("4", "5", "6", "K", "-"),
-    ("1", "2", "3", "M", "+"),
-    ("0", ".", None, None, None),
-)
 
 
 class Keypad:
