@@ -208,15 +208,18 @@ class App:
         busy = self.busy
         for name in ("L", "R"):
             slot = board.slots[name]
-            if on and not slot.due():
+            if on and not slot.due(now):
                 continue
             ev = slot.poll(now)
             if ev is not None:
-                if ev[0] == "in":
+                kind = ev[0]
+                if kind == "in":
                     self.refused = u.card_in(name, ev[1], now)
-                else:
+                elif kind == "out":
                     self.refused = u.card_out(name, now)
-            if slot.due():
+                else:
+                    self.refused = u.card_unknown(name, now)  # an RFID tag with no number
+            if slot.due(now):
                 busy = True
         self.busy = busy
 
@@ -298,13 +301,16 @@ class App:
     # -- the loop -------------------------------------------------------------------------------
 
     def wait_ms(self, now):
-        """How long the loop may sleep: until the next scan (while busy), timer, note or change
-        of a blinking light; a key or a card ends the wait sooner (Waker)."""
+        """How long the loop may sleep: until the next scan (while busy), timer, note, change
+        of a blinking light or RFID reader's look; a key or a card ends the wait sooner
+        (Waker)."""
         wait = self.scan_ms if self.busy else self.idle_ms
         board = self.board
         modes = board.leds.modes
+        slots = board.slots
         for due in (self.unit.deadline(), board.beeper.deadline(),
-                    lights.next_change(modes[0], now), lights.next_change(modes[1], now)):
+                    lights.next_change(modes[0], now), lights.next_change(modes[1], now),
+                    slots["L"].deadline(), slots["R"].deadline()):
             if due is not None:
                 left = ticks_diff(due, now)
                 if left < wait:

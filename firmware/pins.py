@@ -52,11 +52,25 @@ KEYPAD_MEMBRANE_4X5 = (
 )
 KEYPAD = KEYPAD_SWITCHES
 
-# Card slots: four code contacts (left to right) and the seated contact; inputs with pull-ups.
+# The card slots: "contacts" (notched cards on switches, the reference) or "rfid" (an RC522
+# module per slot, cards that are ISO 14443 A tags numbered in maintenance).
+SLOTS = "contacts"
+
+# Contacts: four code contacts (left to right) and the seated contact; inputs with pull-ups.
 SLOT_L = (15, 16, 17, 18)
 SLOT_L_SEATED = 19
 SLOT_R = (20, 21, 22, 26)
 SLOT_R_SEATED = 27
+
+# RFID: both MFRC522s on SPI0 (SCK, MOSI and MISO shared), a chip select each and one reset
+# line for both, on pins of the contacts, which an RFID build does not fit.
+RFID_SPI = 0
+RFID_SCK = 18
+RFID_MOSI = 19
+RFID_MISO = 16
+RFID_CS_L = 17
+RFID_CS_R = 20
+RFID_RST = 15
 
 # The optional power latch (board/drivers/latch.py): None when not fitted, else 28.
 LATCH = None

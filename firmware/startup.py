@@ -51,6 +51,8 @@ def build(board=None, directory=None):
     store.wall = time.time
     clock = RealClock(time.ticks_ms, time.sleep_ms)
     unit = make_unit(store, Entropy(), clock)
+    if getattr(board, "writes_cards", False):
+        unit.card_writer = board.write_card  # RFID slots: cards are numbered in maintenance
     return board, unit, clock
 
 

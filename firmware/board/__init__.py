@@ -17,8 +17,10 @@ class Board:
     keypad    `scan(now)` -> [("down" | "up", key), ...], debounced; `idle(now)`: no key down
               and no debounce running; `armed`: every row waits for a column's edge, and the
               loop scans only once `woke` (an edge since the last scan) is set
-    slots     {"L": slot, "R": slot}: `poll(now)` -> None, ("in", card) or ("out", None);
-              `due()`: poll again soon (a reading settling); `woke`: a contact moved
+    slots     {"L": slot, "R": slot}: `poll(now)` -> None, ("in", card), ("out", None) or
+              ("unknown", None) (an RFID tag with no number); `due(now)`: poll now (a reading
+              settling, an RFID reader's look); `deadline()`: the next look, or None (a pin
+              tells); `woke`: a contact moved
     beeper    `update(now)` plays the next note, `deadline()` is when (None: silent)
     leds      `modes`: [red, green] as lights() set them; `update(now)` blinks them
               (board/lights.py)
@@ -26,6 +28,13 @@ class Board:
     """
 
     latch = None
+    writes_cards = False  # the slots are RFID readers: write_card() numbers a tag
+
+    def write_card(self, slot, number):
+        # type: (str, int) -> str | None
+        """Maintenance: number (1-6) written on the tag on slot's reader; None or the error
+        ("unsupported" where the slots read contacts)."""
+        raise NotImplementedError
 
     def show(self, text, k, M):
         # type: (str, bool, bool) -> None

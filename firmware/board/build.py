@@ -4,6 +4,7 @@ is built.
 """
 
 import sys
+import time
 
 from machine import PWM, Pin
 
@@ -11,7 +12,6 @@ from board.pico import PicoBoard
 from board.drivers.beeper import Beeper
 from board.drivers.keypad import Keypad
 from board.drivers.leds import Leds
-from board.drivers.slots import Slot
 
 
 def _out(n):
@@ -42,6 +42,37 @@ def _display(pins):
     return display
 
 
+def _slots(pins):
+    """{"L": slot, "R": slot}: the contacts' (board/drivers/slots.py), or with SLOTS = "rfid"
+    an MFRC522 each on one SPI bus (board/drivers/tags.py)."""
+    if getattr(pins, "SLOTS", "contacts") != "rfid":
+        from board.drivers.slots import Slot
+
+        slots = {
+            "L": Slot([_in(n) for n in pins.SLOT_L], _in(pins.SLOT_L_SEATED)),
+            "R": Slot([_in(n) for n in pins.SLOT_R], _in(pins.SLOT_R_SEATED)),
+        }
+        for slot in slots.values():
+            slot.listen(Pin.IRQ_FALLING | Pin.IRQ_RISING)
+        return slots
+    from machine import SPI
+
+    from board.drivers.mfrc522 import MFRC522
+    from board.drivers.tags import TagSlot
+
+    # Both chip selects high before the bus carries a byte, and both chips out of reset.
+    cs = [Pin(n, Pin.OUT, value=1) for n in (pins.RFID_CS_L, pins.RFID_CS_R)]
+    Pin(pins.RFID_RST, Pin.OUT, value=1)
+    time.sleep_ms(5)  # the chips' crystals start (datasheet 8.8.2: start-up, then 37.74 us)
+    spi = SPI(pins.RFID_SPI, baudrate=4000000, polarity=0, phase=0, sck=Pin(pins.RFID_SCK),
+              mosi=Pin(pins.RFID_MOSI), miso=Pin(pins.RFID_MISO))
+    left, right = (TagSlot(MFRC522(spi, pin), time.sleep_ms) for pin in cs)
+    left.rival, right.rival = right, left
+    left.start()
+    right.start()
+    return {"L": left, "R": right}
+
+
 def _bits(numbers):
     out = 0
     for n in numbers:
@@ -62,12 +93,7 @@ def build():
         keypad.use_port(sio.matrix_closed, sio.rows_level, [1 << n for n in pins.KEY_ROWS],
                         _bits(pins.KEY_COLS))
     keypad.listen(Pin.IRQ_FALLING)  # the loop sleeps until a key (app.py, Waker)
-    slots = {
-        "L": Slot([_in(n) for n in pins.SLOT_L], _in(pins.SLOT_L_SEATED)),
-        "R": Slot([_in(n) for n in pins.SLOT_R], _in(pins.SLOT_R_SEATED)),
-    }
-    for slot in slots.values():
-        slot.listen(Pin.IRQ_FALLING | Pin.IRQ_RISING)
+    slots = _slots(pins)
     beeper = Beeper(PWM(Pin(pins.BEEPER), freq=2000, duty_u16=0))
     leds = Leds(_out(pins.LED_RED), _out(pins.LED_GREEN))
     latch = None

@@ -27,11 +27,19 @@ class PicoBoard(Board):
         self._rp2 = sys.platform == "rp2"
         self._quiet = False  # quiet() holds the USB and pin interrupts off
         self._masked = 0  # those of them that were enabled (NVIC bits)
+        # RFID slots (board/drivers/tags.py) rest while the unit is dark, and write cards.
+        self._tags = [s for s in (slots or {}).values() if hasattr(s, "rest")]
+        self.writes_cards = bool(self._tags)
+        self._dark = False
         # The HT1621's quick way from a text to the glass (the LED option has none)
         self._quick = getattr(display, "show_text", None)
         self._codes = segments.ascii_codes() if self._quick is not None else None
 
     def show(self, text, k, M):
+        if self._dark:
+            self._dark = False
+            for slot in self._tags:
+                slot.wake()
         quick = self._quick
         if quick is None or not quick(text, k, M, self._codes):
             self.display.show_patterns(segments.cells(text), k, M)
@@ -40,6 +48,14 @@ class PicoBoard(Board):
         self.display.off()
         self.leds.off()
         self.beeper.stop()
+        if self._tags:
+            self._dark = True
+            for slot in self._tags:
+                slot.rest()
+
+    def write_card(self, slot, number):
+        write = getattr(self.slots[slot], "write", None)
+        return "unsupported" if write is None else write(number)
 
     def tone(self, name, volume, now):
         notes = tones.TONES.get(name)

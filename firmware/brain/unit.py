@@ -71,6 +71,9 @@ class Unit:
         self._deal_down = None  # ticks DEAL went down, while it is held (maintenance)
         self._ignore_up = None  # the key that woke the unit is not input (B16)
         self._held = []  # the keys down now: activity until released (B16)
+        # Writes a card's number on the tag on a slot's reader: writer(slot, n) -> None or the
+        # error; handed in by startup.py where the slots are RFID readers, else None.
+        self.card_writer = None
 
     # -- outputs -------------------------------------------------------------------------------
 
@@ -236,7 +239,10 @@ class Unit:
         elif key == "DEAL":
             # Maintenance needs someone at the unit: a DEAL held over serial is only a DEAL.
             self._deal_down = now if via == "key" else None
-            self._deal(now)  # B13
+            if self.entry and self.maintenance and self.card_writer is not None:
+                self._number_card(now)  # a number typed, then DEAL: the L reader's tag
+            else:
+                self._deal(now)  # B13
         elif key == "+" or key == "-":
             self._commit(key, now, via)
         else:
@@ -407,6 +413,17 @@ class Unit:
         self._tone("card")
         return None
 
+    def card_unknown(self, slot, now):
+        """A tag with no card number on slot's reader (RFID slots): input, as a card is, and
+        refused ("unknown-card"); the slot stays as it was."""
+        if slot not in SLOTS:
+            return "bad-argument"
+        if not self.power:
+            self.wake(now)
+        self._input(now, True)
+        self._refuse("unknown-card")
+        return "unknown-card"
+
     def card_out(self, slot, now):
         if slot not in SLOTS:
             return "bad-argument"
@@ -493,6 +510,35 @@ class Unit:
                    self.message_ms)
         self.rev += 1
         self._tone("click")
+
+    def write_card(self, slot, card, now):
+        """Maintenance (RFID slots): card's number written on the tag on slot's reader, which
+        then reads it as that card; None or the error, refused as a key would be."""
+        if slot not in SLOTS or not isinstance(card, int) or not 1 <= card <= CARDS:
+            return "bad-argument"
+        writer = self.card_writer
+        if writer is None:
+            return "unsupported"
+        if not self.maintenance:
+            return "maintenance-required"
+        self._input(now, False)
+        err = writer(slot, card)
+        if err:
+            self._refuse(err)
+            return err
+        self._tone("click")
+        return None
+
+    def _number_card(self, now):
+        """In maintenance, a card number typed then DEAL: the tag on the L reader is that card.
+        The entry stays when it is no card number or the write failed."""
+        entry = self.entry
+        card = DIGITS.find(entry) if len(entry) == 1 else -1
+        if not 1 <= card <= CARDS:
+            self._refuse("bad-entry")
+            return
+        if self.write_card("L", card, now) is None:
+            self._clear_entry()
 
     def set_balance(self, card, amount, via="key"):
         """Maintenance (host tools): a balance put straight, logged as the move it took; the

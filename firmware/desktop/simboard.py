@@ -48,8 +48,11 @@ class Slot:
     def push(self, kind, card=None):
         self.events.append((kind, card))
 
-    def due(self):
+    def due(self, now=0):
         return bool(self.events)
+
+    def deadline(self):
+        return None  # a front end's card comes with woke
 
     def poll(self, now):
         return self.events.pop(0) if self.events else None
@@ -129,6 +132,9 @@ class SimBoard(Board):
 
     def sleep(self, ms):
         pass  # never called: usb_powered()
+
+    def write_card(self, slot, number):
+        return "unsupported"  # the simulator's cards are numbered: nothing to write on
 
     # -- what a front end does --------------------------------------------------------------
 

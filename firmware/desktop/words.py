@@ -31,7 +31,8 @@ _lang = ["en"]
 CODES = ("insufficient-funds", "go-taken", "wrong-slot", "bad-entry", "no-amount", "no-suffix",
          "too-fine", "below-minimum", "above-maximum", "no-game", "store-failed",
          "store-damaged", "slot-occupied", "card-in-use", "slot-empty", "no-backup", "bad-key",
-         "bad-argument", "game-damaged")
+         "bad-argument", "game-damaged", "unknown-card", "no-tag", "not-writable",
+         "write-failed", "maintenance-required", "unsupported")
 
 MINUS = "\u2212"
 
@@ -95,6 +96,18 @@ TEXTS = {
         "game-damaged": ("that previous game's copy in the unit's memory is damaged: it cannot "
                          "be brought back"),
         "bad-key": "the unit did not understand that (only its 17 keys, slots L/R and cards 1-6)",
+        # the RFID build's cards (tags numbered in maintenance)
+        "unknown-card": ("this card's tag has no card number yet: in maintenance, type its "
+                         "number (1-6) and press DEAL with it on the left reader"),
+        "no-tag": "no card answers on the reader: hold it flat on the reader and try again",
+        "not-writable": ("that tag cannot carry a card number: use a MIFARE Classic card or "
+                         "fob with its transport key, or an NTAG sticker"),
+        "write-failed": ("the tag did not keep its number: hold it still on the reader and try "
+                         "again"),
+        "maintenance-required": ("that needs maintenance mode: hold DEAL for 3 seconds on the "
+                                 "unit first"),
+        "unsupported": ("this unit reads its cards by contacts: a card's number is in its "
+                        "notches, cut, not written"),
         "refused": "the unit refused that ({code})",
         # what the unit is doing, and what just happened by itself
         "off": ("switched itself off after a minute without use: the next key only wakes it, "
@@ -269,6 +282,20 @@ TEXTS = {
                          "reprise"),
         "bad-key": ("l'appareil n'a pas compris (seulement ses 17 touches, les fentes L/R et "
                     "les cartes 1 \u00e0 6)"),
+        "unknown-card": ("la puce de cette carte n'a pas encore de num\u00e9ro : en "
+                         "maintenance, tapez son num\u00e9ro (1-6) et appuyez sur DEAL, la "
+                         "carte pos\u00e9e sur le lecteur de gauche"),
+        "no-tag": ("aucune carte ne r\u00e9pond sur le lecteur : posez-la bien \u00e0 plat "
+                   "et r\u00e9essayez"),
+        "not-writable": ("cette puce ne peut pas porter de num\u00e9ro de carte : prenez une "
+                         "carte ou un badge MIFARE Classic avec sa cl\u00e9 d'origine, ou un "
+                         "autocollant NTAG"),
+        "write-failed": ("la puce n'a pas gard\u00e9 son num\u00e9ro : tenez-la immobile sur "
+                         "le lecteur et r\u00e9essayez"),
+        "maintenance-required": ("il faut le mode maintenance : maintenez DEAL 3 secondes sur "
+                                 "l'appareil d'abord"),
+        "unsupported": ("cet appareil lit ses cartes par contacts : le num\u00e9ro d'une carte "
+                        "est dans ses encoches, d\u00e9coup\u00e9es, pas \u00e9crites"),
         "refused": "l'appareil a refus\u00e9 ({code})",
         "off": ("\u00e9teint de lui-m\u00eame apr\u00e8s une minute sans usage : la prochaine "
                 "touche ne fait que le r\u00e9veiller, une carte le r\u00e9veille et compte"),
@@ -552,7 +579,8 @@ def explain(code, entry="", slots=None, balances=None, profile=None, key=None, n
     if code == "above-maximum":
         return s("above-maximum", entry=typed(entry), most=amt(profile.maximum))
     if code in ("no-amount", "no-game", "store-damaged", "store-failed", "no-backup",
-                "game-damaged"):
+                "game-damaged", "unknown-card", "no-tag", "not-writable", "write-failed",
+                "maintenance-required", "unsupported"):
         return s(code)
     if code == "slot-occupied":
         held = slots.get(key)

@@ -128,7 +128,8 @@ def _log_json(ledger, recs):
 
 
 # The extensions' names; their code is protocol/extensions.py's COMMANDS (a test holds both).
-EXTENSIONS = ("MAINT", "NEWGAME", "SET", "BACKUP", "RESTORE", "GAMES", "NAME", "NAMES")
+EXTENSIONS = ("MAINT", "NEWGAME", "SET", "BACKUP", "RESTORE", "GAMES", "NAME", "NAMES",
+              "WRITECARD")
 
 
 class Protocol:

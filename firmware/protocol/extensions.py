@@ -121,8 +121,28 @@ def do_restore(p, args):
         return "ERR " + rec
     return p._ok_state()
 
+# WRITECARD's refusals, said after their code (the unit's own are brain/unit.py's write_card).
+_WRITE_ERRORS = {
+    "unsupported": "this unit's slots read contacts: a card's code is cut, not written",
+    "maintenance-required": "hold DEAL for 3 s on the unit first",
+    "no-tag": "no tag answers on that reader: hold the card flat on it",
+    "not-writable": "that tag is no MIFARE Classic with its transport key, nor an NTAG",
+    "write-failed": "the tag did not keep the number: hold it still and try again",
+}
+
+def do_writecard(p, args):
+    slot = args[0].upper() if len(args) == 2 else ""
+    card = p.whole(args[1]) if len(args) == 2 else None
+    if slot not in ("L", "R") or card is None or not 1 <= card <= CARDS:
+        return "ERR bad-argument WRITECARD <L|R> <1-%d>" % CARDS
+    err = p.unit.write_card(slot, card, p.clock.now())
+    if err:
+        return ("ERR %s %s" % (err, _WRITE_ERRORS.get(err, ""))).rstrip()
+    return p._ok_state()
+
 
 COMMANDS = {
     "MAINT": do_maint, "NEWGAME": do_newgame, "SET": do_set, "BACKUP": do_backup,
     "RESTORE": do_restore, "GAMES": do_games, "NAME": do_name, "NAMES": do_names,
+    "WRITECARD": do_writecard,
 }

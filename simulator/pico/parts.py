@@ -8,6 +8,8 @@ behave: each part only sees pin levels and only drives pins, like the real one.
 - Slot: four code contacts and a seated contact to ground. A card closes the code contacts of
   its tabs one by one as it slides in (bouncing), then the seated contact; pulled half out, the
   seated contact opens first. Inserted the wrong way round it closes the mirrored pattern.
+  The RFID build's slots instead (SLOTS = "rfid"): an MFRC522 each on the SPI pins, and the
+  tags laid on it (rfid.py, cards.py).
 - Piezo: the PWM slice of the beeper pin as the firmware programs it (frequency, duty, enable),
   read back into (frequency in Hz, duty 0..1) whenever it changes.
 - Led: an LED on its pin: every change with its time.
@@ -254,18 +256,38 @@ class Led:
         return "on" if (before and before[-1]) else "off"
 
 
-class Unit:
-    """All the unit's parts on one emulated Pico, at pins.py's pins."""
+def reader_slots(pico, p, box):
+    """The RFID build's slots (pins.py's SLOTS = "rfid"): an MFRC522 each on the SPI bus, its
+    NSS on its chip select, both RSTs on RFID_RST; box: {card: tag} (rfid.py, cards.py)."""
+    from simulator.pico.cards import ReaderSlot, tag_box
+    from simulator.pico.rfid import MFRC522, SPIBus
 
-    def __init__(self, pico, display="ht1621", vbus=True):
-        p = self.pins = pin_map()
+    bus = SPIBus(pico, p["RFID_SPI"], p["RFID_SCK"], p["RFID_MOSI"], p["RFID_MISO"])
+    box = tag_box() if box is None else box
+    slots = {}
+    for name in ("L", "R"):
+        chip = MFRC522(pico.now_us)
+        bus.attach(chip, p["RFID_CS_" + name], p["RFID_RST"])
+        slots[name] = ReaderSlot(chip, box)
+    return slots
+
+
+class Unit:
+    """All the unit's parts on one emulated Pico, at the pins of pins (pins.py's names, as a
+    dict; None: firmware/pins.py's). box: the RFID build's tags (None: a new box, blank)."""
+
+    def __init__(self, pico, display="ht1621", vbus=True, pins=None, box=None):
+        p = self.pins = pin_map() if pins is None else pins
         if display == "ht1621":
             self.display = HT1621(pico, p["HT1621_CS"], p["HT1621_WR"], p["HT1621_DATA"])
         else:
             self.display = TM1637(pico, p["TM1637_CLK"], p["TM1637_DIO"])
         self.keys = KeyMatrix(pico, p["KEY_ROWS"], p["KEY_COLS"])
-        self.slots = {"L": Slot(pico, p["SLOT_L"], p["SLOT_L_SEATED"]),
-                      "R": Slot(pico, p["SLOT_R"], p["SLOT_R_SEATED"])}
+        if p.get("SLOTS") == "rfid":
+            self.slots = reader_slots(pico, p, box)
+        else:
+            self.slots = {"L": Slot(pico, p["SLOT_L"], p["SLOT_L_SEATED"]),
+                          "R": Slot(pico, p["SLOT_R"], p["SLOT_R_SEATED"])}
         self.piezo = Piezo(pico, p["BEEPER"])
         self.red = Led(pico, p["LED_RED"])
         self.green = Led(pico, p["LED_GREEN"])

@@ -166,10 +166,11 @@ class Pico(EmulatedPico):
     file system region's bytes; None: the freshly deployed firmware, or for the frozen image a
     blank flash). fs_extra: [(path, bytes)] put on that flash too."""
 
-    def __init__(self, image, flash=None, display="ht1621", vbus=True, usb=True, fs_extra=()):
+    def __init__(self, image, flash=None, display="ht1621", vbus=True, usb=True, fs_extra=(),
+                 pins=None, box=None):
         spec, deployed, self.mpy = Firmware.for_image(image)
         if flash is None and fs_extra:
             plan = [] if self.mpy is None else deploy_plan(self.mpy)
             flash = flash_image(plan, spec.layout, fs_extra)
         super().__init__(image, spec, deployed if flash is None else flash, display=display,
-                         vbus=vbus, usb=usb)
+                         vbus=vbus, usb=usb, pins=pins, box=box)

@@ -49,10 +49,13 @@ class Slot:
     def _edge(self, pin):
         self.woke = True  # hard IRQ: a store, nothing allocated
 
-    def due(self):
+    def due(self, now=0):
         """Whether to poll now: not listening, a contact moved, or a reading still settling."""
         return (self.woke or not self.listening or self._fresh
                 or self._reading != self.card)
+
+    def deadline(self):
+        return None  # a contact's edge says when: woke
 
     def read(self):
         """The card the contacts show right now (no debouncing): 1-6 or None."""

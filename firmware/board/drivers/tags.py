@@ -1,0 +1,195 @@
+"""Card slot on an MFRC522 reader (the RFID build): which bank card (1-6) the tag on it carries.
+
+A card is any ISO/IEC 14443 A tag this reader can write (docs/hardware.md, "RFID card slots"):
+a MIFARE Classic card or fob, as RC522 modules ship with, on block 4 with the transport key; or
+an NTAG (or Ultralight) sticker, on pages 4 and 5. Its number is written on it in maintenance
+(`write`: the keypad's number then DEAL, or a host's WRITECARD): MAGIC, the number and its
+complement, so no tag reads as a card by chance. A tag without them (a new one, a bus pass)
+reads as an unknown card: one ('unknown', None) while it stays.
+
+No pin tells of a card coming, so the reader looks every `period_ms` (`deadline()` says when).
+A look wakes the card (WUPA), selects it and halts it again; its number is read only when its
+UID is new. A card is taken at its first good read (a read with a good CRC does not bounce) and
+is out once `misses` looks in a row found it gone, so a card at the edge of the field does not
+flicker. A card near both readers is read by one only: a tag whose UID the other slot (`rival`)
+holds is not this one's.
+
+Switched off, the unit rests the reader (`rest`: field off, soft power-down) and looks every
+`rest_ms`, the field on for `field_ms` first (a card answers within 5 ms of field, ISO/IEC
+14443-3); `wake` is the field on for good. Same interface as slots.Slot: poll(now), due(now),
+deadline(), card, woke. The chip is duck-typed: board/drivers/mfrc522.py's MFRC522.
+"""
+
+from brain.clock import ticks_add, ticks_diff
+from brain.ledger import CARDS
+
+MAGIC = b"BANK"
+BLOCK = 4  # MIFARE Classic: the first block of sector 1 (sector 0's first is the maker's)
+PAGE = 4  # NTAG, Ultralight: the first user page
+
+
+def number(data):
+    """The card number a tag's 16 bytes carry, or 0: none."""
+    n = data[4]
+    if data[:4] == MAGIC and 1 <= n <= CARDS and data[5] == n ^ 0xFF:
+        return n
+    return 0
+
+
+class TagSlot:
+    period_ms = 100
+    misses = 2
+    rest_ms = 1000
+    field_ms = 5
+    woke = False  # no pin moves: the looks are timed
+
+    def __init__(self, reader, pause):
+        self.reader = reader
+        self.pause = pause  # pause(ms): a wait for the field (time.sleep_ms on a Pico)
+        self.rival = None  # the other slot's TagSlot
+        self.card = None  # the accepted card, or None
+        self.uid = None  # the UID of the tag on the reader, or None
+        self.present = False  # the chip answered at start()
+        self.resting = False
+        self._number = 0  # the tag's number (0: none)
+        self._missed = 0
+        self._next = None  # ticks of the next look; None: at once
+        self._stale = False  # the tag was written: read its number again
+        self._said = None  # the UID of the unknown tag reported
+
+    def start(self):
+        """Reset the chip and switch its field on; its VersionReg."""
+        version = self.reader.reset()
+        self.present = version not in (0, 0xFF)
+        if self.present:
+            self.reader.antenna(True)
+        return version
+
+    def due(self, now=0):
+        return self.present and (self._next is None or ticks_diff(now, self._next) >= 0)
+
+    def deadline(self):
+        return self._next if self.present else None
+
+    def rest(self):
+        if self.present and not self.resting:
+            self.resting = True
+            self.reader.antenna(False)
+            self.reader.sleep(True)
+
+    def wake(self):
+        if self.resting:
+            self.resting = False
+            self.reader.sleep(False)
+            self.reader.antenna(True)
+
+    def poll(self, now):
+        """Look for the tag; None, or ('in', card), ('out', None), ('unknown', None)."""
+        if not self.present or (self.resting and not self.due(now)):
+            return None
+        self._next = ticks_add(now, self.rest_ms if self.resting else self.period_ms)
+        uid, n = self._look()
+        if uid is None:
+            if self.uid is None:
+                return None
+            self._missed += 1
+            if self._missed < self.misses:
+                return None
+            self.uid = self._said = None
+            return self._take(None)
+        self._missed = 0
+        self.uid = uid
+        self._number = n
+        if n:
+            return self._take(n)
+        if self.card is not None:
+            return self._take(None)
+        if self._said == uid:
+            return None
+        self._said = uid
+        return ("unknown", None)
+
+    def _take(self, card):
+        old = self.card
+        if card == old:
+            return None
+        if old is not None and card is not None:
+            # another card with no empty reader between: out now, in at the next look
+            self.card = None
+            return ("out", None)
+        self.card = card
+        return ("in", card) if card is not None else ("out", None)
+
+    def _look(self):
+        """(UID, number) of the tag on the reader; (None, 0) when none is this reader's."""
+        r = self.reader
+        if self.resting:
+            r.sleep(False)
+            r.antenna(True)
+            self.pause(self.field_ms)
+        try:
+            got = r.select()
+            if got is None:
+                return None, 0
+            uid, sak = got
+            rival = self.rival
+            if rival is not None and rival.uid == uid:
+                return None, 0
+            if uid == self.uid and not self._stale:
+                return uid, self._number
+            self._stale = False
+            n = self._read(uid, sak)
+            return (None, 0) if n is None else (uid, n)
+        finally:
+            r.halt()
+            if self.resting:
+                r.antenna(False)
+                r.sleep(True)
+
+    def _read(self, uid, sak):
+        """The number on the selected tag; 0 for none; None when the read failed."""
+        r = self.reader
+        if sak & 0x08:  # MIFARE Classic (SAK 08, 18, 09)
+            if not r.authenticate(BLOCK, uid):
+                return 0  # keys of its own: a tag of another use
+            data = r.read(BLOCK)
+        elif sak == 0:  # NTAG, Ultralight
+            data = r.read(PAGE)
+        else:
+            return 0  # a card that speaks ISO/IEC 14443-4 (a bank card, a phone)
+        return None if data is None else number(data)
+
+    def write(self, card):
+        """Maintenance: card (1-6) written on the tag on this reader, then read back; None, or
+        'no-tag', 'not-writable' or 'write-failed'."""
+        if not 1 <= card <= CARDS:
+            return "bad-argument"
+        r = self.reader
+        got = r.select() if self.present else None
+        if got is None:
+            return "no-tag"
+        uid, sak = got
+        data = bytearray(16)
+        data[:4] = MAGIC
+        data[4] = card
+        data[5] = card ^ 0xFF
+        try:
+            if sak & 0x08:
+                if not r.authenticate(BLOCK, uid):
+                    return "not-writable"
+                ok = r.write(BLOCK, data, True)
+                back = r.read(BLOCK) if ok else None
+            elif sak == 0:
+                ok = r.write(PAGE, data, False) and r.write(PAGE + 1, data[4:8], False)
+                back = r.read(PAGE) if ok else None
+            else:
+                return "not-writable"
+            if back is None or number(back) != card:
+                return "write-failed"
+            return None
+        finally:
+            r.halt()
+            for slot in (self, self.rival):
+                if slot is not None and slot.uid == uid:
+                    slot._stale = True  # read anew at the next look
+                    slot._said = None
