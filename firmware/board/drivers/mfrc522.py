@@ -86,6 +86,12 @@ class MFRC522:
         self._pair = bytearray(2)
         self._back = bytearray(2)
         self._frame = bytearray(18)  # the largest frame out: a block's 16 bytes and CRC_A
+        # FIFO bursts, one SPI transaction each: the address byte, then up to 18 data bytes
+        self._out = bytearray(19)
+        self._in = bytearray(19)
+        self._reads = bytearray(19)
+        for i in range(18):
+            self._reads[i] = 0x80 | _FIFODataReg << 1
         self._timeout = 0  # TReloadReg as last set
         self._last_bits = 0  # ControlReg's RxLastBits of the last answer (0: whole bytes)
         cs.value(1)
@@ -110,17 +116,28 @@ class MFRC522:
         return self._back[1]
 
     def _fill(self, data, n):
-        """The FIFO emptied, then n bytes of data put in it."""
+        """The FIFO emptied, then n (18 at most) bytes of data put in it."""
         self._set(_FIFOLevelReg, 0x80)  # FlushBuffer
+        out = self._out
+        out[0] = _FIFODataReg << 1  # a write: every byte after the address goes to the FIFO
         for i in range(n):
-            self._set(_FIFODataReg, data[i])
+            out[1 + i] = data[i]
+        self.cs.value(0)
+        self.spi.write(memoryview(out)[:n + 1])
+        self.cs.value(1)
 
     def _drain(self):
+        """What the FIFO holds (18 bytes at most: a card's longest answer here)."""
         n = self._get(_FIFOLevelReg) & 0x7F
-        out = bytearray(n)
-        for i in range(n):
-            out[i] = self._get(_FIFODataReg)
-        return out
+        if n > 18:
+            return None
+        reads = self._reads
+        reads[n] = 0  # the byte that ends the read
+        self.cs.value(0)
+        self.spi.write_readinto(memoryview(reads)[:n + 1], memoryview(self._in)[:n + 1])
+        self.cs.value(1)
+        reads[n] = 0x80 | _FIFODataReg << 1
+        return bytes(self._in[1:n + 1])
 
     def _wait(self, reg, bits):
         """Reads of reg until one of bits is set (the chip's timer ends every wait)."""
