@@ -12,7 +12,7 @@ FIRMWARE := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' | so
 PORT ?=
 
 .PHONY: setup sim test lint mpy typecheck pytest test-mp test-pico bench deploy clean gui-deps screenshot \
-  uf2 uf2-deps uf2-image
+  uf2 uf2-deps uf2-image drawings case case-deps
 
 $(STAMP): requirements.txt requirements-unix-port.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -94,7 +94,7 @@ gui-deps:
 	fi
 
 .PHONY: web web-deps web-screenshots
-pytest: web-deps
+pytest: web-deps case-deps
 
 # The page's tests drive Debian's chromium through its chromium-driver (docs/web.md). Installed
 # only as root on Debian; elsewhere those tests skip and say why.
@@ -116,6 +116,28 @@ web-screenshots: setup web-deps
 # docs/simulator.png: the real window under Xvfb, scripted over its own protocol port.
 screenshot: setup gui-deps
 	$(PY) tools/screenshot.py docs/simulator.png
+
+# docs/drawings/ (the cards, the slot guide, the switch mount at 1:1; the wiring of the keypad, the
+# slots and the power), docs/wiring.svg, docs/hardware.md's card codes and dimensions, and
+# case/dimensions.scad, from the pin map and the slot driver (tools/drawings.py).
+drawings: setup
+	$(PY) tools/drawings.py
+
+# The case (case/case.scad, OpenSCAD): build/case/case.stl and a picture, case.png. The pytest run
+# renders it too (tests/test_case.py), so CI checks that it builds.
+case: case-deps
+	mkdir -p build/case
+	openscad -o build/case/case.stl case/case.scad
+	$(if $(shell command -v xvfb-run),xvfb-run -a) openscad -o build/case/case.png \
+	  --imgsize=1024,768 --viewall --autocenter --camera=0,0,0,55,0,25,0 case/case.scad
+
+# Debian's openscad, installed only as root on Debian; elsewhere the case's test skips and says why.
+case-deps:
+	@if [ "$$(id -u)" = 0 ] && [ -f /etc/debian_version ]; then \
+	  command -v openscad >/dev/null || apt-get install -y --no-install-recommends openscad || \
+	  (apt-get update && apt-get install -y --no-install-recommends openscad) || \
+	  echo "SKIPPED: openscad could not be installed; the case's test will skip"; \
+	fi
 
 bench: setup uf2-image
 	$(PY) -m bench
