@@ -16,6 +16,7 @@ import sys
 from . import deploy, link
 from .backup import cmd_backup
 from .bank import Bank
+from .cards import cmd_card
 from .errors import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -118,6 +119,11 @@ def build_parser():
     s = sub.add_parser("set", help="bank set sound 0|1|2, bank set profile NAME")
     s.add_argument("what", choices=("sound", "profile"))
     s.add_argument("value")
+    s = sub.add_parser("card", help="the RFID build: bank card write L 3 numbers the tag on a "
+                       "reader (maintenance mode)")
+    s.add_argument("action", choices=("write",))
+    s.add_argument("slot", type=str.upper, choices=("L", "R"))
+    s.add_argument("card", type=int, choices=range(1, CARD_COUNT + 1), metavar=CARD_ARG)
     s = sub.add_parser("deploy", help="copy firmware/ onto a Pico with mpremote")
     s.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
     s.add_argument("--firmware", help="the firmware directory (default: the repo's firmware/)")
@@ -145,6 +151,7 @@ COMMANDS = {
     "restore": cmd_restore,
     "newgame": cmd_newgame,
     "set": cmd_set,
+    "card": cmd_card,
 }
 
 
