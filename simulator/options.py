@@ -7,7 +7,7 @@ USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT
                           [--virtual-clock] [--seed N] [--profile {profiles}]
                           [--maintenance] [--terminal] [--lang en|fr]
        python -m simulator --web [PORT] [--lan | --host ADDR]
-       python -m simulator --pico [IMAGE.uf2] [--lang en|fr]
+       python -m simulator --pico [IMAGE.uf2] [--rfid] [--lang en|fr]
 
   (no --headless)   the desktop window; a terminal front end where no display exists
   --headless        no window: serve the serial protocol
@@ -31,6 +31,7 @@ USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT
 
   --pico [IMAGE]    the window on an emulated RP2040 running IMAGE (default: the unit's own
                     image `make uf2` built), played at its pins (docs/simulator.md)
+  --rfid            with --pico: the RFID build, its cards tags on two emulated MFRC522s
 """.format(profiles="|".join(profiles.NAMES))
 
 
@@ -48,6 +49,7 @@ class Options:
         self.lang = None  # None: the system's (desktop/words.py, lang_from_env)
         self.help = False
         self.pico = False  # the window on an emulated Pico (simulator/pico/)
+        self.rfid = False  # ... of the RFID build (pins.py's SLOTS = "rfid")
         self.pico_image = None  # its .uf2; None: the one `make uf2` built
 
 
@@ -109,6 +111,8 @@ def parse(argv):
             if i + 1 < len(args) and not args[i + 1].startswith("-"):
                 o.pico_image = args[i + 1]
                 i += 1
+        elif a == "--rfid":
+            o.rfid = True
         elif a in ("-h", "--help"):
             o.help = True
         else:
@@ -116,7 +120,10 @@ def parse(argv):
         i += 1
     if o.pico and (o.headless or o.mode or o.state or o.virtual_clock or o.seed is not None
                    or o.profile or o.maintenance or o.terminal):
-        raise UsageError("--pico takes an image and --lang only: the emulated chip is the unit")
+        raise UsageError("--pico takes an image, --rfid and --lang only: the emulated chip is "
+                         "the unit")
+    if o.rfid and not o.pico:
+        raise UsageError("--rfid goes with --pico: the RFID build on the emulated RP2040")
     return o
 
 

@@ -108,12 +108,37 @@ def firmware_files(data):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def start(image=None, vbus=True, kept=None, kept_path=None):
+def rfid_pins():
+    """firmware/pins.py as a maker edits it for the RFID build: (its text, the map as a dict)."""
+    with open(os.path.join(REPO, "firmware", "pins.py")) as f:
+        src = f.read()
+    src = src.replace('SLOTS = "contacts"', 'SLOTS = "rfid"')
+    ns = {}
+    exec(compile(src, "pins.py", "exec"), ns)
+    return src, ns
+
+
+def with_file(flash, layout, path, data):
+    """The file system image flash (bytes) with path's contents set to data, as `mpremote cp`
+    leaves it."""
+    from littlefs import LittleFS, UserContext
+
+    ctx = UserContext(buffer=bytearray(flash))
+    fs = LittleFS(context=ctx, block_size=layout.fs_blocksize, block_count=layout.fs_blockcount,
+                  prog_size=256, disk_version=0x00020000)
+    with fs.open(path, "wb") as f:
+        f.write(data)
+    fs.unmount()
+    return bytes(ctx.buffer)
+
+
+def start(image=None, vbus=True, kept=None, kept_path=None, rfid=False):
     """An EmulatedPico running image (the `make uf2` one when None), and whether the image
     carries the firmware; NoImage says why not. The unit's own image boots on the flash kept
     (bytes of its file system region, a former window's, read from kept_path) when one is
     given, as a Pico flashed with a newer image keeps its game; else on a new flash. A kept
-    flash of another size is refused, never replaced: the game in it is not lost unasked."""
+    flash of another size is refused, never replaced: the game in it is not lost unasked.
+    rfid: the RFID build, its pins.py on the flash and its six cards tags numbered 1-6."""
     if image is None:
         image = default_image()
         if image is None:
@@ -133,11 +158,21 @@ def start(image=None, vbus=True, kept=None, kept_path=None):
     if frozen and kept is not None and len(kept) != size:
         raise NoImage("%s is not the flash of a Pico's file system (%d bytes, not %d): move it "
                       "away to start on a new flash" % (kept_path, len(kept), size))
-    if frozen:
-        flash = b"\xff" * size if kept is None else kept
+    pins = box = None
+    extra = []
+    if rfid:
+        from simulator.pico.desk import numbered_box
+
+        src, pins = rfid_pins()
+        extra = [("pins.py", src.encode())]  # beside a deployed pins.mpy, imported first
+        box = numbered_box()
+    if frozen and kept is not None:
+        flash = with_file(kept, layout, "pins.py", extra[0][1]) if extra else kept
+    elif frozen:
+        flash = machine.flash_image([], layout, extra) if extra else b"\xff" * size
     else:
-        flash = machine.flash_image([], layout, firmware_files(data))
-    pico = machine.EmulatedPico(image, spec, flash, usb=False, vbus=vbus)
+        flash = machine.flash_image([], layout, firmware_files(data) + extra)
+    pico = machine.EmulatedPico(image, spec, flash, usb=False, vbus=vbus, pins=pins, box=box)
     return pico, frozen
 
 
@@ -152,15 +187,17 @@ def read_flash(path):
         return None
 
 
-def flash_file():
+def flash_file(rfid=False):
     """Where the window keeps the unit's own image's flash between runs: beside the
-    simulator's own (frontend.state_dir, or $BANK_SIM_STATE), or None for BANK_SIM_STATE=none."""
+    simulator's own (frontend.state_dir, or $BANK_SIM_STATE), or None for BANK_SIM_STATE=none.
+    The RFID build's unit is another unit: its flash is another file."""
     from simulator import frontend
 
     where = os.environ.get("BANK_SIM_STATE", "")
     if where == "none":
         return None
-    return os.path.join(where or frontend.state_dir(), "pico.flash")
+    return os.path.join(where or frontend.state_dir(), "pico-rfid.flash" if rfid else
+                        "pico.flash")
 
 
 class _Silent:
@@ -216,12 +253,12 @@ class PicoSession:
     min_hold_ms = 60  # a key is held at least this long in Pico time (key_up)
     keep_s = 5.0  # how often the flash is kept, in wall seconds, when it changed (keep)
 
-    def __init__(self, image=None, vbus=True, flash_file=None):
+    def __init__(self, image=None, vbus=True, flash_file=None, rfid=False):
         from simulator.frontend import View
 
         self._View = View
         self.flash_file = flash_file
-        self.pico, self.frozen = start(image, vbus, read_flash(flash_file), flash_file)
+        self.pico, self.frozen = start(image, vbus, read_flash(flash_file), flash_file, rfid)
         self.image = self.pico.image
         self.host = PicoHost(self)
         self.unit = self.host.unit

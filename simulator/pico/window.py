@@ -132,5 +132,5 @@ def run(opts):
     from simulator.pico.session import PicoSession, flash_file
 
     words.set_lang(opts.lang or words.lang_from_env(os.environ))
-    session = PicoSession(opts.pico_image, flash_file=flash_file())
+    session = PicoSession(opts.pico_image, flash_file=flash_file(opts.rfid), rfid=opts.rfid)
     return live(PicoWindow(session))

@@ -28,12 +28,12 @@ def image():
     return path
 
 
-def open_window(image, flash_file=None):
+def open_window(image, flash_file=None, rfid=False):
     from simulator.pico.session import PicoSession
     from simulator.pico.window import PicoWindow
 
     root = tk.Tk()
-    w = PicoWindow(PicoSession(image, flash_file=flash_file), root=root)
+    w = PicoWindow(PicoSession(image, flash_file=flash_file, rfid=rfid), root=root)
     root.update()
     root.focus_force()
     root.update()
@@ -139,6 +139,25 @@ def test_the_unit_s_own_image_keeps_its_game_from_one_window_to_the_next(xdispla
     assert kept.read_bytes() == b"half a flash"
 
 
+def test_the_rfid_build_takes_its_cards_through_the_emulated_readers(xdisplay, image, tmp_path):
+    # --pico --rfid: pins.py's SLOTS = "rfid" on the flash, two MFRC522s at SPI0, the six
+    # cards tags numbered 1-6 (by the firmware's own writer): F3 lays card 3 on the L reader.
+    w = open_window(image, str(tmp_path / "pico-rfid.flash"), rfid=True)
+    try:
+        run_until(w, shows(w, "0"))
+        assert w.session.pico.parts.pins["SLOTS"] == "rfid"
+        card_in(w, 3)
+        run_until(w, shows(w, "3"), 2000)  # B3: the number read from the tag ...
+        run_until(w, shows(w, "15", m=True), 2000)  # ... then its balance
+        assert w.card_shown_at(3) == "L"
+        for key in "5 0 K +".split():
+            click(w, key)
+            w.session.pico.run(100)
+        run_until(w, shows(w, "15.05", m=True), 2000)  # B4
+    finally:
+        w.close()
+
+
 def test_pico_says_in_one_line_what_it_cannot_run(xdisplay, tmp_path, capsys):
     assert cli.main(["--pico", str(tmp_path / "none.uf2")]) == 2
     err = capsys.readouterr().err.strip()
@@ -149,7 +168,7 @@ def test_pico_says_in_one_line_what_it_cannot_run(xdisplay, tmp_path, capsys):
     assert capsys.readouterr().err.strip() == "simulator: %s is not a UF2 image" % junk
     # The emulated chip is the unit: the options of the simulated one do not apply to it.
     assert cli.main(["--pico", "--headless"]) == 2
-    assert "--pico takes an image and --lang only" in capsys.readouterr().err
+    assert "--pico takes an image, --rfid and --lang only" in capsys.readouterr().err
 
 
 def test_pico_takes_an_image_or_the_unit_s_own():
@@ -160,3 +179,6 @@ def test_pico_takes_an_image_or_the_unit_s_own():
     o = options.parse(["--pico", "my.uf2", "--lang", "fr"])
     assert o.pico and o.pico_image == "my.uf2" and o.lang == "fr"
     assert "--pico [IMAGE.uf2]" in options.USAGE
+    assert options.parse(["--pico", "--rfid"]).rfid
+    with pytest.raises(options.UsageError, match="--rfid goes with --pico"):
+        options.parse(["--rfid"])
