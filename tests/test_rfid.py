@@ -159,3 +159,18 @@ def test_no_chip_answering_gives_no_slot():
     d.chip.nrstpd = False  # RST low, or the module not wired: nothing answers on MISO
     assert d.slot.start() == 0
     assert not d.slot.due(0) and d.slot.deadline() is None and d.slot.poll(0) is None
+
+
+def test_a_look_at_the_card_already_read_is_three_short_frames(desk):
+    # WUPA, anticollision and HLTA: no SELECT, no read, so a key pressed meanwhile waits less
+    tag = tag_box()[6]
+    desk.chip.place(tag)
+    look(desk)
+    desk.slot.write(6)
+    assert look(desk) == ("in", 6)
+    before = len(desk.chip.frames)
+    t0 = desk.now_us()
+    assert look(desk, 0) is None and desk.slot.card == 6
+    sent = [bytes(f) for _, f, _ in desk.chip.frames[before:]]
+    assert sent == [b"\x52", b"\x93\x20", b"\x50\x00\x57\xcd"]
+    assert desk.now_us() - t0 < 1500  # us of the desk's SPI time

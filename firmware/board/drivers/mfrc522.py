@@ -6,12 +6,13 @@ Follows the MFRC522 datasheet (NXP, Rev. 3.9):
 - 9 "MFRC522 registers" and 10.3 "MFRC522 command overview": the registers and commands below,
   by the datasheet's names. A frame to a card is put in the FIFO and sent with Transceive
   (BitFramingReg's StartSend); the answer comes back in the FIFO, with RxIRq in ComIrqReg, or
-  the chip's timer runs out (TimerIRq: TModeReg's TAuto starts it as the frame ends), so no
-  wait here reads the Pico's clock.
-- CRC_A by the chip's coprocessor (CalcCRC, CRCResultReg), preset 6363h by ModeReg.
-The cards' commands: ISO/IEC 14443-3 WUPA, anticollision and SELECT over the cascade levels
-(4- and 7-byte UIDs) and HLTA; MIFARE Classic authentication (MFAuthent, key A) then READ and
-WRITE of a 16-byte block; NTAG/Ultralight READ (16 bytes) and WRITE of a 4-byte page.
+  the chip's timer runs out (TimerIRq: TModeReg's TAuto starts it as the frame ends), so no wait
+  here reads the Pico's clock.
+- CRC_A by the chip's coprocessor (CalcCRC, CRCResultReg), preset 6363h by ModeReg. The cards'
+  commands: ISO/IEC 14443-3 WUPA, anticollision and SELECT over the cascade levels (4- and
+  7-byte UIDs; `first_part` says a known card from the first level alone) and HLTA; MIFARE
+  Classic authentication (MFAuthent, key A) then READ and WRITE of a 16-byte block;
+  NTAG/Ultralight READ (16 bytes) and WRITE of a 4-byte page.
 
 Pins are duck-typed: `spi` has write() and write_readinto() (machine.SPI, mode 0), `cs` has
 value() (an output, high: deselected). Buffers are made once: a look at a card allocates only
@@ -75,6 +76,13 @@ _ACK = const(0x0A)
 _PRESCALER = const(169)
 SHORT = 40  # ticks: 1 ms, far longer than a card's answer to a frame (under 0.1 ms)
 LONG = 400  # 10 ms: a card's write to its memory, or an authentication
+
+
+def first_part(uid):
+    """What anticollision answers at the first cascade level for uid: its 4 bytes, or the
+    cascade tag 88h and its first 3, then the BCC (their XOR)."""
+    part = bytearray(uid if len(uid) == 4 else b"\x88" + uid[:3])
+    return bytes(part) + bytes((part[0] ^ part[1] ^ part[2] ^ part[3],))
 
 
 class MFRC522:
@@ -237,37 +245,57 @@ class MFRC522:
 
     # -- ISO/IEC 14443-3 -----------------------------------------------------------------------
 
-    def select(self):
-        """A card in the field, woken (WUPA: idle or halted ones answer), through anticollision
-        and SELECT: (UID bytes, SAK), or None (no card, or two answering at once)."""
+    def wake(self):
+        """A card in the field woken (WUPA: idle or halted ones answer) and its first cascade
+        level's UID part and BCC read by anticollision (5 bytes), or None: no card, or two
+        answering at once."""
         f = self._frame
         f[0] = _WUPA
         if self._exchange(1, 7) is None:
             return None
+        return self._level(0x93)
+
+    def _level(self, level):
+        f = self._frame
+        f[0] = level
+        f[1] = 0x20  # anticollision: no UID bits known yet
+        got = self._exchange(2)
+        if got is None or len(got) != 5 or got[0] ^ got[1] ^ got[2] ^ got[3] ^ got[4]:
+            return None
+        return got
+
+    def select(self, part):
+        """The woken card, its first level `part` (wake()'s), selected through every cascade
+        level: (UID bytes, SAK), or None."""
+        f = self._frame
         uid = b""
         for level in (0x93, 0x95, 0x97):  # cascade levels 1 to 3
+            if level != 0x93:
+                part = self._level(level)
+                if part is None:
+                    return None
             f[0] = level
-            f[1] = 0x20  # anticollision: no UID bits known yet
-            got = self._exchange(2)
-            if got is None or len(got) != 5 or got[0] ^ got[1] ^ got[2] ^ got[3] ^ got[4]:
-                return None
             f[1] = 0x70  # SELECT: the whole UID part and its BCC
             for i in range(5):
-                f[2 + i] = got[i]
+                f[2 + i] = part[i]
             sak = self._checked(self._exchange(self._with_crc(7)), 1)
             if sak is None:
                 return None
             if not sak[0] & 0x04:  # the UID is complete
-                return uid + bytes(got[:4]), sak[0]
-            uid += bytes(got[1:4])  # a cascade tag (0x88), then three bytes of the UID
+                return uid + bytes(part[:4]), sak[0]
+            uid += bytes(part[1:4])  # a cascade tag (0x88), then three bytes of the UID
         return None
 
     def halt(self):
-        """HLTA: the selected card keeps quiet until the next WUPA. Sent, not answered."""
+        """HLTA: the card keeps quiet until the next WUPA (a card only woken, not selected,
+        drops back to idle or halt: it takes HLTA for a frame it did not expect). Sent, not
+        answered."""
         f = self._frame
         f[0] = _HLTA
         f[1] = 0
-        self._exchange(self._with_crc(2), command=_Transmit)
+        f[2] = 0x57  # its CRC_A, always the same (ISO/IEC 14443-3, Annex B)
+        f[3] = 0xCD
+        self._exchange(4, command=_Transmit)
         self._set(_CommandReg, _Idle)
         self._set(_Status2Reg, 0)  # MFCrypto1On off: the next card is not this one's
 

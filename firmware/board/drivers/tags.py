@@ -7,12 +7,12 @@ an NTAG (or Ultralight) sticker, on pages 4 and 5. Its number is written on it i
 complement, so no tag reads as a card by chance. A tag without them (a new one, a bus pass)
 reads as an unknown card: one ('unknown', None) while it stays.
 
-No pin tells of a card coming, so the reader looks every `period_ms` (`deadline()` says when).
-A look wakes the card (WUPA), selects it and halts it again; its number is read only when its
-UID is new. A card is taken at its first good read (a read with a good CRC does not bounce) and
-is out once `misses` looks in a row found it gone, so a card at the edge of the field does not
-flicker. A card near both readers is read by one only: a tag whose UID the other slot (`rival`)
-holds is not this one's.
+No pin tells of a card coming, so the reader looks every `period_ms` (`deadline()` says when). A
+look wakes the card (WUPA) and halts it again; a card whose first UID part is not the one on the
+reader is selected, and its number read. A card is taken at its first good read (a read with a
+good CRC does not bounce) and is out once `misses` looks in a row found it gone, so a card at
+the edge of the field does not flicker. A card near both readers is read by one only: a tag
+whose UID the other slot (`rival`) holds is not this one's.
 
 Switched off, the unit rests the reader (`rest`: field off, soft power-down) and looks every
 `rest_ms`, the field on for `field_ms` first (a card answers within 5 ms of field, ISO/IEC
@@ -20,6 +20,7 @@ Switched off, the unit rests the reader (`rest`: field off, soft power-down) and
 deadline(), card, woke. The chip is duck-typed: board/drivers/mfrc522.py's MFRC522.
 """
 
+from board.drivers.mfrc522 import first_part
 from brain.clock import ticks_add, ticks_diff
 from brain.ledger import CARDS
 
@@ -56,6 +57,8 @@ class TagSlot:
         self._next = None  # ticks of the next look; None: at once
         self._stale = False  # the tag was written: read its number again
         self._said = None  # the UID of the unknown tag reported
+        self._known = None  # first_part() of the tag on the reader: a look that finds it again
+        # need not select it
 
     def start(self):
         """Reset the chip and switch its field on; its VersionReg."""
@@ -95,7 +98,7 @@ class TagSlot:
             self._missed += 1
             if self._missed < self.misses:
                 return None
-            self.uid = self._said = None
+            self.uid = self._said = self._known = None
             return self._take(None)
         self._missed = 0
         self.uid = uid
@@ -128,13 +131,19 @@ class TagSlot:
             r.antenna(True)
             self.pause(self.field_ms)
         try:
-            got = r.select()
+            part = r.wake()
+            if part is None:
+                return None, 0
+            if self._known is not None and part == self._known and not self._stale:
+                return self.uid, self._number  # the card that was there: no more to read
+            got = r.select(part)
             if got is None:
                 return None, 0
             uid, sak = got
             rival = self.rival
             if rival is not None and rival.uid == uid:
                 return None, 0
+            self._known = first_part(uid)
             if uid == self.uid and not self._stale:
                 return uid, self._number
             self._stale = False
@@ -165,8 +174,10 @@ class TagSlot:
         if not 1 <= card <= CARDS:
             return "bad-argument"
         r = self.reader
-        got = r.select() if self.present else None
+        part = r.wake() if self.present else None
+        got = r.select(part) if part is not None else None
         if got is None:
+            r.halt()
             return "no-tag"
         uid, sak = got
         data = bytearray(16)
