@@ -196,7 +196,7 @@ def rfid_slots():
               ("RST", pins.RFID_RST))
     for k, (slot, cs) in enumerate((("L", pins.RFID_CS_L), ("R", pins.RFID_CS_R))):
         x0 = 150 + k * 60
-        body.append('<rect x="%g" y="40" width="45" height="120" rx="2" fill="#eef" '
+        body.append('<rect x="%g" y="40" width="45" height="115" rx="2" fill="#eef" '
                     'stroke="#2b6cb0" stroke-width="0.5"/>' % x0)
         body.append(_t(x0 + 22.5, 48, "RC522 (slot %s)" % slot, 4, "middle", weight="bold"))
         for i, (pin, _g) in enumerate((("SDA", cs),) + shared + (("3.3V", None),
@@ -208,10 +208,10 @@ def rfid_slots():
                  _line(80, y - 1, 150, y - 1, "#2b6cb0", 0.5)]
         if pin != "SDA (NSS) L":
             body.append(_line(150, y - 1, 210, y - 1, "#2b6cb0", 0.3, "2,1"))
-    body += [_t(10, 59 + 5 * 14, "%s  SDA (NSS) R" % gp(pins.RFID_CS_R), 4),
-             _line(80, 58 + 5 * 14, 213, 58 + 5 * 14, "#2b6cb0", 0.5),
-             _line(213, 58 + 5 * 14, 213, 59, "#2b6cb0", 0.5),
-             _t(10, 59 + 6 * 14, "3V3 (36), GND (38)  to both modules' 3.3V and GND", 4)]
+    body += [_t(10, 166, "%s  SDA (NSS) R" % gp(pins.RFID_CS_R), 4),
+             _line(80, 165, 206, 165, "#2b6cb0", 0.5), _line(206, 165, 206, 58, "#2b6cb0", 0.5),
+             _line(206, 58, 210, 58, "#2b6cb0", 0.5),
+             _t(10, 178, "3V3 (36), GND (38)  to both modules' 3.3V and GND", 4)]
     return _sheet("Card slots, RFID (SLOTS = \"rfid\")", body)
 
 

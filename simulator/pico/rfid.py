@@ -3,8 +3,8 @@ emulated RP2040, as the datasheet (NXP MFRC522, Rev. 3.9) describes the chip.
 
 - SPIBus: the RP2040's SPI block (rp2040py's) with each chip's NSS on a GPIO. A byte reaches
   the chip whose NSS is low, and only when the block drives the pins the pin map names (their
-  function is SPI), in the chip's format (8.1.2: Motorola frames, 8 bits, CPOL 0 and CPHA 0,
-  at most 10 Mbit/s); else the chip sees nothing and MISO reads 0.
+  function is SPI), in the chip's format (8.1.2: Motorola frames, 8 bits, CPOL 0 and CPHA 0);
+  else the chip sees nothing and MISO reads 0.
 - MFRC522: 8.1.2.3's byte order (an address byte, register << 1 with bit 7 set to read; a read
   returns the previous address's value as the next address goes out); the registers of 9.2
   the driver uses, with their reset values and ComIrqReg/DivIrqReg's Set1/Set2 bits; the
@@ -294,13 +294,15 @@ class SPIBus:
             gpio[rst].add_listener(lambda new, old: chip.hard_power(new == self._HIGH))
 
     def routed(self):
-        """The block drives the pins, as the chip reads them (8.1.2)."""
+        """The block drives the pins, as the chip reads them (8.1.2): SSPCR0 Motorola frames
+        (FRF 0) of 8 bits, SPO and SPH 0; SSPCR1 enabled (SSE), master (MS 0). The bit rate is
+        not checked: rp2040py takes clk_peri as 125 MHz where the rp2 port runs it at 48."""
         spi = self.spi
-        cr0 = spi._control0
+        cr0, cr1 = spi._control0, spi._control1
         if any(self.mcu.gpio[p].function_select != 1 for p in self.pins):
             return False  # GPIO function 1: SPI
-        return (spi.enabled and spi.master_mode and spi.data_bits == 8 and not cr0 & 0xC0
-                and not (cr0 >> 4) & 3 and 0 < spi.clock_frequency <= 10e6)
+        return (bool(cr1 & 0x02) and not cr1 & 0x04 and spi.data_bits == 8
+                and not cr0 & 0xC0 and not (cr0 >> 4) & 3)
 
     def _byte(self, value):
         chosen = [c for c, nss in self.chips if self.mcu.gpio[nss].value == self._LOW]
