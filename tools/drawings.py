@@ -286,7 +286,7 @@ def outputs():
         out[os.path.join(OUT, name)] = drawn
     out[os.path.join(REPO, "docs", "wiring.svg")] = wiring_svg.draw()
     out[os.path.join(REPO, "case", "dimensions.scad")] = scad()
-    hw = os.path.join(REPO, "docs", "hardware.md")
+    hw = os.path.join(REPO, *"docs/hardware.md".split("/"))
     with open(hw) as f:
         out[hw] = with_table(f.read())
     return out
