@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import zlib
 
 import pytest
 
@@ -224,6 +225,26 @@ def _flip(path, pos, bit=0x10):
 
 def _hello(sim):
     return json.loads(sim.cmd("HELLO")[3:])["store"]
+
+
+def test_a_last_line_without_its_newline_does_not_count(state, python):  # B17
+    # All of an append but its "\n" on the disk (a short write to a full disk, which the unit
+    # answered store-failed): never acknowledged, so the next boot does not count it.
+    sim = Sim(state, python=python)
+    sim.cmd("INSERT L 6")
+    sim.cmd("KEY 1 0 0 K +")
+    bal = _bal(sim)
+    sim.stop()
+    slot = os.path.join(str(state), "bank.a")  # a new store's first slot, its journal after
+    with open(slot, "rb") as f:
+        assert f.read().endswith(b" r 1 receive 0 6 100000 0 %d 0 serial\n" % bal[5])
+    rec = b"r 2 receive 0 6 50000 0 %d 0 serial" % (bal[5] + 50000)
+    with open(slot, "ab") as f:
+        f.write(b"%08x " % zlib.crc32(rec) + rec)
+    sim = Sim(state, python=python)
+    assert _hello(sim) == "ok" and _bal(sim) == bal
+    assert [t["seq"] for t in sim.json("LOG")] == [1]
+    sim.stop()
 
 
 def test_a_damaged_names_file_is_reported_and_the_good_copy_used(state, python):  # B17
