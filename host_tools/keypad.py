@@ -16,8 +16,13 @@ ADDS_TO_ENTRY = frozenset("0123456789.KM")  # keys that, with an entry typed, ad
 
 def _report_state(state, profile=None, bank=None):
     """Print the display after a keypad action. A refusal the unit reports is exit code 1,
-    said in words, with the entry it leaves typed (B2: a refused commit keeps it)."""
+    said in words, with the entry it leaves typed (B2: a refused commit keeps it). Damage the
+    unit reports (B17) is no refusal of these keys: it stays reported until the banker presses
+    a key on the unit, which a host's keys never are; it is said beside the display."""
     say(display(state))
+    if state.get("error") == "store-damaged":
+        note(refusal(state, profile))
+        return EXIT_OK
     balances = names = None
     if bank is not None and state.get("error"):
         balances, names = bank.balances(), names_of(bank)  # for "card 1 cannot pay 16 M"
