@@ -247,6 +247,23 @@ def test_a_last_line_without_its_newline_does_not_count(state, python):  # B17
     sim.stop()
 
 
+def test_without_a_good_copy_no_balances_are_reported(state, python):  # B17
+    sim = Sim(state, python=python)
+    sim.cmd("INSERT L 6")
+    sim.cmd("KEY 1 0 0 K +")
+    sim.stop()
+    for name in ("bank.a", "bank.b"):
+        if os.path.exists(os.path.join(str(state), name)):
+            _flip(os.path.join(str(state), name), 12)  # every slot's header
+    sim = Sim(state, python=python)
+    assert _hello(sim) == "damaged" and sim.json("STATE")["display"]["text"] == "Err6"
+    for cmd in ("BALANCES", "LOG", "BACKUP"):
+        assert sim.cmd(cmd).startswith("ERR no-game no good copy of the game (Err6)"), cmd
+    sim.json("HOLD C 3000")  # B11: the banker's new game
+    assert _bal(sim) == [START] * 6
+    sim.stop()
+
+
 def test_a_damaged_names_file_is_reported_and_the_good_copy_used(state, python):  # B17
     sim = Sim(state, python=python)
     sim.json("NAME 1 Ann")

@@ -580,9 +580,11 @@ def refused(unit, key=None, names=None, balances=None, lang=None):
     led = unit.ledger
     if balances is None:
         balances = {c: led.bal[c] for c in range(1, CARDS + 1)}
-    if unit.error:
-        return explain(unit.error, unit.entry, unit.slots, balances, led.profile, key, names,
-                       lang)
+    code = unit.error
+    if code == "store-damaged" and not led.ready:
+        code = "no-game"  # damaged with no good copy at all (Err6): none is in use
+    if code:
+        return explain(code, unit.entry, unit.slots, balances, led.profile, key, names, lang)
     shown = on_display(unit.display()[0])
     if shown and shown != "insufficient-funds":
         return explain(shown, lang=lang)

@@ -72,6 +72,9 @@ def _news(p):
 def do_backup(p, args):
     if args:
         return "ERR bad-argument BACKUP takes no argument"
+    refused = p.no_game()
+    if refused:
+        return refused
     from store import kept
 
     try:

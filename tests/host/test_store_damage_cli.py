@@ -20,8 +20,13 @@ def _state(text, error, entry=""):
             "sound": 2, "error": error, "tally": 0, "maintenance": False}
 
 
+NO_GAME = (b"ERR no-game no good copy of the game (Err6): none is invented; hold C for 3 s on "
+           b"the unit for a new game\n")
+
+
 def damaged_unit(text):
-    """A unit booted on a damaged store, showing text (Err5: the last good copy in use)."""
+    """A unit booted on a damaged store, showing text: Err5 (the last good copy in use), or
+    Err6 (no good copy: no balances, log or backup to give)."""
 
     def answer(line):
         w = line.upper().split()
@@ -32,6 +37,12 @@ def damaged_unit(text):
         if w[0] == "KEY":  # a host's keys: typed, and the damage still reported
             st = _state(text, "store-damaged", "".join(w[1:]))
             return b"OK " + json.dumps(st).encode() + b"\n"
+        if w[0] == "INSERT":
+            st = _state(w[2], "store-damaged")
+            st["slots"][w[1]] = int(w[2])
+            return b"OK " + json.dumps(st).encode() + b"\n"
+        if text == "Err6" and w[0] in ("BALANCES", "LOG", "BACKUP"):
+            return NO_GAME
         if w[0] == "BALANCES":
             return b"OK " + json.dumps({str(c): START for c in range(1, 7)}).encode() + b"\n"
         if w[0] == "NAMES":
@@ -70,3 +81,50 @@ def test_press_on_a_damaged_store_is_done_and_the_damage_said_not_a_refusal(caps
     assert err.startswith("bank: Err5: the unit's memory was damaged") and err.endswith(
         " (store-damaged)\n")
     assert "refused" not in err
+
+
+ERR6 = "Err6: no good copy of the game was found. Hold C for 3 seconds for a new game"
+
+
+def test_balances_without_a_good_copy_says_so_in_one_line_and_fails(capsys, fake):
+    # B17: no good copy, no balances to report: never a table of six zeros.
+    f = fake(damaged_unit("Err6"))
+    code, out, err = run(capsys, "--port", f.url, "balances")
+    assert (code, out) == (1, "")
+    assert err.startswith("bank: no balances to show: " + ERR6) and err.endswith(
+        "(no-game)\n") and err.count("\n") == 1
+    code, out, err = run(capsys, "--port", f.url, "balances", "--json")
+    assert (code, out) == (1, "") and ERR6 in err
+
+
+def test_backup_without_a_good_copy_is_refused_and_writes_nothing(capsys, fake, tmp_path):
+    f = fake(damaged_unit("Err6"))
+    path = tmp_path / "b.json"
+    code, out, err = run(capsys, "--port", f.url, "backup", path)
+    assert (code, out) == (1, "") and not path.exists()
+    assert err.startswith("bank: nothing backed up: " + ERR6) and err.count("\n") == 1
+
+
+def test_status_words_err6_for_what_it_is(capsys, fake):
+    f = fake(damaged_unit("Err6"))
+    code, out, err = run(capsys, "--port", f.url, "status")
+    assert code == 0, err
+    assert "store damaged" in out and "display  Err6" in out
+    assert "error    " + ERR6 in out and "Err5" not in out
+
+
+def test_status_still_words_err5_for_the_last_good_copy(capsys, fake):
+    f = fake(damaged_unit("Err5"))
+    code, out, err = run(capsys, "--port", f.url, "status")
+    assert code == 0, err
+    assert "error    Err5: the unit's memory was damaged" in out and "Err6" not in out
+
+
+def test_press_and_insert_without_a_good_copy_say_err6(capsys, fake):
+    f = fake(damaged_unit("Err6"))
+    code, out, err = run(capsys, "--port", f.url, "press", "5")
+    assert code == 0 and err.startswith("bank: " + ERR6), err
+    code, out, err = run(capsys, "--port", f.url, "insert", "L", "1")
+    assert code == 0, err
+    assert out.splitlines()[0] == "card 1 in L: no balance (no good copy of the game)"
+    assert err.startswith("bank: " + ERR6)
