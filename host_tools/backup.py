@@ -11,8 +11,8 @@ core protocol and NAMES.
 import datetime
 import json
 
-from .errors import EXIT_OK, CommandError, UsageError
-from .out import CARDS, VOLUMES, names_of, say
+from .errors import EXIT_OK, CommandError, Failed, UsageError
+from .out import CARDS, VOLUMES, balances_or_none, names_of, no_game, say
 
 FORMAT = "bank-backup"
 VERSION = 1
@@ -23,6 +23,9 @@ def take(bank):
     """The whole state as a backup document."""
     info = bank.hello()
     state = bank.state()
+    balances = balances_or_none(bank)
+    if balances is None:
+        raise Failed("nothing backed up: " + no_game())  # six zeros would zero every card
     doc = {
         "format": FORMAT,
         "version": VERSION,
@@ -30,7 +33,7 @@ def take(bank):
         "unit": info,
         "profile": info.get("profile"),
         "volume": state.get("sound"),
-        "balances": {str(k): v for k, v in sorted(bank.balances().items())},
+        "balances": {str(k): v for k, v in sorted(balances.items())},
         "log": bank.log(LOG_ALL),
         "names": {str(c): n for c, n in sorted(names_of(bank).items())},
         "snapshot": None,

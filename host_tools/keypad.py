@@ -7,7 +7,8 @@ exit code 1.
 import json
 
 from .errors import EXIT_OK, CommandError, Failed
-from .out import card_label, display, money, names_of, note, refusal, say
+from .out import (balances_or_none, card_label, display, money, names_of, no_game, note, refusal,
+                  say)
 from .wire import split_keys
 
 HOLD_MS = 3000  # the unit's hold for a new game (B11) and for maintenance mode
@@ -16,11 +17,16 @@ ADDS_TO_ENTRY = frozenset("0123456789.KM")  # keys that, with an entry typed, ad
 
 def _report_state(state, profile=None, bank=None):
     """Print the display after a keypad action. A refusal the unit reports is exit code 1,
-    said in words, with the entry it leaves typed (B2: a refused commit keeps it)."""
+    said in words, with the entry it leaves typed (B2: a refused commit keeps it). Damage the
+    unit reports (B17) is no refusal of these keys: it stays reported until the banker presses
+    a key on the unit, which a host's keys never are; it is said beside the display."""
     say(display(state))
     balances = names = None
     if bank is not None and state.get("error"):
-        balances, names = bank.balances(), names_of(bank)  # for "card 1 cannot pay 16 M"
+        balances, names = balances_or_none(bank), names_of(bank)  # "card 1 cannot pay 16 M"
+    if state.get("error") == "store-damaged":
+        note(no_game() if bank is not None and balances is None else refusal(state, profile))
+        return EXIT_OK
     why = refusal(state, profile, balances, names)
     if why:
         left = state.get("entry")
@@ -67,9 +73,11 @@ def cmd_hold(bank, args):
 def cmd_insert(bank, args):
     state = bank.insert(args.slot, args.card)
     # B3: the unit shows the card's number for a second, then its balance; say both.
-    balance = bank.balances().get(args.card)
+    balances = balances_or_none(bank)
     label = card_label(args.card, names_of(bank))
-    say("card %s in %s: balance %s" % (label, args.slot, money(balance)))
+    say("card %s in %s: %s" % (label, args.slot, "no balance (no good copy of the game)"
+                               if balances is None else "balance " + money(
+                                   balances.get(args.card))))
     return _report_state(state, _profile(bank), bank)
 
 

@@ -87,6 +87,27 @@ def _words():
 WORDS = _words()
 
 
+NO_GAME = "no-game"  # the unit's code for "no good copy of the game" (Err6, B17)
+
+
+def balances_or_none(bank):
+    """{card: balance}, or None from a unit with no good copy of the game to give them from
+    (Err6: BALANCES is refused, no-game, and no balance is invented, B17)."""
+    try:
+        return bank.balances()
+    except CommandError as exc:
+        if exc.code != NO_GAME:
+            raise
+        return None
+
+
+def no_game():
+    """Err6 in words, the window's sentence, with its code for scripts."""
+    said = "the unit has no good copy of the game" if WORDS is None else WORDS.explain(
+        NO_GAME, lang="en")
+    return "%s (%s)" % (said, NO_GAME)
+
+
 def refusal(state, profile=None, balances=None, names=None):
     """STATE's `error` in words, with its code for scripts: `card 1 cannot pay 16 M: it has
     15 M (insufficient-funds)`, the very sentence the window says; None when the unit refused

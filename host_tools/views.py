@@ -11,8 +11,9 @@ import json
 import sys
 import time
 
-from .errors import EXIT_OK, BankError
-from .out import CARDS, VOLUMES, card_label, ljust, money, names_of, refusal, rjust, say, width
+from .errors import EXIT_OK, BankError, Failed
+from .out import (CARDS, VOLUMES, balances_or_none, card_label, ljust, money, names_of, no_game,
+                  refusal, rjust, say, width)
 
 
 def cmd_status(bank, args):
@@ -27,6 +28,11 @@ def cmd_status(bank, args):
     slots = state.get("slots") or {}
     sound = state.get("sound")
     names = names_of(bank)
+    balances = None
+    err6 = False
+    if state.get("error") or info.get("store") == "damaged":
+        balances = balances_or_none(bank)
+        err6 = balances is None  # no good copy of the game, whatever STATE's error says
     rows = [
         (
             "unit",
@@ -46,8 +52,8 @@ def cmd_status(bank, args):
         ("entry", state.get("entry") or "-"),
         ("deal", state.get("deal")),
         ("sound", "%s (%s)" % (sound, VOLUMES.get(sound, "?"))),
-        ("error", refusal(state, info.get("profile"), bank.balances() if state.get(
-            "error") else None, names) or "-"),
+        ("error", no_game() if err6 else refusal(state, info.get("profile"), balances, names)
+         or "-"),
     ]
     for name, value in rows:
         say("%-8s %s" % (name, value))
@@ -73,7 +79,9 @@ def cmd_mem(bank, args):
 
 
 def cmd_balances(bank, args):
-    balances = bank.balances()
+    balances = balances_or_none(bank)
+    if balances is None:
+        raise Failed("no balances to show: " + no_game())
     if args.json:
         say(json.dumps({str(k): v for k, v in sorted(balances.items())}))
         return EXIT_OK

@@ -57,6 +57,7 @@ class Unit:
         self.deal_timer = None  # deal.Timer, from the first DEAL press (B13)
         self.maintenance = False
         self.store_status = "new"
+        self._unseen = False  # damage reported that the banker has not seen yet (B17)
         self.rev = 0
         self._last = 0  # ticks of the last key, card movement or deal end (B16)
         self._notice = None  # a message shown over everything ...
@@ -160,6 +161,7 @@ class Unit:
         reported on the display and over serial until the banker presses a key."""
         self.store_status = "damaged"
         self.ledger.store.news = False
+        self._unseen = True
         self.error = "store-damaged"
         if self.ledger.ready:
             self._show(SHOW_STORE, now, None)
@@ -198,20 +200,28 @@ class Unit:
 
     # -- input ---------------------------------------------------------------------------------
 
-    def _input(self, now, card):
-        """A key or a card movement: activity, and the end of whatever it interrupts (B3)."""
+    def _input(self, now, card, via="key"):
+        """A key (from via) or a card movement: activity, and the end of whatever it
+        interrupts (B3)."""
         self._last = now
-        err = self.error
-        if err is not None and not (card and err == "store-damaged"):
-            if err == "store-damaged":
-                # B17: reported until the banker presses a key; what they saw reported as lost
-                # (a kept game, a names file that does not read) is kept no more.
-                self.ledger.store.seen()
-            self.error = None
-        self._notice = None
+        seen = via == "key" and not card
+        if seen and self._unseen:
+            # B17: damage is the banker's to see, reported until a key on the unit's own keypad
+            # (a host's key, a card, is none); what they saw reported as lost (a kept game, a
+            # names file that does not read) is kept no more.
+            self._unseen = False
+            self.ledger.store.seen()
+        if self.error is not None:
+            self._no_error()
+        if seen or card or self._notice is not SHOW_STORE:
+            self._notice = None  # Err5 stays through a host's keys: nobody at the unit saw it
         self._focus = None
         self._focus_next = None
         self.rev += 1
+
+    def _no_error(self):
+        """The last refusal is over; damage the banker has not seen stays reported."""
+        self.error = "store-damaged" if self._unseen else None
 
     def _refuse(self, code):
         self.error = code
@@ -228,7 +238,7 @@ class Unit:
             self.wake(now)  # B16
             self._ignore_up = key  # B16: the waking key is not taken as input
             return None
-        self._input(now, False)
+        self._input(now, False, via)
         if key == "C":
             self._c_down = now  # acts on release, or after hold_ms (B10, B11)
             self._c_fired = False
@@ -440,10 +450,10 @@ class Unit:
             self._last = now  # B16: a deal end counts as activity
         self._tone(tone)
 
-    def new_game(self, now, profile=None):
-        """A host's new game (NEWGAME, SET PROFILE: B11, B15), taken as input; None or the
-        error, refused as the keypad's would be."""
-        self._input(now, False)
+    def new_game(self, now, profile=None, via="key"):
+        """A host's new game (NEWGAME, SET PROFILE: B11, B15), taken as input from via; None or
+        the error, refused as the keypad's would be."""
+        self._input(now, False, via)
         return self._new_game(profile)
 
     def _new_game(self, profile):
@@ -457,7 +467,7 @@ class Unit:
             return err
         self._end_session()
         self._go_used = False
-        self.error = None
+        self._no_error()
         self.rev += 1
         self._emit("game", self.ledger.profile.name)
         self._tone("new-game")

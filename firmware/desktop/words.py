@@ -83,7 +83,7 @@ TEXTS = {
         "no-game": ("Err6: no good copy of the game was found. Hold C for 3 seconds for a new "
                     "game, or restore a backup with the host tools"),
         "store-damaged": ("Err5: the unit's memory was damaged; it is using the last good copy "
-                          "of the game. Check the balances; any key goes on"),
+                          "of the game. Check the balances; a key on the unit goes on"),
         "store-failed": "the unit could not save to its memory, so nothing changed: try again",
         "slot-occupied": "slot {slot} holds {card} already: take it out first",
         "slot-occupied.anon": "that slot holds a card already",
@@ -253,7 +253,7 @@ TEXTS = {
                     "sauvegarde avec les outils de l'h\u00f4te"),
         "store-damaged": ("Err5 : la m\u00e9moire de l'appareil \u00e9tait ab\u00eem\u00e9e ; "
                           "il reprend la derni\u00e8re bonne copie de la partie. V\u00e9rifiez "
-                          "les soldes ; une touche continue"),
+                          "les soldes ; une touche de l'appareil continue"),
         "store-failed": ("l'appareil n'a pas pu enregistrer dans sa m\u00e9moire, rien n'a "
                          "chang\u00e9 : r\u00e9essayez"),
         "slot-occupied": "la fente {slot} contient d\u00e9j\u00e0 {card} : retirez-la d'abord",
@@ -580,9 +580,11 @@ def refused(unit, key=None, names=None, balances=None, lang=None):
     led = unit.ledger
     if balances is None:
         balances = {c: led.bal[c] for c in range(1, CARDS + 1)}
-    if unit.error:
-        return explain(unit.error, unit.entry, unit.slots, balances, led.profile, key, names,
-                       lang)
+    code = unit.error
+    if code == "store-damaged" and not led.ready:
+        code = "no-game"  # damaged with no good copy at all (Err6): none is in use
+    if code:
+        return explain(code, unit.entry, unit.slots, balances, led.profile, key, names, lang)
     shown = on_display(unit.display()[0])
     if shown and shown != "insufficient-funds":
         return explain(shown, lang=lang)

@@ -20,6 +20,8 @@ from version import VERSION
 
 MAX_LINE = 200
 TOO_LONG = object()  # what LineReader returns for a line it had to skip
+NO_GAME = ("ERR no-game no good copy of the game (Err6): none is invented; hold C for 3 s on "
+           "the unit for a new game")
 HOLD_MAX_MS = 600000
 ADVANCE_MAX_MS = 24 * 3600 * 1000
 
@@ -155,6 +157,12 @@ class Protocol:
     def whole(self, s):
         """A non-negative whole number in decimal digits, or None (the extensions' too)."""
         return _int(s)
+
+    def no_game(self):
+        """NO_GAME while the unit has no good copy of the game (Err6, B17): there are no
+        balances, log or backup to give, and none is invented; None otherwise (the extensions'
+        too)."""
+        return None if self.unit.ledger.ready else NO_GAME
 
     # -- events --------------------------------------------------------------------------------
 
@@ -343,7 +351,7 @@ class Protocol:
     def _balances(self, args):
         if args:
             return "ERR bad-argument BALANCES takes no argument"
-        return "OK " + jsonw.dumps(_all_balances(self.unit.ledger.bal))
+        return self.no_game() or "OK " + jsonw.dumps(_all_balances(self.unit.ledger.bal))
 
     def _log(self, args):
         n = 20
@@ -353,6 +361,9 @@ class Protocol:
             n = _int(args[0])
             if n is None:
                 return "ERR bad-argument n is a whole number"
+        refused = self.no_game()
+        if refused:
+            return refused
         try:
             recs = store.records(self.unit.ledger, n)  # read back by the store's one reader
         except OSError:

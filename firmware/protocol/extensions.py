@@ -22,7 +22,7 @@ def do_newgame(p, args):
         return "ERR bad-argument NEWGAME takes no argument"
     if not p.unit.maintenance:
         return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-    err = p.unit.new_game(p.clock.now())
+    err = p.unit.new_game(p.clock.now(), None, p.via)
     if err:
         return "ERR " + err
     return p._ok_state()
@@ -44,7 +44,7 @@ def do_set(p, args):
             return "ERR bad-argument profiles are " + " ".join(sorted(profiles.PROFILES))
         if not u.maintenance:
             return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-        err = u.new_game(now, args[1].lower())
+        err = u.new_game(now, args[1].lower(), p.via)
         return "ERR " + err if err else p._ok_state()
     if what == "BALANCE" and len(args) == 3:
         card = p.whole(args[1])
@@ -72,6 +72,9 @@ def _news(p):
 def do_backup(p, args):
     if args:
         return "ERR bad-argument BACKUP takes no argument"
+    refused = p.no_game()
+    if refused:
+        return refused
     from store import kept
 
     try:

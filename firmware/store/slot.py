@@ -266,13 +266,18 @@ class Slot:
             if not raw:
                 return
             whole = raw.endswith(b"\n")
-            b = payload(raw)
-            odd_end = False
-            if b is None and not whole:
-                # A torn append is a prefix of a line; a whole line whose newline reads as
-                # something else is a bit flip: the line stands, the flip is damage.
+            if whole:
+                b = payload(raw)
+            else:
+                # A line is committed only once its "\n" is on flash: a last line without it
+                # is a cut append, never acknowledged, even when all but the "\n" landed (a
+                # short write to a full flash) and its CRC reads. Unless it is a whole line
+                # whose newline reads as something else: a bit flip, so the line stands and
+                # the flip is damage.
                 b = payload(raw[:-1])
-                odd_end = b is not None
+                if b is None:
+                    self.clean = False  # nothing may follow a cut line
+                    return
             ok = b is not None
             if ok:
                 tag = b[:2]
@@ -306,11 +311,10 @@ class Slot:
             if ok:
                 self.journal += 1
             else:
-                self.broken = b is not None or whole
+                self.broken = True
             if not whole:
-                self.clean = False  # a torn last line (a cut append): nothing may follow it
-                if odd_end:
-                    self.bad = True
+                self.clean = False  # the flipped newline: nothing may follow it
+                self.bad = True
                 return
             if not ok:
                 self.bad = True  # a whole line that does not read: damage; stop here

@@ -224,14 +224,13 @@ def test_unprintable_characters_in_text_lines_too():
     assert p.handle("HELLO\r")[0].startswith("OK ")
 
 
-def test_b17_damaged_store_reported_until_a_key():
+def _recovered():
+    """A unit whose store had to fall back to its last good copy at boot (B17)."""
     from desktop.memstore import MemoryStore
 
     from harness import Rig
 
     class Recovered(MemoryStore):
-        """A store that had to fall back to its last good copy."""
-
         def load(self):
             snap = MemoryStore.load(self)
             if snap is not None:
@@ -240,7 +239,11 @@ def test_b17_damaged_store_reported_until_a_key():
 
     st = Recovered()
     Rig(store=st)  # a game is stored
-    r = Rig(store=st)
+    return Rig(store=st)
+
+
+def test_b17_damaged_store_reported_until_a_key():
+    r = _recovered()
     u = r.unit
     assert u.store_status == "damaged" and u.error == "store-damaged"
     assert r.text() == "Err5"
@@ -249,6 +252,31 @@ def test_b17_damaged_store_reported_until_a_key():
     r.press("5")
     assert u.error is None
     assert r.bal(1) == 15000000  # the last good copy is in use
+
+
+def test_b17_a_hosts_key_is_not_the_banker_seeing_the_damage():
+    # Damage is the banker's to see: only a key on the unit's own keypad ends its report. A
+    # host's keys are keys (they type, pay, hold C for a new game), but the report stays,
+    # Err5 on the display too, and a refusal in between does not end it either.
+    from protocol import Protocol
+
+    r = _recovered()
+    p = Protocol(r.unit, r.clock)
+    st = ok(p.handle("KEY C"))
+    assert (st["error"], st["display"]["text"]) == ("store-damaged", "Err5")
+    assert ok(p.handle("KEY M"))["error"] == "bad-entry"  # M alone, no card (B2)
+    st = ok(p.handle("KEY 5"))
+    assert (st["error"], st["entry"]) == ("store-damaged", "5")
+    ok(p.handle("KEY C"))
+    ok(p.handle("INSERT L 1"))
+    assert ok(p.handle("KEY 1 M +"))["error"] == "store-damaged"
+    assert ok(p.handle("BALANCES"))["1"] == 16000000  # play goes on
+    ok(p.handle("REMOVE L"))
+    st = ok(p.handle("HOLD C 3000"))  # B11: a new game, the keypad's over serial
+    assert st["error"] == "store-damaged" and r.bal(1) == 15000000
+    assert ok(p.handle("HELLO"))["store"] == "damaged"
+    r.press("C")  # the banker, at the unit
+    assert ok(p.handle("STATE"))["error"] is None
 
 
 def test_a_sign_inside_a_key_word_is_refused_and_presses_nothing():

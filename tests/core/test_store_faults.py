@@ -105,3 +105,60 @@ def test_a_failed_write_changes_nothing_in_ram_and_the_next_write_sets_flash_str
         assert isinstance(led.move("go", 0, 3, led.profile.go, 0), tuple)
         led2, status, _ = _boot(fs.files, 4)
         assert status == "ok" and state(led2) == state(led), (at, led2.store.detail)
+
+
+class FullFS(FaultFS):
+    """A flash that fills up under an append (`full`): the write lands all but its last byte,
+    the line's "\\n" (a short write at a page boundary), and fails with ENOSPC."""
+
+    full = False
+
+    def open(self, path, mode):
+        f = FaultFS.open(self, path, mode)
+        if self.full and "a" in mode:
+            def write(data):
+                self.files[path].extend(data[:-1])
+                raise OSError(28)
+
+            f.write = write
+        return f
+
+
+def test_an_append_refused_on_a_full_flash_is_not_there_after_a_restart():
+    # B17: what the unit answered (store-failed, the balances of before) is what boot finds,
+    # though all of the line but its "\n" landed.
+    import json
+
+    from harness import Rig
+    from protocol import Protocol
+
+    def booted(files):
+        r = Rig(store=FileStore("/bank", fs=FaultFS(copy_files(files))))
+        return Protocol(r.unit, r.clock)
+
+    def answer(p, line):
+        out = p.handle(line)[-1]
+        assert out.startswith("OK "), (line, out)
+        return json.loads(out[3:])
+
+    fs = FullFS()
+    r = Rig(store=FileStore("/bank", fs=fs))
+    p = Protocol(r.unit, r.clock)
+    answer(p, "INSERT L 1")
+    answer(p, "KEY 1 M +")
+    before = answer(p, "BALANCES")
+    log = answer(p, "LOG")
+    fs.full = True
+    assert answer(p, "KEY 5 0 K +")["error"] == "store-failed"
+    fs.full = False
+    assert fs.files["/bank/bank.a"].endswith(b" 50000 0 16050000 0 serial")  # all but its end
+    assert answer(p, "BALANCES") == before
+    p2 = booted(fs.files)
+    assert answer(p2, "HELLO")["store"] == "ok"
+    assert answer(p2, "BALANCES") == before and answer(p2, "LOG") == log
+    # The unit goes on: the next transaction counts, the refused one never does.
+    answer(p, "KEY C 2 0 K +")  # C: the refused entry is still typed (B2)
+    p2 = booted(fs.files)
+    assert answer(p2, "HELLO")["store"] == "ok"
+    assert answer(p2, "BALANCES")["1"] == before["1"] + 20000
+    assert [t["amount"] for t in answer(p2, "LOG")] == [1000000, 20000]
