@@ -1,10 +1,10 @@
 """What the command line prints: amounts, cards with their players' names, one line at a time."""
 
-import os
 import sys
 import unicodedata
 
 from .errors import CommandError
+from .rules import WORDS
 
 # How many cards a unit has: firmware/brain/ledger.py's CARDS, copied because host_tools is
 # installed without the firmware (pyproject.toml); tests/host/test_facts.py holds the two equal.
@@ -67,24 +67,6 @@ def note(text):
     """A remark beside the output (stderr), as the port note is: stdout stays the result."""
     sys.stderr.write("bank: %s\n" % text)
     sys.stderr.flush()
-
-
-def _words():
-    """The sentences the window, the terminal and the page say (firmware/desktop/words.py,
-    with the entry limits of firmware/brain/profiles.py), from the firmware/ beside host_tools:
-    the repo, which `make setup` installs host_tools from (editable), as `bank deploy` finds it.
-    None when host_tools runs without it (then a refusal is said by its code alone)."""
-    fw = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
-    if not os.path.isfile(os.path.join(fw, "desktop", "words.py")):
-        return None
-    if fw not in sys.path:
-        sys.path.append(fw)  # last: nothing of the user's is shadowed by the firmware's modules
-    from desktop import words
-
-    return words
-
-
-WORDS = _words()
 
 
 def refusal(state, profile=None, balances=None, names=None):

@@ -850,9 +850,9 @@ def test_names_in_any_language_in_the_host_tools_output_and_a_safe_csv(capsys, n
     assert [(r["from_name"], r["to_name"]) for r in rows] == [
         (li_lei, zoe), (li_lei, "'=1+2"), ("'@SUM(A1)", "'=1+2")]
     assert not any(cell[:1] in "=+-@" for r in rows for cell in r.values() if cell)
-    # Refused before anything is sent, in a sentence; the names stay
+    # Refused before anything is sent, in the window's sentence; the names stay
     for text, why in (("\u00e9" * 17, "a name is at most 16 characters"),
-                      ("\U0001F600" * 13, "a name is at most 48 bytes of UTF-8"),
+                      ("\U0001F600" * 13, "a name is at most 48 bytes of text, and an emoji"),
                       ("Zo\u00eb\u202e", "a name cannot hold control characters"),
                       ("Zo\tb", "a name cannot hold control characters")):
         code, _, err = run(capsys, "--port", nurl, "name", "1", text)
@@ -885,3 +885,92 @@ def test_backup_and_restore_keep_the_names(capsys, sims, tmp_path):
     with Bank.open(sim.url) as b:
         assert b.names() == {1: "Ann", 2: None, 3: "Cy", 4: None, 5: "\u674e\u96f7\U0001F600",
                              6: None}
+
+
+def test_restore_brings_back_every_name_the_unit_takes(capsys, sims, tmp_path):
+    # One rule for a name, the unit's (protocol/names.py): 16 characters, any printable text.
+    sim = sims("tcp", "--maintenance", "--seed", "18")  # names outlive a new game
+    taken = {"1": "Sixteen letters!", "2": "Ann\u00a0Lee", "4": "Zo\u00eb \u674e"}
+    with Bank.open(sim.url) as b:
+        reset(b, True)
+        for card in range(1, 7):
+            b.set_name(card, taken.get(str(card), ""))
+    path = tmp_path / "game.json"
+    assert run(capsys, "--port", sim.url, "backup", path)[0] == 0
+    with Bank.open(sim.url) as b:
+        for card in range(1, 7):
+            b.set_name(card)
+    code, out, err = run(capsys, "--port", sim.url, "restore", path)
+    assert (code, err) == (0, "")
+    with Bank.open(sim.url) as b:
+        assert {str(c): n for c, n in b.names().items() if n} == taken
+
+
+def test_restore_checks_the_whole_file_before_its_first_command(capsys, murl, tmp_path):
+    # docs/host_tools.md: never a half-done restore. Each file the unit would refuse a part of
+    # is refused whole (usage, exit 2), and the game in play is as it was: no new game, no SET.
+    with talk(murl) as b:
+        b.insert("L", 2)
+        b.press("M")  # B9
+        b.remove("L")
+        before = (b.balances(), b.log(), b.hello()["profile"])
+    path = tmp_path / "game.json"
+    assert run(capsys, "--port", murl, "backup", path)[0] == 0
+    good = json.loads(path.read_text())
+    bad = [
+        ({"balances": dict(good["balances"], **{"1": 1000000009000})},
+         "balance of card 1 is past 999,999,999,999, the most a balance holds"),
+        ({"balances": dict(good["balances"], **{"3": 1500})},
+         "balance of card 3 is not a multiple of 1,000, as every amount of the world profile is"),
+        ({"profile": "monopoly"}, '"profile" must be one of world, classic, francs'),
+        ({"names": {"1": "Seventeen letters"}},
+         "the name of card 1: a name is at most 16 characters"),
+        ({"names": {"2": "Ann\x1b[2J"}},
+         "the name of card 2: a name cannot hold control characters (tab, newline, direction "
+         "marks)"),
+        ({"names": {"7": "Ann"}}, '"names" must map cards 1-6 to names'),
+        ({"names": {"1": 5}}, "the name of card 1: a name is text"),
+        ({"volume": 3}, '"volume" must be 0, 1 or 2'),
+    ]
+    for change, why in bad:
+        path.write_text(json.dumps(dict(good, **change)))
+        code, out, err = run(capsys, "--port", murl, "restore", path)
+        assert (code, out, err) == (2, "", "bank: %s: %s\n" % (path, why)), change
+        with talk(murl) as b:
+            assert (b.balances(), b.log(), b.hello()["profile"]) == before, change
+
+
+def test_a_genuine_backup_of_the_fullest_balance_restores(capsys, murl, tmp_path):
+    # The most a balance holds is what SET BALANCE sets (docs/protocol-extensions.md): a
+    # receipt past it is refused, so every game that can be backed up can be restored.
+    with talk(murl) as b:
+        b.set_balance(1, 999999999000)
+        b.insert("L", 1)
+        assert b.press("10K+")["error"] == "balance-limit"  # B4
+        b.remove("L")
+        want = b.balances()
+    path = tmp_path / "game.json"
+    assert run(capsys, "--port", murl, "backup", path)[0] == 0
+    run(capsys, "--port", murl, "newgame")
+    code, out, err = run(capsys, "--port", murl, "restore", path)
+    assert (code, err) == (0, "")
+    with talk(murl) as b:
+        assert b.balances() == want and want[1] == 999999999000
+
+
+def test_without_the_firmware_beside_it_restore_sends_nothing(capsys, fake, tmp_path,
+                                                              monkeypatch):
+    # Installed alone (pyproject.toml packages host_tools only) the tools have none of the
+    # unit's rules to check a backup by: the restore is refused before anything is sent.
+    from host_tools import rules
+
+    monkeypatch.setattr(rules, "WORDS", None)
+    f = fake(lambda line: fakes.HELLO.encode() + b"\n" if line.upper() == "HELLO" else b"OK\n")
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"format": "bank-backup", "profile": "world",
+                                "balances": {str(c): START for c in range(1, 7)}}))
+    code, out, err = run(capsys, "--port", f.url, "restore", path)
+    assert (code, out) == (1, "")
+    assert err.startswith("bank: restoring a backup needs the unit's rules, in the firmware/ "
+                          "beside host_tools")
+    assert f.received == ["HELLO"]
