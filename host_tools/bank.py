@@ -24,6 +24,7 @@ from .errors import (
     ReplyTimeout,
     SimulatorFullError,
 )
+from . import shapes
 from .link import open_port, resolve_port
 from .wire import KEYS, Event, Reply, parse_event, parse_reply, printable, split_keys
 
@@ -225,6 +226,13 @@ class Bank:
             )
         return payload
 
+    def _shaped(self, command, shape, timeout=None):
+        """The payload of OK, checked against the shape of the command's reply (shapes.py)."""
+        return shapes.check(self.request(command, timeout), shape, command)
+
+    def _state(self, command, timeout=None):
+        return self._shaped(command, shapes.STATE, timeout)
+
     def wait_event(self, timeout=None):
         """The next event (already collected ones first), or None when `timeout` passes.
         Use it when no command is outstanding, e.g. to monitor a unit."""
@@ -255,45 +263,37 @@ class Bank:
                 "%s answered HELLO but is not a bank unit: '%s'"
                 % (self.name, printable(json.dumps(info)))
             )
-        self.info = info
+        self.info = shapes.check(info, shapes.HELLO, "HELLO")
         return info
 
     def press(self, *keys):
         """Press keys in order, exactly as on the keypad; each argument is one key or several
         separated by spaces ("DEAL", "1 5 0 K +"). Returns the state after the last."""
         words = split_keys(keys)
-        return self._object("KEY " + " ".join(words))
+        return self._state("KEY " + " ".join(words))
 
     def hold(self, key, ms):
         """Hold one key down for `ms` milliseconds (a real unit takes that long to answer)."""
         (word,) = split_keys([key])
-        return self._object("HOLD %s %d" % (word, int(ms)), self.timeout + int(ms) / 1000.0)
+        return self._state("HOLD %s %d" % (word, int(ms)), self.timeout + int(ms) / 1000.0)
 
     def insert(self, slot, card):
-        return self._object("INSERT %s %d" % (str(slot).upper(), int(card)))
+        return self._state("INSERT %s %d" % (str(slot).upper(), int(card)))
 
     def remove(self, slot):
-        return self._object("REMOVE %s" % str(slot).upper())
+        return self._state("REMOVE %s" % str(slot).upper())
 
     def state(self):
-        return self._object("STATE")
+        return self._state("STATE")
 
     def balances(self):
         """{card number: balance}, cards 1-6, as ints."""
-        raw = self._object("BALANCES")
-        try:
-            return {int(card): int(amount) for card, amount in raw.items()}
-        except (TypeError, ValueError):
-            raise ProtocolError(
-                "unexpected BALANCES reply: '%s'" % printable(json.dumps(raw))
-            ) from None
+        raw = self._shaped("BALANCES", shapes.BALANCES)
+        return {int(card): raw[card] for card in shapes.CARDS}
 
     def log(self, n=None):
         """The last n transactions (the unit's default, 20, when n is None), oldest first."""
-        payload = self.request("LOG" if n is None else "LOG %d" % int(n))
-        if not isinstance(payload, list):
-            raise ProtocolError("unexpected LOG reply: '%s'" % printable(json.dumps(payload)))
-        return payload
+        return self._shaped("LOG" if n is None else "LOG %d" % int(n), shapes.LOG)
 
     def advance(self, ms):
         """Move a simulator's virtual clock on (`ERR unsupported` on a real unit)."""
@@ -311,7 +311,7 @@ class Bank:
         the next KEY line's first key counts. Returns the state."""
         state = self.state()
         if state.get("power") == "off":
-            state = self._object("KEY C")  # the waking key is not input (B16)
+            state = self._state("KEY C")  # the waking key is not input (B16)
         return state
 
     def new_game(self):
@@ -321,8 +321,7 @@ class Bank:
     # -- maintenance extensions (docs/protocol-extensions.md) ------------------------------------
     def maintenance(self):
         """True when the unit is in maintenance mode (entered on its own keypad)."""
-        payload = self._object("MAINT")
-        return bool(payload.get("maintenance"))
+        return self._shaped("MAINT", shapes.MAINT)["maintenance"]
 
     def backup(self):
         """The whole state as a dict (extension BACKUP)."""
@@ -331,43 +330,41 @@ class Bank:
     def memory(self):
         """A unit's heap in bytes (extension MEM): firmware, boot, now, free; a simulator
         refuses it (UnitError unsupported)."""
-        return self._object("MEM")
+        return self._shaped("MEM", shapes.MEM)
 
     def set_balance(self, card, amount):
-        return self.request("SET BALANCE %d %d" % (int(card), int(amount)))
+        return self._state("SET BALANCE %d %d" % (int(card), int(amount)))
 
     def set_sound(self, level):
-        return self.request("SET SOUND %d" % int(level))
+        return self._state("SET SOUND %d" % int(level))
 
     def set_profile(self, name):
-        return self.request("SET PROFILE %s" % name)
+        return self._state("SET PROFILE %s" % name)
 
     # -- player names (extension NAME / NAMES) ---------------------------------------------------
     def names(self):
         """{card: name or None}, cards 1-6, as the banker named them."""
-        raw = self._object("NAMES")
+        raw = self._shaped("NAMES", shapes.NAMES)
         # Only the cards: a damaged names file adds "store": "damaged"
-        return {int(card): name for card, name in raw.items() if card.isdigit()}
+        return {int(card): raw[card] for card in shapes.CARDS}
 
     def set_name(self, card, text=""):
         """Name card (1-6); an empty text clears its name. Returns names() after."""
         line = ("NAME %d %s" % (int(card), text)).rstrip()
-        return {int(c): n for c, n in self._object(line).items() if c.isdigit()}
+        raw = self._shaped(line, shapes.NAMES)
+        return {int(card): raw[card] for card in shapes.CARDS}
 
     def restore_previous(self):
-        return self.request("RESTORE PREVIOUS")
+        return self._state("RESTORE PREVIOUS")
 
     def games(self):
         """The games the unit keeps (B11), newest first: dicts of id, profile, seq,
         transactions (None: unknown) and balances ({"1": n, ...})."""
-        payload = self.request("GAMES")
-        if not isinstance(payload, list) or not all(isinstance(g, dict) for g in payload):
-            raise ProtocolError("unexpected GAMES reply: '%s'" % printable(json.dumps(payload)))
-        return payload
+        return self._shaped("GAMES", shapes.GAMES)
 
     def restore_game(self, game_id):
         """Bring back the kept game game_id (maintenance mode); the current one is kept."""
-        return self.request("RESTORE GAME %d" % int(game_id))
+        return self._state("RESTORE GAME %d" % int(game_id))
 
 
 def _close_socket_quickly(port):

@@ -116,3 +116,25 @@ def eventful(n, then_silent=False):
         return b"" if then_silent else b"ERR unknown-command\n"
 
     return answer
+
+
+def hostile(command, payload):
+    """A unit that answers HELLO well, `command` with `OK <payload>` (valid JSON of the wrong
+    shape) and anything else as a unit without it would (NAMES: no names)."""
+
+    def answer(line):
+        word = line.upper()
+        if word == command:
+            return b"OK " + payload.encode() + b"\n"
+        if word == "HELLO":
+            return HELLO.encode() + b"\n"
+        if word == "STATE":
+            return STATE.encode() + b"\n"
+        return b"ERR unknown-command\n"
+
+    return answer
+
+
+STATE = ('OK {"power": "on", "display": {"text": "0", "k": false, "M": false}, "red": "off", '
+         '"green": "off", "slots": {"L": null, "R": null}, "entry": "", "deal": "idle", '
+         '"sound": 2, "error": null}')

@@ -974,3 +974,37 @@ def test_without_the_firmware_beside_it_restore_sends_nothing(capsys, fake, tmp_
     assert err.startswith("bank: restoring a backup needs the unit's rules, in the firmware/ "
                           "beside host_tools")
     assert f.received == ["HELLO"]
+
+
+SIX = ", ".join('"%d": 15000000' % c for c in range(2, 7))
+HOSTILE = [  # (the command line, the command whose reply is hostile, that reply's JSON)
+    (["status"], "STATE", '{"display": "x", "slots": []}'),
+    (["status"], "STATE", '{"power": "on", "display": {"text": 5}}'),
+    (["status"], "HELLO", '{"device": "bank-unit", "firmware": ["x"], "protocol": 1, '
+                          '"profile": "world", "store": "ok"}'),
+    (["log"], "LOG", "[1, 2]"),
+    (["log"], "LOG", '[{"seq": 1, "kind": "go", "from": "bank", "to": 9, "amount": 1, '
+                     '"balances": {}}]'),
+    (["log", "--csv"], "LOG", '[{"seq": 1, "kind": "go", "from": "bank", "to": 1, '
+                              '"amount": 1, "balances": []}]'),
+    (["balances"], "BALANCES", '{"1": 1e400, %s}' % SIX),
+    (["balances"], "BALANCES", '{"1": true, %s}' % SIX),
+    (["balances"], "BALANCES", '{"1": -5, %s}' % SIX),
+    (["balances"], "BALANCES", "1e400"),
+    (["balances"], "BALANCES", "true"),
+    (["games"], "GAMES", '[{"id": 1, "profile": "world", "seq": 1, "transactions": 1, '
+                         '"balances": null, "kept": 99999999999999}]'),
+    (["games"], "GAMES", '[{"id": "1"}]'),
+    (["mem"], "MEM", '{"firmware": "lots"}'),
+    (["restore", "--previous"], "MAINT", '{"maintenance": "no"}'),
+]
+
+
+@pytest.mark.parametrize("argv,command,payload", HOSTILE)
+def test_a_reply_of_the_wrong_shape_is_one_line_and_the_unit_misbehaved(capsys, fake, argv,
+                                                                        command, payload):
+    f = fake(fakes.hostile(command, payload))
+    code, out, err = run(capsys, "--port", f.url, *argv)
+    assert code == 7  # the unit misbehaved (docs/host_tools.md, "Exit codes"), not "refused"
+    assert err.startswith("bank: the unit misbehaved: its reply to '%s" % command), err
+    assert err.count("\n") == 1 and "Traceback" not in err
