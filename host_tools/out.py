@@ -34,8 +34,30 @@ def rjust(text, n):
     return " " * max(0, n - width(text)) + text
 
 
+# Characters that would act on a terminal rather than show (escape sequences, a bell, a
+# carriage return, line and paragraph separators, the marks that turn text around), and lone
+# surrogates, which no terminal's UTF-8 can carry.
+_BIDI = frozenset((0x061C, 0x200E, 0x200F)) | frozenset(range(0x202A, 0x202F)) | frozenset(
+    range(0x2066, 0x206A))
+
+
+def _acts(c):
+    return unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") or ord(c) in _BIDI
+
+
+def visible(text):
+    """text with every such character made visible as its escape (ESC as `\\x1b`), so that
+    whatever comes from the other end (HELLO's fields, names, the log, its errors) is shown,
+    never obeyed; a name in any language stays as it is."""
+    text = str(text)
+    if not any(_acts(c) for c in text):
+        return text
+    return "".join(ascii(c)[1:-1] if _acts(c) else c for c in text)
+
+
 def say(text=""):
-    print(text, flush=True)
+    """One line of the result on stdout, its unit-given parts made visible."""
+    print(visible(text), flush=True)
 
 
 def card_label(card, names=None):
@@ -65,7 +87,7 @@ def display(state):
 
 def note(text):
     """A remark beside the output (stderr), as the port note is: stdout stays the result."""
-    sys.stderr.write("bank: %s\n" % text)
+    sys.stderr.write("bank: %s\n" % visible(text))
     sys.stderr.flush()
 
 

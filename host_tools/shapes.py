@@ -11,8 +11,9 @@ A shape is written with Python's own values:
 - a tuple: any one of its shapes
 - a dict: a JSON object with those keys (Opt(shape): the key may be missing); other keys are
   let through, for a newer unit
-- a list of one shape: a JSON list of them; Each(keys, shape): an object of those keys (all
-  when `every`), each value of that shape
+- a list of one shape: a JSON list of them; Each(keys, shape): an object of those keys only
+  (all of them when `every`; `also`: other keys it may have, and their shapes), each value of
+  that shape
 """
 
 import json
@@ -34,10 +35,11 @@ class Whole:
 
 
 class Each:
-    def __init__(self, keys, shape, every=False):
+    def __init__(self, keys, shape, every=False, also=None):
         self.keys = keys
         self.shape = shape
         self.every = every
+        self.also = also or {}
 
 
 def fits(value, shape):
@@ -59,8 +61,9 @@ def fits(value, shape):
     if isinstance(shape, list):
         return isinstance(value, list) and all(fits(v, shape[0]) for v in value)
     if isinstance(shape, Each):
-        return (isinstance(value, dict) and all(fits(v, shape.shape) for k, v in value.items()
-                                                if k in shape.keys)
+        return (isinstance(value, dict)
+                and all(fits(v, shape.shape) if k in shape.keys else
+                        k in shape.also and fits(v, shape.also[k]) for k, v in value.items())
                 and (set(value) >= set(shape.keys) if shape.every else True))
     if isinstance(shape, dict):
         if not isinstance(value, dict):
@@ -106,5 +109,5 @@ LOG = [TXN]
 GAMES = [{"id": AMOUNT, "profile": (str, None), "seq": AMOUNT, "transactions": (AMOUNT, None),
           "balances": (BALANCES, None), "number": Opt((AMOUNT, None)), "kept": Opt((TIME, None)),
           "damaged": Opt(bool)}]
-NAMES = Each(CARDS, (str, None), every=True)
-MEM = Each(("firmware", "boot", "now", "free", "gc_us"), (AMOUNT, None))
+NAMES = Each(CARDS, (str, None), every=True, also={"store": str})  # "damaged" (B17)
+MEM = {k: Opt((AMOUNT, None)) for k in ("firmware", "boot", "now", "free", "gc_us")}

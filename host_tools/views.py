@@ -12,7 +12,8 @@ import sys
 import time
 
 from .errors import EXIT_OK, BankError
-from .out import CARDS, VOLUMES, card_label, ljust, money, names_of, refusal, rjust, say, width
+from .out import (CARDS, VOLUMES, card_label, ljust, money, names_of, refusal, rjust, say,
+                  visible, width)
 
 
 def cmd_status(bank, args):
@@ -72,12 +73,17 @@ def cmd_mem(bank, args):
     return EXIT_OK
 
 
+def _shown_names(bank):
+    """The names as a table shows them: visible before they are measured, so columns align."""
+    return {c: visible(n) for c, n in names_of(bank).items()}
+
+
 def cmd_balances(bank, args):
     balances = bank.balances()
     if args.json:
         say(json.dumps({str(k): v for k, v in sorted(balances.items())}))
         return EXIT_OK
-    names = names_of(bank)
+    names = _shown_names(bank)
     if not names:
         say("card     balance")
         for card, amount in sorted(balances.items()):
@@ -104,12 +110,12 @@ def cmd_log(bank, args):
                 extra.append(key)
     columns = list(LOG_COLUMNS) + extra
     rows = [[_cell(e.get(c)) for c in columns] for e in entries]
-    names = names_of(bank)
+    names = _shown_names(bank)
     if args.csv:
         # One column per card's balance after the move (blank where the card did not move),
         # so a spreadsheet reads them without unpacking JSON.
         flat = [c for c in columns if c != "balances"]
-        head = flat + ["balance_" + card for card in CARDS]
+        head = [visible(c) for c in flat] + ["balance_" + card for card in CARDS]
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
         if names:
@@ -130,7 +136,7 @@ def cmd_log(bank, args):
     # the table: drop optional columns no entry has
     keep = [i for i, c in enumerate(columns) if c in ("seq", "kind", "from", "to", "amount")
             or any(r[i] for r in rows)]
-    shown = [[columns[i] for i in keep]] + [
+    shown = [[visible(columns[i]) for i in keep]] + [
         [_table_cell(columns[i], e.get(columns[i]), r[i], names) for i in keep]
         for e, r in zip(entries, rows, strict=True)
     ]
@@ -173,7 +179,7 @@ def _cell(value):
         return ""
     if isinstance(value, (dict, list)):
         return json.dumps(value)
-    return str(value)
+    return visible(value)
 
 
 def cmd_games(bank, args):

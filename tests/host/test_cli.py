@@ -1008,3 +1008,28 @@ def test_a_reply_of_the_wrong_shape_is_one_line_and_the_unit_misbehaved(capsys, 
     assert code == 7  # the unit misbehaved (docs/host_tools.md, "Exit codes"), not "refused"
     assert err.startswith("bank: the unit misbehaved: its reply to '%s" % command), err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["status"], ["balances"], ["log"], ["log", "--csv"],
+                                  ["games"], ["insert", "L", "1"]])
+def test_what_comes_from_the_unit_is_shown_never_obeyed(capsys, fake, argv):
+    # Escape sequences, a bell, a carriage return, a newline, a direction override in the
+    # unit's text reach the terminal as their escapes, and the tables still line up.
+    f = fake(fakes.escaping)
+    code, out, err = run(capsys, "--port", f.url, *argv)
+    for text in (out, err):
+        bad = [c for c in text if c != "\n" and (ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F
+                                                   or c == "\u202e")]
+        assert bad == [], (argv, text)
+    assert "\\x1b" in out + err, (argv, out, err)
+    if argv == ["balances"]:
+        lines = out.splitlines()[1:]
+        assert [line.split("  ")[2] for line in lines if line[3] != "5"] == [
+            "Ann\\x1b[2J", "Bob\\x07", "\\u202eLi", "Zo\\n\u00eb", "Cy\\r"]
+        assert {len(line) for line in lines} == {34}  # the balances in one column
+    if argv == ["status"]:
+        assert "unit     bank-unit firmware 1\\x1b[31m, protocol 1" in out
+        assert "display  \\x1b[5m0\n" in out and "entry    5\\x1b[A\n" in out
+    if argv[0] == "insert":
+        assert code == 1 and err == ("bank: unit refused 'INSERT L 1': slot-occupied "
+                                     "(\\x1b[2Jslot L holds a card)\n")
