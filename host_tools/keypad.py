@@ -37,14 +37,22 @@ def cmd_press(bank, args):
     (B10)."""
     state = bank.state() if args.no_wake else bank.wake()
     left = state.get("entry")
+    words = split_keys(args.keys)
     if left:
-        first = split_keys(args.keys)[0]
-        if first in ADDS_TO_ENTRY and not args.onto_entry:
+        if words[0] in ADDS_TO_ENTRY and not args.onto_entry:
             raise Failed(
                 "%s is typed on the unit, left from before: these keys would add to it. Clear "
                 "it first (bank press C), or type onto it with --onto-entry" % left)
-        note("starting from %s, typed on the unit before this command" % left)
-    return _report_state(bank.press(*args.keys), _profile(bank), bank)
+        if words[0] != "C":  # a C clears it, as asked: nothing to warn of
+            note("starting from %s, typed on the unit before this command" % left)
+    after = bank.press(*words)
+    code = _report_state(after, _profile(bank), bank)
+    if ("+" in words or "-" in words) and not any((after.get("slots") or {}).values()):
+        # No card in: the unit adds up like an adding machine (B14), and no account moves.
+        total = after.get("tally")
+        note("no card is in, so no money moved: + and - added to the tally (the adding "
+             "machine)%s" % ("" if total is None else ", now %s" % money(total)))
+    return code
 
 
 def _profile(bank):

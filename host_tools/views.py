@@ -47,6 +47,10 @@ def cmd_status(bank, args):
         ("entry", state.get("entry") or "-"),
         ("deal", state.get("deal")),
         ("sound", "%s (%s)" % (sound, VOLUMES.get(sound, "?"))),
+        ("tally", "-" if state.get("tally") is None else money(state["tally"])),
+        ("maint", {True: "on: maintenance mode (DEAL held 3 s on the unit leaves it)",
+                   False: "off: maintenance mode is entered by holding DEAL 3 s on the unit"}.get(
+            state.get("maintenance"), "-")),
         ("error", refusal(state, info.get("profile"), bank.balances() if state.get(
             "error") else None, names) or "-"),
     ]

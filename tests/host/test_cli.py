@@ -171,8 +171,7 @@ def test_a_refused_entry_left_typed_is_said_and_not_added_to(capsys, url):  # B2
     with talk(url) as b:
         assert b.state()["entry"] == "99M" and b.log() == []
     code, out, err = run(capsys, "--port", url, "press", "C")  # B10: C clears the entry
-    assert (code, out) == (0, "display 15 M\n")
-    assert err == "bank: starting from 99M, typed on the unit before this command\n"
+    assert (code, out, err) == (0, "display 15 M\n", "")  # as advised: no warning of it
     code, out, err = run(capsys, "--port", url, "press", "50K-")
     assert (code, out, err) == (0, "display 14.95 M\n", "")
     with talk(url) as b:
@@ -185,6 +184,38 @@ def test_press_onto_an_entry_on_purpose(capsys, url):  # B2
     code, out, err = run(capsys, "--port", url, "press", "--onto-entry", "5K+")
     assert (code, out) == (0, "display 15.015 M\n")
     assert err == "bank: starting from 1, typed on the unit before this command\n"
+
+
+def test_press_d_is_deal_as_in_the_window(capsys, url):  # B13
+    code, out, err = run(capsys, "--port", url, "press", "d")
+    assert (code, err) == (0, "")
+    with talk(url) as b:
+        assert b.state()["deal"] == "running"
+        b.press("DEAL")  # stops it
+    code, _, err = run(capsys, "--port", url, "press", "e")
+    assert code == 2 and "'e' is not a key (keys: 0 1 2" in err and "D is DEAL" in err
+
+
+def test_press_with_no_card_says_no_money_moved(capsys, url):  # B14
+    code, out, err = run(capsys, "--port", url, "press", "150K+")
+    assert (code, out) == (0, "display 150 k\n")  # the unit did as told: the tally's total
+    assert err == ("bank: no card is in, so no money moved: + and - added to the tally (the "
+                   "adding machine), now 150,000\n")
+    with talk(url) as b:
+        assert b.log() == [] and b.balances()[1] == START
+        b.insert("L", 1)
+    code, out, err = run(capsys, "--port", url, "press", "150K+")  # B4: with a card, a receipt
+    assert (code, out, err) == (0, "display 15.15 M\n", "")
+
+
+def test_status_says_the_tally_and_maintenance_mode(capsys, url, murl):
+    run(capsys, "--port", url, "press", "2M+")  # B14: no card in
+    code, out, _ = run(capsys, "--port", url, "status")
+    assert code == 0 and "tally    2,000,000\n" in out
+    assert "maint    off: maintenance mode is entered by holding DEAL 3 s on the unit\n" in out
+    code, out, _ = run(capsys, "--port", murl, "status")
+    assert "tally    0\n" in out
+    assert "maint    on: maintenance mode (DEAL held 3 s on the unit leaves it)\n" in out
 
 
 def test_press_a_typo_touches_nothing(capsys, url):
