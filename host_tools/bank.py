@@ -21,11 +21,13 @@ from .errors import (
     CommandError,
     DisconnectedError,
     ProtocolError,
+    Refused,
     ReplyTimeout,
     SimulatorFullError,
 )
 from . import shapes
-from .link import open_port, resolve_port
+from .link import close_socket_quickly, open_port, resolve_port
+from .out import names_of, refusal
 from .wire import KEYS, Event, Reply, parse_event, parse_reply, printable, split_keys
 
 __all__ = ["Bank", "Event", "Reply", "KEYS", "parse_event", "parse_reply", "printable",
@@ -95,7 +97,7 @@ class Bank:
         if not self._closed:
             self._closed = True
             try:
-                _close_socket_quickly(self.port)
+                close_socket_quickly(self.port)
                 self.port.close()
             except (serial.SerialException, OSError):
                 pass
@@ -182,7 +184,16 @@ class Bank:
 
     def exchange(self, command, timeout=None):
         """Send one command line, return its Reply (ERR included); raise only for link trouble.
-        The command is sent as given: `run` scripts may send lines the unit must refuse."""
+        The command is sent as given: `run` scripts may send lines the unit must refuse. The
+        events that came before the reply are handed over in it (Reply.events), so
+        wait_event() does not give them again."""
+        reply = self._exchange(command, timeout)
+        for event in reversed(reply.events):  # the newest collected, at the right end
+            if self.events and self.events[-1] is event:
+                self.events.pop()
+        return reply
+
+    def _exchange(self, command, timeout=None):
         if isinstance(command, str):
             data = command.encode("utf-8", "replace")
         else:
@@ -204,18 +215,32 @@ class Bank:
                 continue
             return parse_reply(line, events, shown)
 
-    def request(self, command, timeout=None):
+    def request(self, command, timeout=None, check=False):
         """Send a well-formed command; return the JSON payload of `OK` (None for a bare `OK`),
-        raise CommandError for `ERR`."""
+        raise CommandError for `ERR`. check=True: also raise Refused when the state it answers
+        with says the unit refused the keys (`KEY 2 0 M -` from a card without 20 M is `OK`
+        with STATE's `error`: the unit refuses what a player does, not the line). The events
+        before the reply stay in bank.events, for wait_event()."""
         # Only a name may be other than ASCII (NAME's text, as UTF-8); the line limit is bytes.
         wide = not command.isascii()
         if (wide and not command[:5].upper() == "NAME ") or "\n" in command \
                 or len(command.encode("utf-8", "surrogatepass")) > MAX_LINE:
             raise BankError("command too long or not plain ASCII: '%s'" % printable(command))
-        reply = self.exchange(command, timeout)
+        reply = self._exchange(command, timeout)
         if not reply.ok:
             raise CommandError(command, reply.code, reply.message)
+        if check and isinstance(reply.payload, dict) and reply.payload.get("error"):
+            state = shapes.check(reply.payload, shapes.STATE, command)
+            raise Refused(command, state["error"], self.refusal(state), state)
         return reply.payload
+
+    def refusal(self, state):
+        """STATE's `error` in the window's words with its code (`card 2 cannot pay 20 M: it has
+        15 M (insufficient-funds)`), or None when the unit refused nothing."""
+        if not state.get("error"):
+            return None
+        return refusal(state, (self.info or {}).get("profile"), self.balances(),
+                       names_of(self))
 
     def _object(self, command, timeout=None):
         payload = self.request(command, timeout)
@@ -226,12 +251,12 @@ class Bank:
             )
         return payload
 
-    def _shaped(self, command, shape, timeout=None):
+    def _shaped(self, command, shape, timeout=None, check=False):
         """The payload of OK, checked against the shape of the command's reply (shapes.py)."""
-        return shapes.check(self.request(command, timeout), shape, command)
+        return shapes.check(self.request(command, timeout, check), shape, command)
 
-    def _state(self, command, timeout=None):
-        return self._shaped(command, shapes.STATE, timeout)
+    def _state(self, command, timeout=None, check=False):
+        return self._shaped(command, shapes.STATE, timeout, check)
 
     def wait_event(self, timeout=None):
         """The next event (already collected ones first), or None when `timeout` passes.
@@ -266,16 +291,18 @@ class Bank:
         self.info = shapes.check(info, shapes.HELLO, "HELLO")
         return info
 
-    def press(self, *keys):
+    def press(self, *keys, check=False):
         """Press keys in order, exactly as on the keypad; each argument is one key or several
-        separated by spaces ("DEAL", "1 5 0 K +"). Returns the state after the last."""
+        separated by spaces ("DEAL", "1 5 0 K +"). Returns the state after the last; with
+        check=True, raises Refused if the unit refused them (its code and the words for it)."""
         words = split_keys(keys)
-        return self._state("KEY " + " ".join(words))
+        return self._state("KEY " + " ".join(words), check=check)
 
-    def hold(self, key, ms):
+    def hold(self, key, ms, check=False):
         """Hold one key down for `ms` milliseconds (a real unit takes that long to answer)."""
         (word,) = split_keys([key])
-        return self._state("HOLD %s %d" % (word, int(ms)), self.timeout + int(ms) / 1000.0)
+        return self._state("HOLD %s %d" % (word, int(ms)), self.timeout + int(ms) / 1000.0,
+                           check)
 
     def insert(self, slot, card):
         return self._state("INSERT %s %d" % (str(slot).upper(), int(card)))
@@ -366,17 +393,3 @@ class Bank:
         """Bring back the kept game game_id (maintenance mode); the current one is kept."""
         return self._state("RESTORE GAME %d" % int(game_id))
 
-
-def _close_socket_quickly(port):
-    """pyserial's socket:// close() sleeps 0.3 s "for quick reconnects"; a CLI run should not
-    pay that on every command. Close the socket ourselves (pyserial 3.5's attributes)."""
-    sock = getattr(port, "_socket", None)
-    if sock is None or not getattr(port, "is_open", False):
-        return
-    try:
-        sock.shutdown(2)  # socket.SHUT_RDWR
-    except OSError:
-        pass
-    sock.close()
-    port._socket = None
-    port.is_open = False

@@ -7,21 +7,18 @@ exit code 1.
 import json
 
 from .errors import EXIT_OK, CommandError, Failed
-from .out import card_label, display, money, names_of, note, refusal, say
+from .out import card_label, display, money, names_of, note, say
 from .wire import split_keys
 
 HOLD_MS = 3000  # the unit's hold for a new game (B11) and for maintenance mode
 ADDS_TO_ENTRY = frozenset("0123456789.KM")  # keys that, with an entry typed, add to it (B2)
 
 
-def _report_state(state, profile=None, bank=None):
+def _report_state(state, bank):
     """Print the display after a keypad action. A refusal the unit reports is exit code 1,
     said in words, with the entry it leaves typed (B2: a refused commit keeps it)."""
     say(display(state))
-    balances = names = None
-    if bank is not None and state.get("error"):
-        balances, names = bank.balances(), names_of(bank)  # for "card 1 cannot pay 16 M"
-    why = refusal(state, profile, balances, names)
+    why = bank.refusal(state)
     if why:
         left = state.get("entry")
         raise Failed("the unit refused it: %s%s" % (
@@ -46,17 +43,13 @@ def cmd_press(bank, args):
         if words[0] != "C":  # a C clears it, as asked: nothing to warn of
             note("starting from %s, typed on the unit before this command" % left)
     after = bank.press(*words)
-    code = _report_state(after, _profile(bank), bank)
+    code = _report_state(after, bank)
     if ("+" in words or "-" in words) and not any((after.get("slots") or {}).values()):
         # No card in: the unit adds up like an adding machine (B14), and no account moves.
         total = after.get("tally")
         note("no card is in, so no money moved: + and - added to the tally (the adding "
              "machine)%s" % ("" if total is None else ", now %s" % money(total)))
     return code
-
-
-def _profile(bank):
-    return (bank.info or {}).get("profile")
 
 
 KEYPAD_ONLY = (
@@ -69,7 +62,7 @@ KEYPAD_ONLY = (
 def cmd_hold(bank, args):
     if not args.no_wake:
         bank.wake()
-    return _report_state(bank.hold(args.key, args.ms), _profile(bank), bank)
+    return _report_state(bank.hold(args.key, args.ms), bank)
 
 
 def cmd_insert(bank, args):
@@ -78,11 +71,11 @@ def cmd_insert(bank, args):
     balance = bank.balances().get(args.card)
     label = card_label(args.card, names_of(bank))
     say("card %s in %s: balance %s" % (label, args.slot, money(balance)))
-    return _report_state(state, _profile(bank), bank)
+    return _report_state(state, bank)
 
 
 def cmd_remove(bank, args):
-    return _report_state(bank.remove(args.slot), _profile(bank), bank)
+    return _report_state(bank.remove(args.slot), bank)
 
 
 def cmd_newgame(bank, args):

@@ -1064,3 +1064,40 @@ def test_what_comes_from_the_unit_is_shown_never_obeyed(capsys, fake, argv):
     if argv[0] == "insert":
         assert code == 1 and err == ("bank: unit refused 'INSERT L 1': slot-occupied "
                                      "(\\x1b[2Jslot L holds a card)\n")
+
+
+# -- the Python API ------------------------------------------------------------------------------
+def test_the_api_raises_a_refusal_when_asked_with_its_code_and_words(url):  # B8
+    from host_tools import Refused
+
+    with talk(url) as b:
+        b.insert("R", 2)
+        state = b.request("KEY 2 0 M -")  # the line is fine: OK, the refusal in the state
+        assert state["error"] == "insufficient-funds" and b.balances()[2] == START
+        with pytest.raises(Refused) as no:
+            b.request("KEY C 2 0 M -", check=True)
+        assert (no.value.code, no.value.words) == (
+            "insufficient-funds", "card 2 cannot pay 20 M: it has 15 M (insufficient-funds)")
+        assert no.value.state["entry"] == "20M" and no.value.exit_code == 1
+        assert str(no.value) == ("the unit refused 'KEY C 2 0 M -': card 2 cannot pay 20 M: "
+                                 "it has 15 M (insufficient-funds)")
+        with pytest.raises(Refused):
+            b.press("C", "20M-", check=True)
+        assert b.press("C", "5M-", check=True)["error"] is None
+        assert b.balances()[2] == START - 5000000
+
+
+def test_events_handed_over_in_a_reply_are_not_waited_for_again(url):
+    with talk(url) as b:
+        b.events_on()
+        b.insert("L", 1)
+        b.events.clear()
+        reply = b.exchange("KEY M")  # B9
+        assert [e.type for e in reply.events] == ["txn", "tone"]
+        assert reply.events[0].data["kind"] == "go"
+        assert b.wait_event(0.05) is None  # neither given again
+        b.press("C")  # B10; a request keeps its events for wait_event
+        got = []
+        while not got or got[-1] is not None:
+            got.append(b.wait_event(0.05))
+        assert [e.data["kind"] for e in got[:-1] if e.type == "txn"] == ["undo"]
