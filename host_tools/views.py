@@ -11,7 +11,7 @@ import json
 import sys
 import time
 
-from .errors import EXIT_OK, BankError
+from .errors import EXIT_OK, BankError, Failed
 from .out import (CARDS, VOLUMES, card_label, ljust, money, names_of, refusal, rjust, say,
                   visible, width)
 
@@ -102,8 +102,34 @@ def cmd_balances(bank, args):
 LOG_COLUMNS = ("seq", "kind", "from", "to", "amount", "undoes", "via")
 
 
+def _log_and_every_balance(bank, n):
+    """The log and, for each entry, all six balances after it: LOG gives those of the cards a
+    move touched, so the rest are worked back from BALANCES (each move undone in turn; a
+    restore's six are those its game's own log ended at). Read again once if a move came in
+    between."""
+    for _ in range(2):
+        entries = bank.log(n)
+        bal = {str(c): v for c, v in bank.balances().items()}
+        after = []
+        for e in reversed(entries):
+            if any(bal.get(c) != v for c, v in e["balances"].items()):
+                break  # the balances moved on since the log was read
+            after.append(dict(bal))
+            if e["from"] != "bank":
+                bal[str(e["from"])] += e["amount"]
+            if e["to"] != "bank":
+                bal[str(e["to"])] -= e["amount"]
+        else:
+            return entries, after[::-1]
+    raise Failed("the unit's log and balances disagree (a move while they were read?): try "
+                 "again")
+
+
 def cmd_log(bank, args):
-    entries = bank.log(args.n)
+    if args.csv:
+        entries, every = _log_and_every_balance(bank, args.n)
+    else:
+        entries = bank.log(args.n)
     if args.json:
         say(json.dumps(entries))
         return EXIT_OK
@@ -116,8 +142,8 @@ def cmd_log(bank, args):
     rows = [[_cell(e.get(c)) for c in columns] for e in entries]
     names = _shown_names(bank)
     if args.csv:
-        # One column per card's balance after the move (blank where the card did not move),
-        # so a spreadsheet reads them without unpacking JSON.
+        # One column per card's balance after the move, all six on every row, so a
+        # spreadsheet reads them without unpacking JSON.
         flat = [c for c in columns if c != "balances"]
         head = [visible(c) for c in flat] + ["balance_" + card for card in CARDS]
         buf = io.StringIO()
@@ -125,8 +151,7 @@ def cmd_log(bank, args):
         if names:
             head += ["from_name", "to_name"]
         writer.writerow(head)
-        for e in entries:
-            after = e.get("balances") if isinstance(e.get("balances"), dict) else {}
+        for e, after in zip(entries, every, strict=True):
             row = [_cell(e.get(c)) for c in flat] + [_cell(after.get(card)) for card in CARDS]
             if names:
                 row += [names.get(e.get(c), "") if isinstance(e.get(c), int) else ""

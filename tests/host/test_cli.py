@@ -113,11 +113,41 @@ def test_log_table_csv_json(capsys, url):
     # The balances after each move, one column per card, no JSON to unpack.
     assert "balances" not in rows[0]
     assert rows[0]["balance_1"] == "15150000" and rows[1]["balance_1"] == "17150000"
-    assert rows[0]["balance_2"] == "" and list(rows[0])[-6:] == [
+    assert rows[0]["balance_2"] == "15000000" and list(rows[0])[-6:] == [
         "balance_%d" % c for c in range(1, 7)]
     code, out, _ = run(capsys, "--port", url, "log", "--json", "-n", "1")
     (entry,) = json.loads(out)
     assert code == 0 and entry["kind"] == "go"
+
+
+def test_log_csv_has_all_six_balances_on_every_row(capsys, murl):
+    # A spreadsheet needs every card's balance after each move, not only the cards it moved.
+    seen = []
+    with talk(murl) as b:
+        b.insert("L", 1)
+        for keys in ("150K+", "M", "C"):  # B4, B9, B10 (an undo)
+            b.press(keys)
+            seen.append(b.balances())
+        b.insert("R", 4)
+        b.press("2M-")  # B6: 4 pays 1
+        seen.append(b.balances())
+        b.remove("L")
+        b.remove("R")
+        b.set_balance(6, 1000)
+        seen.append(b.balances())
+    code, out, _ = run(capsys, "--port", murl, "log", "--csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and [r["kind"] for r in rows] == ["receive", "go", "undo", "transfer", "set"]
+    assert [{c: int(r["balance_%d" % c]) for c in range(1, 7)} for r in rows] == seen
+    code, out, _ = run(capsys, "--port", murl, "log", "--csv", "-n", "2")  # a window of it
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [{c: int(r["balance_%d" % c]) for c in range(1, 7)} for r in rows] == seen[-2:]
+    run(capsys, "--port", murl, "newgame")
+    assert run(capsys, "--port", murl, "restore", "--previous")[0] == 0  # B11: its log too
+    code, out, _ = run(capsys, "--port", murl, "log", "--csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["kind"] for r in rows][-2:] == ["set", "restore"]
+    assert [{c: int(r["balance_%d" % c]) for c in range(1, 7)} for r in rows] == seen + seen[-1:]
 
 
 def test_log_empty(capsys, url):
