@@ -237,6 +237,12 @@ def cmd_games(bank, args):
         say("%6s %-8s %6s %6s  %s" % (g.get("id"), g.get("profile"), g.get("seq"),
                                        "?" if n is None else n,
                                        " ".join(money(bal.get(c)) for c in CARDS) + note))
+    # What the columns are, and whose balances: a name belongs to the player, not to a game.
+    say("seq: the number of the game's last transaction (they run on from game to game); "
+        "txns: how many transactions the game had")
+    names = _shown_names(bank)
+    if names:
+        say("cards: " + ", ".join(card_label(int(c), names) for c in CARDS))
     say("bring one back with: bank restore <id>  (maintenance mode)")
     return EXIT_OK
 

@@ -1131,3 +1131,25 @@ def test_events_handed_over_in_a_reply_are_not_waited_for_again(url):
         while not got or got[-1] is not None:
             got.append(b.wait_event(0.05))
         assert [e.data["kind"] for e in got[:-1] if e.type == "txn"] == ["undo"]
+
+
+def test_games_explains_its_columns_and_names_the_cards(capsys, fake):  # B11
+    games = [{"id": 40, "profile": "world", "seq": 40, "transactions": 12,
+              "balances": {str(c): 15000000 for c in range(1, 7)}, "number": 1, "kept": None,
+              "damaged": False}]
+
+    def unit(line):
+        if line.upper() == "GAMES":
+            return b"OK " + json.dumps(games).encode() + b"\n"
+        if line.upper() == "NAMES":
+            return (b'OK {"1": "Ann", "2": null, "3": "Zo\\u00eb", "4": null, "5": null, '
+                    b'"6": null}\n')
+        return fakes.HELLO.encode() + b"\n" if line.upper() == "HELLO" else b"ERR unknown\n"
+
+    f = fake(unit)
+    code, out, err = run(capsys, "--port", f.url, "games")
+    lines = out.splitlines()
+    assert code == 0, err
+    assert lines[2] == ("seq: the number of the game's last transaction (they run on from game "
+                        "to game); txns: how many transactions the game had")
+    assert lines[3] == "cards: 1 Ann, 2, 3 Zo\u00eb, 4, 5, 6"
