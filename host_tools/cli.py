@@ -39,7 +39,8 @@ from .maintenance import cmd_restore
 from .out import CARD_COUNT, note
 from .script import cmd_run
 from .settings import cmd_name, cmd_set
-from .views import cmd_balances, cmd_games, cmd_log, cmd_mem, cmd_monitor, cmd_status
+from .monitor import cmd_monitor
+from .views import cmd_balances, cmd_games, cmd_log, cmd_mem, cmd_status
 from .wire import split_keys
 
 

@@ -1,4 +1,5 @@
-"""The read-only views of the command line: status, balances, log, games, mem, monitor.
+"""The read-only views of the command line: status, balances, log, games, mem (monitor.py:
+monitor).
 
 None of them changes the unit; each prints a table for a person or, with --json (log: --csv),
 one document for a program.
@@ -9,9 +10,8 @@ import datetime
 import io
 import json
 import sys
-import time
 
-from .errors import EXIT_OK, BankError, Failed
+from .errors import EXIT_OK, Failed
 from .out import (CARDS, VOLUMES, card_label, ljust, money, names_of, refusal, rjust, say,
                   visible, width)
 
@@ -246,37 +246,3 @@ def cmd_games(bank, args):
     say("bring one back with: bank restore <id>  (maintenance mode)")
     return EXIT_OK
 
-
-def cmd_monitor(bank, args):
-    bank.events.clear()  # only what happens from now on
-    bank.events_on()
-    sys.stderr.write("monitoring %s, Ctrl-C to stop\n" % bank.name)
-    sys.stderr.flush()
-    count = 0
-    stop_at = None if args.seconds is None else time.monotonic() + args.seconds
-    try:
-        while args.count is None or count < args.count:
-            wait = 0.5
-            if stop_at is not None:
-                wait = min(wait, stop_at - time.monotonic())
-                if wait <= 0:
-                    break
-            event = bank.wait_event(wait)
-            if event is None:
-                continue
-            count += 1
-            stamp = datetime.datetime.now().strftime("%H:%M:%S.%f")[:-3]
-            if args.json:
-                say(json.dumps({"time": stamp, "type": event.type, "data": event.data}))
-            else:
-                data = "" if event.data is None else json.dumps(event.data)
-                say(("%s  %-12s %s" % (stamp, event.type, data)).rstrip())
-    except KeyboardInterrupt:
-        pass
-    try:
-        bank.timeout = min(bank.timeout, 1.0)
-        bank.events_off()
-    except (BankError, KeyboardInterrupt):
-        pass  # the unit may be gone; we are leaving anyway
-    sys.stderr.write("stopped after %d event%s\n" % (count, "" if count == 1 else "s"))
-    return EXIT_OK

@@ -1153,3 +1153,35 @@ def test_games_explains_its_columns_and_names_the_cards(capsys, fake):  # B11
     assert lines[2] == ("seq: the number of the game's last transaction (they run on from game "
                         "to game); txns: how many transactions the game had")
     assert lines[3] == "cards: 1 Ann, 2, 3 Zo\u00eb, 4, 5, 6"
+
+
+def test_monitor_shows_the_cards_and_the_deal_timer(capsys, fake, monkeypatch):  # B3, B13
+    # The unit sends no event for a card or the deal timer: monitor reads them from STATE.
+    from host_tools import monitor
+
+    monkeypatch.setattr(monitor, "POLL", 0.01)
+    states = [fakes.STATE]
+    states.append(states[-1].replace('"L": null', '"L": 3'))
+    states.append(states[-1].replace('"deal": "idle"', '"deal": "running"'))
+    states.append(states[-1].replace('"L": 3', '"L": null').replace('"R": null', '"R": 5'))
+    seen = []
+
+    def unit(line):
+        word = line.upper()
+        if word == "STATE":
+            seen.append(word)
+            return states[min(len(seen), len(states)) - 1].encode() + b"\n"
+        if word in ("EVENTS ON", "EVENTS OFF"):
+            return b"OK\n"
+        return fakes.HELLO.encode() + b"\n" if word == "HELLO" else b"ERR unknown-command\n"
+
+    f = fake(unit)
+    code, out, err = run(capsys, "--port", f.url, "monitor", "--count", "4", "--seconds", "5")
+    assert code == 0, err
+    assert [line.split(None, 2)[1:] for line in out.splitlines()] == [
+        ["card", '{"slot": "L", "card": 3}'], ["deal", '{"deal": "running"}'],
+        ["card", '{"slot": "L", "card": null}'], ["card", '{"slot": "R", "card": 5}']]
+    assert err.endswith("stopped after 4 events\n")
+    seen.clear()
+    code, out, err = run(capsys, "--port", f.url, "monitor", "--count", "1", "--json")
+    assert json.loads(out)["type"] == "card" and json.loads(out)["read"] == "STATE"
