@@ -11,8 +11,10 @@ core protocol and NAMES.
 import datetime
 import json
 
+from . import rules
 from .errors import EXIT_OK, CommandError, Failed, UsageError
-from .out import CARDS, VOLUMES, balances_or_none, names_of, no_game, say
+from .out import CARDS, VOLUMES, balances_or_none, money, names_of, no_game, say
+from .rules import name_problem
 
 FORMAT = "bank-backup"
 VERSION = 1
@@ -56,7 +58,9 @@ def write(doc, path):
 
 
 def load(path):
-    """A backup document read back and checked, or UsageError saying what is wrong with it."""
+    """A backup document read back and checked whole by the unit's own rules (rules.py), or
+    UsageError saying what is wrong with it: a restore checks the file before its first
+    command, so that no file stops it half done."""
     try:
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
@@ -66,18 +70,36 @@ def load(path):
         raise UsageError("%s is not a JSON file: %s" % (path, exc)) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise UsageError("%s is not a bank backup (no \"format\": \"bank-backup\")" % path)
+    ledger, profiles = rules.need("restoring a backup")
     balances = doc.get("balances")
     if not isinstance(balances, dict) or sorted(balances) != list(CARDS):
         raise UsageError("%s: \"balances\" must give cards 1-6" % path)
-    for card, amount in balances.items():
+    profile = profiles.get(doc.get("profile"))
+    if profile is None:
+        raise UsageError("%s: \"profile\" must be one of %s" % (path, ", ".join(profiles.NAMES)))
+    for card in CARDS:
+        amount = balances[card]
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
             raise UsageError("%s: balance of card %s is not a whole amount >= 0" % (path, card))
-    profile = doc.get("profile")
-    if not isinstance(profile, str) or not profile.isalnum():
-        raise UsageError("%s: \"profile\" must be a profile name" % path)
+        if amount > ledger.MOST:
+            raise UsageError("%s: balance of card %s is past %s, the most a balance holds"
+                             % (path, card, money(ledger.MOST)))
+        if amount % profile.resolution:
+            raise UsageError("%s: balance of card %s is not a multiple of %s, as every amount "
+                             "of the %s profile is" % (path, card, money(profile.resolution),
+                                                       profile.name))
     volume = doc.get("volume")
     if volume is not None and volume not in VOLUMES:
         raise UsageError("%s: \"volume\" must be 0, 1 or 2" % path)
+    names = doc.get("names") or {}
+    if not isinstance(names, dict) or not set(names) <= set(CARDS):
+        raise UsageError("%s: \"names\" must map cards 1-6 to names" % path)
+    for card, name in sorted(names.items()):
+        problem = name_problem(name) if isinstance(name, str) else (
+            None if name is None else "a name is text")
+        if problem:
+            raise UsageError("%s: the name of card %s: %s" % (path, card, problem))
+    doc["names"] = names
     return doc
 
 

@@ -36,10 +36,11 @@ from .keypad import (
     cmd_remove,
 )
 from .maintenance import cmd_restore
-from .out import CARD_COUNT
+from .out import CARD_COUNT, note
 from .script import cmd_run
 from .settings import cmd_name, cmd_set
-from .views import cmd_balances, cmd_games, cmd_log, cmd_mem, cmd_monitor, cmd_status
+from .monitor import cmd_monitor
+from .views import cmd_balances, cmd_games, cmd_log, cmd_mem, cmd_status
 from .wire import split_keys
 
 
@@ -157,8 +158,8 @@ def _check_keys(keys):
 
 
 def error(text):
-    sys.stderr.write("bank: %s\n" % text)
-    sys.stderr.flush()
+    """One line on stderr; what the unit said in it (a refusal's message, a name) visible."""
+    note(text)
 
 
 def main(argv=None):
@@ -175,9 +176,9 @@ def main(argv=None):
             return cmd_deploy(args)
         port = args.port or os.environ.get("BANK_PORT")
         if port:
-            note = link.understood(port)[1]
-            if note:
-                error(note)
+            how = link.understood(port)[1]
+            if how:
+                error(how)
         with Bank.open(args.port, timeout=args.timeout) as bank:
             return COMMANDS[args.command](bank, args)
     except UsageError as exc:

@@ -86,8 +86,6 @@ def _restore_names(bank, names):
         say("(this unit keeps no player names: the backup's names were not restored)")
         return
     for card in CARDS:
-        want = names.get(card)
-        if not isinstance(want, str) or len(want) > 12 or not want.isprintable():
-            want = None
+        want = names.get(card)  # checked by the unit's rule with the whole file (backup.load)
         if have.get(int(card)) != want:
             bank.set_name(int(card), want or "")

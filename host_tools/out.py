@@ -1,10 +1,10 @@
 """What the command line prints: amounts, cards with their players' names, one line at a time."""
 
-import os
 import sys
 import unicodedata
 
 from .errors import CommandError
+from .rules import WORDS
 
 # How many cards a unit has: firmware/brain/ledger.py's CARDS, copied because host_tools is
 # installed without the firmware (pyproject.toml); tests/host/test_facts.py holds the two equal.
@@ -34,8 +34,30 @@ def rjust(text, n):
     return " " * max(0, n - width(text)) + text
 
 
+# Characters that would act on a terminal rather than show (escape sequences, a bell, a
+# carriage return, line and paragraph separators, the marks that turn text around), and lone
+# surrogates, which no terminal's UTF-8 can carry.
+_BIDI = frozenset((0x061C, 0x200E, 0x200F)) | frozenset(range(0x202A, 0x202F)) | frozenset(
+    range(0x2066, 0x206A))
+
+
+def _acts(c):
+    return unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") or ord(c) in _BIDI
+
+
+def visible(text):
+    """text with every such character made visible as its escape (ESC as `\\x1b`), so that
+    whatever comes from the other end (HELLO's fields, names, the log, its errors) is shown,
+    never obeyed; a name in any language stays as it is."""
+    text = str(text)
+    if not any(_acts(c) for c in text):
+        return text
+    return "".join(ascii(c)[1:-1] if _acts(c) else c for c in text)
+
+
 def say(text=""):
-    print(text, flush=True)
+    """One line of the result on stdout, its unit-given parts made visible."""
+    print(visible(text), flush=True)
 
 
 def card_label(card, names=None):
@@ -65,26 +87,8 @@ def display(state):
 
 def note(text):
     """A remark beside the output (stderr), as the port note is: stdout stays the result."""
-    sys.stderr.write("bank: %s\n" % text)
+    sys.stderr.write("bank: %s\n" % visible(text))
     sys.stderr.flush()
-
-
-def _words():
-    """The sentences the window, the terminal and the page say (firmware/desktop/words.py,
-    with the entry limits of firmware/brain/profiles.py), from the firmware/ beside host_tools:
-    the repo, which `make setup` installs host_tools from (editable), as `bank deploy` finds it.
-    None when host_tools runs without it (then a refusal is said by its code alone)."""
-    fw = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
-    if not os.path.isfile(os.path.join(fw, "desktop", "words.py")):
-        return None
-    if fw not in sys.path:
-        sys.path.append(fw)  # last: nothing of the user's is shadowed by the firmware's modules
-    from desktop import words
-
-    return words
-
-
-WORDS = _words()
 
 
 NO_GAME = "no-game"  # the unit's code for "no good copy of the game" (Err6, B17)

@@ -28,6 +28,10 @@ CARDS = 6
 KINDS = ("receive", "pay", "transfer", "go", "undo", "set", "restore")
 VIAS = ("key", "serial")
 SEQ, KIND, FROM, TO, AMOUNT, FROM_AFTER, TO_AFTER, UNDOES, VIA = range(9)
+# The most one balance holds: 12 digits, as many as SET BALANCE takes, so that every balance a
+# game reaches can be set again (a backup restored, docs/protocol-extensions.md). No game
+# comes near it: the display says "-----" from 100,000 M (brain/money.py).
+MOST = 999999999999
 
 
 def apply(bal, rec):
@@ -65,6 +69,8 @@ class Ledger:
             return "insufficient-funds"  # B8: balances never go below 0
         frm_after = bal[frm] - amount if frm else 0
         to_after = bal[to] + amount if to else 0
+        if to_after > MOST:
+            return "balance-limit"
         rec = (self.seq + 1, kind, frm, to, amount, frm_after, to_after, undoes, via)
         try:
             self.store.commit(self, rec)

@@ -22,7 +22,7 @@ so French borrows their words ("carte", "Banque", "Départ").
 
 from brain import money
 from brain import profiles
-from brain.ledger import AMOUNT, CARDS, FROM, KIND, SEQ, TO, UNDOES
+from brain.ledger import AMOUNT, CARDS, FROM, KIND, MOST, SEQ, TO, UNDOES
 
 LANGS = ("en", "fr")
 NAMES = {"en": "English", "fr": "Fran\u00e7ais"}
@@ -31,7 +31,7 @@ _lang = ["en"]
 CODES = ("insufficient-funds", "go-taken", "wrong-slot", "bad-entry", "no-amount", "no-suffix",
          "too-fine", "below-minimum", "above-maximum", "no-game", "store-failed",
          "store-damaged", "slot-occupied", "card-in-use", "slot-empty", "no-backup", "bad-key",
-         "bad-argument", "game-damaged")
+         "bad-argument", "game-damaged", "balance-limit")
 
 MINUS = "\u2212"
 
@@ -80,6 +80,8 @@ TEXTS = {
         "below-minimum": "{entry} is below the smallest amount at one time, {least}",
         "above-maximum": ("{entry} is above the largest amount at one time, {most}: split it "
                           "in two"),
+        "balance-limit": "{card} would go past {most}, the most one balance holds",
+        "balance-limit.anon": "a balance would go past {most}, the most one balance holds",
         "no-game": ("Err6: no good copy of the game was found. Hold C for 3 seconds for a new "
                     "game, or restore a backup with the host tools"),
         "store-damaged": ("Err5: the unit's memory was damaged; it is using the last good copy "
@@ -248,6 +250,8 @@ TEXTS = {
         "below-minimum": "{entry} est sous le plus petit montant en une fois, {least}",
         "above-maximum": ("{entry} d\u00e9passe le plus grand montant en une fois, {most} : "
                           "faites-le en deux fois"),
+        "balance-limit": "{card} d\u00e9passerait {most}, le plus que tient un solde",
+        "balance-limit.anon": "un solde d\u00e9passerait {most}, le plus que tient un solde",
         "no-game": ("Err6 : aucune copie valable de la partie n'a \u00e9t\u00e9 trouv\u00e9e. "
                     "Maintenez C 3 secondes pour une nouvelle partie, ou restaurez une "
                     "sauvegarde avec les outils de l'h\u00f4te"),
@@ -551,6 +555,10 @@ def explain(code, entry="", slots=None, balances=None, profile=None, key=None, n
         return s("below-minimum", entry=typed(entry), least=amt(profile.minimum))
     if code == "above-maximum":
         return s("above-maximum", entry=typed(entry), most=amt(profile.maximum))
+    if code == "balance-limit":  # the card that would receive it is the one on the left
+        most = grouped(MOST)
+        return s("balance-limit", card=card(left), most=most) if left else s(
+            "balance-limit.anon", most=most)
     if code in ("no-amount", "no-game", "store-damaged", "store-failed", "no-backup",
                 "game-damaged"):
         return s(code)

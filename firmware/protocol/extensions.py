@@ -6,7 +6,7 @@ and gives the reply line.
 """
 
 from brain import profiles
-from brain.ledger import CARDS
+from brain.ledger import CARDS, MOST
 import jsonw
 
 
@@ -49,8 +49,9 @@ def do_set(p, args):
     if what == "BALANCE" and len(args) == 3:
         card = p.whole(args[1])
         amount = p.whole(args[2])
-        if card is None or not 1 <= card <= CARDS or amount is None:
-            return "ERR bad-argument SET BALANCE <1-%d> <amount>" % CARDS
+        # Up to the most a balance reaches (brain/ledger.py): any balance can be set again.
+        if card is None or not 1 <= card <= CARDS or amount is None or amount > MOST:
+            return "ERR bad-argument SET BALANCE <1-%d> <amount 0-%d>" % (CARDS, MOST)
         if amount % u.ledger.profile.resolution:
             return "ERR bad-argument amount is not a multiple of %d" % (
                 u.ledger.profile.resolution)

@@ -331,3 +331,35 @@ def test_an_extension_name_without_its_handler_is_an_unknown_command():
     finally:
         extensions.COMMANDS["GAMES"] = handler
     ok(p.handle("GAMES"))
+
+
+def test_every_balance_a_game_reaches_can_be_set_again():
+    # SET BALANCE takes the most a balance holds (brain/ledger.py), and no move takes a balance
+    # past it: a backup of any game can be restored (docs/protocol-extensions.md).
+    most = 999999999999  # 12 digits
+    r, p = proto_rig()
+    r.unit.maintenance = True
+    ok(p.handle("SET BALANCE 1 999999999000"))  # the fullest in world's 1,000s
+    ok(p.handle("INSERT L 1"))
+    st = ok(p.handle("KEY 1 0 K +"))  # B4: would make 13 digits
+    assert st["error"] == "balance-limit" and st["entry"] == "10K"  # B2: the entry stays
+    st = ok(p.handle("KEY C M"))  # B9: Go is a receipt too
+    assert st["error"] == "balance-limit"
+    ok(p.handle("INSERT R 2"))
+    st = ok(p.handle("KEY 1 0 K -"))  # B6: neither card moves
+    assert st["error"] == "balance-limit"
+    bal = ok(p.handle("BALANCES"))
+    assert (bal["1"], bal["2"]) == (999999999000, 15000000)
+    assert [e["kind"] for e in ok(p.handle("LOG"))] == ["set"]
+    ok(p.handle("REMOVE L"))
+    ok(p.handle("KEY 5 M -"))  # B5: paying out of it still works
+    assert ok(p.handle("BALANCES"))["2"] == 10000000
+    ok(p.handle("SET PROFILE classic"))  # B15: amounts of 1
+    assert p.handle("SET BALANCE 1 %d" % (most + 1)) == [
+        "ERR bad-argument SET BALANCE <1-6> <amount 0-999999999999>"]
+    ok(p.handle("SET BALANCE 1 %d" % most))
+    assert ok(p.handle("BALANCES"))["1"] == most
+    ok(p.handle("REMOVE R"))
+    ok(p.handle("INSERT L 1"))
+    st = ok(p.handle("KEY 1 +"))
+    assert st["error"] == "balance-limit" and ok(p.handle("BALANCES"))["1"] == most
