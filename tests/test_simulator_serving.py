@@ -439,6 +439,24 @@ def test_no_line_of_the_protocol_reads_as_http():
         assert reads_as_http(line), line
 
 
+@pytest.mark.parametrize("interp", INTERPRETERS)
+def test_a_ten_minute_hold_on_a_real_clock_is_refused_and_freezes_no_one(interp):
+    p, port = tcp(interp=interp)  # a real clock: a hold is waited out, the others with it
+    try:
+        a, b = connect(port), connect(port)
+        t0 = time.monotonic()
+        assert ask(a, "HOLD C 600000") == ("ERR bad-argument ms is a whole number from 0 to "
+                                          "10000 on a real clock (all else waits while the "
+                                          "key is held)")
+        assert ask(b, "HELLO").startswith('OK {"device"')
+        assert time.monotonic() - t0 < 3
+        assert json.loads(ask(b, "STATE")[3:])["entry"] == ""  # no C was pressed
+        a[0].close()
+        b[0].close()
+    finally:
+        stop(p)
+
+
 def _cpu_ns(pid):
     with open("/proc/%d/schedstat" % pid) as f:
         return int(f.read().split()[0])
