@@ -1,11 +1,11 @@
 """`python -m simulator --web [PORT] [--lan | --host ADDR]`: the unit in a browser (docs/web.md).
 
-Builds the static site (web/build.py, as `make web`) and serves that folder's files (no
-folder is listed); prints 'serving http://<address>:<port>/' first. By default on 127.0.0.1 only: nothing on the network
-sees it unless asked. `--lan` serves on every address of the machine (0.0.0.0) and prints the
-address a phone on the same network opens, with its QR code drawn in the terminal; `--host ADDR`
-serves on that one address. PORT 0 (the default is 8000) picks a free one. A port in use, an
-address not this machine's: one line, exit status 2.
+Builds the static site (web/build.py, as `make web`) and serves that folder's files (no folder
+is listed); prints 'serving http://<address>:<port>/' first. By default on 127.0.0.1 only:
+nothing on the network sees it unless asked. `--lan` serves on every address of the machine
+(0.0.0.0) and prints the address a phone on the same network opens, with its QR code drawn in
+the terminal; `--host ADDR` serves on that one address. PORT 0 (the default is 8000) picks a
+free one. A port in use, an address not this machine's: one line, exit status 2.
 """
 
 import errno
