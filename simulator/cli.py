@@ -46,6 +46,7 @@ def main(argv):
 
 def _pico(opts):
     """The window on an emulated Pico; a line saying why not where it cannot open."""
+    from simulator.host import StartError
     from simulator.pico.session import NoImage
 
     try:
@@ -59,7 +60,7 @@ def _pico(opts):
         return 2
     try:
         return pico.run(opts)
-    except NoImage as e:
+    except (NoImage, StartError) as e:
         sys.stderr.write("simulator: %s\n" % e)
         return 2
     except KeyboardInterrupt:

@@ -1,11 +1,11 @@
 """`python -m simulator --web [PORT] [--lan | --host ADDR]`: the unit in a browser (docs/web.md).
 
-Builds the static site (web/build.py, as `make web`) and serves that folder; prints
-'serving http://<address>:<port>/' first. By default on 127.0.0.1 only: nothing on the network
-sees it unless asked. `--lan` serves on every address of the machine (0.0.0.0) and prints the
-address a phone on the same network opens, with its QR code drawn in the terminal; `--host ADDR`
-serves on that one address. PORT 0 (the default is 8000) picks a free one. A port in use, an
-address not this machine's: one line, exit status 2.
+Builds the static site (web/build.py, as `make web`) and serves that folder's files (no folder
+is listed); prints 'serving http://<address>:<port>/' first. By default on 127.0.0.1 only:
+nothing on the network sees it unless asked. `--lan` serves on every address of the machine
+(0.0.0.0) and prints the address a phone on the same network opens, with its QR code drawn in
+the terminal; `--host ADDR` serves on that one address. PORT 0 (the default is 8000) picks a
+free one. A port in use, an address not this machine's: one line, exit status 2.
 """
 
 import errno
@@ -32,6 +32,19 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                              ".wasm": "application/wasm", ".py": "text/plain",
                              ".json": "application/json",
                              ".webmanifest": "application/manifest+json"})
+
+    # Files only: a folder's listing would show what the site holds, and the page needs none.
+    # The site's root is the page itself (index.html); any other folder is not found.
+    def send_head(self):
+        path = self.translate_path(self.path)
+        if os.path.isdir(path) and os.path.normpath(path) != os.path.normpath(self.directory):
+            self.send_error(404, "Not found")
+            return None
+        return super().send_head()
+
+    def list_directory(self, path):
+        self.send_error(404, "Not found")  # the root without its index.html
+        return None
 
     def end_headers(self):
         self.send_header("Cache-Control", "no-cache")  # a rebuilt page is seen at a reload

@@ -3,15 +3,19 @@
 // No rule lives here: what a key does, what the display shows, when a light flashes, is the
 // firmware's (web/body.py reads it out as one view per input). docs/web.md has the why.
 //
-// URL options: ?game=NAME (a separate kept game), ?seed=N (reproducible deal timer, B13),
-// ?clock=virtual (time moves only on ADVANCE/HOLD, as --virtual-clock), ?profile=world|classic|
-// francs (B15), ?maintenance (as --maintenance), ?lang=en|fr (else the one chosen last, else the
-// browser's).
+// URL options: ?game=NAME (a separate kept game; GAME_NAME says what a name is), ?seed=N
+// (reproducible deal timer, B13), ?clock=virtual (time moves only on ADVANCE/HOLD, as
+// --virtual-clock), ?profile=world|classic|francs (B15), ?maintenance (as --maintenance),
+// ?lang=en|fr (else the one chosen last, else the browser's).
 // The port's module (micropython.mjs) is fetched with the rest, its bytes counted for the
 // progress bar, and imported from that copy: see start().
 
 const params = new URLSearchParams(location.search);
-const GAME = params.get("game") || "default";
+// A game's name makes its keys, its lock and its channel: a small alphabet, so that no name's
+// keys begin with another's (those of `G/` and `G/x` are under `G`'s) and no two names share
+// a game. Any other is refused before anything is read or kept (refuseGame).
+const GAME_NAME = /^[a-z0-9-]{1,32}$/;
+const GAME = params.has("game") ? params.get("game") : "default";
 const PREFIX = "bank-unit/" + GAME + "/";
 const STATE = "/state";
 const KEY_ROWS = [["7", "8", "9", "C"], ["4", "5", "6", "M"], ["1", "2", "3", "K"],
@@ -75,12 +79,16 @@ globalThis.bankForget = (path) => {
   }
 };
 
+// The game's own files, exactly: the store keeps them in one folder, so a key with more after
+// the game's prefix (`bank-unit/G//bank.b`, `bank-unit/G/x/bank.a`, kept by a page that took
+// any name) is none of this game's files and is left alone.
 function restoreState() {
   try { mp.FS.mkdir(STATE); } catch (e) { /* there already */ }
   for (let i = 0; i < localStorage.length; i++) {
     const key = localStorage.key(i);
-    if (key.startsWith(PREFIX)) {
-      mp.FS.writeFile(STATE + "/" + key.slice(PREFIX.length), strToBytes(localStorage.getItem(key)));
+    const name = key.startsWith(PREFIX) ? key.slice(PREFIX.length) : "";
+    if (name && !name.includes("/") && name !== "." && name !== "..") {
+      mp.FS.writeFile(STATE + "/" + name, strToBytes(localStorage.getItem(key)));
     }
   }
 }
@@ -267,6 +275,25 @@ const NOTICES = {
   taken: "Another tab or window of this browser took this game over. This tab stopped, so " +
     "that the two never take payments for the same game.",
 };
+
+// A name out of GAME_NAME: said, and nothing started (no lock, no key read or written).
+let refused = null;  // why this page runs no game (refuseGame), or null
+
+function refuseGame() {
+  const shown = GAME.length > 40 ? GAME.slice(0, 40) + "\u2026" : GAME;
+  refused = "This page cannot open the game \u201c" + shown + "\u201d: a game's name " +
+    "(?game=NAME) is 1 to 32 small letters a\u2013z, digits or \u201c-\u201d, such as " +
+    "?game=family. Nothing was read or kept.";
+  $("loading").remove();
+  $("notice").dataset.why = "bad-game";
+  $("notice-text").textContent = refused;
+  $("take-over").hidden = true;
+  $("notice").hidden = false;
+  document.body.classList.add("stopped");
+  const ready = Promise.reject(new Error(refused));
+  ready.catch(() => {});  // said on the page: no unhandled rejection in the console
+  return ready;
+}
 
 function notice(why) {
   $("notice").dataset.why = why;
@@ -656,6 +683,7 @@ function consoleOut(line) {
 }
 
 function send(line) {
+  if (refused) return [refused];
   if (stopped || !body) return ["this tab does not run the game: another tab does"];
   const reply = body.send(line);
   act("view");
@@ -852,9 +880,13 @@ globalThis.bank = {
   firstDisplayMs: () => firstDisplay,
   act: (op, a, b) => { act(op, a, b); return view; },
 };
-globalThis.bank.ready = start().then(() => true, (e) => {
-  $("load-text").textContent = "The unit could not start: " + e;
-  $("loading").classList.add("failed");
-  console.error(e);
-  throw e;
-});
+function begin() {
+  if (!GAME_NAME.test(GAME)) return refuseGame();
+  return start().then(() => true, (e) => {
+    $("load-text").textContent = "The unit could not start: " + e;
+    $("loading").classList.add("failed");
+    console.error(e);
+    throw e;
+  });
+}
+globalThis.bank.ready = begin();

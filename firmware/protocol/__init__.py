@@ -22,7 +22,10 @@ MAX_LINE = 200
 TOO_LONG = object()  # what LineReader returns for a line it had to skip
 NO_GAME = ("ERR no-game no good copy of the game (Err6): none is invented; hold C for 3 s on "
            "the unit for a new game")
-HOLD_MAX_MS = 600000
+HOLD_MAX_MS = 600000  # on a virtual clock, where a hold costs no one any time
+# On a real clock a hold is waited out, and every other client (and the Pico's keypad, the
+# window) waits with it: long enough for the 3 s holds (B11, maintenance), not ten minutes.
+HOLD_REAL_MAX_MS = 10000
 ADVANCE_MAX_MS = 24 * 3600 * 1000
 
 
@@ -299,8 +302,12 @@ class Protocol:
         if k not in KEYS:
             return "ERR bad-key keys are 0-9 . M K C DEAL + -"
         ms = _int(args[1])
-        if ms is None or ms > HOLD_MAX_MS:
-            return "ERR bad-argument ms is a whole number from 0 to %d" % HOLD_MAX_MS
+        if self.clock.virtual:
+            if ms is None or ms > HOLD_MAX_MS:
+                return "ERR bad-argument ms is a whole number from 0 to %d" % HOLD_MAX_MS
+        elif ms is None or ms > HOLD_REAL_MAX_MS:
+            return ("ERR bad-argument ms is a whole number from 0 to %d on a real clock (all "
+                    "else waits while the key is held)" % HOLD_REAL_MAX_MS)
         u = self.unit
         now = self.clock.now()
         u.tick(now)

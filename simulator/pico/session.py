@@ -17,7 +17,7 @@ slower than on a Pico).
 A stock image (one that does not carry the firmware frozen in) gets the firmware's files on
 its flash as `make deploy` lays them out (firmware_files), fresh at each start. The unit's own
 image's flash is kept between windows (flash_file), as a Pico keeps its game across a power
-cut or a newer image.
+cut or a newer image, and held by one window at a time (host.hold_flash).
 """
 
 import os
@@ -221,7 +221,20 @@ class PicoSession:
 
         self._View = View
         self.flash_file = flash_file
-        self.pico, self.frozen = start(image, vbus, read_flash(flash_file), flash_file)
+        self._hold = None
+        if flash_file is not None:
+            from simulator.host import hold_flash
+
+            # Before the flash is read: a second window on it refuses (host.StartError, one
+            # line), where each would otherwise keep its own game over the other's.
+            self._hold = hold_flash(flash_file)
+        try:
+            self.pico, self.frozen = start(image, vbus, read_flash(flash_file), flash_file)
+        except BaseException:
+            self._let_go()
+            raise
+        if not self.frozen:
+            self._let_go()  # a stock image's flash is laid out anew each time, never kept
         self.image = self.pico.image
         self.host = PicoHost(self)
         self.unit = self.host.unit
@@ -262,6 +275,12 @@ class PicoSession:
 
     def close(self):
         self.keep()
+        self._let_go()
+
+    def _let_go(self):
+        if self._hold is not None:
+            self._hold.close()
+            self._hold = None
 
     def boot(self, timeout_ms=6000):
         """Run until the unit's first picture is on the glass."""

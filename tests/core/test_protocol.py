@@ -137,6 +137,40 @@ def test_hold_on_a_real_clock_holds_the_key_for_its_time_b11():
     assert p.handle("ADVANCE 10")[0].startswith("ERR unsupported")  # time is not ours to move
 
 
+def test_hold_on_a_real_clock_is_bounded_so_no_one_waits_minutes_b11():
+    # A real clock's HOLD is waited out, and every other client, the keypad and the window
+    # wait with it: ten minutes of that is refused, at once; the 3 s holds still work (B11).
+    from brain.clock import RealClock
+    from protocol import Protocol
+
+    r, _ = proto_rig()
+    t = [5000]
+    slept = []
+
+    def sleep_ms(ms):
+        slept.append(ms)
+        t[0] += ms
+
+    p = Protocol(r.unit, RealClock(lambda: t[0], sleep_ms))
+    p.handle("INSERT R 1")
+    p.handle("KEY 1M-")
+    p.handle("REMOVE R")
+    before = p.handle("STATE")
+    for line in ("HOLD C 600000", "HOLD 1 10001"):
+        assert p.handle(line) == ["ERR bad-argument ms is a whole number from 0 to 10000 on a "
+                                  "real clock (all else waits while the key is held)"], line
+    assert slept == [] and p.handle("STATE") == before  # nothing held, nothing pressed
+    assert ok(p.handle("BALANCES"))["1"] == 14000000
+    ok(p.handle("HOLD C 10000"))  # the longest hold: C past its 3 s (B11)
+    assert sum(slept) == 10000
+    assert ok(p.handle("BALANCES"))["1"] == 15000000
+    # A virtual clock's hold costs no one any time: its bound is ten minutes.
+    r, p = proto_rig()
+    assert ok(p.handle("HOLD 1 600000"))["entry"] == "1"
+    assert p.handle("HOLD 1 600001")[0].startswith("ERR bad-argument ms is a whole number from "
+                                                    "0 to 600000")
+
+
 def test_advance_and_hold_with_virtual_clock():
     r, p = proto_rig()
     p.handle("INSERT R 1")

@@ -160,3 +160,58 @@ def test_pico_takes_an_image_or_the_unit_s_own():
     o = options.parse(["--pico", "my.uf2", "--lang", "fr"])
     assert o.pico and o.pico_image == "my.uf2" and o.lang == "fr"
     assert "--pico [IMAGE.uf2]" in options.USAGE
+
+
+def test_a_second_pico_window_on_the_same_flash_refuses_in_one_line(xdisplay, image, quiet_env,
+                                                                    tmp_path):
+    # Two windows on one pico.flash would each keep their own flash over the other's, and the
+    # game of the one that kept first would be gone (B17). The second refuses, touching
+    # nothing, as a second simulator on one state folder does.
+    import subprocess
+    import sys
+
+    from tests.gui.conftest import ROOT, wait_for
+
+    env = dict(quiet_env, DISPLAY=xdisplay)
+    folder = env["BANK_SIM_STATE"]
+    flash = os.path.join(folder, "pico.flash")
+    lock = os.path.join(folder, "pico.lock")
+
+    def holder():
+        try:
+            with open(lock) as f:
+                return f.read().strip()
+        except OSError:
+            return None
+
+    first = subprocess.Popen([sys.executable, "-m", "simulator", "--pico", image], cwd=ROOT,
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        wait_for(lambda: os.path.exists(flash), timeout=60)  # booted, and kept once
+        before = sorted(os.listdir(folder))
+        second = subprocess.Popen([sys.executable, "-m", "simulator", "--pico", image],
+                                  cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)
+        try:
+            _, err = second.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            second.kill()
+            second.communicate()
+            raise AssertionError("a second --pico window ran on the first one's flash") from None
+        err = err.decode()
+        assert second.returncode == 2, err
+        assert err == ("simulator: the flash %s is in use by another --pico window (process "
+                       "%d); close it, or give this one another BANK_SIM_STATE (a folder, or "
+                       "none to keep nothing)\n" % (flash, first.pid)), err
+        assert sorted(os.listdir(folder)) == before
+        assert holder() == str(first.pid)
+        # The simulator's own state in the same folder is another hold: both run at once.
+        from simulator.host import hold_flash, open_state
+
+        open_state(folder).close()
+        assert first.poll() is None  # the first window plays on
+    finally:
+        first.terminate()
+        first.wait(timeout=10)
+    # Gone, however it went (here a SIGTERM), it leaves its flash free for the next window.
+    hold_flash(flash).close()

@@ -36,6 +36,34 @@ def test_web_option_serves_the_built_page():
         p.wait(10)
 
 
+def test_web_serves_files_only_and_no_folder_listing():
+    # A folder is no page: its listing would show what the site holds (/firmware/, /icons/),
+    # and nothing of the page needs one. The site's root is the page.
+    import urllib.error
+
+    p = _start_web()
+    try:
+        first = p.stdout.readline()
+        assert first.startswith("serving http://127.0.0.1:"), first + p.stderr.read()
+        url = first.split()[1]
+        for path in ("icons/", "icons", "firmware/", "firmware", "firmware/brain/",
+                     "firmware/brain", "firmware/desktop/", "firmware/../icons/", "icons/."):
+            with pytest.raises(urllib.error.HTTPError) as e:
+                urllib.request.urlopen(url + path, timeout=10)
+            assert e.value.code == 404, path
+            assert b"Directory listing" not in e.value.read(), path
+        with open(os.path.join(ROOT, "web", "index.html"), "rb") as f:
+            page = f.read()
+        for path in ("", "?game=x", "index.html", "./"):
+            with urllib.request.urlopen(url + path, timeout=10) as r:
+                assert r.read() == page, path  # the root serves the page
+        with urllib.request.urlopen(url + "icons/icon-192.png", timeout=10) as r:
+            assert r.read(8) == b"\x89PNG\r\n\x1a\n"  # a folder's files are served
+    finally:
+        p.terminate()
+        p.wait(10)
+
+
 def test_web_option_refuses_a_bad_port():
     p = subprocess.run([sys.executable, "-m", "simulator", "--web", "http"], cwd=ROOT,
                        capture_output=True, text=True, timeout=30)
