@@ -1,4 +1,4 @@
-"""Issue 15: the firmware's tree shows its architecture, and its imports say so.
+"""The firmware's tree shows its architecture, and its imports say so.
 
 - No import cycle among the firmware's modules, counting imports inside functions (a lazy
   import is still a dependency a reader has to follow).

@@ -1,4 +1,4 @@
-"""The simulator as a process holds up (issue 16): one state folder for one simulator (B17),
+"""The simulator as a process holds up: one state folder for one simulator (B17),
 an unusable folder or a taken port is one line and exit status 2, and no TCP client or half
 line can stall the unit or the other clients. Real processes, real TCP sockets, real pipes."""
 

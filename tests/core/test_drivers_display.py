@@ -97,7 +97,7 @@ def test_ht1621_starts_the_controller_with_the_datasheet_commands():
 
 
 def test_ht1621_lights_the_glass_only_after_the_first_picture():
-    # Issue 18: the glass shows nothing before the unit's first picture is in the RAM.
+    # The glass shows nothing before the unit's first picture is in the RAM.
     lcd = make_ht1621()
     lcd.show_patterns([0, 0, 0, 0, 0x3F], False, False)
     seq = ht1621_sequence(machine.trace)
@@ -231,7 +231,7 @@ def test_tm1637_off_and_no_rewrite():
     assert tm1637_frames(machine.trace) == [[0x80]]
 
 
-# -- waking (issue 18, point 3) ---------------------------------------------------------------
+# -- waking ---------------------------------------------------------------
 
 
 def ht1621_sequence(trace):
@@ -293,7 +293,7 @@ def test_tm1637_wakes_with_the_new_picture_before_display_on():
     assert frames == tm1637_frames(machine.trace)  # the whole new picture, then on
 
 
-# -- only what changed (issue 18, point 4) ------------------------------------------------
+# -- only what changed ------------------------------------------------
 
 
 def test_ht1621_sends_only_the_cells_that_changed():

@@ -117,7 +117,7 @@ def test_nothing_pressed_allocates_no_events():
     assert pad.scan(0) == ()
 
 
-# -- asleep between presses (issue 18, point 4) -----------------------------------------------
+# -- asleep between presses -----------------------------------------------
 
 
 def listening():

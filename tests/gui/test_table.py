@@ -1,4 +1,4 @@
-"""Issue 16, at the table: the window says every state in plain words, scales with its window,
+"""At the table: the window says every state in plain words, scales with its window,
 has a large-display mode, and a banker panel with the players' names, a log filtered by player
 and the previous games. The real Tk window on the session's Xvfb, driven by X events, read back
 from what it draws (the canvas, the labels), on a virtual clock."""

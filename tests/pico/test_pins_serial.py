@@ -2,7 +2,7 @@
 
 A host on the USB port (the emulated host enumerates the Pico's CDC port as a computer does),
 the genuine rp2 port underneath: replies, events and what the glass shows must agree, and
-nothing a host sends or fails to send may stop the keypad (issue 18, point 1).
+nothing a host sends or fails to send may stop the keypad.
 """
 
 import json
@@ -28,7 +28,7 @@ def state(pico):
 
 @pytest.mark.parametrize("noise", ["\r\n", "\r", "\n", "HEL"], ids=["crlf", "cr", "lf", "half"])
 def test_line_ends_or_half_a_line_never_stop_the_keypad(pico, noise):
-    """Issue 18, point 1: whatever arrives on serial, or does not, the keys keep working; the
+    """Whatever arrives on serial, or does not, the keys keep working; the
     first case is a line end before any other byte a host ever sent (a terminal's Enter)."""
     pico.send(noise)
     pico.run(30)
