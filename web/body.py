@@ -158,6 +158,7 @@ class Page:
         self._log_key = None
         self._log = []
         self._games = []
+        self._kept = []  # GAMES' list as the panel last read it
         self.names = self._names()
         # What the line under the unit says, as the window's (desktop/words.py): the key a
         # refusal is about, a refused card movement or the panel's outcome, what the unit did
@@ -214,14 +215,12 @@ class Page:
     def restore(self, gid):
         """The panel's "bring back": RESTORE GAME over the panel's own line, as the window's
         banker panel does (maintenance mode, entered on the keypad), said in words."""
+        game = {"id": gid}
+        for g in self._kept:
+            if g.get("id") == gid:
+                game = g  # said by the number the panel lists it by
         reply = self.desk.handle("RESTORE GAME %s" % gid)[-1]
-        if reply.startswith("OK"):
-            said = words.say("panel.back", game=gid)
-        elif reply.split()[1:2] == ["maintenance-required"]:
-            said = words.say("panel.back-needs")
-        else:
-            said = words.say("panel.back-refused", game=gid, why=reply[4:])
-        self.status = self.panel_said = said
+        self.status = self.panel_said = words.brought_back(game, reply)
 
     def step(self):
         """App's step at the clock's now: the timers that are due, the events put on the board,
@@ -246,6 +245,7 @@ class Page:
             self._log = [words.txn_line(r, prof, named) for r in reversed(recs)]
             reply = self.desk.handle("GAMES")[-1]
             kept = json.loads(reply[3:]) if reply.startswith("OK ") else []
+            self._kept = kept
             self._games = []
             for g in kept:
                 head, parts = words.kept_game(g, named)

@@ -647,14 +647,21 @@ def under_unit(unit, status="", key=None, names=None, hold="", note="", lang=Non
     return what_now(unit, lang)
 
 
+def game_number(game):
+    """The one number a person knows a kept game by (an entry of GAMES' list): its `number`
+    (game 1, 2, ... in the order the games were started), or its id from a firmware that
+    numbers none. The window, the page and the host tools list it, and say it back."""
+    return game.get("number") or game.get("id")
+
+
 def kept_game(game, names=None, lang=None):
     """A kept game of GAMES' list in words: its head ('game 2 (world), 38 transactions, put away
-    03 Dec 14:05': its number, or its id from a firmware that numbers none, and when it was put
-    away where the unit knew the time) and who had what at the end ('Ann 21 M', '2 9.5 M', ...),
-    the banker's names for the cards; a damaged one, only that it cannot be brought back."""
+    03 Dec 14:05': its game_number, and when it was put away where the unit knew the time) and
+    who had what at the end ('Ann 21 M', '2 9.5 M', ...), the banker's names for the cards; a
+    damaged one, only that it cannot be brought back."""
     prof = game.get("profile") or profiles.DEFAULT
     n = game.get("transactions")
-    number = game.get("number") or game.get("id")
+    number = game_number(game)
     if game.get("damaged"):
         return say("win.game.damaged", lang, id=number), [say("win.game.lost", lang)]
     if isinstance(n, int):
@@ -668,6 +675,16 @@ def kept_game(game, names=None, lang=None):
     parts = ["%s %s" % ((names or {}).get(int(c)) or c, amount(v, prof))
              for c, v in sorted(bal.items()) if isinstance(v, int)]
     return head, parts
+
+
+def brought_back(game, reply, lang=None):
+    """What a banker panel's "bring back" says of RESTORE GAME's reply for a kept game of
+    GAMES' list: the game by the number the panel listed it by."""
+    if reply.startswith("OK"):
+        return say("panel.back", lang, game=game_number(game))
+    if reply.split()[1:2] == ["maintenance-required"]:
+        return say("panel.back-needs", lang)
+    return say("panel.back-refused", lang, game=game_number(game), why=reply[4:])
 
 
 def when(t, lang=None):

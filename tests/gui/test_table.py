@@ -146,7 +146,7 @@ def test_no_sentence_the_window_says_names_a_rule(win):
     settle(win)
     seen.append(said(win))  # maintenance mode
     kept = json.loads(win.desk.handle("GAMES")[-1][3:])
-    assert win.restore_game(kept[0]["id"])  # the game before the new one (B11)
+    assert win.restore_game(kept[0])  # the game before the new one (B11)
     seen.append(said(win))
     advance(win, 60000)
     seen.append(said(win))  # switched off (B16)
@@ -373,3 +373,23 @@ def test_a_game_brought_back_from_the_panel_is_logged_as_made_at_the_unit(win):
     assert (events[-1]["kind"], events[-1]["via"]) == ("restore", "key"), events
     last = json.loads(host.handle("LOG 1")[-1][3:])[-1]
     assert (last["kind"], last["via"]) == ("restore", "key"), last
+
+
+def test_a_game_brought_back_is_said_by_the_number_the_panel_lists_it_by(win):  # B11
+    # One number a person sees for a kept game: the panel lists "game 1", and bringing it back
+    # says "game 1 is back", not the protocol's id for it (GAMES' `id`, here another number).
+    type_keys(win, "F1")
+    for keys in (("1", "m", "plus"), ("2", "m", "plus"), ("5", "0", "0", "k", "plus")):
+        type_keys(win, *keys)
+    type_keys(win, "F1")
+    hold_key(win, "c", 3000)  # a new game puts it away
+    hold_key(win, "d", 3000)  # maintenance mode, on the unit's own keypad
+    type_keys(win, "b")
+    (kept,) = json.loads(win.desk.handle("GAMES")[-1][3:])
+    assert kept["id"] != kept["number"] == 1
+    assert games_text(win)[0].startswith("game 1 (world), 3 transactions\n")
+    row = win.games_frame.winfo_children()[0]
+    [b for b in row.winfo_children() if b.cget("text") == "bring back"][0].invoke()
+    assert said(win) == "game 1 is back"
+    assert win.unit.ledger.bal[1] == 18500000
+
