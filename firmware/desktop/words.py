@@ -171,7 +171,10 @@ TEXTS = {
         "win.maintenance": "MAINTENANCE",
         "win.big.maintenance": "maintenance",
         "win.off-glass": "switched off: a key or a card wakes it",
-        "win.pico": "emulated RP2040 running {image} ({kind}): Pico time {t} s",
+        "win.pico": "emulated RP2040 running {image} ({kind}): Pico time {t} s, {pace}",
+        "win.pico.in-step": "as fast as real time",
+        "win.pico.slower": "{x}x slower than real time: a key shows that much later",
+        "win.pico.booting": "booting: the image is starting",
         "win.pico.frozen": "the firmware frozen in",
         "win.pico.files": "a stock image, the firmware's files on its flash",
         "win.pico.help": ("keys: 0-9 . m k c (hold c: new game)  d/space: DEAL  + -   F1-F6: "
@@ -348,7 +351,12 @@ TEXTS = {
         "win.maintenance": "MAINTENANCE",
         "win.big.maintenance": "maintenance",
         "win.off-glass": "\u00e9teint : une touche ou une carte le r\u00e9veille",
-        "win.pico": "RP2040 \u00e9mul\u00e9 avec {image} ({kind}) : temps du Pico {t} s",
+        "win.pico": ("RP2040 \u00e9mul\u00e9 avec {image} ({kind}) : temps du Pico {t} s, "
+                     "{pace}"),
+        "win.pico.in-step": "au rythme du temps r\u00e9el",
+        "win.pico.slower": ("{x} fois plus lent que le temps r\u00e9el : une touche s'affiche "
+                            "d'autant plus tard"),
+        "win.pico.booting": "d\u00e9marrage : l'image se lance",
         "win.pico.frozen": "le firmware int\u00e9gr\u00e9",
         "win.pico.files": "une image d'origine, les fichiers du firmware sur sa flash",
         "win.pico.help": ("touches : 0-9 . m k c (c tenu : nouvelle partie)  d/espace : DEAL  "
@@ -440,6 +448,13 @@ def grouped(value):
         out = "," + s[-3:] + out
         s = s[:-3]
     return ("-" if neg else "") + s + out
+
+
+def decimal(value, lang=None):
+    """A measure with one decimal, as the language writes it: '12.3' in English, '12,3' in
+    French."""
+    text = "%.1f" % value
+    return text.replace(".", ",") if (lang or _lang[0]) == "fr" else text
 
 
 def who(card, names=None, lang=None):

@@ -1,7 +1,8 @@
 """The window's size on the screen: at start, the unit as large as the screen leaves room for
 with the banker panel beside it (a 1024 x 600 netbook included); then the window's own, which
 a longer sentence or a kept game does not change; the panel shown or hidden widens or narrows
-it. The sentence and the keys' help wrap at the width there is.
+it. The sentence and the keys' help wrap at the width there is. The --pico window, which has no
+panel, opens so too (UnitSize).
 """
 
 from simulator.window.layout import H, MIN_SCALE, W
@@ -13,8 +14,10 @@ SAY_MIN_W = 360  # the sentence's column at least, where the screen has the room
 SAY_LINES = 2  # the sentence's room, kept so that a longer one does not resize the unit
 
 
-class WindowSize:
-    """The Window's size, and the room of the words under the unit (app.py builds them)."""
+class UnitSize:
+    """A window's size around the drawn unit (`canvas`) and the words under it (`say_box`
+    holding `status_label`, then `help`, in `main`), for the window (app.py) and the --pico
+    window (simulator/pico/window.py) alike; `_beside` is what stands beside the unit."""
 
     def _wrap(self, ev=None):
         """The sentence and the keys' help wrap at the width there is, not at the unit's."""
@@ -36,22 +39,20 @@ class WindowSize:
         return (self.root.winfo_screenwidth() - SCREEN_KEEPS[0],
                 self.root.winfo_screenheight() - SCREEN_KEEPS[1])
 
+    def _beside(self, sh):
+        """(width, height, shown) of what the window keeps room for beside the unit, fitted to
+        the screen's height sh: nothing here."""
+        return 0, 0, False
+
     def _fit_screen(self):
         """The window's size at start: the unit as large as the screen leaves room for, with
-        the banker panel open beside it, and never over 1:1; the panel's log as long as the
-        screen's height allows. From then on the size is the window's own: a longer sentence,
-        a game kept or a name typed does not grow it (nor push it off the screen); the panel
-        shown or hidden widens or narrows it by the panel's width."""
+        what stands beside it (`_beside`), and never over 1:1. From then on the size is the
+        window's own: a longer sentence, a game kept or a name typed does not grow it (nor push
+        it off the screen)."""
         root = self.root
         sw, sh = self._screen()
         root.update_idletasks()
-        over = self.panel.winfo_reqheight() - sh
-        if over > 0:
-            line = self._fonts["panel-small"][0].metrics("linespace")
-            shorter = (over + line - 1) // line
-            self.log_text.configure(height=max(4, int(self.log_text.cget("height")) - shorter))
-            root.update_idletasks()
-        pw, ph = self.panel.winfo_reqwidth(), self.panel.winfo_reqheight()
+        pw, ph, shown = self._beside(sh)
         s = 1.0
         for _ in range(3):  # the lines under the unit take the more room the narrower it is
             mw = min(max(SAY_MIN_W, round(W * s)), max(round(W * s), sw - pw))
@@ -62,13 +63,29 @@ class WindowSize:
             below = self.main.winfo_reqheight() - self.canvas.winfo_reqheight()
             s = max(MIN_SCALE, min(1.0, (sh - below) / H, (sw - pw) / W))
         mw = min(max(SAY_MIN_W, round(W * s)), max(round(W * s), sw - pw))
-        width = mw + (pw if self.panel_shown else 0)
-        height = max(round(H * s) + below, ph if self.panel_shown else 0)
+        width = mw + (pw if shown else 0)
+        height = max(round(H * s) + below, ph if shown else 0)
         root.geometry("%dx%d" % (width, height))
         # The canvas asks only for the least the unit is drawn at: the window's size is the
         # one set here, and a longer sentence under the unit takes from the drawing.
         self.canvas.configure(width=round(W * MIN_SCALE), height=round(H * MIN_SCALE))
         self._sized = True
+
+
+
+class WindowSize(UnitSize):
+    """The Window's size: room kept for the banker panel beside the unit, shown or not."""
+
+    def _beside(self, sh):
+        """The banker panel, its log as long as the screen's height allows: the window opens
+        with room for it, and showing or hiding it widens or narrows the window by its width."""
+        over = self.panel.winfo_reqheight() - sh
+        if over > 0:
+            line = self._fonts["panel-small"][0].metrics("linespace")
+            shorter = (over + line - 1) // line
+            self.log_text.configure(height=max(4, int(self.log_text.cget("height")) - shorter))
+            self.root.update_idletasks()
+        return self.panel.winfo_reqwidth(), self.panel.winfo_reqheight(), self.panel_shown
 
     def _make_room(self, part, shown):
         """The window widened by a part shown beside the unit (narrowed when it goes), never

@@ -17,6 +17,10 @@ from simulator.window.layout import (
 class UnitDrawing:
     """The Window's drawing of the unit on `self.canvas` (app.py builds the canvas)."""
 
+    def off_glass(self):
+        """What the dark glass says: switched off (B16), a key or a card wakes it."""
+        return words.say("win.off-glass")
+
     def _round_rect(self, c, x0, y0, x1, y1, r, **kw):
         pts = (x0 + r, y0, x1 - r, y0, x1, y0, x1, y0 + r, x1, y1 - r, x1, y1, x1 - r, y1,
                x0 + r, y1, x0, y1, x0, y1 - r, x0, y0 + r, x0, y0)
@@ -178,7 +182,7 @@ class UnitDrawing:
         c.itemconfigure(self.maint_item, text=words.say("win.maintenance")
                         if self.unit.maintenance else "")
         c.itemconfigure(self.maint_badge, state="normal" if self.unit.maintenance else "hidden")
-        c.itemconfigure(self.off_item, text="" if on else words.say("win.off-glass"))
+        c.itemconfigure(self.off_item, text="" if on else self.off_glass())
         for i, item in enumerate(self.vol_items):
             c.itemconfigure(item, outline="#444444" if v.volume > i else BODY)
         c.itemconfigure(self.mute_item, text="" if v.volume else "x")
