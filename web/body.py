@@ -276,7 +276,7 @@ class Page:
             "slots": [u.slots["L"], u.slots["R"]], "deal": u.deal_phase(), "volume": led.volume,
             "error": u.error, "entry": u.entry, "tones": heard,
             "profile": led.profile.name, "seq": led.seq, "store": u.store_status,
-            "balances": [[b, self._amount(b)] for b in led.bal[1:]],
+            "balances": [[words.grouped(b), self._amount(b)] for b in led.bal[1:]],
             "log": self._recent(), "games": self._games, "wait": wait, "names": self.names,
             "events": self.console.take(), "said": self.said(held),
             "hold": [held[0], held[1]] if held else None, "maintenance": u.maintenance,
@@ -297,14 +297,14 @@ def start(state_dir, seed, virtual, profile, maintenance, lang="en"):
 
 def set_lang(lang):
     """Speak lang from now on ('fr-CA' is French; anything but French, English); the page's
-    own words in it: {"lang": ..., "texts": {sentence id: text}} (the page.* and deal.* ones,
-    a {field} left for the page to fill)."""
+    own words in it: {"lang": ..., "texts": {sentence id: text}} (the page.*, deal.* and
+    tone.* ones, a {field} left for the page to fill)."""
     words.set_lang(words.lang_of(lang))
     if page is not None:
         page._log_key = None  # the log's lines said again
     table = words.TEXTS[words.lang()]
     texts = {k: v for k, v in table.items()
-             if k.startswith("page.") or k.startswith("deal.") or k in SHARED}
+             if k.split(".")[0] in ("page", "deal", "tone") or k in SHARED}
     return json.dumps({"lang": words.lang(), "texts": texts})
 
 

@@ -50,6 +50,7 @@ TEXTS = {
         "kind.undo": "undo",
         "kind.set": "set",
         "kind.restore": "restore",
+        "txn.restore": "#{seq} a previous game brought back, its balances as they were",
         "txn.undoes": " (undoes #{seq})",
         # refusals
         "undo.short": ("C cannot reverse the last transaction: the card it paid no longer has "
@@ -99,8 +100,9 @@ TEXTS = {
         # what the unit is doing, and what just happened by itself
         "off": ("switched itself off after a minute without use: the next key only wakes it, "
                 "a card wakes it and counts"),
-        "maintenance": ("maintenance mode: host tools may set balances and the profile; hold "
-                        "DEAL for 3 seconds to leave it"),
+        "maintenance": ("maintenance mode: the banker may bring a game back or set a "
+                        "balance; hold DEAL 3 s to play again"),
+        "shows": "{card}: {amount}",
         "hold.c": ("holding C: a new game in {s} s, every card back to the start; let go now "
                    "for a plain C"),
         "hold.deal.on": ("holding DEAL: maintenance mode on in {s} s; let go now to only run "
@@ -203,6 +205,15 @@ TEXTS = {
         "deal.running": "deal: running",
         "deal.ending": "deal: ending",
         "deal.done": "deal: done",
+        "win.deal-key": "DEAL  (handshake)",
+        "tone.click": "click",
+        "tone.card": "card",
+        "tone.money-in": "money-in",
+        "tone.money-out": "money-out",
+        "tone.error": "error",
+        "tone.new-game": "new-game",
+        "tone.deal-warning": "deal-warning",
+        "tone.deal-end": "deal-end",
     },
     "fr": {
         "card": "carte {n}",
@@ -217,6 +228,8 @@ TEXTS = {
         "kind.undo": "annulation",
         "kind.set": "r\u00e9glage",
         "kind.restore": "reprise",
+        "txn.restore": ("n\u00b0{seq} une partie pr\u00e9c\u00e9dente reprise, ses soldes tels "
+                        "qu'ils \u00e9taient"),
         "txn.undoes": " (annule n\u00b0{seq})",
         "undo.short": ("C ne peut pas annuler la derni\u00e8re op\u00e9ration : la carte "
                        "pay\u00e9e n'a plus cet argent"),
@@ -275,14 +288,15 @@ TEXTS = {
         "refused": "l'appareil a refus\u00e9 ({code})",
         "off": ("\u00e9teint de lui-m\u00eame apr\u00e8s une minute sans usage : la prochaine "
                 "touche ne fait que le r\u00e9veiller, une carte le r\u00e9veille et compte"),
-        "maintenance": ("mode maintenance : les outils de l'h\u00f4te peuvent r\u00e9gler les "
-                        "soldes et l'\u00e9dition ; maintenez DEAL 3 secondes pour en sortir"),
+        "maintenance": ("mode maintenance : le banquier peut reprendre une partie ou "
+                        "r\u00e9gler un solde ; DEAL maintenu 3 s pour rejouer"),
+        "shows": "{card} : {amount}",
         "hold.c": ("C maintenu : nouvelle partie dans {s} s, chaque carte revient au "
                    "d\u00e9part ; l\u00e2chez maintenant pour un simple C"),
         "hold.deal.on": ("DEAL maintenu : mode maintenance dans {s} s ; l\u00e2chez maintenant "
-                         "pour lancer seulement le minuteur de distribution"),
+                         "pour lancer seulement le minuteur des ench\u00e8res"),
         "hold.deal.off": ("DEAL maintenu : fin du mode maintenance dans {s} s ; l\u00e2chez "
-                          "maintenant pour lancer seulement le minuteur de distribution"),
+                          "maintenant pour lancer seulement le minuteur des ench\u00e8res"),
         "note.undo": "C a annul\u00e9 n\u00b0{seq} : {amount} rendu de {src} \u00e0 {dst}",
         "note.new-game": "nouvelle partie : chaque carte revient \u00e0 {amount}",
         "note.woke": ("l'appareil \u00e9tait \u00e9teint : cette touche l'a seulement "
@@ -320,7 +334,7 @@ TEXTS = {
                            "r\u00e9veiller"),
         "term.slots": "fente L (cr\u00e9dit +) : {left}   fente R (d\u00e9bit -) : {right}",
         "term.empty": "vide",
-        "term.sound": "son : {volume}   tonalit\u00e9 : {tone}   distribution : {deal}",
+        "term.sound": "son : {volume}   tonalit\u00e9 : {tone}   ench\u00e8res : {deal}",
         "term.entry": "saisie : {entry}",
         "term.balances": "-- banquier : soldes --",
         "term.recent": "-- derni\u00e8res op\u00e9rations --",
@@ -376,15 +390,24 @@ TEXTS = {
         "page.debit": "R d\u00e9bit",
         "page.name-for": "Nom de la carte {n} (vide : aucun)",
         "page.lang": "Langue",
-        "deal.idle": "arr\u00eat\u00e9e",
+        "deal.idle": "arr\u00eat\u00e9es",
         "deal.run": "en cours",
-        "deal.end": "se termine",
-        "deal.over": "termin\u00e9e",
+        "deal.end": "se terminent",
+        "deal.over": "termin\u00e9es",
         "term.front-end": "interface en terminal",
         "term.no-display": "pas d'\u00e9cran graphique : interface en terminal",
-        "deal.running": "distribution : en cours",
-        "deal.ending": "distribution : se termine",
-        "deal.done": "distribution : termin\u00e9e",
+        "deal.running": "ench\u00e8res : en cours",
+        "deal.ending": "ench\u00e8res : se terminent",
+        "deal.done": "ench\u00e8res : termin\u00e9es",
+        "win.deal-key": "DEAL  (ench\u00e8res)",
+        "tone.click": "clic",
+        "tone.card": "carte",
+        "tone.money-in": "argent re\u00e7u",
+        "tone.money-out": "argent pay\u00e9",
+        "tone.error": "erreur",
+        "tone.new-game": "nouvelle partie",
+        "tone.deal-warning": "fin des ench\u00e8res proche",
+        "tone.deal-end": "ench\u00e8res termin\u00e9es",
     },
 }
 
@@ -437,17 +460,28 @@ def amount(value, profile=None):
     return text + (" M" if m else " k" if k else "")
 
 
-def grouped(value):
-    """1500000 -> '1,500,000' (the banker panel's whole amounts)."""
+GROUP = {"en": ",", "fr": "\u202f"}  # French groups digits with a narrow no-break space
+
+
+def grouped(value, lang=None):
+    """1500000 -> '1,500,000' in English, '1\u202f500\u202f000' in French (the banker panel's
+    whole amounts)."""
+    sep = GROUP[lang or _lang[0]]
     s = str(value)
     neg = s.startswith("-")
     if neg:
         s = s[1:]
     out = ""
     while len(s) > 3:
-        out = "," + s[-3:] + out
+        out = sep + s[-3:] + out
         s = s[:-3]
     return ("-" if neg else "") + s + out
+
+
+def tone_name(name, lang=None):
+    """A tone's name in the language ('clic' for click in French); a name not the firmware's
+    (the --pico window's '3000 Hz') as it is."""
+    return TEXTS[lang or _lang[0]].get("tone." + name, name)
 
 
 def decimal(value, lang=None):
@@ -497,6 +531,8 @@ def txn_line(rec, profile=None, names=None, lang=None):
         return (names or {}).get(c) or str(c)
 
     texts = TEXTS[lang or _lang[0]]
+    if kind == "restore":  # no money moved: the game it brought back is the news
+        return say("txn.restore", lang, seq=seq)
     line = "#%d %s %s>%s %s" % (seq, texts.get("kind." + kind, kind), side(src), side(dst),
                                 amount(value, profile))
     if undoes:
@@ -639,7 +675,7 @@ def holding(unit, key, held_ms, lang=None):
     left = unit.hold_ms - held_ms
     if left <= 0:
         return ""
-    s = "%.1f" % (left / 1000.0)
+    s = decimal(left / 1000.0, lang)
     if key == "C":
         return say("hold.c", lang, s=s)
     return say("hold.deal.off" if unit.maintenance else "hold.deal.on", lang, s=s)
@@ -659,7 +695,7 @@ def under_unit(unit, status="", key=None, names=None, hold="", note="", lang=Non
         return hold
     if unit.power and note:
         return note
-    return what_now(unit, lang)
+    return what_now(unit, lang, names)
 
 
 def game_number(game):
@@ -712,10 +748,19 @@ def when(t, lang=None):
     return "%02d %s %02d:%02d" % (local[2], month, local[3], local[4])
 
 
-def what_now(unit, lang=None):
-    """The unit's own state in words when nothing was refused: switched off, maintenance."""
+def what_now(unit, lang=None, names=None):
+    """The unit's own state in words when nothing was refused: switched off, maintenance; with
+    two cards in, whose balance the display shows (the payer's, or the payee's after a
+    transfer: B3, B6), while it shows it."""
     if not unit.power:
         return say("off", lang)
     if unit.maintenance:
         return say("maintenance", lang)
+    slots = unit.slots
+    card = unit.shown_card()
+    if slots["L"] and slots["R"] and card and not unit.entry:
+        bal = unit.ledger.bal[card]
+        if unit.display() == money.fmt(bal, unit.ledger.profile):
+            return say("shows", lang, card=who(card, names, lang),
+                       amount=amount(bal, unit.ledger.profile))
     return ""

@@ -154,7 +154,7 @@ class BankerPanel:
         prof = led.profile
         for n, bal in self.session.balances():
             lab, short = self.bal_labels[n]
-            lab.configure(text=words.grouped(bal))
+            lab.configure(text=words.grouped(bal))  # as the language groups digits
             short.configure(text=words.amount(bal, prof))
             ent = self.name_entries[n]
             if self.root.focus_get() is not ent:

@@ -5,13 +5,17 @@ it. The sentence and the keys' help wrap at the width there is. The --pico windo
 panel, opens so too (UnitSize).
 """
 
+import re
+
 from simulator.window.layout import H, MIN_SCALE, W
 
 # What a screen keeps for itself around a window: the window manager's frame and title bar, a
 # desktop's panel. The window opens no larger than the rest.
 SCREEN_KEEPS = (16, 64)
 SAY_MIN_W = 360  # the sentence's column at least, where the screen has the room
-SAY_LINES = 2  # the sentence's room, kept so that a longer one does not resize the unit
+# The sentence's room, kept so that a longer one does not resize the unit: three lines (a
+# refusal at the narrowest window takes that many), two on a screen too short for them.
+SAY_LINES = (3, 2)
 
 
 class UnitSize:
@@ -28,10 +32,15 @@ class UnitSize:
             self.help.configure(wraplength=width)
             self._say_room()
 
+    say_lines = SAY_LINES[0]
+
     def _say_room(self):
-        """The sentence's room: SAY_LINES lines, or as many as this sentence needs."""
+        """The sentence's room: say_lines lines, or as many as this sentence needs."""
+        label = self.status_label
         line = self._fonts["message"][0].metrics("linespace")
-        need = max(SAY_LINES * line, self.status_label.winfo_reqheight()) + 4
+        edge = 2 * sum(int(str(label.cget(k))) for k in ("borderwidth", "pady",
+                                                       "highlightthickness"))
+        need = max(self.say_lines * line + edge, label.winfo_reqheight()) + 4
         if need != self.say_box.winfo_reqheight():
             self.say_box.configure(height=need)
 
@@ -53,15 +62,20 @@ class UnitSize:
         sw, sh = self._screen()
         root.update_idletasks()
         pw, ph, shown = self._beside(sh)
-        s = 1.0
-        for _ in range(3):  # the lines under the unit take the more room the narrower it is
-            mw = min(max(SAY_MIN_W, round(W * s)), max(round(W * s), sw - pw))
-            self.status_label.configure(wraplength=mw - 20)
-            self.help.configure(wraplength=mw - 20)
-            self._say_room()
-            root.update_idletasks()
-            below = self.main.winfo_reqheight() - self.canvas.winfo_reqheight()
-            s = max(MIN_SCALE, min(1.0, (sh - below) / H, (sw - pw) / W))
+        for lines in SAY_LINES:
+            self.say_lines = lines
+            s = 1.0
+            for _ in range(3):  # the lines under the unit take the more room the narrower it is
+                mw = min(max(SAY_MIN_W, round(W * s)), max(round(W * s), sw - pw))
+                self.status_label.configure(wraplength=mw - 20)
+                self.help.configure(wraplength=mw - 20)
+                self._say_room()
+                root.update_idletasks()
+                below = self.main.winfo_reqheight() - self.canvas.winfo_reqheight()
+                s = min(1.0, (sh - below) / H, (sw - pw) / W)
+            if s >= MIN_SCALE:
+                break
+        s = max(MIN_SCALE, s)
         mw = min(max(SAY_MIN_W, round(W * s)), max(round(W * s), sw - pw))
         width = mw + (pw if shown else 0)
         height = max(round(H * s) + below, ph if shown else 0)
@@ -86,6 +100,29 @@ class WindowSize(UnitSize):
             self.log_text.configure(height=max(4, int(self.log_text.cget("height")) - shorter))
             self.root.update_idletasks()
         return self.panel.winfo_reqwidth(), self.panel.winfo_reqheight(), self.panel_shown
+
+    _before_large = None  # (width, x) of the window before F11 widened it, and the width set
+
+    def _large_room(self, large):
+        """F11: the window as wide as the screen for the large display, whose digits, laid
+        across it, grow with its width (at the width the window opens at on a laptop they
+        would be hardly larger than the unit's); F11 again: its width and place of before,
+        unless it was resized since."""
+        if not self._sized:
+            return
+        root = self.root
+        root.update_idletasks()
+        w, h, x, y = (int(v) for v in re.match(r"(\d+)x(\d+)\+(-?\d+)\+(-?\d+)",
+                                                root.geometry()).groups())
+        sw, _sh = self._screen()
+        if large and w < sw:
+            self._before_large = (w, x, sw)
+            root.geometry("%dx%d+0+%d" % (sw, h, y))
+        elif not large and self._before_large is not None:
+            w0, x0, wide = self._before_large
+            self._before_large = None
+            if w == wide:
+                root.geometry("%dx%d+%d+%d" % (w0, h, x0, y))
 
     def _make_room(self, part, shown):
         """The window widened by a part shown beside the unit (narrowed when it goes), never

@@ -103,9 +103,11 @@ class UnitDrawing:
             ink = "white" if k in "+-" else KEY_TEXT
             shape = self._round_rect(c, x0, y0, x1, y1, 10, fill=face, outline="#777777",
                                      width=2, tags=("key", "key-" + k))
-            label = {"DEAL": "DEAL  (handshake)", "-": "\u2212"}.get(k, k)
-            self._text(c, (x0 + x1) // 2, (y0 + y1) // 2, 11 if k == "DEAL" else 18,
-                       text=label, fill=ink, tags=("keytext", "key-" + k))
+            item = self._text(c, (x0 + x1) // 2, (y0 + y1) // 2, 11 if k == "DEAL" else 18,
+                              text={"-": "\u2212"}.get(k, k), fill=ink,
+                              tags=("keytext", "key-" + k))
+            if k == "DEAL":  # the key's own name, and the rulebook's word for what it times
+                self.worded(c, "win.deal-key", item)
             self.key_items[k] = (shape, face)
         self.hold_bar = c.create_rectangle(0, 0, 0, 0, fill="#c8102e", outline="",
                                            state="hidden", tags="hold-bar")
@@ -186,8 +188,10 @@ class UnitDrawing:
         for i, item in enumerate(self.vol_items):
             c.itemconfigure(item, outline="#444444" if v.volume > i else BODY)
         c.itemconfigure(self.mute_item, text="" if v.volume else "x")
-        c.itemconfigure(self.tone_item, text=("\u266a " + v.tone) if v.tone else "")
-        c.itemconfigure(self.deal_item, text="" if v.deal == "idle" else "deal: " + v.deal)
+        c.itemconfigure(self.tone_item, text=("\u266a " + words.tone_name(v.tone)) if v.tone
+                        else "")
+        c.itemconfigure(self.deal_item, text="" if v.deal == "idle" else words.say(
+            "deal." + v.deal))
         if old is None or old.slots != v.slots:
             self._place_cards(v.slots)
 
