@@ -50,7 +50,7 @@ TEXTS = {
         "kind.undo": "undo",
         "kind.set": "set",
         "kind.restore": "restore",
-        "txn.restore": "#{seq} a previous game brought back, its balances as they were",
+        "txn.restore": "#{seq} a previous game brought back",
         "txn.undoes": " (undoes #{seq})",
         # refusals
         "undo.short": ("C cannot reverse the last transaction: the card it paid no longer has "
@@ -228,8 +228,7 @@ TEXTS = {
         "kind.undo": "annulation",
         "kind.set": "r\u00e9glage",
         "kind.restore": "reprise",
-        "txn.restore": ("n\u00b0{seq} une partie pr\u00e9c\u00e9dente reprise, ses soldes tels "
-                        "qu'ils \u00e9taient"),
+        "txn.restore": "#{seq} une partie pr\u00e9c\u00e9dente reprise",
         "txn.undoes": " (annule n\u00b0{seq})",
         "undo.short": ("C ne peut pas annuler la derni\u00e8re op\u00e9ration : la carte "
                        "pay\u00e9e n'a plus cet argent"),

@@ -430,7 +430,7 @@ def test_a_restore_is_logged_in_plain_words_and_maintenance_in_a_banker_s(win):
     row = win.games_frame.winfo_children()[0]
     [b for b in row.winfo_children() if b.cget("text") == "bring back"][0].invoke()
     seq = win.unit.ledger.seq
-    assert log_lines(win)[0] == "#%d a previous game brought back, its balances as they were" % seq
+    assert log_lines(win)[0] == "#%d a previous game brought back" % seq
     assert "bank>bank" not in "\n".join(log_lines(win))
 
 
