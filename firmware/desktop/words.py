@@ -175,7 +175,7 @@ TEXTS = {
         "win.off-glass": "switched off: a key or a card wakes it",
         "win.pico": "emulated RP2040 running {image} ({kind}): Pico time {t} s, {pace}",
         "win.pico.in-step": "as fast as real time",
-        "win.pico.slower": "{x}x slower than real time: a key shows that much later",
+        "win.pico.slower": "{x}x slower than real time",
         "win.pico.booting": "booting: the image is starting",
         "win.pico.frozen": "the firmware frozen in",
         "win.pico.files": "a stock image, the firmware's files on its flash",
@@ -367,8 +367,7 @@ TEXTS = {
         "win.pico": ("RP2040 \u00e9mul\u00e9 avec {image} ({kind}) : temps du Pico {t} s, "
                      "{pace}"),
         "win.pico.in-step": "au rythme du temps r\u00e9el",
-        "win.pico.slower": ("{x} fois plus lent que le temps r\u00e9el : une touche s'affiche "
-                            "d'autant plus tard"),
+        "win.pico.slower": "{x} fois plus lent que le temps r\u00e9el",
         "win.pico.booting": "d\u00e9marrage : l'image se lance",
         "win.pico.frozen": "le firmware int\u00e9gr\u00e9",
         "win.pico.files": "une image d'origine, les fichiers du firmware sur sa flash",

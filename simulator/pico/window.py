@@ -25,6 +25,7 @@ IN_STEP = 1.15  # slower than real time by less than this: said to keep up (time
 
 
 class PicoWindow(Worded, KeyNotes, UnitDrawing, Inputs, UnitSize):
+    say_room = (4, 3)  # the line under the unit names the image too: a line more than the window
     def __init__(self, session, root=None):
         self.session = session
         self.host = session.host
@@ -51,9 +52,15 @@ class PicoWindow(Worded, KeyNotes, UnitDrawing, Inputs, UnitSize):
         self._fonts = {}
         self._worded = []
         self._sized = False
+        # On the screen sized and drawn, saying it boots, before the chip's first step: the
+        # first steps, as it boots, take a while.
+        self._opening = True
+        self.root.withdraw()
         self._build()
-        self.status_label.configure(text=self.running())
         self._fit_screen()  # as the window opens: the unit and its lines on the screen
+        self.root.deiconify()
+        self.root.update()
+        self._opening = False
         self.refresh()
 
     def _font(self, name, size, weight="normal"):
@@ -128,14 +135,25 @@ class PicoWindow(Worded, KeyNotes, UnitDrawing, Inputs, UnitSize):
                          t=words.decimal(s.pico.now_ms() / 1000.0), pace=pace)
 
     def refresh(self):
-        self.session.step()
+        if self._view is None:  # a new drawing (opened, rescaled): the pins now, before a step
+            self._show()
+            self.root.update_idletasks()
+        if not self._opening:
+            self.session.step()
+        self._show()
+        self._schedule()
+
+    def _show(self):
+        """What the pins show now, and the line under the unit."""
         v = self.session.view()
         if v != self._view:
             self._draw(v, self._view)
             self._view = v
         self._draw_hold()
-        self.status_label.configure(text=self.running())
-        self._schedule()
+        line = self.running()
+        if line != self.status_label.cget("text"):
+            self.status_label.configure(text=line)
+            self._say_room()  # a longer one than the room kept: more room, never cut off
 
     def _schedule(self):
         if self._after is not None:

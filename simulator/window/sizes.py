@@ -32,6 +32,7 @@ class UnitSize:
             self.help.configure(wraplength=width)
             self._say_room()
 
+    say_room = SAY_LINES  # the lines kept for the sentence: the first the screen has room for
     say_lines = SAY_LINES[0]
 
     def _say_room(self):
@@ -62,7 +63,7 @@ class UnitSize:
         sw, sh = self._screen()
         root.update_idletasks()
         pw, ph, shown = self._beside(sh)
-        for lines in SAY_LINES:
+        for lines in self.say_room:
             self.say_lines = lines
             s = 1.0
             for _ in range(3):  # the lines under the unit take the more room the narrower it is
