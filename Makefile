@@ -11,8 +11,8 @@ MICROPYTHON := $(BIN)/micropython
 FIRMWARE := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' | sort)
 PORT ?=
 
-.PHONY: setup sim test check lint mpy typecheck pytest test-mp test-pico bench deploy clean gui-deps \
-  screenshot uf2 uf2-deps uf2-image
+.PHONY: setup sim pico web-serve test check lint mpy typecheck pytest test-mp test-pico bench \
+  deploy clean gui-deps screenshot uf2 uf2-deps uf2-image
 
 $(STAMP): requirements.txt requirements-unix-port.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,16 @@ setup: $(STAMP)
 
 sim: setup
 	$(PY) -m simulator $(SIMFLAGS)
+
+# The window on an emulated Pico running IMAGE (default: the unit's own, `make uf2`'s).
+IMAGE ?=
+pico: setup
+	$(PY) -m simulator --pico $(IMAGE)
+
+# The unit in a browser: the page built and served (WEBFLAGS: a port, --lan, --host ADDR).
+WEBFLAGS ?=
+web-serve: setup
+	$(PY) -m simulator --web $(WEBFLAGS)
 
 test: setup lint mpy typecheck test-mp uf2-image pytest test-pico
 

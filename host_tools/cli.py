@@ -111,9 +111,11 @@ def build_parser():
     s.add_argument("file")
     s = sub.add_parser("games", help="the games the unit keeps, newest first")
     s.add_argument("--json", action="store_true")
-    s = sub.add_parser("restore", help="put a kept game (bank restore ID, see bank games) or a "
-                       "backup file back (maintenance mode)")
-    s.add_argument("file", nargs="?", help="a kept game's id, or a backup file")
+    s = sub.add_parser("restore", help="put a kept game (bank restore GAME, the number bank "
+                       "games lists) or a backup file back (maintenance mode)")
+    s.add_argument("file", nargs="?", help="a kept game's number, or a backup file")
+    s.add_argument("--id", type=int, help="the kept game of that protocol id (bank games "
+                   "--json)")
     s.add_argument("--previous", action="store_true", help="the game before the last new game")
     sub.add_parser("newgame", help="start a new game (as holding C for 3 s)")
     s = sub.add_parser("set", help="bank set sound 0|1|2, bank set profile NAME")

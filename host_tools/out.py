@@ -112,6 +112,12 @@ def no_game():
     return "%s (%s)" % (said, NO_GAME)
 
 
+def game_number(game):
+    """The number a person knows a kept game by, as the window and the page list it (words.
+    game_number); without the firmware's words, GAMES' own `number`."""
+    return WORDS.game_number(game) if WORDS else game.get("number", game.get("id"))
+
+
 def refusal(state, profile=None, balances=None, names=None):
     """STATE's `error` in words, with its code for scripts: `card 1 cannot pay 16 M: it has
     15 M (insufficient-funds)`, the very sentence the window says; None when the unit refused

@@ -12,8 +12,8 @@ import json
 import sys
 
 from .errors import EXIT_OK, Failed
-from .out import (CARDS, VOLUMES, balances_or_none, card_label, ljust, money, names_of, no_game,
-                  refusal, rjust, say, visible, width)
+from .out import (CARDS, VOLUMES, balances_or_none, card_label, game_number, ljust, money,
+                  names_of, no_game, refusal, rjust, say, visible, width)
 
 
 def cmd_status(bank, args):
@@ -227,29 +227,27 @@ def cmd_games(bank, args):
         say("no games kept (a game is kept when a new game or a restore replaces it, if it "
             "had transactions)")
         return EXIT_OK
-    say("%6s %-8s %6s %6s  %s" % ("id", "profile", "seq", "txns", "balances 1-6"))
+    # Each game by the one number the window and the page list it by (game 1, 2, ...); the
+    # protocol's id and seq are --json's.
+    say("%6s %-8s %6s  %s" % ("game", "profile", "txns", "balances 1-6"))
     for g in games:
         bal = g.get("balances") or {}
         n = g.get("transactions")
-        # The banker's name for it (game 1, 2, ...) and when it was put away, where the unit
-        # says (firmware from before numbers says neither).
-        note = "" if g.get("number") is None else "  game %s" % g["number"]
+        note = ""  # when it was put away, where the unit says
         if isinstance(g.get("kept"), int):
-            note += ", put away " + datetime.datetime.fromtimestamp(g["kept"]).strftime(
+            note = "  put away " + datetime.datetime.fromtimestamp(g["kept"]).strftime(
                 "%Y-%m-%d %H:%M")
         if g.get("damaged"):
-            say("%6s %-8s %6s %6s  %s" % (g.get("id"), "-", g.get("seq"), "?",
-                                           "DAMAGED: cannot be brought back" + note))
+            say("%6s %-8s %6s  %s" % (game_number(g), "-", "?",
+                                      "DAMAGED: cannot be brought back" + note))
             continue
-        say("%6s %-8s %6s %6s  %s" % (g.get("id"), g.get("profile"), g.get("seq"),
-                                       "?" if n is None else n,
-                                       " ".join(money(bal.get(c)) for c in CARDS) + note))
-    # What the columns are, and whose balances: a name belongs to the player, not to a game.
-    say("seq: the number of the game's last transaction (they run on from game to game); "
-        "txns: how many transactions the game had")
+        say("%6s %-8s %6s  %s" % (game_number(g), g.get("profile"), "?" if n is None else n,
+                                  " ".join(money(bal.get(c)) for c in CARDS) + note))
+    # What a column is, and whose balances: a name belongs to the player, not to a game.
+    say("txns: how many transactions the game had")
     names = _shown_names(bank)
     if names:
         say("cards: " + ", ".join(card_label(int(c), names) for c in CARDS))
-    say("bring one back with: bank restore <id>  (maintenance mode)")
+    say("bring one back with: bank restore <game>  (maintenance mode)")
     return EXIT_OK
 

@@ -190,7 +190,7 @@ class Terminal:
             return refused
         if self.unit.power and self.note:
             return self.note
-        return words.what_now(self.unit)
+        return words.what_now(self.unit, names=self._names())
 
     def screen(self, cols, rows):
         """The screen for a terminal of cols x rows: a list of (text, kind) lines, kind one of
@@ -218,7 +218,7 @@ class Terminal:
         left = words.who(v.slots[0]) if v.slots[0] else empty
         right = words.who(v.slots[1]) if v.slots[1] else empty
         add(words.say("term.slots", left=left, right=right))
-        tone = ("~ " + v.tone) if v.tone else "-"
+        tone = ("~ " + words.tone_name(v.tone)) if v.tone else "-"
         deal = {"idle": "deal.idle", "running": "deal.run", "ending": "deal.end",
                 "done": "deal.over"}.get(v.deal)
         add(words.say("term.sound", volume=v.volume, tone=tone,

@@ -433,7 +433,7 @@ function show(v) {
 
 let toneTimer = null;
 function showTone(name) {
-  $("tone").textContent = "\u266a " + name;
+  $("tone").textContent = "\u266a " + (TEXTS["tone." + name] || name);
   clearTimeout(toneTimer);
   const ms = Math.max(TONE_SHOW_MS, (TONES[name] || []).filter((_, i) => i % 2).reduce((s, x) => s + x, 0));
   toneTimer = setTimeout(() => { $("tone").textContent = ""; }, ms);
@@ -493,7 +493,7 @@ function drawPanel(v) {
     return `<tr><td><span class="chip" style="background:${CARD_COLOURS[i]}">${i + 1}</span></td>` +
       (name === null ? "" : `<td class="name" data-card="${i + 1}" role="button" ` +
         `title="the player's name (tap to change)">${escape(name) || "&middot;&middot;&middot;"}</td>`) +
-      `<td class="num">${bal.toLocaleString("en")}</td><td class="short">${short}</td></tr>`;
+      `<td class="num">${bal}</td><td class="short">${short}</td></tr>`;
   });
   $("balances").innerHTML = rows.join("");
   $("log").innerHTML = v.log.length

@@ -117,13 +117,18 @@ class Unit:
         elif not self.ledger.ready:
             shown = SHOW_NO_GAME
         else:
-            slots = self.slots
-            card = self._focus  # the payee of a transfer, once its second has come (B6)
-            if not (card and (slots["L"] == card or slots["R"] == card)):
-                card = slots["R"] or slots["L"]  # with both cards in, the payer (B3)
+            card = self.shown_card()
             shown = money.fmt(self.ledger.bal[card] if card else self.tally, self.ledger.profile)
         self._disp = shown
         return shown
+
+    def shown_card(self):
+        """The card whose balance the display shows when it shows one, or None (no card in)."""
+        slots = self.slots
+        card = self._focus  # the payee of a transfer, once its second has come (B6)
+        if not (card and (slots["L"] == card or slots["R"] == card)):
+            card = slots["R"] or slots["L"]  # with both cards in, the payer (B3)
+        return card
 
     def _emit(self, kind, arg):
         if kind != "power" and self.store_status == "new":

@@ -50,6 +50,7 @@ TEXTS = {
         "kind.undo": "undo",
         "kind.set": "set",
         "kind.restore": "restore",
+        "txn.restore": "#{seq} a previous game brought back",
         "txn.undoes": " (undoes #{seq})",
         # refusals
         "undo.short": ("C cannot reverse the last transaction: the card it paid no longer has "
@@ -101,8 +102,9 @@ TEXTS = {
         # what the unit is doing, and what just happened by itself
         "off": ("switched itself off after a minute without use: the next key only wakes it, "
                 "a card wakes it and counts"),
-        "maintenance": ("maintenance mode: host tools may set balances and the profile; hold "
-                        "DEAL for 3 seconds to leave it"),
+        "maintenance": ("maintenance mode: the banker may bring a game back or set a "
+                        "balance; hold DEAL 3 s to play again"),
+        "shows": "{card}: {amount}",
         "hold.c": ("holding C: a new game in {s} s, every card back to the start; let go now "
                    "for a plain C"),
         "hold.deal.on": ("holding DEAL: maintenance mode on in {s} s; let go now to only run "
@@ -173,7 +175,10 @@ TEXTS = {
         "win.maintenance": "MAINTENANCE",
         "win.big.maintenance": "maintenance",
         "win.off-glass": "switched off: a key or a card wakes it",
-        "win.pico": "emulated RP2040 running {image} ({kind}): Pico time {t} s",
+        "win.pico": "emulated RP2040 running {image} ({kind}): Pico time {t} s, {pace}",
+        "win.pico.in-step": "as fast as real time",
+        "win.pico.slower": "{x}x slower than real time",
+        "win.pico.booting": "booting: the image is starting",
         "win.pico.frozen": "the firmware frozen in",
         "win.pico.files": "a stock image, the firmware's files on its flash",
         "win.pico.help": ("keys: 0-9 . m k c (hold c: new game)  d/space: DEAL  + -   F1-F6: "
@@ -202,6 +207,15 @@ TEXTS = {
         "deal.running": "deal: running",
         "deal.ending": "deal: ending",
         "deal.done": "deal: done",
+        "win.deal-key": "DEAL  (handshake)",
+        "tone.click": "click",
+        "tone.card": "card",
+        "tone.money-in": "money-in",
+        "tone.money-out": "money-out",
+        "tone.error": "error",
+        "tone.new-game": "new-game",
+        "tone.deal-warning": "deal-warning",
+        "tone.deal-end": "deal-end",
     },
     "fr": {
         "card": "carte {n}",
@@ -216,6 +230,7 @@ TEXTS = {
         "kind.undo": "annulation",
         "kind.set": "r\u00e9glage",
         "kind.restore": "reprise",
+        "txn.restore": "#{seq} une partie pr\u00e9c\u00e9dente reprise",
         "txn.undoes": " (annule n\u00b0{seq})",
         "undo.short": ("C ne peut pas annuler la derni\u00e8re op\u00e9ration : la carte "
                        "pay\u00e9e n'a plus cet argent"),
@@ -276,14 +291,15 @@ TEXTS = {
         "refused": "l'appareil a refus\u00e9 ({code})",
         "off": ("\u00e9teint de lui-m\u00eame apr\u00e8s une minute sans usage : la prochaine "
                 "touche ne fait que le r\u00e9veiller, une carte le r\u00e9veille et compte"),
-        "maintenance": ("mode maintenance : les outils de l'h\u00f4te peuvent r\u00e9gler les "
-                        "soldes et l'\u00e9dition ; maintenez DEAL 3 secondes pour en sortir"),
+        "maintenance": ("mode maintenance : le banquier peut reprendre une partie ou "
+                        "r\u00e9gler un solde ; DEAL maintenu 3 s pour rejouer"),
+        "shows": "{card} : {amount}",
         "hold.c": ("C maintenu : nouvelle partie dans {s} s, chaque carte revient au "
                    "d\u00e9part ; l\u00e2chez maintenant pour un simple C"),
         "hold.deal.on": ("DEAL maintenu : mode maintenance dans {s} s ; l\u00e2chez maintenant "
-                         "pour lancer seulement le minuteur de distribution"),
+                         "pour lancer seulement le minuteur des ench\u00e8res"),
         "hold.deal.off": ("DEAL maintenu : fin du mode maintenance dans {s} s ; l\u00e2chez "
-                          "maintenant pour lancer seulement le minuteur de distribution"),
+                          "maintenant pour lancer seulement le minuteur des ench\u00e8res"),
         "note.undo": "C a annul\u00e9 n\u00b0{seq} : {amount} rendu de {src} \u00e0 {dst}",
         "note.new-game": "nouvelle partie : chaque carte revient \u00e0 {amount}",
         "note.woke": ("l'appareil \u00e9tait \u00e9teint : cette touche l'a seulement "
@@ -321,7 +337,7 @@ TEXTS = {
                            "r\u00e9veiller"),
         "term.slots": "fente L (cr\u00e9dit +) : {left}   fente R (d\u00e9bit -) : {right}",
         "term.empty": "vide",
-        "term.sound": "son : {volume}   tonalit\u00e9 : {tone}   distribution : {deal}",
+        "term.sound": "son : {volume}   tonalit\u00e9 : {tone}   ench\u00e8res : {deal}",
         "term.entry": "saisie : {entry}",
         "term.balances": "-- banquier : soldes --",
         "term.recent": "-- derni\u00e8res op\u00e9rations --",
@@ -352,7 +368,11 @@ TEXTS = {
         "win.maintenance": "MAINTENANCE",
         "win.big.maintenance": "maintenance",
         "win.off-glass": "\u00e9teint : une touche ou une carte le r\u00e9veille",
-        "win.pico": "RP2040 \u00e9mul\u00e9 avec {image} ({kind}) : temps du Pico {t} s",
+        "win.pico": ("RP2040 \u00e9mul\u00e9 avec {image} ({kind}) : temps du Pico {t} s, "
+                     "{pace}"),
+        "win.pico.in-step": "au rythme du temps r\u00e9el",
+        "win.pico.slower": "{x} fois plus lent que le temps r\u00e9el",
+        "win.pico.booting": "d\u00e9marrage : l'image se lance",
         "win.pico.frozen": "le firmware int\u00e9gr\u00e9",
         "win.pico.files": "une image d'origine, les fichiers du firmware sur sa flash",
         "win.pico.help": ("touches : 0-9 . m k c (c tenu : nouvelle partie)  d/espace : DEAL  "
@@ -372,15 +392,24 @@ TEXTS = {
         "page.debit": "R d\u00e9bit",
         "page.name-for": "Nom de la carte {n} (vide : aucun)",
         "page.lang": "Langue",
-        "deal.idle": "arr\u00eat\u00e9e",
+        "deal.idle": "arr\u00eat\u00e9es",
         "deal.run": "en cours",
-        "deal.end": "se termine",
-        "deal.over": "termin\u00e9e",
+        "deal.end": "se terminent",
+        "deal.over": "termin\u00e9es",
         "term.front-end": "interface en terminal",
         "term.no-display": "pas d'\u00e9cran graphique : interface en terminal",
-        "deal.running": "distribution : en cours",
-        "deal.ending": "distribution : se termine",
-        "deal.done": "distribution : termin\u00e9e",
+        "deal.running": "ench\u00e8res : en cours",
+        "deal.ending": "ench\u00e8res : se terminent",
+        "deal.done": "ench\u00e8res : termin\u00e9es",
+        "win.deal-key": "DEAL  (ench\u00e8res)",
+        "tone.click": "clic",
+        "tone.card": "carte",
+        "tone.money-in": "argent re\u00e7u",
+        "tone.money-out": "argent pay\u00e9",
+        "tone.error": "erreur",
+        "tone.new-game": "nouvelle partie",
+        "tone.deal-warning": "fin des ench\u00e8res proche",
+        "tone.deal-end": "ench\u00e8res termin\u00e9es",
     },
 }
 
@@ -433,17 +462,35 @@ def amount(value, profile=None):
     return text + (" M" if m else " k" if k else "")
 
 
-def grouped(value):
-    """1500000 -> '1,500,000' (the banker panel's whole amounts)."""
+GROUP = {"en": ",", "fr": "\u202f"}  # French groups digits with a narrow no-break space
+
+
+def grouped(value, lang=None):
+    """1500000 -> '1,500,000' in English, '1\u202f500\u202f000' in French (the banker panel's
+    whole amounts)."""
+    sep = GROUP[lang or _lang[0]]
     s = str(value)
     neg = s.startswith("-")
     if neg:
         s = s[1:]
     out = ""
     while len(s) > 3:
-        out = "," + s[-3:] + out
+        out = sep + s[-3:] + out
         s = s[:-3]
     return ("-" if neg else "") + s + out
+
+
+def tone_name(name, lang=None):
+    """A tone's name in the language ('clic' for click in French); a name not the firmware's
+    (the --pico window's '3000 Hz') as it is."""
+    return TEXTS[lang or _lang[0]].get("tone." + name, name)
+
+
+def decimal(value, lang=None):
+    """A measure with one decimal, as the language writes it: '12.3' in English, '12,3' in
+    French."""
+    text = "%.1f" % value
+    return text.replace(".", ",") if (lang or _lang[0]) == "fr" else text
 
 
 def who(card, names=None, lang=None):
@@ -486,6 +533,8 @@ def txn_line(rec, profile=None, names=None, lang=None):
         return (names or {}).get(c) or str(c)
 
     texts = TEXTS[lang or _lang[0]]
+    if kind == "restore":  # no money moved: the game it brought back is the news
+        return say("txn.restore", lang, seq=seq)
     line = "#%d %s %s>%s %s" % (seq, texts.get("kind." + kind, kind), side(src), side(dst),
                                 amount(value, profile))
     if undoes:
@@ -634,7 +683,7 @@ def holding(unit, key, held_ms, lang=None):
     left = unit.hold_ms - held_ms
     if left <= 0:
         return ""
-    s = "%.1f" % (left / 1000.0)
+    s = decimal(left / 1000.0, lang)
     if key == "C":
         return say("hold.c", lang, s=s)
     return say("hold.deal.off" if unit.maintenance else "hold.deal.on", lang, s=s)
@@ -654,17 +703,24 @@ def under_unit(unit, status="", key=None, names=None, hold="", note="", lang=Non
         return hold
     if unit.power and note:
         return note
-    return what_now(unit, lang)
+    return what_now(unit, lang, names)
+
+
+def game_number(game):
+    """The one number a person knows a kept game by (an entry of GAMES' list): its `number`
+    (game 1, 2, ... in the order the games were started), or its id from a firmware that
+    numbers none. The window, the page and the host tools list it, and say it back."""
+    return game.get("number") or game.get("id")
 
 
 def kept_game(game, names=None, lang=None):
     """A kept game of GAMES' list in words: its head ('game 2 (world), 38 transactions, put away
-    03 Dec 14:05': its number, or its id from a firmware that numbers none, and when it was put
-    away where the unit knew the time) and who had what at the end ('Ann 21 M', '2 9.5 M', ...),
-    the banker's names for the cards; a damaged one, only that it cannot be brought back."""
+    03 Dec 14:05': its game_number, and when it was put away where the unit knew the time) and
+    who had what at the end ('Ann 21 M', '2 9.5 M', ...), the banker's names for the cards; a
+    damaged one, only that it cannot be brought back."""
     prof = game.get("profile") or profiles.DEFAULT
     n = game.get("transactions")
-    number = game.get("number") or game.get("id")
+    number = game_number(game)
     if game.get("damaged"):
         return say("win.game.damaged", lang, id=number), [say("win.game.lost", lang)]
     if isinstance(n, int):
@@ -680,6 +736,16 @@ def kept_game(game, names=None, lang=None):
     return head, parts
 
 
+def brought_back(game, reply, lang=None):
+    """What a banker panel's "bring back" says of RESTORE GAME's reply for a kept game of
+    GAMES' list: the game by the number the panel listed it by."""
+    if reply.startswith("OK"):
+        return say("panel.back", lang, game=game_number(game))
+    if reply.split()[1:2] == ["maintenance-required"]:
+        return say("panel.back-needs", lang)
+    return say("panel.back-refused", lang, game=game_number(game), why=reply[4:])
+
+
 def when(t, lang=None):
     """Seconds since 1970 as the day and time here: '03 Dec 14:05' (strftime's "%d %b %H:%M",
     which MicroPython has not), the month in the language's words."""
@@ -690,10 +756,19 @@ def when(t, lang=None):
     return "%02d %s %02d:%02d" % (local[2], month, local[3], local[4])
 
 
-def what_now(unit, lang=None):
-    """The unit's own state in words when nothing was refused: switched off, maintenance."""
+def what_now(unit, lang=None, names=None):
+    """The unit's own state in words when nothing was refused: switched off, maintenance; with
+    two cards in, whose balance the display shows (the payer's, or the payee's after a
+    transfer: B3, B6), while it shows it."""
     if not unit.power:
         return say("off", lang)
     if unit.maintenance:
         return say("maintenance", lang)
+    slots = unit.slots
+    card = unit.shown_card()
+    if slots["L"] and slots["R"] and card and not unit.entry:
+        bal = unit.ledger.bal[card]
+        if unit.display() == money.fmt(bal, unit.ledger.profile):
+            return say("shows", lang, card=who(card, names, lang),
+                       amount=amount(bal, unit.ledger.profile))
     return ""

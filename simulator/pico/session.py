@@ -215,8 +215,9 @@ class PicoSession:
     max_step_ms = 50  # Pico time run at one wake, at most: the window keeps answering
     min_hold_ms = 60  # a key is held at least this long in Pico time (key_up)
     keep_s = 5.0  # how often the flash is kept, in wall seconds, when it changed (keep)
+    pace_s = 3.0  # how far back slowdown() looks, in wall seconds: a key's work shows in it
 
-    def __init__(self, image=None, vbus=True, flash_file=None):
+    def __init__(self, image=None, vbus=True, flash_file=None, wall=time.monotonic):
         from simulator.frontend import View
 
         self._View = View
@@ -239,7 +240,9 @@ class PicoSession:
         self.host = PicoHost(self)
         self.unit = self.host.unit
         self.sound = _Silent()
-        self._wall = time.monotonic()
+        self._clock = wall  # the wall clock, in seconds (a test's own)
+        self._wall = wall()
+        self._paces = [(self._wall, self.pico.now_ms())]  # (wall s, Pico ms) at each step
         self._down = {}  # key -> Pico ms it went down
         self._kept = None  # the flash as flash_file last kept it
         self._kept_at = self._wall
@@ -248,14 +251,31 @@ class PicoSession:
         """Run the emulated core for the wall time since the last step (max_step_ms at most);
         every keep_s of wall time, the flash kept if it changed (a window killed loses at most
         that much)."""
-        now = time.monotonic()
+        now = self._clock()
         ms = min((now - self._wall) * 1000.0, self.max_step_ms)
         self._wall = now
         if ms >= 1:
             self.pico.run(ms)
+        paces = self._paces
+        paces.append((self._clock(), self.pico.now_ms()))
+        while len(paces) > 2 and paces[1][0] <= paces[-1][0] - self.pace_s:
+            paces.pop(0)
         if now - self._kept_at >= self.keep_s:
             self._kept_at = now
             self.keep()
+
+    def slowdown(self):
+        """How many times slower than real time the emulated Pico ran over the last pace_s of
+        wall time (1.0: as fast; the emulator's speed, not the firmware's), or None before it
+        has run."""
+        (w0, p0), (w1, p1) = self._paces[0], self._paces[-1]
+        if p1 <= p0:
+            return None
+        return (w1 - w0) * 1000.0 / (p1 - p0)
+
+    def booting(self):
+        """Whether the image has not drawn its first picture yet."""
+        return not self.pico.parts.display.writes
 
     def keep(self):
         """Keep the unit's own image's flash in flash_file when it changed (whole, then
@@ -286,7 +306,7 @@ class PicoSession:
         """Run until the unit's first picture is on the glass."""
         self.pico.run_until(lambda: self.pico.parts.display.writes, timeout_ms, step_ms=20)
         self.pico.run(1)
-        self._wall = time.monotonic()
+        self._wall = self._clock()
 
     def ms_to_change(self):
         return self.tick_ms

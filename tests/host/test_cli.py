@@ -19,6 +19,7 @@ import serial
 import fakes
 import targets
 from conftest import reset
+from desktop import words
 from host_tools import cli, link
 from host_tools.bank import Bank
 
@@ -494,18 +495,60 @@ def test_games_lists_the_kept_games_and_restore_brings_one_back(capsys, murl):
     kept = json.loads(out)
     assert kept[0]["balances"]["3"] == START - 2000000 and kept[0]["transactions"] >= 1
     assert all(g["transactions"] != 0 for g in kept)  # the empty new game was not kept
-    gid = kept[0]["id"]
+    number = kept[0]["number"]
     code, out, _ = run(capsys, "--port", murl, "games")
     lines = out.splitlines()
-    assert code == 0 and lines[0].split()[:4] == ["id", "profile", "seq", "txns"]
-    assert lines[1].split()[:2] == [str(gid), "world"] and "13,000,000" in lines[1]
-    code, out, _ = run(capsys, "--port", murl, "restore", str(gid))
-    assert (code, out) == (0, "restored game %d\n" % gid)
+    assert code == 0 and lines[0].split()[:3] == ["game", "profile", "txns"]
+    assert lines[1].split()[:2] == [str(number), "world"] and "13,000,000" in lines[1]
+    code, out, _ = run(capsys, "--port", murl, "restore", str(number))
+    assert (code, out) == (0, "restored game %d\n" % number)
     with talk(murl) as b:
         assert b.balances()[3] == START - 2000000
         assert b.log(1)[0]["kind"] == "restore"
     code, _, err = run(capsys, "--port", murl, "restore", "99999")
     assert code == 1 and "keeps no game 99999" in err
+
+
+def test_bank_games_and_bank_restore_go_by_the_one_number_the_window_lists(capsys, murl):
+    # B11: a person sees one number for a kept game: `bank games` lists it, `bank restore N`
+    # takes it, and both say the window's and the page's "game N"; the protocol's id (GAMES'
+    # `id`, another number) is reached with --id.
+    with talk(murl) as b:
+        b.insert("R", 3)
+        for keys in ("2M-", "1M-", "500K-"):
+            b.press(keys)
+        b.remove("R")
+    run(capsys, "--port", murl, "newgame")
+    with talk(murl) as b:
+        kept = b.games()[0]
+    number, gid = kept["number"], kept["id"]
+    assert number != gid  # the two numbers a person could be shown differ here
+    head = words.kept_game(kept)[0]
+    assert head.startswith("game %d " % number)  # as the window and the page list it
+    code, out, _ = run(capsys, "--port", murl, "games")
+    row = out.splitlines()[1].split()
+    assert code == 0 and row[:3] == [str(number), "world", "3"]  # game, profile, txns
+    assert str(gid) not in row  # no second number for it
+    assert out.splitlines()[-1] == "bring one back with: bank restore <game>  (maintenance mode)"
+    code, _, err = run(capsys, "--port", murl, "restore", str(gid))
+    assert (code, err.splitlines()[-1]) == (1, "bank: the unit keeps no game %d (see bank "
+                                                "games)" % gid)
+    with talk(murl) as b:
+        assert b.balances()[3] == START  # nothing changed
+    code, out, _ = run(capsys, "--port", murl, "restore", str(number))
+    assert (code, out) == (0, "restored game %d\n" % number)
+    with talk(murl) as b:
+        assert b.balances()[3] == START - 3500000
+    # Put away again (the game in play had no transactions: only the restore's record).
+    run(capsys, "--port", murl, "newgame")
+    with talk(murl) as b:
+        kept = b.games()[0]
+    code, out, _ = run(capsys, "--port", murl, "restore", "--id", str(kept["id"]))
+    assert (code, out) == (0, "restored game %d\n" % kept["number"])
+    code, _, err = run(capsys, "--port", murl, "restore", "--id", "99999")
+    assert code == 1 and "keeps no game with id 99999" in err
+    code, _, err = run(capsys, "--port", murl, "restore", "1", "--id", "2")
+    assert code == 2 and "not both" in err
 
 
 def test_games_shows_the_games_by_number_when_put_away_and_the_damaged(capsys, fake):
@@ -531,10 +574,10 @@ def test_games_shows_the_games_by_number_when_put_away_and_the_damaged(capsys, f
     lines = out.splitlines()
     assert code == 0, err
     when = datetime.datetime.fromtimestamp(kept).strftime("%Y-%m-%d %H:%M")
-    assert lines[1].split()[:2] == ["40", "world"]
-    assert lines[1].endswith("15,000,000  game 2, put away " + when)
-    assert lines[2].split()[:2] == ["9", "-"]
-    assert lines[2].endswith("DAMAGED: cannot be brought back  game 1")
+    assert lines[1].split()[:2] == ["2", "world"]
+    assert lines[1].endswith("15,000,000  put away " + when)
+    assert lines[2].split()[:2] == ["1", "-"]
+    assert lines[2].endswith("DAMAGED: cannot be brought back")
     with talk(f.url) as b:
         assert b.names() == {1: "Ann", 2: None, 3: None, 4: None, 5: None, 6: None}
 
@@ -1150,8 +1193,9 @@ def test_games_explains_its_columns_and_names_the_cards(capsys, fake):  # B11
     code, out, err = run(capsys, "--port", f.url, "games")
     lines = out.splitlines()
     assert code == 0, err
-    assert lines[2] == ("seq: the number of the game's last transaction (they run on from game "
-                        "to game); txns: how many transactions the game had")
+    # the game's one number leads its row (the protocol's id and seq are --json's)
+    assert lines[1].split()[:3] == ["1", "world", "12"]
+    assert lines[2] == "txns: how many transactions the game had"
     assert lines[3] == "cards: 1 Ann, 2, 3 Zo\u00eb, 4, 5, 6"
 
 
