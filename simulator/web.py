@@ -43,22 +43,25 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def end_headers(self):
         self.send_header("Cache-Control", "no-cache")  # a rebuilt page is seen at a reload
+        if getattr(self.server, "table_feed", None) is not None:
+            # The page that is itself a unit feeds this table (web/unit.js looks for it).
+            self.send_header("X-Bank-Table", FEED)
         super().end_headers()
 
     def do_GET(self):
-        site = self.server.table_site
+        site = getattr(self.server, "table_site", None)
         if site is None or not site.answer(self):
             super().do_GET()
 
     def do_HEAD(self):
-        site = self.server.table_site
+        site = getattr(self.server, "table_site", None)
         if site is None or not site.answer(self):
             super().do_HEAD()
 
     def do_POST(self):
         """The page that is itself a unit, feeding the table view (simulator/table/follow.py's
         PageFeed): from this machine only, a page on a phone is a unit of its own."""
-        feed = self.server.table_feed
+        feed = getattr(self.server, "table_feed", None)
         if feed is None or urlsplit(self.path).path != FEED:
             self.send_error(404)
             return
