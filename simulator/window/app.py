@@ -211,9 +211,9 @@ class Window(Words, Worded, BankerPanel, LargeDisplay, UnitDrawing, Inputs, Wind
 
     # -- running -------------------------------------------------------------------------------
 
-    def serve(self, mode, port=0, table=None):
-        """Serve the protocol on a pty or a TCP port (mode None: neither), and the table view
-        when table (simulator/table's starter) is given; the line headless prints first."""
+    def serve(self, mode, port=0):
+        """Serve the protocol on a pty or a TCP port (mode None: neither, only the links a
+        front end adds, the table's); the line headless prints first, or None."""
         from simulator.serve import Server
 
         tkapp = self.root.tk
@@ -227,11 +227,14 @@ class Window(Words, Worded, BankerPanel, LargeDisplay, UnitDrawing, Inputs, Wind
         self.server = Server(self.host, mode, port, watch, unwatch, self._served,
                              self.session.app)
         line = self.server.start()
-        if table is not None:
-            self.table = table(self.server.ports)
-            self.server.sync()
         self._schedule()  # a pty with no client yet is looked at again soon (Ports.recheck_ms)
         return line
+
+    def serve_table(self, table):
+        """The table view (table: simulator/table's starter) on the served ports: its line
+        printed, the phones following the unit this window is."""
+        self.table = table(self.server.ports)
+        self.server.sync()
 
     def _served(self):
         self.last_key = None  # what a host tool sent is not a key pressed here
@@ -267,9 +270,11 @@ def run(host, opts):
 
         table = tables.starter(host, opts)
     if opts.mode in ("pty", "tcp") or table is not None:
-        line = win.serve(opts.mode, opts.port, table)
+        line = win.serve(opts.mode, opts.port)
         if line:
-            frontend.say(line)
+            frontend.say(line)  # first, as headless prints it
+        if table is not None:
+            win.serve_table(table)
     return live(win)
 
 
