@@ -8,7 +8,6 @@ Nothing is sent to any address but 127.0.0.1 (browserpage.py's resolver rules)."
 import json
 import os
 import random
-import shutil
 import signal
 import time
 
@@ -18,7 +17,6 @@ from browserpage import start_chromium, stop_chromium
 from host_tools import Bank
 from tests.tablephones import Phone, free_port, simulator
 
-SHOTS = os.environ.get("BANK_TABLE_SHOTS")  # a folder: the screenshots docs/table.md shows
 
 
 def wait_for(cond, timeout=8.0, every=0.02):
@@ -134,11 +132,6 @@ def test_each_phone_shows_its_players_balance_history_and_the_standings_live(pho
     assert [row[1] for row in st] == ["17.5 M", "17 M", "15 M", "15 M", "15 M", "14.5 M"]
     assert st[0][0] == "Ann (card 1) \u2014 you" and st[1][0] == "card 3"
     assert st[-1][0] == "Bob (card 2)"
-    if SHOTS:
-        bob.find_element("id", "tab-history").click()
-        bob.save_screenshot(os.path.join(SHOTS, "table-phone.png"))
-        ann.save_screenshot(os.path.join(SHOTS, "table-standings.png"))
-        chloe.save_screenshot(os.path.join(SHOTS, "table-french.png"))
     for d in phones:
         assert errors(d) == []
 
@@ -243,8 +236,6 @@ def test_not_connected_when_the_server_stops_and_back_by_itself_when_it_restarts
     assert said["banner"].startswith("Not connected: this is what the table said at ")
     assert said["balance"] == "16 M"  # what it last showed, kept, greyed
     assert drv.execute_script("return document.body.classList.contains('stale')")
-    if SHOTS:
-        drv.save_screenshot(os.path.join(SHOTS, "table-not-connected.png"))
     p, tcp, again = simulator("--state", state, table=str(port))
     try:
         assert again == url
@@ -375,7 +366,3 @@ def test_chromium_finds_the_tables_page_installable(phones, sim):
     assert json.loads(manifest["data"])["start_url"] == "./"
     assert errors(drv) == []
 
-
-if SHOTS:
-    os.makedirs(SHOTS, exist_ok=True)
-    assert shutil.which("chromium") or shutil.which("chromium-browser")

@@ -133,7 +133,7 @@
     let kind = "";
     if (!connected) {
       kind = "offline";
-      text = heardAt ? say("table.offline", { time: heardAt.toLocaleTimeString() })
+      text = heardAt ? say("table.offline", { time: heardAt.toLocaleTimeString(locale) })
         : say("table.connecting");
     } else if (model && model.unit === "gone") {
       kind = "gone";
