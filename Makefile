@@ -107,7 +107,7 @@ gui-deps:
 	  command -v tmux >/dev/null || apt-get install -y tmux; \
 	fi
 
-.PHONY: web web-deps web-screenshots
+.PHONY: web web-deps web-screenshots table-screenshots
 pytest: web-deps
 
 # The page's tests drive Debian's chromium through its chromium-driver (docs/web.md). Installed
@@ -126,6 +126,10 @@ web: setup
 # docs/web-*.png: the page in headless Chromium at a phone's and a desktop's size.
 web-screenshots: setup web-deps
 	$(PY) tools/web_screenshots.py docs
+
+# docs/table-*.png: the table view on a phone, in headless Chromium (docs/table.md).
+table-screenshots: setup web-deps
+	$(PY) tools/table_screenshots.py docs
 
 # docs/simulator.png: the real window under Xvfb, scripted over its own protocol port.
 screenshot: setup gui-deps

@@ -8,8 +8,8 @@ firmware as sources and compiled with mpy-cross; LOG 20, DEAL, a new game and a 
 first use, with the heap it keeps, and a later one) from bench/rare_mp.py; flash writes
 from bench/storage.py; serial commands per second from host_tools.bench over a pty; idle CPU
 from bench/idle_cpu.py. The unix port exists for Linux x86_64 only: elsewhere its rows say so.
-The browser page's rows are bench/web_bench.py's. docs/performance.md says what each figure
-means on a Pico.
+The browser page's rows are bench/web_bench.py's, the table view's bench/table_bench.py's.
+docs/performance.md says what each figure means on a Pico.
 """
 
 import json
@@ -252,9 +252,10 @@ def main():
             else:
                 rows.append(("idle CPU of the simulator, %s" % name, "%.2f %%" % pct, "< 2 %",
                              yes(pct < 2)))
-    from bench import web_bench
+    from bench import table_bench, web_bench
 
     rows.extend(web_bench.rows())
+    rows.extend(table_bench.rows())
     rows.extend(pico_rows())
     print_table(rows)
     return 0

@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-from . import deploy, link
+from . import deploy, link, table
 from .backup import cmd_backup
 from .bank import Bank
 from .errors import (
@@ -127,6 +127,7 @@ def build_parser():
     s.add_argument("--no-reset", action="store_true", help="do not reset the board after")
     s.add_argument("--mpy", action="store_true", help="compile with mpy-cross first "
                    "(tools/deploy.py only)")
+    table.add_parser(sub)
     return p
 
 
@@ -148,6 +149,7 @@ COMMANDS = {
     "restore": cmd_restore,
     "newgame": cmd_newgame,
     "set": cmd_set,
+    "table": table.cmd_table,
 }
 
 

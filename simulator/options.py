@@ -3,9 +3,10 @@ without argparse so it runs under the MicroPython unix port too."""
 
 from brain import profiles
 
+TABLE_PORT = 8001  # --table's and `bank table`'s: a phone's link stays the same between runs
 USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT] [--state DIR]
                           [--virtual-clock] [--seed N] [--profile {profiles}]
-                          [--maintenance] [--terminal] [--lang en|fr]
+                          [--maintenance] [--terminal] [--lang en|fr] [--table [PORT] [--lan]]
        python -m simulator --web [PORT] [--lan | --host ADDR]
        python -m simulator --pico [IMAGE.uf2] [--lang en|fr]
 
@@ -22,16 +23,21 @@ USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT
   --terminal        the terminal front end even where a display exists
   --lang en|fr      the language the window and the terminal speak (default: the system's,
                     from LC_ALL, LC_MESSAGES or LANG; F12 in the window, f in the terminal)
+  --table [PORT]    every phone at the table follows the game, read-only (docs/table.md):
+                    serves it on 127.0.0.1:PORT ({table_port}; 0 picks one) and prints
+                    'table http://<addr>:<port>/<secret>/'
+  --lan             with --table: serve it on the local network too (0.0.0.0), and print its
+                    QR code for the phones; the protocol's TCP port stays on 127.0.0.1
 
   --web [PORT]      the unit in a browser (docs/web.md): builds the page and serves it on
                     127.0.0.1:PORT (8000; 0 picks one); prints 'serving http://<addr>:<port>/'
   --lan             with --web: serve on the local network too (0.0.0.0), and print the
-                    address to open on a phone there, with its QR code
+                    table view's link for the phones there, with its QR code
   --host ADDR       with --web: serve on ADDR, an address of this machine
 
   --pico [IMAGE]    the window on an emulated RP2040 running IMAGE (default: the unit's own
                     image `make uf2` built), played at its pins (docs/simulator.md)
-""".format(profiles="|".join(profiles.NAMES))
+""".format(profiles="|".join(profiles.NAMES), table_port=TABLE_PORT)
 
 
 class Options:
@@ -49,6 +55,8 @@ class Options:
         self.help = False
         self.pico = False  # the window on an emulated Pico (simulator/pico/)
         self.pico_image = None  # its .uf2; None: the one `make uf2` built
+        self.table = None  # the table view's port (--table), None: no table
+        self.lan = False  # ... served on the local network too
 
 
 class UsageError(Exception):
@@ -109,14 +117,24 @@ def parse(argv):
             if i + 1 < len(args) and not args[i + 1].startswith("-"):
                 o.pico_image = args[i + 1]
                 i += 1
+        elif a == "--table":
+            o.table = TABLE_PORT
+            if i + 1 < len(args) and args[i + 1].isdigit():
+                o.table = _num(args[i + 1], a, 0, 65535)
+                i += 1
+        elif a == "--lan":
+            o.lan = True
         elif a in ("-h", "--help"):
             o.help = True
         else:
             raise UsageError("unknown option " + a)
         i += 1
     if o.pico and (o.headless or o.mode or o.state or o.virtual_clock or o.seed is not None
-                   or o.profile or o.maintenance or o.terminal):
+                   or o.profile or o.maintenance or o.terminal or o.table is not None):
         raise UsageError("--pico takes an image and --lang only: the emulated chip is the unit")
+    if o.lan and o.table is None:
+        raise UsageError("--lan goes with --table (or --web): it serves the table view to the "
+                         "phones on the local network")
     return o
 
 

@@ -50,6 +50,7 @@ class Terminal:
         self.session = frontend.Session(host)
         self.announce = announce
         self.server = None
+        self.table = None  # the table view being served (--table)
         self.mode = None  # 'L' or 'R' after l / r: the next digit is a card
         self.last_key = None  # the key a refusal is about
         self.panel = False
@@ -227,8 +228,10 @@ class Terminal:
         add(words.say("term.help1"), "help")
         add(words.say("term.help2"), "help")
         add("> " + self.said(), "said", 3)
-        if self.server is not None:
+        if self.server is not None and self.server.mode is not None:
             add(words.say("term.serving", mode=self.server.mode, address=self.server.address))
+        if self.table is not None:
+            add(words.say("term.table", url=self.table.url))
         if self.panel:
             prof = s.profile
             add(words.say("term.balances"))
@@ -271,11 +274,21 @@ def run(host, opts):
         return headless.run_stdio(host)
     host = frontend.interactive_host(host, opts)
     term = Terminal(host, announce=announce)
-    if opts.mode in ("pty", "tcp"):
+    table = None
+    if opts.table is not None:
+        from simulator import table as tables
+
+        table = tables.starter(host, opts)
+    if opts.mode in ("pty", "tcp") or table is not None:
         from simulator.serve import Server
 
         term.server = Server(host, opts.mode, opts.port, app=term.session.app)
-        frontend.say(term.server.start())
+        line = term.server.start()
+        if line:
+            frontend.say(line)
+        if table is not None:
+            term.table = table(term.server.ports)
+            term.server.sync()
     frontend.say(words.say(announce))
     screen = Curses(term, fd)
     try:
@@ -285,6 +298,8 @@ def run(host, opts):
         pass
     finally:
         screen.stop()
+        if term.table is not None:
+            term.table.stop()
         if term.server is not None:
             term.server.close()
         term.session.sound.stop()

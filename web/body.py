@@ -39,6 +39,7 @@ from brain.ledger import CARDS  # noqa: E402
 from desktop import seeded  # noqa: E402
 from desktop import vclock  # noqa: E402
 from desktop import words  # noqa: E402
+from desktop.reads import WHOLE  # noqa: E402
 from desktop.simapp import SimApp  # noqa: E402
 from desktop.simboard import SimBoard  # noqa: E402
 from protocol import Protocol  # noqa: E402
@@ -126,6 +127,53 @@ class Console:
         return out
 
 
+class TableFeed:
+    """The page's line to the table view of the simulator that serves it (`--web`,
+    docs/table.md): a Protocol of its own, events on, asked only what the table reads
+    (desktop/reads.py). `lines(whole, names)` gives what the table has not heard yet, as
+    [command, reply] and ["!", event line] pairs: the events, then STATE when what the table
+    shows of it changed, NAMES when the names did, or the whole game (when asked, and after a
+    restore, whose history no event carries)."""
+
+    def __init__(self, unit, clock):
+        self.unit = unit
+        self.protocol = Protocol(unit, clock)
+        self.listener = unit.listeners[-1]  # the one Protocol() added; removed by stop()
+        self.protocol.handle("EVENTS ON")
+        self.told = None  # what the table was last told of the unit's state
+        self.names = None  # ... and of the names
+
+    def lines(self, whole, names):
+        out = [["!", line] for line in self.protocol.drain()]
+        whole = whole or [1 for _, line in out if '"kind": "restore"' in line] != []
+        u = self.unit
+        told = (u.power, u.maintenance, u.deal_phase(), u.error == "store-damaged",
+                u.ledger.ready)
+        asks = []
+        if whole:
+            asks = list(WHOLE)
+        else:
+            if told != self.told:
+                asks.append("STATE")
+            if names != self.names:
+                asks.append("NAMES")
+        self.told = told
+        self.names = names
+        for command in asks:
+            got = self.protocol.handle(command)
+            out.extend(["!", line] for line in got[:-1])
+            out.append([command, got[-1]])
+        return out
+
+    def stop(self):
+        """No table hears the page: its events are kept no more."""
+        ls = self.unit.listeners
+        for i in range(len(ls)):
+            if ls[i] is self.listener:
+                del ls[i]
+                break
+
+
 class PageBoard(SimBoard):
     """The simulated board, with every tone App started kept for the page to play (the piezo's
     one at a time is the page's Web Audio, which a new tone cuts)."""
@@ -153,6 +201,7 @@ class Page:
         # the banker's at the unit, logged "key" as the keypad's changes are.
         self.desk = Protocol(self.unit, self.clock, via="key")
         self.console = Console(self.protocol)
+        self.table = None  # the line to the table view, from the first table_lines()
         self.board = PageBoard()
         self.app = SimApp(self.unit, self.clock, self.console, self.board)  # the first picture
         self._log_key = None
@@ -344,6 +393,23 @@ def call(op, a=None, b=None):
     elif op == "tick":
         p.step()
     return p.view()
+
+
+def table_lines(whole=False):
+    """What the table view of the simulator serving the page has not heard yet, as JSON
+    (TableFeed.lines); unit.js posts it there (web/feed.js)."""
+    p = page
+    if p.table is None:
+        p.table = TableFeed(p.unit, p.clock)
+        whole = True
+    return json.dumps(p.table.lines(whole, p.names))
+
+
+def table_stop():
+    """The page feeds no table (none serves it, or another page is its unit)."""
+    if page.table is not None:
+        page.table.stop()
+        page.table = None
 
 
 def name_refused(text):

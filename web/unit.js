@@ -10,6 +10,8 @@
 // The port's module (micropython.mjs) is fetched with the rest, its bytes counted for the
 // progress bar, and imported from that copy: see start().
 
+import { Feed } from "./feed.js";
+
 const params = new URLSearchParams(location.search);
 // A game's name makes its keys, its lock and its channel: a small alphabet, so that no name's
 // keys begin with another's (those of `G/` and `G/x` are under `G`'s) and no two names share
@@ -34,6 +36,7 @@ let view = null;
 let timer = null;
 let firstDisplay = null;
 let TEXTS = {};  // the page's own words in the language spoken (firmware/desktop/words.py)
+let feed = null;  // the table view's feed, where a simulator serves the page (web/feed.js)
 const LANG_KEY = "bank-unit/lang";
 
 // -- the game kept: each file the store finished writing, copied into localStorage ----------
@@ -309,6 +312,7 @@ function hideNotice() {
 
 function stop(why) {
   stopped = true;
+  if (feed) feed.stop();  // the tab that runs the game now feeds the table
   clearTimeout(timer);
   timer = null;
   keepAwake(false);
@@ -429,6 +433,7 @@ function show(v) {
   clearTimeout(timer);
   timer = v.wait >= 0 ? setTimeout(() => act("tick"), v.wait + 1) : null;
   keepAwake(v.power);
+  if (feed) feed.push();
 }
 
 let toneTimer = null;
@@ -786,7 +791,13 @@ async function start() {
     // Served from the offline copy: no bar, the unit as it stands until its display lights.
     $("loading").classList.add("quiet");
   }
-  const sizes = await fetch("load.json").then((r) => r.json()).then((j) => j.bytes, () => ({}));
+  // A simulator that serves a table view says so on what it serves (--web; docs/table.md):
+  // only then does the page feed it, and a page on any other host asks for nothing more.
+  let table = false;
+  const sizes = await fetch("load.json").then((r) => {
+    table = r.headers.has("X-Bank-Table");
+    return r.json();
+  }).then((j) => j.bytes, () => ({}));
   loadTotal = Object.values(sizes).reduce((a, b) => a + b, 0);
   const names = fetch("firmware/files.json").then((r) => r.json());
   const [mjs, wasm, files, got] = await Promise.all([
@@ -845,6 +856,11 @@ sys.path.insert(0, "/fw")`);
     act("view");
   });
   act("view");
+  if (table) {
+    feed = new Feed(body, GAME, () => { $("own-unit").hidden = false; });
+    feed.push();
+  }
+  $("own-unit-ok").addEventListener("click", () => { $("own-unit").hidden = true; });
   document.body.classList.add("ready");
   $("loading").remove();
   document.addEventListener("visibilitychange", () => view && keepAwake(view.power));

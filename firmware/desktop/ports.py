@@ -95,6 +95,7 @@ class Link:
         self.ended = False  # ... and all it sent is answered: closed once its replies are out
         self.http_guard = http_guard  # a TCP client: a line that reads as HTTP cuts it
         self.cut = False  # ... and one did: let go at once, nothing more read, answered or sent
+        self.internal = False  # the simulator's own (its table's line): no TCP client's place
 
     def busy(self):
         """Its replies are backed up: its commands wait."""
@@ -161,6 +162,14 @@ class Ports:
         self.accept = accept
         self.listen_key = None if listener is None else key_of(listener)
 
+    def clients(self):
+        """How many places the clients take (MAX_CLIENTS): the simulator's own links take none."""
+        n = 0
+        for link in self.links:
+            if not link.internal:
+                n += 1
+        return n
+
     def more(self):
         """A link has lines read and room for their replies: the loop must not sleep."""
         for link in self.links:
@@ -219,7 +228,7 @@ class Ports:
                 self._read(link)
         gone = self._settle()
         if accept:
-            if len(self.links) >= MAX_CLIENTS:
+            if self.clients() >= MAX_CLIENTS:
                 # A client's end of input that the wait has not reported yet (a body that
                 # hands its descriptors over one at a time) would still count: look.
                 for link in self.links:

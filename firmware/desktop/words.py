@@ -216,6 +216,38 @@ TEXTS = {
         "tone.new-game": "new-game",
         "tone.deal-warning": "deal-warning",
         "tone.deal-end": "deal-end",
+        # the table view (docs/table.md): a player's phone, read-only
+        "table.title": "At the table",
+        "table.pick": "Who are you? Tap your card.",
+        "table.change": "Not you?",
+        "table.history": "My transactions",
+        "table.standings": "Standings",
+        "table.none": "No transaction of yours yet in this game.",
+        "table.from": "from {who}",
+        "table.to": "to {who}",
+        "table.go": "Go salary from the bank",
+        "table.set": "balance set by the banker",
+        "table.restore": "a kept game brought back",
+        "table.after": "then {amount}",
+        "table.you": "you",
+        "table.live": "live",
+        "table.not-live": "not connected",
+        "table.connecting": "Connecting to the table\u2026",
+        "table.offline": ("Not connected: this is what the table said at {time}. Trying "
+                          "again\u2026"),
+        "table.gone": ("The unit is not answering (unplugged, restarting, or its page closed): "
+                       "these are the balances it last gave. This page comes back by itself."),
+        "table.waiting": "Waiting for the unit: the balances show as soon as it answers.",
+        "table.off": "The unit is switched off: a key or a card on it wakes it.",
+        "table.maintenance": "The unit is in maintenance mode: the banker may set balances.",
+        "table.damaged": ("The unit found its kept game damaged and plays on from the last good "
+                          "copy: the banker should check the balances."),
+        "table.no-game": ("The unit found no good copy of the game: the banker starts a new "
+                          "game or brings a kept one back."),
+        "table.read-only": "Read only: the banker moves the money on the unit.",
+        "page.own-unit": ("This phone is a unit of its own; scan the table's code to follow "
+                          "the game."),
+        "term.table": "phones at the table: {url}",
     },
     "fr": {
         "card": "carte {n}",
@@ -410,6 +442,43 @@ TEXTS = {
         "tone.new-game": "nouvelle partie",
         "tone.deal-warning": "fin des ench\u00e8res proche",
         "tone.deal-end": "ench\u00e8res termin\u00e9es",
+        "table.title": "\u00c0 la table",
+        "table.pick": "Qui \u00eates-vous ? Touchez votre carte.",
+        "table.change": "Pas vous ?",
+        "table.history": "Mes op\u00e9rations",
+        "table.standings": "Classement",
+        "table.none": "Aucune op\u00e9ration pour vous encore dans cette partie.",
+        "table.from": "de {who}",
+        "table.to": "\u00e0 {who}",
+        "table.go": "salaire du D\u00e9part, de la Banque",
+        "table.set": "solde r\u00e9gl\u00e9 par le banquier",
+        "table.restore": "une partie gard\u00e9e reprise",
+        "table.after": "puis {amount}",
+        "table.you": "vous",
+        "table.live": "en direct",
+        "table.not-live": "pas connect\u00e9",
+        "table.connecting": "Connexion \u00e0 la table\u2026",
+        "table.offline": ("Pas connect\u00e9 : voici ce que disait la table \u00e0 {time}. "
+                          "Nouvel essai\u2026"),
+        "table.gone": ("L'appareil ne r\u00e9pond pas (d\u00e9branch\u00e9, en red\u00e9marrage "
+                       "ou sa page ferm\u00e9e) : voici les derniers soldes qu'il a donn\u00e9s. "
+                       "Cette page revient d'elle-m\u00eame."),
+        "table.waiting": ("En attente de l'appareil : les soldes s'affichent d\u00e8s qu'il "
+                          "r\u00e9pond."),
+        "table.off": ("L'appareil est \u00e9teint : une touche ou une carte le "
+                      "r\u00e9veille."),
+        "table.maintenance": ("L'appareil est en mode maintenance : le banquier peut "
+                              "r\u00e9gler les soldes."),
+        "table.damaged": ("L'appareil a trouv\u00e9 sa partie gard\u00e9e ab\u00eem\u00e9e et "
+                          "continue depuis la derni\u00e8re bonne copie : le banquier doit "
+                          "v\u00e9rifier les soldes."),
+        "table.no-game": ("L'appareil n'a trouv\u00e9 aucune bonne copie de la partie : le "
+                          "banquier lance une nouvelle partie ou en reprend une gard\u00e9e."),
+        "table.read-only": ("Lecture seule : le banquier fait les op\u00e9rations sur "
+                            "l'appareil."),
+        "page.own-unit": ("Ce t\u00e9l\u00e9phone est un appareil \u00e0 part ; scannez le code "
+                          "de la table pour suivre la partie."),
+        "term.table": "t\u00e9l\u00e9phones \u00e0 la table : {url}",
     },
 }
 

@@ -35,3 +35,11 @@ def test_the_host_tools_refuse_names_by_the_units_own_rule():
                  "\U0001F600" * 13, "a\x85", "a\u202eb", "a\u2066", "\u200dx", "a\tb",
                  "Ann\u00a0Lee", "Sixteen letters!"):
         assert (rules.name_problem(text) is None) == (names.refusal(text) is None), text
+
+
+def test_bank_table_serves_on_the_simulators_table_port():
+    # Both print a link the phones keep: the same default port, wherever the unit is.
+    from host_tools import table
+    from simulator import options
+
+    assert table.TABLE_PORT == options.TABLE_PORT
