@@ -59,15 +59,20 @@ class Client:
     def __init__(self, bank, lost):
         self.bank = bank
         self.lost = lost
+        self.pending = []  # events that came before a reply: exchange() hands them over there
 
     def ask(self, command):
         try:
             r = self.bank.exchange(command)
         except BankError as e:
             raise self.lost(str(e)) from None
+        self.pending.extend(r.events)
         return r.ok, (r.payload if r.ok else r.code)
 
     def next_event(self, timeout):
+        if self.pending:
+            e = self.pending.pop(0)
+            return e.type, e.data
         try:
             e = self.bank.wait_event(timeout)
         except BankError as e:
