@@ -1,4 +1,5 @@
-"""The unit's tones (B18, and game night's: B19, B20): each name, the notes it plays as frequency Hz, milliseconds, ...
+"""The unit's tones (B18; game night's, B19 and B20): each name, the notes it plays as
+frequency Hz, milliseconds, ...
 
 Frequencies sit in a piezo's loud band (2-4 kHz) and are distinct by pitch and rhythm, so a
 player hears which happened without looking. A frequency of 0 is a rest.
