@@ -52,6 +52,7 @@ class Clock:
 
     def resume(self, now):
         """At boot: a clock that was running runs on from what was kept."""
+        self.at = now
         if self.running:
             self.end = ticks_add(now, self.left)
 
@@ -62,10 +63,12 @@ class Clock:
         self.seen = True
         self.running = minutes > 0
         self.end = ticks_add(now, self.left)
+        self.at = now
 
     def start(self, now):
         self.running = True
         self.end = ticks_add(now, self.left)
+        self.at = now
 
     def stop(self, now):
         self.left = self.mark = self.left_at(now)

@@ -80,12 +80,12 @@ def _set_count(unit, new):
 def _set_clock(unit, clock):
     """clock (a Clock, or None for no clock) kept and made the unit's; False if it failed."""
     led = unit.ledger
-    old = led.clock
+    old = (led.clock, unit.game_clock)
     led.clock = None if clock is None else clock.kept()
-    if not _keep(unit, "t"):
-        led.clock = old
-        return False
     unit.game_clock = clock if led.clock is not None else None
+    if not _keep(unit, "t"):
+        led.clock, unit.game_clock = old
+        return False
     settle(unit)
     return True
 
@@ -491,7 +491,7 @@ def _sooner(a, b):
 def state(unit):
     """(pot, clock, count) as STATE and the events show them (docs/protocol-extensions.md)."""
     led = unit.ledger
-    pot = led.bal[POT] if led.pot_on else None
+    pot = led.bal[POT] if led.pot_on or led.bal[POT] else None  # money in it always shows
     clk = unit.game_clock
     clock = None
     if clk is not None:

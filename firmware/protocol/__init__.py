@@ -277,7 +277,8 @@ class Protocol:
         """(pot, clock, count) as STATE shows them (docs/protocol-extensions.md, "Game
         night")."""
         u = self.unit
-        if u.night is None and not u.ledger.pot_on and u.ledger.count is None:
+        led = u.ledger
+        if u.night is None and not led.pot_on and not led.bal[POT] and led.count is None:
             return None, None, None  # nothing of game night on: not worth loading it
         from brain import night
 
