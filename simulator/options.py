@@ -5,7 +5,7 @@ from brain import profiles
 
 USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT] [--state DIR]
                           [--virtual-clock] [--seed N] [--profile {profiles}]
-                          [--maintenance] [--terminal] [--lang en|fr]
+                          [--pot on|off] [--maintenance] [--terminal] [--lang en|fr]
        python -m simulator --web [PORT] [--lan | --host ADDR]
        python -m simulator --pico [IMAGE.uf2] [--lang en|fr]
 
@@ -18,6 +18,7 @@ USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT
   --virtual-clock   time moves only on ADVANCE and HOLD
   --seed N          reproducible deal timer draws
   --profile NAME    the edition's money; a different one starts a new game
+  --pot on|off      the Free Parking pot, a house rule (off by default; kept on flash)
   --maintenance     grant maintenance mode (host tools may set balances, restore, profile)
   --terminal        the terminal front end even where a display exists
   --lang en|fr      the language the window and the terminal speak (default: the system's,
@@ -43,6 +44,7 @@ class Options:
         self.virtual_clock = False
         self.seed = None
         self.profile = None
+        self.pot = None  # True / False: the Free Parking pot turned on or off (B22)
         self.maintenance = False
         self.terminal = False
         self.lang = None  # None: the system's (desktop/words.py, lang_from_env)
@@ -95,6 +97,12 @@ def parse(argv):
         elif a == "--profile":
             o.profile = value(a).lower()
             i += 1
+        elif a == "--pot":
+            v = value(a).lower()
+            if v not in ("on", "off"):
+                raise UsageError("--pot is on or off, not %s" % v)
+            o.pot = v == "on"
+            i += 1
         elif a == "--lang":
             o.lang = value(a).lower()
             if o.lang not in ("en", "fr"):
@@ -115,7 +123,7 @@ def parse(argv):
             raise UsageError("unknown option " + a)
         i += 1
     if o.pico and (o.headless or o.mode or o.state or o.virtual_clock or o.seed is not None
-                   or o.profile or o.maintenance or o.terminal):
+                   or o.profile or o.pot is not None or o.maintenance or o.terminal):
         raise UsageError("--pico takes an image and --lang only: the emulated chip is the unit")
     return o
 

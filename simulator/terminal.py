@@ -190,7 +190,7 @@ class Terminal:
             return refused
         if self.unit.power and self.note:
             return self.note
-        return words.what_now(self.unit)
+        return words.what_now(self.unit, names=self._names())
 
     def screen(self, cols, rows):
         """The screen for a terminal of cols x rows: a list of (text, kind) lines, kind one of

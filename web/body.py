@@ -287,9 +287,15 @@ class Page:
 page = None
 
 
-def start(state_dir, seed, virtual, profile, maintenance, lang="en"):
+def start(state_dir, seed, virtual, profile, maintenance, lang="en", pot=""):
+    """The page's unit; pot: "on" or "off" turns the Free Parking pot so (B22: ?pot=, where
+    the profile is chosen), "" leaves it as the game kept it."""
     global page
     page = Page(state_dir, seed, virtual, profile or None, maintenance)
+    if pot in ("on", "off"):
+        from brain import night
+
+        night.set_pot(page.unit, pot == "on")  # refused (money in it): left on, and said
     info = json.loads(set_lang(lang))
     info["tones"] = tones.TONES
     return json.dumps(info)

@@ -13,7 +13,8 @@ FILL = {"n": 3, "name": "Zo\u00eb", "seq": 7, "card": "card 3", "amount": "2 M",
         "s": "1.5", "src": "card 1", "dst": "card 3", "key": "5", "why": "no", "game": 4,
         "id": 4, "profile": "world", "mode": "tcp", "address": "127.0.0.1:1", "volume": 2,
         "tone": "-", "deal": "idle", "w": 38, "h": 17, "cw": 30, "ch": 10,
-        "when": "15 Dec 13:00", "image": "bank-unit.uf2", "kind": "frozen", "t": "1.5"}
+        "when": "15 Dec 13:00", "image": "bank-unit.uf2", "kind": "frozen", "t": "1.5",
+        "rows": "1. Ann 42 M", "who": "Ann"}
 
 
 def test_every_sentence_formats_in_both_languages():
