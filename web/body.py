@@ -276,7 +276,7 @@ class Page:
             "slots": [u.slots["L"], u.slots["R"]], "deal": u.deal_phase(), "volume": led.volume,
             "error": u.error, "entry": u.entry, "tones": heard,
             "profile": led.profile.name, "seq": led.seq, "store": u.store_status,
-            "balances": [[b, self._amount(b)] for b in led.bal[1:]],
+            "balances": [[b, self._amount(b)] for b in led.bal[1:CARDS + 1]],
             "log": self._recent(), "games": self._games, "wait": wait, "names": self.names,
             "events": self.console.take(), "said": self.said(held),
             "hold": [held[0], held[1]] if held else None, "maintenance": u.maintenance,
