@@ -118,7 +118,7 @@ def refused(unit, key, code, now, via):
             unit._tone("click")
             return True
         return False
-    if key == "+" and code == "no-amount" and not left and not right:
+    if key == "+" and code == "no-amount" and not entry and not left and not right:
         if unit.tally:
             return False  # the tally is in use (B14)
         _start_count(unit, now)

@@ -17,7 +17,7 @@ TONES = {
     "deal-end": (2400, 600),
     # Game night's (B19, B20): a fanfare for the winner, a double knock and a long alarm.
     "winner": (2600, 100, 3300, 100, 3900, 100, 0, 60, 3900, 350),
-    "clock-warning": (3000, 150, 0, 120, 3000, 150),
+    "clock-warning": (3300, 150, 0, 120, 3300, 150),
     "clock-end": (3900, 350, 2600, 350, 3900, 350, 2600, 600),
 }
 

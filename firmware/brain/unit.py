@@ -429,7 +429,7 @@ class Unit:
         if rec[KIND] == "go":
             self._go_used = False  # B9: a reversed Go may be taken again
         self._emit("txn", undo)
-        self._tone("money-in" if undo[TO] else "money-out")
+        self._tone("money-in" if 1 <= undo[TO] <= CARDS else "money-out")  # a card's, or not
 
     # -- cards (B3) ----------------------------------------------------------------------------
 

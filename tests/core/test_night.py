@@ -534,3 +534,18 @@ def test_b19_b20_b22_are_kept_by_the_flash_store_through_its_checkpoints():
         assert r2.text() == "44.00"
     headers = [bytes(b) for b in fs.files.values() if b"\"night\"" in bytes(b)]
     assert headers, "a checkpoint carries game night in its header"
+
+
+def test_b22_b10_a_collection_reversed_sounds_money_going_out():
+    r = Rig()
+    _pot_on(r)
+    r.insert("R", 1)
+    r.press("1M+")
+    r.remove("R")
+    r.insert("L", 2)
+    r.press("+")
+    r.take_tones()
+    r.press("C")
+    assert r.bal(2) == START and r.unit.ledger.bal[7] == 1000000
+    assert r.take_tones() == ["click", "money-out"]
+
