@@ -28,7 +28,7 @@ on battery it spends that time in `machine.lightsleep` (about 1 mA for the Pico,
 docs/hardware.md), on USB power in `poll` so the serial port stays up. A key or a card seen by
 a scan wakes the unit (rp2 cannot yet wake from an indefinite lightsleep on a pin, so the
 wake sources are checked between timed sleeps). With a power latch fitted, switching off
-releases it instead.
+releases it instead, unless the game clock runs (B20: it keeps time switched off).
 
 Ctrl-C from mpremote stops the program only in maintenance (DEAL held 3 s on the unit's
 keypad): then it is a KeyboardInterrupt, which nothing here catches for long (the display is
@@ -148,8 +148,11 @@ class App:
             if not u.power:
                 board.blank()
                 self._tone = None  # silenced with the rest, as blank() silences one playing
-                if board.latch is not None:
-                    board.latch.release()  # with a latch fitted the power goes here
+                clock = u.game_clock
+                if board.latch is not None and (clock is None or not clock.running):
+                    # With a latch fitted the power goes here; not while the game clock runs
+                    # (B20: it keeps time switched off), only at the next switch-off after it.
+                    board.latch.release()
         if u.power:
             if u.rev != self._rev:
                 self._rev = u.rev

@@ -2,7 +2,8 @@
 `bank restore FILE` reads back.
 
     {"format": "bank-backup", "version": 1, "taken", "unit" (HELLO), "profile", "volume",
-     "balances" {"1"..."6"}, "log" [LOG entries], "names" {card: name}, "snapshot"}
+     "balances" {"1"..."6"}, "pot" (the Free Parking pot's money, null while it is off: B22),
+     "log" [LOG entries], "names" {card: name}, "snapshot"}
 
 Everything but "snapshot" (the unit's own BACKUP record, null when it has none) comes from the
 core protocol and NAMES.
@@ -36,6 +37,7 @@ def take(bank):
         "profile": info.get("profile"),
         "volume": state.get("sound"),
         "balances": {str(k): v for k, v in sorted(balances.items())},
+        "pot": state.get("pot"),
         "log": bank.log(LOG_ALL),
         "names": {str(c): n for c, n in sorted(names_of(bank).items())},
         "snapshot": None,
@@ -88,6 +90,11 @@ def load(path):
             raise UsageError("%s: balance of card %s is not a multiple of %s, as every amount "
                              "of the %s profile is" % (path, card, money(profile.resolution),
                                                        profile.name))
+    pot = doc.get("pot")
+    if pot is not None and (isinstance(pot, bool) or not isinstance(pot, int) or pot < 0
+                            or pot > ledger.MOST or pot % profile.resolution):
+        raise UsageError("%s: \"pot\" is not a whole amount >= 0 of the %s profile" % (
+            path, profile.name))
     volume = doc.get("volume")
     if volume is not None and volume not in VOLUMES:
         raise UsageError("%s: \"volume\" must be 0, 1 or 2" % path)

@@ -40,6 +40,7 @@ from .out import CARD_COUNT, note
 from .script import cmd_run
 from .settings import cmd_name, cmd_set
 from .monitor import cmd_monitor
+from .night import add_parser as add_night, cmd_night
 from .views import cmd_balances, cmd_games, cmd_log, cmd_mem, cmd_status
 from .wire import split_keys
 
@@ -121,6 +122,7 @@ def build_parser():
     s = sub.add_parser("set", help="bank set sound 0|1|2, bank set profile NAME")
     s.add_argument("what", choices=("sound", "profile"))
     s.add_argument("value")
+    add_night(sub)
     s = sub.add_parser("deploy", help="copy firmware/ onto a Pico with mpremote")
     s.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
     s.add_argument("--firmware", help="the firmware directory (default: the repo's firmware/)")
@@ -150,6 +152,7 @@ COMMANDS = {
     "newgame": cmd_newgame,
     "set": cmd_set,
     "table": table.cmd_table,
+    "night": cmd_night,
 }
 
 

@@ -80,6 +80,11 @@ def cmd_restore(bank, args):
     for card in CARDS:  # only the ones that differ: each SET is a logged transaction
         if now.get(int(card)) != doc["balances"][card]:
             maint_errors(lambda c=card: bank.set_balance(int(c), doc["balances"][c]))
+    if doc.get("pot") is not None:
+        # B22: the pot on, and its money back (a new game emptied it)
+        maint_errors(lambda: bank.request("SET POT ON"))
+        if doc["pot"]:
+            maint_errors(lambda: bank.request("SET BALANCE POT %d" % doc["pot"]))
     if doc.get("volume") is not None:
         set_sound(bank, doc["volume"])
     _restore_names(bank, doc.get("names"))

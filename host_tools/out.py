@@ -62,8 +62,8 @@ def say(text=""):
 
 def card_label(card, names=None):
     """A card as shown: its number, and its player's name when the banker gave one."""
-    if card is None or card == "bank":
-        return "-" if card is None else "bank"
+    if card is None or card in ("bank", "pot"):  # the pot: the Free Parking pot's (B22)
+        return "-" if card is None else card
     name = (names or {}).get(card if isinstance(card, int) else int(card))
     return "%s %s" % (card, name) if name else str(card)
 

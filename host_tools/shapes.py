@@ -90,7 +90,7 @@ def check(payload, shape, command):
 
 CARD = Whole(1, len(CARDS))
 AMOUNT = Whole(0)
-SIDE = (CARD, "bank")
+SIDE = (CARD, "bank", "pot")  # the Free Parking pot (B22)
 # Seconds since 1970 up to 9999-12-30 UTC: a date any time zone still puts in a calendar year
 TIME = Whole(0, 253402128000)
 
@@ -100,10 +100,16 @@ STATE = {
     "power": str, "display": {"text": str, "k": bool, "M": bool}, "red": str, "green": str,
     "slots": {"L": (CARD, None), "R": (CARD, None)}, "entry": str, "deal": str,
     "sound": Whole(0, 2), "error": (str, None), "tally": Opt(AMOUNT), "maintenance": Opt(bool),
+    # game night (B19-B22; docs/protocol-extensions.md, "Game night")
+    "pot": Opt((AMOUNT, None)),
+    "clock": Opt(({"minutes": Whole(1, 999), "left": AMOUNT, "running": bool, "over": bool},
+                  None)),
+    "count": Opt(({"on": bool, "cards": Each(CARDS, AMOUNT), "ranking": [CARD]}, None)),
 }
 BALANCES = Each(CARDS, AMOUNT, every=True)
 TXN = {"seq": AMOUNT, "kind": str, "from": SIDE, "to": SIDE, "amount": AMOUNT,
-       "balances": Each(CARDS, AMOUNT), "undoes": Opt(AMOUNT), "profile": Opt(str),
+       "balances": Each(CARDS, AMOUNT, also={"pot": AMOUNT}), "undoes": Opt(AMOUNT),
+       "profile": Opt(str),
        "via": Opt(str)}
 LOG = [TXN]
 GAMES = [{"id": AMOUNT, "profile": (str, None), "seq": AMOUNT, "transactions": (AMOUNT, None),

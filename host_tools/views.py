@@ -117,6 +117,7 @@ def _log_and_every_balance(bank, n):
     for _ in range(2):
         entries = bank.log(n)
         bal = {str(c): v for c, v in bank.balances().items()}
+        bal["pot"] = bank.state().get("pot") or 0  # the Free Parking pot's (B22), as a card's
         after = []
         for e in reversed(entries):
             if any(bal.get(c) != v for c, v in e["balances"].items()):

@@ -178,6 +178,19 @@ def _flash_in_use(path, pid):
             % (path, pid))
 
 
+def set_pot(unit, on):
+    """--pot on|off (B22), where the profile is chosen: kept on flash; StartError when the pot
+    cannot be turned off (money in it) or the flash cannot keep it."""
+    from brain import night
+
+    err = night.set_pot(unit, on)
+    if err == "pot-not-empty":
+        raise StartError("--pot off: the Free Parking pot holds %d; collect it first (a card "
+                         "alone in L, nothing typed, +)" % unit.ledger.bal[night.POT])
+    if err:
+        raise StartError("--pot: the flash could not keep it (%s)" % err)
+
+
 class Host:
     """One simulated unit: its store, random source, clock, brain and protocol."""
 
@@ -202,5 +215,7 @@ class Host:
                                           opts.maintenance)
         except OSError as e:  # a new store's first checkpoint could not be written
             raise StartError(_unwritable(opts.state, e)) from None
+        if opts.pot is not None:
+            set_pot(self.unit, opts.pot)
         self.protocol = Protocol(self.unit, self.clock)
 

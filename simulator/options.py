@@ -6,7 +6,8 @@ from brain import profiles
 TABLE_PORT = 8001  # --table's and `bank table`'s: a phone's link stays the same between runs
 USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT] [--state DIR]
                           [--virtual-clock] [--seed N] [--profile {profiles}]
-                          [--maintenance] [--terminal] [--lang en|fr] [--table [PORT] [--lan]]
+                          [--pot on|off] [--maintenance] [--terminal] [--lang en|fr]
+                          [--table [PORT] [--lan]]
        python -m simulator --web [PORT] [--lan | --host ADDR]
        python -m simulator --pico [IMAGE.uf2] [--lang en|fr]
 
@@ -19,6 +20,7 @@ USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT
   --virtual-clock   time moves only on ADVANCE and HOLD
   --seed N          reproducible deal timer draws
   --profile NAME    the edition's money; a different one starts a new game
+  --pot on|off      the Free Parking pot, a house rule (off by default; kept on flash)
   --maintenance     grant maintenance mode (host tools may set balances, restore, profile)
   --terminal        the terminal front end even where a display exists
   --lang en|fr      the language the window and the terminal speak (default: the system's,
@@ -49,6 +51,7 @@ class Options:
         self.virtual_clock = False
         self.seed = None
         self.profile = None
+        self.pot = None  # True / False: the Free Parking pot turned on or off (B22)
         self.maintenance = False
         self.terminal = False
         self.lang = None  # None: the system's (desktop/words.py, lang_from_env)
@@ -103,6 +106,12 @@ def parse(argv):
         elif a == "--profile":
             o.profile = value(a).lower()
             i += 1
+        elif a == "--pot":
+            v = value(a).lower()
+            if v not in ("on", "off"):
+                raise UsageError("--pot is on or off, not %s" % v)
+            o.pot = v == "on"
+            i += 1
         elif a == "--lang":
             o.lang = value(a).lower()
             if o.lang not in ("en", "fr"):
@@ -130,7 +139,8 @@ def parse(argv):
             raise UsageError("unknown option " + a)
         i += 1
     if o.pico and (o.headless or o.mode or o.state or o.virtual_clock or o.seed is not None
-                   or o.profile or o.maintenance or o.terminal or o.table is not None):
+                   or o.profile or o.pot is not None or o.maintenance or o.terminal
+                   or o.table is not None):
         raise UsageError("--pico takes an image and --lang only: the emulated chip is the unit")
     if o.lan and o.table is None:
         raise UsageError("--lan goes with --table (or --web): it serves the table view to the "

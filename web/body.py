@@ -325,7 +325,7 @@ class Page:
             "slots": [u.slots["L"], u.slots["R"]], "deal": u.deal_phase(), "volume": led.volume,
             "error": u.error, "entry": u.entry, "tones": heard,
             "profile": led.profile.name, "seq": led.seq, "store": u.store_status,
-            "balances": [[words.grouped(b), self._amount(b)] for b in led.bal[1:]],
+            "balances": [[words.grouped(b), self._amount(b)] for b in led.bal[1:CARDS + 1]],
             "log": self._recent(), "games": self._games, "wait": wait, "names": self.names,
             "events": self.console.take(), "said": self.said(held),
             "hold": [held[0], held[1]] if held else None, "maintenance": u.maintenance,
@@ -336,9 +336,15 @@ class Page:
 page = None
 
 
-def start(state_dir, seed, virtual, profile, maintenance, lang="en"):
+def start(state_dir, seed, virtual, profile, maintenance, lang="en", pot=""):
+    """The page's unit; pot: "on" or "off" turns the Free Parking pot so (B22: ?pot=, where
+    the profile is chosen), "" leaves it as the game kept it."""
     global page
     page = Page(state_dir, seed, virtual, profile or None, maintenance)
+    if pot in ("on", "off"):
+        from brain import night
+
+        night.set_pot(page.unit, pot == "on")  # refused (money in it): left on, and said
     info = json.loads(set_lang(lang))
     info["tones"] = tones.TONES
     return json.dumps(info)

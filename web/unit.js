@@ -5,8 +5,9 @@
 //
 // URL options: ?game=NAME (a separate kept game; GAME_NAME says what a name is), ?seed=N
 // (reproducible deal timer, B13), ?clock=virtual (time moves only on ADVANCE/HOLD, as
-// --virtual-clock), ?profile=world|classic|francs (B15), ?maintenance (as --maintenance),
-// ?lang=en|fr (else the one chosen last, else the browser's).
+// --virtual-clock), ?profile=world|classic|francs (B15), ?pot=on|off (the Free Parking pot,
+// B22, as --pot), ?maintenance (as --maintenance), ?lang=en|fr (else the one chosen last,
+// else the browser's).
 // The port's module (micropython.mjs) is fetched with the rest, its bytes counted for the
 // progress bar, and imported from that copy: see start().
 
@@ -846,7 +847,8 @@ sys.path.insert(0, "/fw")`);
   const seed = params.has("seed") ? Number(params.get("seed"))
     : crypto.getRandomValues(new Uint32Array(1))[0];
   const info = JSON.parse(body.start(STATE, seed, params.get("clock") === "virtual",
-    params.get("profile") || "", params.has("maintenance"), chosenLang()));
+    params.get("profile") || "", params.has("maintenance"), chosenLang(),
+    params.get("pot") || ""));
   TONES = info.tones;
   speak(info);
   $("lang").addEventListener("change", () => {

@@ -9,9 +9,11 @@ take `via`, where it came from: "key" (the unit's own keypad and slots, the defa
 
 The unit's state is its own: other modules call these methods and read its public fields; the
 rare changes (a new game, the volume, the deal timer) import their module where they run and
-keep it once loaded (brain/games.py, brain/deal.py). What the brain needs from outside it is
-handed in (startup.py): the store, the random source, the game the store's loader read.
-Rule ids (B1-B18) are those of docs/rules.md.
+keep it once loaded (brain/games.py, brain/deal.py). Game night (B19-B22) is brain/night.py's,
+the unit's own code in a module of its own: imported at the first sequence B1-B18 refuse (each
+of game night's was one), and holding the keys and display while it is on (`night`). What the
+brain needs from outside it is handed in (startup.py): the store, the random source, the game
+the store's loader read. Rule ids (B1-B22) are those of docs/rules.md.
 """
 
 from brain import money
@@ -27,6 +29,7 @@ SLOTS = ("L", "R")
 SHOW_FUNDS = ("Err1", False, False)  # B8: the payer cannot afford it
 SHOW_STORE = ("Err5", False, False)  # B17: the store was damaged; the last good copy is in use
 SHOW_NO_GAME = ("Err6", False, False)  # B17: no good copy at all; hold C for a new game
+SHOW_END = ("End", False, False)  # B20: the game clock is over, until a key
 OFF = ("", False, False)
 
 
@@ -72,6 +75,10 @@ class Unit:
         self._deal_down = None  # ticks DEAL went down, while it is held (maintenance)
         self._ignore_up = None  # the key that woke the unit is not input (B16)
         self._held = []  # the keys down now: activity until released (B16)
+        self.night = None  # brain/night.py while game night has the keys or the display
+        self.view = None  # B19, B20, B22: what game night shows (night.py)
+        self.game_clock = None  # B20: a gameclock.Clock while a length is set
+        self.minus = None  # B21: (ticks, via) while - is held for a bankruptcy
 
     # -- outputs -------------------------------------------------------------------------------
 
@@ -107,8 +114,11 @@ class Unit:
         if self._disp_rev == self.rev:
             return self._disp
         self._disp_rev = self.rev
+        clock = self.game_clock
         if not self.power:
             shown = OFF
+        elif clock is not None and clock.ending():
+            shown = SHOW_END
         elif self._notice is not None:
             shown = self._notice
         elif self.entry:
@@ -117,6 +127,8 @@ class Unit:
         elif not self.ledger.ready:
             shown = SHOW_NO_GAME
         else:
+            shown = None if self.night is None else self.night.display(self)
+        if shown is None:
             card = self.shown_card()
             shown = money.fmt(self.ledger.bal[card] if card else self.tally, self.ledger.profile)
         self._disp = shown
@@ -158,6 +170,10 @@ class Unit:
         self._last = now
         if status == "damaged":
             self.store_damaged(now)
+        if self.ledger.clock is not None or self.ledger.count is not None:
+            from brain import night
+
+            night.boot(self, now)  # B19, B20: as the store kept them
         self.rev += 1
         return status
 
@@ -202,6 +218,9 @@ class Unit:
         self._notice = None
         self._focus = None
         self._focus_next = None
+        self.view = None
+        if self.night is not None:
+            self.night.settle(self)
 
     # -- input ---------------------------------------------------------------------------------
 
@@ -244,6 +263,8 @@ class Unit:
             self._ignore_up = key  # B16: the waking key is not taken as input
             return None
         self._input(now, False, via)
+        if self.night is not None and self.night.key(self, key, now, via):
+            return None
         if key == "C":
             self._c_down = now  # acts on release, or after hold_ms (B10, B11)
             self._c_fired = False
@@ -275,15 +296,19 @@ class Unit:
                 self.rev += 1
         elif key == "DEAL":
             self._deal_down = None
+        elif key == "-" and self.minus is not None:
+            self.night.minus_up(self)  # B21: released before its 3 s
         return None
 
     def _type(self, key, now, via):
         entry = self.entry
         if (key == "." and not entry
                 and self.slots["L"] is None and self.slots["R"] is None):
-            self._cycle_volume(now)
+            from brain import games
+
+            games.cycle_volume(self, now)  # B12
         elif key == "M" and not entry:
-            self._go(via)
+            self._go(now, via)
         elif money.accepts(self._ndig, self._dot, self._suffix, key):
             entry = self.entry = entry + key
             if key == "K" or key == "M":
@@ -296,7 +321,7 @@ class Unit:
                     self._ndig += 1
             self._tone("click")
         else:
-            self._refuse("bad-entry")  # B2: ignored, the entry stays as it was
+            self._or_night(key, "bad-entry", now, via)  # B2: ignored, the entry stays as it was
 
     def _clear_entry(self):
         self.entry = ""
@@ -305,11 +330,11 @@ class Unit:
         self._dot = False
         self._suffix = ""
 
-    def _go(self, via):
+    def _go(self, now, via):
         left = self.slots["L"]
         if left is None or self.slots["R"] is not None:
             # B9 needs one card, in L; with no card at all M is a suffix with no digits (B2).
-            self._refuse("bad-entry" if self.slots["R"] is None else "wrong-slot")
+            self._or_night("M", "bad-entry" if self.slots["R"] is None else "wrong-slot", now, via)
             return
         if self._go_used:
             self._refuse("go-taken")  # once per insertion
@@ -328,16 +353,16 @@ class Unit:
         right = self.slots["R"]
         ledger = self.ledger
         if left is None and right is None:
-            self._tally(sign)
+            self._tally(sign, now, via)
             return
         # B7: + needs exactly one card, in L; - needs a card in R.
         wrong = right is not None or left is None if sign == "+" else right is None
         if wrong:
-            self._refuse("wrong-slot")
+            self._or_night(sign, "wrong-slot", now, via)
             return
         amount, err = money.parse(self.entry, ledger.profile, True)
         if err:
-            self._refuse(err)
+            self._or_night(sign, err, now, via)
             return
         if sign == "+":
             rec = ledger.move("receive", 0, left, amount, 0, via)
@@ -345,6 +370,11 @@ class Unit:
             rec = ledger.move("pay", right, 0, amount, 0, via)
         else:
             rec = ledger.move("transfer", right, left, amount, 0, via)
+        self._moved(rec, sign, now)
+
+    def _moved(self, rec, sign, now):
+        """A move of the keypad's made (the record) or refused (its code), with what it shows
+        and sounds (B4-B8, and game night's moves: brain/night.py)."""
         if isinstance(rec, str):
             self._refuse(rec)
             if rec == "insufficient-funds":
@@ -357,16 +387,16 @@ class Unit:
             self._tone("money-in")
         else:
             self._tone("money-out")
-            if left is not None:
+            if 1 <= rec[TO] <= CARDS:
                 # B6: the payer's new balance for a second, then the payee's, with its tone.
-                self._focus_next = left
+                self._focus_next = rec[TO]
                 self._focus_at = ticks_add(now, self.transfer_ms)
 
-    def _tally(self, sign):
+    def _tally(self, sign, now, via):
         # B14: an adding machine; B2's format, not its limits; never below 0; no account moves.
         amount, err = money.parse(self.entry, self.ledger.profile, False)
         if err:
-            self._refuse(err)
+            self._or_night(sign, err, now, via)
             return
         if sign == "+":
             self.tally += amount
@@ -375,8 +405,17 @@ class Unit:
         self._clear_entry()
         self._tone("click")
 
+    def _or_night(self, key, code, now, via):
+        """A sequence B1-B18 refuse with code: game night's where it is one (B19-B22)."""
+        from brain import night
+
+        if not night.refused(self, key, code, now, via):
+            self._refuse(code)
+
     def _clear(self, now, via):
         """A plain C (B10; B14 without a card)."""
+        if self.night is not None and self.night.clear(self):
+            return
         if self.entry:
             self._clear_entry()
             return
@@ -395,7 +434,7 @@ class Unit:
         if rec[KIND] == "go":
             self._go_used = False  # B9: a reversed Go may be taken again
         self._emit("txn", undo)
-        self._tone("money-in" if undo[TO] else "money-out")
+        self._tone("money-in" if 1 <= undo[TO] <= CARDS else "money-out")  # a card's, or not
 
     # -- cards (B3) ----------------------------------------------------------------------------
 
@@ -420,6 +459,8 @@ class Unit:
             self._go_used = False
         self._show((DIGITS[card], False, False), now, self.card_ms)
         self._tone("card")
+        if self.night is not None:
+            self.night.card(self, card)  # B19: a card in the count takes part
         return None
 
     def card_out(self, slot, now):
@@ -439,6 +480,8 @@ class Unit:
             return None
         self._input(now, True)
         self._clear_entry()  # B3: removing a card discards an entry in progress
+        if self.night is not None:
+            self.night.card(self, None)
         return None
 
     # -- the rare changes ----------------------------------------------------------------------
@@ -473,22 +516,11 @@ class Unit:
         self._end_session()
         self._go_used = False
         self._no_error()
+        self.game_clock = self.minus = self.night = None  # B19, B20: the game's, gone with it
         self.rev += 1
         self._emit("game", self.ledger.profile.name)
         self._tone("new-game")
         return None
-
-    def _cycle_volume(self, now):
-        """B12: `.` with no card and no entry: 2 -> 1 -> 0 -> 2, shown for a second, kept."""
-        from brain import games
-
-        vol = (self.ledger.volume - 1) % 3
-        err = games.set_volume(self.ledger, vol)
-        if err:
-            self._refuse(err)
-            return
-        self._show(("012"[vol], False, False), now, self.message_ms)
-        self._tone("click")
 
     def set_volume(self, volume):
         """B12, from a host (SET SOUND): None or the error, which keeps it as it was."""
@@ -498,16 +530,6 @@ class Unit:
         if not err:
             self.rev += 1
         return err
-
-    def _toggle_maintenance(self, now):
-        """DEAL held for hold_ms: the banker, at the unit, lets host tools change money."""
-        if self.deal_timer is not None:
-            self.deal_timer.stop()  # the deal the press started is not meant
-        self.maintenance = not self.maintenance
-        self._show(("SErv", False, False) if self.maintenance else ("PLAY", False, False), now,
-                   self.message_ms)
-        self.rev += 1
-        self._tone("click")
 
     def set_balance(self, card, amount, via="key"):
         """Maintenance (host tools): a balance put straight, logged as the move it took; the
@@ -521,7 +543,10 @@ class Unit:
         record or the error."""
         from brain import games
 
-        return self._changed(games.restore_game(self.ledger, gid, via))
+        rec = self._changed(games.restore_game(self.ledger, gid, via))
+        if not isinstance(rec, str):
+            self.game_clock = self.minus = self.night = self.view = None  # B19, B20
+        return rec
 
     def _changed(self, rec):
         if not isinstance(rec, str):
@@ -534,13 +559,13 @@ class Unit:
 
     def deadline(self):
         """Ticks of the next timed change, or None: a host may sleep until then."""
+        due = None if self.night is None else self.night.due(self)  # B20 runs switched off
         if not self.power:
-            return None
-        due = None
+            return due
         timer = self.deal_timer
         dealing = timer is not None and timer.phase != "idle"
         if not self._held and not dealing:
-            due = ticks_add(self._last, self.off_ms)  # B16: not while a key is down
+            due = _sooner(due, ticks_add(self._last, self.off_ms))  # B16: not while a key is down
         if self._notice is not None and self._notice_until is not None:
             due = _sooner(due, self._notice_until)
         if self._focus_next is not None:
@@ -554,9 +579,11 @@ class Unit:
         return due
 
     def tick(self, now):
-        if not self.power:
-            return
         before = self.rev
+        if self.night is not None:
+            self.night.tick(self, now)  # B20: the clock runs switched off too
+        if not self.power:
+            return self.rev != before
         if self._notice is not None and self._notice_until is not None:
             if ticks_diff(now, self._notice_until) >= 0:
                 self._notice = None
@@ -573,7 +600,9 @@ class Unit:
         if self._deal_down is not None:
             if ticks_diff(now, ticks_add(self._deal_down, self.hold_ms)) >= 0:
                 self._deal_down = None
-                self._toggle_maintenance(now)
+                from brain import games
+
+                games.toggle_maintenance(self, now)
         timer = self.deal_timer
         if timer is not None and timer.phase != "idle":
             tone = timer.step(now)

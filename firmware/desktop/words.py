@@ -22,7 +22,7 @@ so French borrows their words ("carte", "Banque", "Départ").
 
 from brain import money
 from brain import profiles
-from brain.ledger import AMOUNT, CARDS, FROM, KIND, MOST, SEQ, TO, UNDOES
+from brain.ledger import AMOUNT, CARDS, FROM, KIND, MOST, POT, SEQ, TO, UNDOES
 
 LANGS = ("en", "fr")
 NAMES = {"en": "English", "fr": "Fran\u00e7ais"}
@@ -31,7 +31,8 @@ _lang = ["en"]
 CODES = ("insufficient-funds", "go-taken", "wrong-slot", "bad-entry", "no-amount", "no-suffix",
          "too-fine", "below-minimum", "above-maximum", "no-game", "store-failed",
          "store-damaged", "slot-occupied", "card-in-use", "slot-empty", "no-backup", "bad-key",
-         "bad-argument", "game-damaged", "balance-limit")
+         "bad-argument", "game-damaged", "balance-limit", "counting", "no-count", "no-clock",
+         "pot-empty", "pot-not-empty", "no-balance")
 
 MINUS = "\u2212"
 
@@ -51,6 +52,31 @@ TEXTS = {
         "kind.set": "set",
         "kind.restore": "restore",
         "txn.restore": "#{seq} a previous game brought back",
+        # game night (the count, the game clock, a bankruptcy, the Free Parking pot)
+        "kind.bankrupt": "bankrupt",
+        "kind.pot-in": "into the pot",
+        "kind.pot-out": "pot collected",
+        "pot.short": "pot",
+        "counting": ("no money moves during the count: C with no card in leaves it, and play "
+                     "goes on"),
+        "no-count": "no card is in the count yet: put each remaining player's card in",
+        "no-clock": "no game clock runs: type the minutes, then + to start one",
+        "pot-empty": "the Free Parking pot is empty: nothing to collect",
+        "pot-not-empty": "the pot holds {amount}: collect it before turning the pot off",
+        "no-balance": "{card} has nothing left to hand over",
+        "no-balance.anon": "that card has nothing left to hand over",
+        "night.pot": "Free Parking pot: {amount}",
+        "night.clock": "game clock: {n} min left",
+        "night.clock.stopped": "game clock stopped: {n} min left",
+        "night.clock.over": "game clock: time is up",
+        "night.clock.end": "time is up: any key starts the count",
+        "night.count": "count: {rows}",
+        "night.count.none": "count: put each remaining player's card in",
+        "night.winner": "{who} wins with {amount}",
+        "night.tie": "{who} share first place with {amount}",
+        "night.and": " and ",
+        "note.bankrupt": "{src} is bankrupt: {amount} to {dst}",
+        "note.pot-out": "{dst} collects the Free Parking pot: {amount}",
         "txn.undoes": " (undoes #{seq})",
         # refusals
         "undo.short": ("C cannot reverse the last transaction: the card it paid no longer has "
@@ -263,6 +289,35 @@ TEXTS = {
         "kind.set": "r\u00e9glage",
         "kind.restore": "reprise",
         "txn.restore": "#{seq} une partie pr\u00e9c\u00e9dente reprise",
+        "kind.bankrupt": "faillite",
+        "kind.pot-in": "au pot",
+        "kind.pot-out": "pot ramass\u00e9",
+        "pot.short": "pot",
+        "counting": ("aucun argent ne bouge pendant le d\u00e9compte : C sans carte le quitte, "
+                     "et la partie reprend"),
+        "no-count": ("aucune carte n'est encore dans le d\u00e9compte : ins\u00e9rez la carte "
+                     "de chaque joueur restant"),
+        "no-clock": ("aucun chrono de partie ne tourne : tapez les minutes, puis + pour en "
+                     "lancer un"),
+        "pot-empty": "le pot du Parc gratuit est vide : rien \u00e0 ramasser",
+        "pot-not-empty": ("le pot contient {amount} : ramassez-le avant de d\u00e9sactiver le "
+                          "pot"),
+        "no-balance": "{card} n'a plus rien \u00e0 c\u00e9der",
+        "no-balance.anon": "cette carte n'a plus rien \u00e0 c\u00e9der",
+        "night.pot": "pot du Parc gratuit : {amount}",
+        "night.clock": "chrono de partie : {n} min restantes",
+        "night.clock.stopped": "chrono de partie arr\u00eat\u00e9 : {n} min restantes",
+        "night.clock.over": "chrono de partie : le temps est \u00e9coul\u00e9",
+        "night.clock.end": ("le temps est \u00e9coul\u00e9 : une touche lance le "
+                            "d\u00e9compte"),
+        "night.count": "d\u00e9compte : {rows}",
+        "night.count.none": ("d\u00e9compte : ins\u00e9rez la carte de chaque joueur "
+                             "restant"),
+        "night.winner": "{who} gagne avec {amount}",
+        "night.tie": "{who} partagent la premi\u00e8re place avec {amount}",
+        "night.and": " et ",
+        "note.bankrupt": "{src} fait faillite : {amount} \u00e0 {dst}",
+        "note.pot-out": "{dst} ramasse le pot du Parc gratuit : {amount}",
         "txn.undoes": " (annule n\u00b0{seq})",
         "undo.short": ("C ne peut pas annuler la derni\u00e8re op\u00e9ration : la carte "
                        "pay\u00e9e n'a plus cet argent"),
@@ -599,6 +654,8 @@ def txn_line(rec, profile=None, names=None, lang=None):
     def side(c):
         if not c:
             return say("bank.short", lang)
+        if c == POT:
+            return say("pot.short", lang)
         return (names or {}).get(c) or str(c)
 
     texts = TEXTS[lang or _lang[0]]
@@ -678,8 +735,13 @@ def explain(code, entry="", slots=None, balances=None, profile=None, key=None, n
         return s("balance-limit", card=card(left), most=most) if left else s(
             "balance-limit.anon", most=most)
     if code in ("no-amount", "no-game", "store-damaged", "store-failed", "no-backup",
-                "game-damaged"):
+                "game-damaged", "counting", "no-count", "no-clock", "pot-empty"):
         return s(code)
+    if code == "pot-not-empty":
+        return s(code, amount=amt(balances.get(POT, 0))) if POT in balances else s("refused",
+                                                                                  code=code)
+    if code == "no-balance":
+        return s(code, card=card(right)) if right else s("no-balance.anon")
     if code == "slot-occupied":
         held = slots.get(key)
         return s("slot-occupied", slot=key, card=card(held)) if held else s(
@@ -730,12 +792,18 @@ def state_refusal(state, profile=None, balances=None, names=None, lang=None):
 def note(kind, arg, profile, names=None, lang=None):
     """What the unit did by itself, from its listeners' event (kind, arg): an undo, a new game
     say so; another transaction or a switch-off ends the last note (''); None: no change."""
-    if kind == "txn" and arg[KIND] == "undo":
-        def side(c):
-            return who(c, names, lang) if c else say("bank", lang)
+    def side(c):
+        if c == POT:
+            return say("pot.short", lang)
+        return who(c, names, lang) if c else say("bank", lang)
 
-        return say("note.undo", lang, seq=arg[UNDOES], amount=amount(arg[AMOUNT], profile),
-                   src=side(arg[FROM]), dst=side(arg[TO]))
+    if kind == "txn" and arg[KIND] in ("undo", "bankrupt", "pot-out"):
+        value = amount(arg[AMOUNT], profile)
+        if arg[KIND] == "undo":
+            return say("note.undo", lang, seq=arg[UNDOES], amount=value, src=side(arg[FROM]),
+                       dst=side(arg[TO]))
+        return say("note." + arg[KIND], lang, amount=value, src=side(arg[FROM]),
+                   dst=side(arg[TO]))
     if kind == "txn" or (kind == "power" and arg == "off"):
         return ""
     if kind == "game":
@@ -826,18 +894,68 @@ def when(t, lang=None):
 
 
 def what_now(unit, lang=None, names=None):
-    """The unit's own state in words when nothing was refused: switched off, maintenance; with
-    two cards in, whose balance the display shows (the payer's, or the payee's after a
-    transfer: B3, B6), while it shows it."""
+    """The unit's own state in words when nothing was refused: switched off, maintenance, game
+    night's pot, clock and count (night()); with two cards in, whose balance the display shows
+    (the payer's, or the payee's after a transfer: B3, B6), while it shows it."""
     if not unit.power:
         return say("off", lang)
+    from brain import night as brain_night
+
+    pot, clock, count = brain_night.state(unit)
+    said = night(pot, _plain(clock), _plain(count), unit.ledger.profile, names, lang)
     if unit.maintenance:
-        return say("maintenance", lang)
+        said.insert(0, say("maintenance", lang))
+        return "  \u00b7  ".join(said)
     slots = unit.slots
     card = unit.shown_card()
     if slots["L"] and slots["R"] and card and not unit.entry:
         bal = unit.ledger.bal[card]
         if unit.display() == money.fmt(bal, unit.ledger.profile):
-            return say("shows", lang, card=who(card, names, lang),
-                       amount=amount(bal, unit.ledger.profile))
-    return ""
+            said.insert(0, say("shows", lang, card=who(card, names, lang),
+                               amount=amount(bal, unit.ledger.profile)))
+    return "  \u00b7  ".join(said)
+
+
+def _plain(pairs):
+    """STATE's JSON pairs (brain/night.py's state) as the dict a host reads."""
+    if not isinstance(pairs, tuple):
+        return pairs
+    return dict((k, _plain(v)) for k, v in pairs)
+
+
+def night(pot, clock, count, profile=None, names=None, lang=None):
+    """Game night in sentences, from STATE's "pot", "clock" and "count" (a host's, or a unit's:
+    what_now): the pot's money, the time left, the count by the players' names and who wins;
+    [] when none of it is on. names: {card: name}."""
+    out = []
+    if pot is not None:
+        out.append(say("night.pot", lang, amount=amount(pot, profile)))
+    if clock:
+        left = clock.get("left") or 0
+        m = (left + 59999) // 60000
+        if clock.get("over"):
+            out.append(say("night.clock.over", lang))
+        else:
+            out.append(say("night.clock" if clock.get("running") else "night.clock.stopped",
+                           lang, n=m))
+    if count and count.get("on"):
+        out.append(counted(count, profile, names, lang))
+    return out
+
+
+def counted(count, profile=None, names=None, lang=None):
+    """The count in one sentence: each card by its player's name, richest first, and who wins
+    (they who share first place when they tie)."""
+    from brain.count import ranking
+
+    cards = count.get("cards") or {}
+    rows = ranking([(int(c), n) for c, n in cards.items()])
+    if not rows:
+        return say("night.count.none", lang)
+    listed = ", ".join("%d. %s %s" % (r[0], who(r[1], names, lang), amount(r[2], profile))
+                       for r in rows)
+    first = [who(r[1], names, lang) for r in rows if r[0] == 1]
+    best = amount(rows[0][2], profile)
+    end = say("night.winner", lang, who=first[0], amount=best) if len(first) == 1 else say(
+        "night.tie", lang, who=say("night.and", lang).join(first), amount=best)
+    return say("night.count", lang, rows=listed) + "; " + end

@@ -14,7 +14,8 @@ them and kept.
 import store
 import jsonw
 from brain.clock import ticks_add, ticks_diff
-from brain.ledger import (AMOUNT, CARDS, FROM, FROM_AFTER, KIND, SEQ, TO, TO_AFTER, UNDOES, VIA)
+from brain.ledger import (AMOUNT, CARDS, FROM, FROM_AFTER, KIND, POT, SEQ, TO, TO_AFTER, UNDOES,
+                          VIA)
 from brain.unit import KEYS
 from version import VERSION
 
@@ -76,7 +77,11 @@ class LineReader:
 
 
 def _card_json(card):
-    return card if card else "bank"
+    return "pot" if card == POT else card if card else "bank"
+
+
+def _account(card):
+    return "pot" if card == POT else str(card)
 
 
 def txn_json(rec, bal=None, profile=None):
@@ -84,16 +89,19 @@ def txn_json(rec, bal=None, profile=None):
     "balances" is what the move left on the cards it touched; a restore, which moves no money
     between cards but brings a whole game back, carries all six (bal: the ledger's list after
     it) and the profile it brought back, so a host that follows the records alone has every
-    balance."""
+    balance (and the pot's, B22, when the game it brought back has money in it). The pot's
+    balance is "pot"'s."""
     after = []
     if bal is not None:
         for c in range(1, CARDS + 1):
             after.append((str(c), bal[c]))
+        if bal[POT]:
+            after.append(("pot", bal[POT]))
     else:
         if rec[FROM]:
-            after.append((str(rec[FROM]), rec[FROM_AFTER]))
+            after.append((_account(rec[FROM]), rec[FROM_AFTER]))
         if rec[TO]:
-            after.append((str(rec[TO]), rec[TO_AFTER]))
+            after.append((_account(rec[TO]), rec[TO_AFTER]))
     fields = [("seq", rec[SEQ]), ("kind", rec[KIND]), ("from", _card_json(rec[FROM])),
               ("to", _card_json(rec[TO])), ("amount", rec[AMOUNT]), ("balances", tuple(after))]
     if rec[UNDOES]:
@@ -188,6 +196,10 @@ class Protocol:
                 (("profile", arg), ("balances", _all_balances(self.unit.ledger.bal)))))
         elif kind == "power":
             self.pending.append("! power " + jsonw.dumps((("power", arg),)))
+        elif kind in ("pot", "clock", "count"):
+            # Game night (B19-B22): the setting, the clock or the count as STATE has it now.
+            self.pending.append("! %s %s" % (kind, jsonw.dumps(
+                ((kind, self._night()[("pot", "clock", "count").index(kind)]),))))
 
     def drain(self):
         """Event lines that happened between commands (a real clock's timers)."""
@@ -259,7 +271,22 @@ class Protocol:
             ("slots", (("L", slots["L"]), ("R", slots["R"]))),
             ("entry", u.entry), ("deal", u.deal_phase()), ("sound", u.ledger.volume),
             ("error", u.error), ("tally", u.tally), ("maintenance", u.maintenance),
-        ))
+        ) + self._night_pairs())
+
+    def _night(self):
+        """(pot, clock, count) as STATE shows them (docs/protocol-extensions.md, "Game
+        night")."""
+        u = self.unit
+        led = u.ledger
+        if u.night is None and not led.pot_on and not led.bal[POT] and led.count is None:
+            return None, None, None  # nothing of game night on: not worth loading it
+        from brain import night
+
+        return night.state(u)
+
+    def _night_pairs(self):
+        pot, clock, count = self._night()
+        return (("pot", pot), ("clock", clock), ("count", count))
 
     # -- the core commands ---------------------------------------------------------------------
 

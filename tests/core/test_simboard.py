@@ -89,3 +89,30 @@ def test_the_simulated_board_has_the_parts_app_drives():
     assert board.leds.modes == ["slow", "on"]
     board.blank()
     assert board.leds.modes == ["off", "off"] and board.shown == ("", False, False)
+
+
+class _Latch:
+    def __init__(self):
+        self.released = 0
+
+    def release(self):
+        self.released += 1
+
+
+def test_the_power_latch_is_kept_while_the_game_clock_runs_b20():
+    # Released at switch-off (B16), the unit would keep no time: not while the clock runs, and
+    # at the first switch-off after its end.
+    rig, app, _, _ = _app()
+    app.board.latch = latch = _Latch()
+    for k in ("K", "7", "+", "K"):
+        app.press(k)
+        app.release(k)
+    rig.clock.advance(rig.unit, 61000)
+    app.step(rig.clock.now())
+    assert not rig.unit.power and latch.released == 0
+    rig.clock.advance(rig.unit, 7 * 60000 - 61000)  # woken at 5 and 1 minute left, the end
+    app.step(rig.clock.now())
+    assert rig.unit.power and latch.released == 0
+    rig.clock.advance(rig.unit, 61000)
+    app.step(rig.clock.now())
+    assert not rig.unit.power and latch.released == 1

@@ -1,7 +1,8 @@
 """B17 under fault injection: the power fails at every write, flush and close of a scripted
-session (receive, pay, transfer, go, undo, volume, new game, restore); each time the next boot
-finds the state just before or just after the operation in flight, never a mixture, never a
-reset. FaultFS (storerig.py) lands every write at once, so a cut leaves torn files."""
+session (receive, pay, transfer, go, undo, volume, new game, restore; and game night's writes,
+B19-B22: a bankruptcy, the pot's moves and setting, the count, the game clock); each time the
+next boot finds the state just before or just after the operation in flight, never a mixture,
+never a reset. FaultFS (storerig.py) lands every write at once, so a cut leaves torn files."""
 
 from store import load as storeload
 from storerig import FaultFS, SmallLedger, copy_files, key, recorded, session, state
@@ -15,16 +16,16 @@ def _boot(files, journal_max):
     return led, status, fs
 
 
-def _states(ops, journal_max, seed):
+def _states(ops, journal_max, seed, night):
     """A first run: the state before and after each op (-1: the first boot's checkpoint)."""
     led = SmallLedger(FileStore("/bank", fs=FaultFS(), journal_max=journal_max))
     assert storeload.into(led, None) == "new"
-    return recorded(led, ops, seed)
+    return recorded(led, ops, seed, night)
 
 
-def _cut_everywhere(ops, journal_max, seed):
+def _cut_everywhere(ops, journal_max, seed, night=False):
     """The same run again; at every step, boot what a cut there would leave and check it."""
-    states, txns = _states(ops, journal_max, seed)
+    states, txns = _states(ops, journal_max, seed, night)
     seen = {}
     checked = [0]
 
@@ -63,7 +64,7 @@ def _cut_everywhere(ops, journal_max, seed):
     def before(i):
         fs.tag = i
 
-    session(led, ops, seed, before)
+    session(led, ops, seed, before, None, night)
     fs.collect = None
     check(ops - 1, fs.files)
     assert states[ops - 1][1] == state(led)
@@ -74,6 +75,29 @@ def test_cut_at_every_step_of_a_long_session():
     txns, checked, ops = _cut_everywhere(230, 16, 7)
     assert txns >= 200, txns
     assert checked > 1000, checked
+
+
+def test_cut_at_every_step_of_a_game_night_session_b19_b20_b21_b22():
+    # Every new kind of write: a bankruptcy and the pot's moves (one journal line each, like a
+    # transfer), the pot's setting, the count and the clock (a line each), across checkpoints
+    # that carry them in their header.
+    led = SmallLedger(FileStore("/bank", fs=FaultFS(), journal_max=8))
+    storeload.into(led, None)
+    kinds = {}
+
+    def after(i):
+        last = storeload.records(led, 1)
+        if last:
+            kinds[last[0][1]] = 1
+        kinds["pot on"] = kinds.get("pot on") or led.pot_on
+        kinds["count"] = kinds.get("count") or led.count is not None
+        kinds["clock"] = kinds.get("clock") or led.clock is not None
+
+    session(led, 150, 5, None, after, True)
+    for kind in ("bankrupt", "pot-in", "pot-out", "pot on", "count", "clock"):
+        assert kinds.get(kind), kinds
+    txns, checked, _ = _cut_everywhere(150, 8, 5, True)
+    assert checked > 600, checked
 
 
 def test_cut_at_every_step_with_a_checkpoint_each_few_transactions():
