@@ -39,12 +39,9 @@ class FaultFile:
     def readline(self):
         buf = self.fs.files[self.path]
         i = self.pos
-        j = i
-        n = len(buf)
-        while j < n and buf[j] != 10:
-            j += 1
-        if j < n:
-            j += 1
+        j = buf.find(b"\n", i) + 1  # to the line end, or (none) to the end of the file
+        if j == 0:
+            j = max(i, len(buf))
         self.pos = j
         return bytes(buf[i:j])
 
