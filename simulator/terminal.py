@@ -7,7 +7,8 @@ rows tall at 80x24); a resize (SIGWINCH) redraws at the new size at once. The li
 `lights.lit`, the tone by name. A terminal reports no key releases, so keys are taps (down then
 up); `n` (or `C`) holds C for 3 s, the new game (B11), and `S` holds DEAL for 3 s, maintenance
 mode; each asks first and only `y` goes on, since one stray keystroke next to `m` must not wipe
-a game. `f` switches between English and French. Like the window it re-implements no rule: keys
+a game. `f` switches between English and French; with `--table`, `t` shows the table view's
+QR code for the phones (and back). Like the window it re-implements no rule: keys
 and card movements become events on the simulated board that the unit's own loop (app.App)
 takes, everything drawn is a Unit output; a refusal is said in words (desktop/words.py, the
 window's and the page's sentences).
@@ -51,6 +52,7 @@ class Terminal:
         self.announce = announce
         self.server = None
         self.table = None  # the table view being served (--table)
+        self.qr = False  # its QR code shown instead of the unit (t)
         self.mode = None  # 'L' or 'R' after l / r: the next digit is a card
         self.last_key = None  # the key a refusal is about
         self.panel = False
@@ -123,6 +125,9 @@ class Terminal:
             return
         if ch in ("b", "B"):
             self.panel = not self.panel
+            return
+        if ch in ("t", "T") and self.table is not None:
+            self.qr = not self.qr
             return
         if ch in ("f", "F"):
             words.set_lang("en" if words.lang() == "fr" else "fr")
@@ -208,6 +213,13 @@ class Terminal:
         green = "(*)" if v.green else "( )"
         out.append((" MONOPOLY BANK   %s %s%s   %s" % (red, green, maint,
                                                     words.say(self.announce)), "title"))
+        if self.qr and self.table is not None:
+            from simulator.lan import qr_block
+
+            out.extend((" " + line, "text") for line in qr_block(self.table.url).splitlines())
+            out.append((" " + words.say("term.table", url=self.table.url), "text"))
+            out.append((" " + words.say("term.table-back"), "help"))
+            return [(text[:cols], kind) for text, kind in out], (v.red, v.green)
         width = max(10, cols - 2)
         below = []
 

@@ -203,3 +203,20 @@ def test_bank_table_keeps_its_link_between_runs(tmp_path):
         assert again == url == "http://127.0.0.1:%d/%s/" % (port, url.split("/")[3])
     finally:
         p.stop()
+
+
+def test_bank_table_follows_a_unit_on_a_serial_line():
+    # A pty is a serial line as a Pico's USB port is one: pyserial opens it as a device.
+    u = Proc([sys.executable, "-m", "simulator", "--headless", "--pty"])
+    try:
+        path = u.line("listening pty ").split()[-1]
+        t = Proc([sys.executable, "-m", "host_tools", "-p", path, "table", "0"])
+        url = t.line("table ").split()[1]
+        try:
+            phone = Phone(url)
+            view = phone.until(lambda v: v["unit"] == "live")
+            assert view["balances"] == {str(c): 15000000 for c in range(1, 7)}
+        finally:
+            t.stop(signal.SIGINT)
+    finally:
+        u.stop()

@@ -270,21 +270,22 @@ def test_the_unit_gone_is_said_and_the_view_back_when_it_answers():
 
 
 class Page:
-    """A post as web/body.py's TableFeed makes it, from a Protocol of its own."""
+    """The page that is itself a unit, as web/body.py runs it: its TableFeed's lines."""
 
     def __init__(self, unit):
-        self.client = ProtocolClient(unit.host)
-        self.client.ask("EVENTS ON")
+        from desktop.reads import TableFeed
+
+        self.unit = unit
+        self.feed = TableFeed(unit.host.unit, unit.host.clock)
+
+    def names(self):
+        return [self.unit.ask("NAMES")[str(c)] for c in range(1, 7)]
 
     def whole(self):
-        lines = [["!", "! %s %s" % (k, json.dumps(d))] for k, d in self.client.take()]
-        for command in WHOLE:
-            out = self.client.proto.handle(command)
-            lines.append([command, out[-1]])
-        return lines
+        return self.feed.lines(True, self.names())
 
     def events(self):
-        return [["!", "! %s %s" % (k, json.dumps(d))] for k, d in self.client.take()]
+        return self.feed.lines(False, self.names())
 
 
 def post(feed, page, lines=(), **extra):

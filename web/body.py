@@ -39,7 +39,7 @@ from brain.ledger import CARDS  # noqa: E402
 from desktop import seeded  # noqa: E402
 from desktop import vclock  # noqa: E402
 from desktop import words  # noqa: E402
-from desktop.reads import WHOLE  # noqa: E402
+from desktop.reads import TableFeed  # noqa: E402
 from desktop.simapp import SimApp  # noqa: E402
 from desktop.simboard import SimBoard  # noqa: E402
 from protocol import Protocol  # noqa: E402
@@ -125,53 +125,6 @@ class Console:
         out = self.events
         self.events = []
         return out
-
-
-class TableFeed:
-    """The page's line to the table view of the simulator that serves it (`--web`,
-    docs/table.md): a Protocol of its own, events on, asked only what the table reads
-    (desktop/reads.py). `lines(whole, names)` gives what the table has not heard yet, as
-    [command, reply] and ["!", event line] pairs: the events, then STATE when what the table
-    shows of it changed, NAMES when the names did, or the whole game (when asked, and after a
-    restore, whose history no event carries)."""
-
-    def __init__(self, unit, clock):
-        self.unit = unit
-        self.protocol = Protocol(unit, clock)
-        self.listener = unit.listeners[-1]  # the one Protocol() added; removed by stop()
-        self.protocol.handle("EVENTS ON")
-        self.told = None  # what the table was last told of the unit's state
-        self.names = None  # ... and of the names
-
-    def lines(self, whole, names):
-        out = [["!", line] for line in self.protocol.drain()]
-        whole = whole or [1 for _, line in out if '"kind": "restore"' in line] != []
-        u = self.unit
-        told = (u.power, u.maintenance, u.deal_phase(), u.error == "store-damaged",
-                u.ledger.ready)
-        asks = []
-        if whole:
-            asks = list(WHOLE)
-        else:
-            if told != self.told:
-                asks.append("STATE")
-            if names != self.names:
-                asks.append("NAMES")
-        self.told = told
-        self.names = names
-        for command in asks:
-            got = self.protocol.handle(command)
-            out.extend(["!", line] for line in got[:-1])
-            out.append([command, got[-1]])
-        return out
-
-    def stop(self):
-        """No table hears the page: its events are kept no more."""
-        ls = self.unit.listeners
-        for i in range(len(ls)):
-            if ls[i] is self.listener:
-                del ls[i]
-                break
 
 
 class PageBoard(SimBoard):

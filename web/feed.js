@@ -1,5 +1,5 @@
 // The page's feed to the table view of the simulator that serves it (--web; docs/table.md):
-// what the unit does, as its own protocol says it (web/body.py's TableFeed: the events, the
+// what the unit does, as its own protocol says it (desktop/reads.py's TableFeed: the events, the
 // state when it changed, the whole game when the table asks), posted to table/feed on this
 // origin, and every few seconds even when nothing moves, so the table knows the unit is there.
 // Read-only toward the unit: nothing comes back but whether this page is the table's unit. A

@@ -276,7 +276,8 @@ TEXTS = {
         "table.read-only": "Read only: the banker moves the money on the unit.",
         "page.own-unit": ("This phone is a unit of its own; scan the table's code to follow "
                           "the game."),
-        "term.table": "phones at the table: {url}",
+        "term.table": "phones at the table: {url} (t: its QR code)",
+        "term.table-back": "t: back to the unit",
     },
     "fr": {
         "card": "carte {n}",
@@ -539,7 +540,8 @@ TEXTS = {
                             "l'appareil."),
         "page.own-unit": ("Ce t\u00e9l\u00e9phone est un appareil \u00e0 part ; scannez le code "
                           "de la table pour suivre la partie."),
-        "term.table": "t\u00e9l\u00e9phones \u00e0 la table : {url}",
+        "term.table": "t\u00e9l\u00e9phones \u00e0 la table : {url} (t : son code QR)",
+        "term.table-back": "t : retour \u00e0 l'appareil",
     },
 }
 

@@ -28,13 +28,14 @@ LOCAL = "127.0.0.1"
 
 
 class Running:
-    """A table being served: its server, its feed, the link the phones open."""
+    """A table being served: its server, its feed, the link the phones open (and, with lan,
+    whether a local network was found for it)."""
 
-    def __init__(self, server, feed, url):
+    def __init__(self, server, feed, url, found=True):
         self.server = server
         self.feed = feed
         self.url = url
-        self.found = True  # with lan, a local network was found for the link
+        self.found = found
 
     @property
     def table(self):
@@ -94,25 +95,19 @@ def announce(url, lan, found=True, out=None, err=None):
 
 
 def start_table(connect, port, lan, folder, follow=None):
-    """A table fed by a Follower over connect() (follow.Follower's), served on port: the
-    Running table. follow: the Follower's other settings (poll_ms, names_ms)."""
+    """A table fed by a Follower over connect() (follow.Follower's), served on port, its
+    secret kept in folder (None: a new one): the Running table. follow: the Follower's other
+    settings (poll_ms, names_ms)."""
     table = Table()
-    site = Site(table, kept_secret(folder))
-    server = listen(port, lan, site)
+    server = listen(port, lan, Site(table, kept_secret(folder)))
     feed = Follower(table, connect, **(follow or {})).start()
-    url, found = url_of(server, lan)
-    running = Running(server, feed, url)
-    running.found = found
-    return running
+    return Running(server, feed, *url_of(server, lan))
 
 
 def start(host, ports, port, lan, folder, out=None, err=None):
     """The simulator's own table (`--table`): host's unit followed over a read-only line of
     the body's loop (`ports`, which must serve it), the link announced. Call before the loop
     runs, from its thread."""
-    table = Table()
-    site = Site(table, kept_secret(folder))
-    server = listen(port, lan, site)
     given = [link.attach(host, ports)]
 
     def connect():
@@ -121,10 +116,9 @@ def start(host, ports, port, lan, folder, out=None, err=None):
             return given.pop()
         raise Lost("the simulator's line to its unit is closed")
 
-    feed = Follower(table, connect).start()
-    url, found = url_of(server, lan)
-    announce(url, lan, found, out, err)
-    return Running(server, feed, url)
+    running = start_table(connect, port, lan, folder)
+    announce(running.url, lan, running.found, out, err)
+    return running
 
 
 def starter(host, opts, out=None):

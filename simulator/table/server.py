@@ -234,6 +234,10 @@ def not_found(h):
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
+    # A connection that says nothing, or a phone that takes nothing, for this long is let go
+    # (its thread with it); a phone's stream hears at least a ping every ping_ms.
+    timeout = 30
+
     def version_string(self):
         return "bank-table"  # which Python serves it is nobody's business on a café's network
 

@@ -55,6 +55,15 @@ def test_the_terminal_says_where_the_table_is_and_a_phone_follows_its_keys(quiet
         p.wait_shown(("15", False, True), timeout=3)
         p.type("150k+")
         phone.until(lambda v: v["balances"].get("1") == 15150000, 2)
+        p.type("t")  # the link's QR code, for the phones' cameras, in the terminal itself
+        p.seen("t: back to the unit")
+        from simulator.lan import qr_block
+
+        code = [" " + line for line in qr_block(url).splitlines()]
+        screen = [line.rstrip() for line in p.screen()]
+        assert [line.rstrip() for line in code] == screen[1:1 + len(code)]
+        p.type("t")
+        p.wait_shown(("15.15", False, True))
     finally:
         p.stop()
 

@@ -100,6 +100,7 @@ def test_a_page_the_table_does_not_take_says_it_is_a_unit_of_its_own(served, bro
         other.find_element("id", "own-unit-ok").click()
         assert own_unit(other) is None
         assert srv.table_site.table.whole()["unit"] == "live"
+        assert [e for e in other.get_log("browser") if e.get("level") == "SEVERE"] == []
     finally:
         stop_chromium(other)
     assert unit.console_errors() == []
@@ -116,6 +117,7 @@ def test_a_page_on_a_phone_is_never_the_tables_unit(served, browser, monkeypatch
     time.sleep(0.5)
     assert srv.table_site.table.whole()["unit"] == "waiting"  # it fed nothing
     browser.find_element("id", "own-unit-ok").click()
+    assert page.console_errors() == []
 
 
 def test_the_units_page_closed_is_said_on_the_phones_and_back_when_it_opens(served, browser,
