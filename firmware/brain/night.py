@@ -198,8 +198,8 @@ def _bankrupt(unit, now):
     if not led.bal[right]:
         unit._refuse("no-balance")
         return
-    kind = "bankrupt"
-    rec = led.move(kind, right, left or 0, led.bal[right], 0, via)
+    rec = led.move("bankrupt", right, left or 0, led.bal[right], 0, via)
+    unit.rev += 1  # a timer's move, not a key's: the picture follows it
     unit._moved(rec, "-", now)
 
 
