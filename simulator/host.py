@@ -181,12 +181,12 @@ def _flash_in_use(path, pid):
 def set_pot(unit, on):
     """--pot on|off (B22), where the profile is chosen: kept on flash; StartError when the pot
     cannot be turned off (money in it) or the flash cannot keep it."""
-    from brain import night
+    from brain import pot
 
-    err = night.set_pot(unit, on)
+    err = pot.set_on(unit, on)
     if err == "pot-not-empty":
         raise StartError("--pot off: the Free Parking pot holds %d; collect it first (a card "
-                         "alone in L, nothing typed, +)" % unit.ledger.bal[night.POT])
+                         "alone in L, nothing typed, +)" % unit.ledger.bal[pot.POT])
     if err:
         raise StartError("--pot: the flash could not keep it (%s)" % err)
 

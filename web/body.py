@@ -295,9 +295,9 @@ def start(state_dir, seed, virtual, profile, maintenance, lang="en", pot=""):
     global page
     page = Page(state_dir, seed, virtual, profile or None, maintenance)
     if pot in ("on", "off"):
-        from brain import night
+        from brain import pot as brain_pot
 
-        night.set_pot(page.unit, pot == "on")  # refused (money in it): left on, and said
+        brain_pot.set_on(page.unit, pot == "on")  # refused (money in it): as it was
     info = json.loads(set_lang(lang))
     info["tones"] = tones.TONES
     return json.dumps(info)

@@ -112,3 +112,108 @@ class Clock:
             return None
         left = self.left_at(now)
         return ticks_add(self.end, -((left - 1) // 1000) * 1000) if left else None
+
+
+# -- on the unit ------------------------------------------------------------------------------
+
+
+def keep(unit, clock):
+    """clock (a Clock, or None for no clock) kept (B17) and made the unit's; False if the store
+    failed (refused, and the clock is as it was)."""
+    led = unit.ledger
+    old = (led.clock, unit.game_clock)
+    led.clock = None if clock is None else clock.kept()
+    unit.game_clock = clock if led.clock is not None else None
+    try:
+        led.store.save_night(led, "t")
+    except OSError:
+        led.clock, unit.game_clock = old
+        unit._refuse("store-failed")
+        return False
+    unit.rev += 1
+    unit._emit("clock", None)
+    return True
+
+
+def view_key(unit, key, now):
+    """A key in the clock's view (B20): True if the view took it."""
+    entry = unit.entry
+    clk = unit.game_clock
+    if key in "0123456789" and len(key) == 1:
+        if len(entry) >= 3:
+            unit._refuse("bad-entry")
+            return True
+        return False  # typed as any entry
+    if key == "." or key == "M":
+        unit._refuse("bad-entry")
+        return True
+    if key == "K":
+        unit.view = None
+        unit._clear_entry()
+        unit._tone("click")
+        return True
+    if key == "+":
+        if entry:
+            minutes = int(entry)
+            if minutes > MOST:
+                unit._refuse("bad-entry")
+                return True
+            clock = Clock()
+            clock.set(minutes, now)
+            if keep(unit, clock if minutes else None):
+                unit._clear_entry()
+                unit._tone("click")
+            return True
+        if clk is None or clk.over() or clk.running:
+            if clk is None or clk.over():
+                unit._refuse("no-clock")
+            return True
+        clk.start(now)
+        if keep(unit, clk):
+            unit._tone("click")
+        else:
+            clk.stop(now)
+        return True
+    if key == "-":
+        if entry:
+            unit._refuse("bad-entry")
+            return True
+        if clk is None or clk.over():
+            unit._refuse("no-clock")
+            return True
+        if clk.running:
+            clk.stop(now)
+            if keep(unit, clk):
+                unit._tone("click")
+            else:
+                clk.start(now)
+        return True
+    if key == "C":
+        return False  # on its release: clear()
+    unit.view = None  # DEAL: the view ends, and the key acts
+    return False
+
+
+def stepped(unit, clk, step, now):
+    """What a step of the running clock (Clock.step) does on the unit: kept, said, and for a
+    warning or the end a tone and a picture; a unit switched off wakes for those."""
+    led = unit.ledger
+    led.clock = clk.kept()
+    try:
+        led.store.save_night(led, "t")
+    except OSError:
+        pass  # the clock runs on; only the copy kept is behind (B20: kept again next minute)
+    unit._emit("clock", None)
+    unit.rev += 1
+    if step == "minute":
+        return
+    if not unit.power:
+        unit.wake(now)  # B20: a unit switched off wakes for a warning and the end
+    unit._last = now
+    if step == "warning":
+        unit._show((clk.text(now), False, False), now, SHOW_MS)
+        unit._tone("clock-warning")
+    else:
+        unit.view = None
+        unit._clear_entry()
+        unit._tone("clock-end")

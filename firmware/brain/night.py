@@ -2,6 +2,8 @@
 Free Parking pot. The unit's own code, in a module of its own so that a unit that never plays
 them never loads it: brain/unit.py imports it at the first sequence B1-B18 refuse (each of game
 night's was one: `refused`) and while any of them has the keys or the display (`unit.night`).
+The count and the bankruptcy are here; the clock's view and steps are brain/gameclock.py's, the
+pot's moves brain/pot.py's.
 
 What the unit keeps for them: `view` (None, "clock": the clock's view, "pot": the pot's
 amount, or a place of the ranking, 0 the first), `game_clock` (a gameclock.Clock while a length
@@ -12,14 +14,13 @@ what the store writes: `pot_on`, `count` (brain/count.py), `clock` (Clock.kept()
 import sys
 
 from brain import count as counting
-from brain import money
-from brain.gameclock import MOST, SHOW_MS, Clock
+from brain import gameclock, money, pot
+from brain.gameclock import Clock
 from brain.clock import ticks_add, ticks_diff
 from brain.ledger import POT
 
 SHOW_COUNT = ("Count", False, False)
 SHOW_NONE = ("----", False, False)  # in the count, a card that takes no part
-SHOW_POT = ("Pot", False, False)
 
 
 def settle(unit):
@@ -53,39 +54,20 @@ def _one_card(unit):
 # -- keeping it (B17) ---------------------------------------------------------------------------
 
 
-def _keep(unit, tag):
-    """The ledger's tag ("n" count, "t" clock, "p" pot on) onto the store; False if it failed
-    (store-failed refused; the caller puts the old value back)."""
-    try:
-        unit.ledger.store.save_night(unit.ledger, tag)
-    except OSError:
-        unit._refuse("store-failed")
-        return False
-    unit.rev += 1
-    unit._emit({"n": "count", "t": "clock", "p": "pot"}[tag], None)
-    return True
-
-
 def _set_count(unit, new):
+    """The count (B19) as new, kept; False if the store failed (refused, and it is as it
+    was)."""
     led = unit.ledger
     old = led.count
     led.count = new
-    if not _keep(unit, "n"):
+    try:
+        led.store.save_night(led, "n")
+    except OSError:
         led.count = old
+        unit._refuse("store-failed")
         return False
-    settle(unit)
-    return True
-
-
-def _set_clock(unit, clock):
-    """clock (a Clock, or None for no clock) kept and made the unit's; False if it failed."""
-    led = unit.ledger
-    old = (led.clock, unit.game_clock)
-    led.clock = None if clock is None else clock.kept()
-    unit.game_clock = clock if led.clock is not None else None
-    if not _keep(unit, "t"):
-        led.clock, unit.game_clock = old
-        return False
+    unit.rev += 1
+    unit._emit("count", None)
     settle(unit)
     return True
 
@@ -110,12 +92,11 @@ def refused(unit, key, code, now, via):
         return True
     if key == "M" and not entry and not left and not right:
         if unit.maintenance:
-            return _toggle_pot(unit, now)  # B22, in maintenance
+            pot.toggle(unit, now)  # B22, in maintenance
+            return True
         if led.pot_on:
-            unit.view = "pot"
-            unit._show(SHOW_POT, now, unit.card_ms)
+            pot.show(unit, now)
             settle(unit)
-            unit._tone("click")
             return True
         return False
     if key == "+" and code == "no-amount" and not entry and not left and not right:
@@ -124,55 +105,16 @@ def refused(unit, key, code, now, via):
         _start_count(unit, now)
         return True
     if key == "+" and led.pot_on and code == "wrong-slot" and right and not left:
-        amount, err = money.parse(entry, led.profile, True)
-        if err:
-            unit._refuse(err)
-            return True
-        unit._moved(led.move("pot-in", right, POT, amount, 0, via), "-", now)
+        pot.into(unit, right, now, via)
         return True
     if key == "+" and led.pot_on and code == "no-amount" and left and not right and not entry:
-        if not led.bal[POT]:
-            unit._refuse("pot-empty")
-            return True
-        unit._moved(led.move("pot-out", POT, left, led.bal[POT], 0, via), "+", now)
+        pot.collect(unit, left, now, via)
         return True
     if key == "-" and code == "no-amount" and right and not entry:
         unit.minus = (now, via)  # B21: held 3 s, a bankruptcy; released sooner, refused
         settle(unit)
         return True
     return False
-
-
-def _toggle_pot(unit, now):
-    led = unit.ledger
-    if led.pot_on and led.bal[POT]:
-        unit._refuse("pot-not-empty")
-        return True
-    led.pot_on = not led.pot_on
-    if not _keep(unit, "p"):
-        led.pot_on = not led.pot_on
-        return True
-    unit._show(("Pot 1" if led.pot_on else "Pot 0", False, False), now, unit.message_ms)
-    unit._tone("click")
-    return True
-
-
-def set_pot(unit, on):
-    """B22 from a host or the banker panel: None or the error."""
-    led = unit.ledger
-    if bool(on) == led.pot_on:
-        return None
-    if led.bal[POT]:
-        return "pot-not-empty"
-    led.pot_on = bool(on)
-    try:
-        led.store.save_night(led, "p")
-    except OSError:
-        led.pot_on = not led.pot_on
-        return "store-failed"
-    unit.rev += 1
-    unit._emit("pot", None)
-    return None
 
 
 def minus_up(unit):
@@ -198,8 +140,8 @@ def _bankrupt(unit, now):
     if not led.bal[right]:
         unit._refuse("no-balance")
         return
-    kind = "bankrupt"
-    rec = led.move(kind, right, left or 0, led.bal[right], 0, via)
+    rec = led.move("bankrupt", right, left or 0, led.bal[right], 0, via)
+    unit.rev += 1  # a timer's move, not a key's: the picture follows it
     unit._moved(rec, "-", now)
 
 
@@ -214,7 +156,7 @@ def key(unit, key, now, via):
         if clk.ending():
             # B20: End stays until a key, which is not input: it starts the count.
             clk.seen = True
-            if _set_clock(unit, clk):
+            if gameclock.keep(unit, clk):
                 unit.view = None
                 _start_count(unit, now)
             else:
@@ -222,7 +164,9 @@ def key(unit, key, now, via):
             return True
     view = unit.view
     if view == "clock":
-        return _clock_key(unit, key, now)
+        taken = gameclock.view_key(unit, key, now)
+        settle(unit)
+        return taken
     if view == "pot":
         unit.view = None
         settle(unit)
@@ -236,66 +180,6 @@ def key(unit, key, now, via):
         return True
     if key != "C":
         unit.view = None  # a place of the ranking shows until the next input
-    return False
-
-
-def _clock_key(unit, key, now):
-    entry = unit.entry
-    clk = unit.game_clock
-    if key in "0123456789" and len(key) == 1:
-        if len(entry) >= 3:
-            unit._refuse("bad-entry")
-            return True
-        return False  # typed as any entry
-    if key == "." or key == "M":
-        unit._refuse("bad-entry")
-        return True
-    if key == "K":
-        unit.view = None
-        unit._clear_entry()
-        settle(unit)
-        unit._tone("click")
-        return True
-    if key == "+":
-        if entry:
-            minutes = int(entry)
-            if minutes > MOST:
-                unit._refuse("bad-entry")
-                return True
-            clock = Clock()
-            clock.set(minutes, now)
-            if _set_clock(unit, clock if minutes else None):
-                unit._clear_entry()
-                unit._tone("click")
-            return True
-        if clk is None or clk.over() or clk.running:
-            if clk is None or clk.over():
-                unit._refuse("no-clock")
-            return True
-        clk.start(now)
-        if _set_clock(unit, clk):
-            unit._tone("click")
-        else:
-            clk.stop(now)
-        return True
-    if key == "-":
-        if entry:
-            unit._refuse("bad-entry")
-            return True
-        if clk is None or clk.over():
-            unit._refuse("no-clock")
-            return True
-        if clk.running:
-            clk.stop(now)
-            if _set_clock(unit, clk):
-                unit._tone("click")
-            else:
-                clk.start(now)
-        return True
-    if key == "C":
-        return False  # on its release: clear()
-    unit.view = None  # DEAL: the view ends, and the key acts
-    settle(unit)
     return False
 
 
@@ -445,7 +329,7 @@ def tick(unit, now):
         step = clk.step(now)
         while step is not None:
             changed = True
-            _clock_step(unit, clk, step, now)
+            gameclock.stepped(unit, clk, step, now)
             step = clk.step(now)
         if shown is not None and clk.text(now) != shown:
             unit.rev += 1
@@ -455,29 +339,6 @@ def tick(unit, now):
             _bankrupt(unit, now)
             changed = True
     return changed
-
-
-def _clock_step(unit, clk, step, now):
-    led = unit.ledger
-    led.clock = clk.kept()
-    try:
-        led.store.save_night(led, "t")
-    except OSError:
-        pass  # the clock runs on; only the copy kept is behind (B20: kept again next minute)
-    unit._emit("clock", None)
-    unit.rev += 1
-    if step == "minute":
-        return
-    if not unit.power:
-        unit.wake(now)  # B20: a unit switched off wakes for a warning and the end
-    unit._last = now
-    if step == "warning":
-        unit._show((clk.text(now), False, False), now, SHOW_MS)
-        unit._tone("clock-warning")
-    else:
-        unit.view = None
-        unit._clear_entry()
-        unit._tone("clock-end")
 
 
 def _sooner(a, b):
@@ -491,7 +352,7 @@ def _sooner(a, b):
 def state(unit):
     """(pot, clock, count) as STATE and the events show them (docs/protocol-extensions.md)."""
     led = unit.ledger
-    pot = led.bal[POT] if led.pot_on or led.bal[POT] else None  # money in it always shows
+    in_pot = led.bal[POT] if led.pot_on or led.bal[POT] else None  # money in it always shows
     clk = unit.game_clock
     clock = None
     if clk is not None:
@@ -503,5 +364,5 @@ def state(unit):
         pairs = counting.counts(led)
         cnt = (("on", led.count[0] == 1), ("cards", tuple((str(c), n) for c, n in pairs)),
                ("ranking", [r[1] for r in counting.ranking(pairs)]))
-    return pot, clock, cnt
+    return in_pot, clock, cnt
 

@@ -50,9 +50,9 @@ def do_set(p, args):
         # B22: where the profile is chosen, the pot is turned on and off (no new game)
         if not u.maintenance:
             return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-        from brain import night
+        from brain import pot
 
-        err = night.set_pot(u, args[1].upper() == "ON")
+        err = pot.set_on(u, args[1].upper() == "ON")
         if err == "pot-not-empty":
             return "ERR pot-not-empty the pot holds money: collect it first"
         return "ERR " + err if err else p._ok_state()

@@ -152,3 +152,21 @@ def test_a_clock_set_says_its_whole_length_at_once_b20():
     ok(p.handle("ADVANCE 20000"))
     st = ok(p.handle("KEY K 7 +"))
     assert st["display"]["text"] == "7.00" and st["clock"]["left"] == 420000
+
+
+def test_a_game_brought_back_with_money_in_its_pot_while_it_is_off_can_turn_it_on_b22():
+    r, p = _maint()
+    ok(p.handle("SET POT ON"))
+    ok(p.handle("INSERT R 2"))
+    ok(p.handle("KEY 2 M +"))
+    ok(p.handle("REMOVE R"))
+    ok(p.handle("NEWGAME"))
+    ok(p.handle("SET POT OFF"))
+    ok(p.handle("RESTORE PREVIOUS"))
+    assert ok(p.handle("STATE"))["pot"] == 2000000 and not r.unit.ledger.pot_on
+    assert ok(p.handle("SET POT ON"))["pot"] == 2000000  # the way to collect it
+    assert p.handle("SET POT OFF")[-1].startswith("ERR pot-not-empty")
+    ok(p.handle("SET POT ON"))
+    r.unit.ledger.pot_on = False  # and on the keypad, in maintenance: M
+    st = ok(p.handle("KEY M"))
+    assert st["display"]["text"] == "Pot 1" and r.unit.ledger.pot_on

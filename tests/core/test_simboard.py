@@ -116,3 +116,21 @@ def test_the_power_latch_is_kept_while_the_game_clock_runs_b20():
     rig.clock.advance(rig.unit, 61000)
     app.step(rig.clock.now())
     assert not rig.unit.power and latch.released == 1
+
+
+def test_a_bankruptcy_at_the_3rd_second_of_minus_is_drawn_b21():
+    # The move comes from a timer, not a key: the picture must follow it (the payer's 0).
+    rig, app, _, _ = _app()
+    app.insert("R", 2)
+    app.insert("L", 4)
+    rig.clock.advance(rig.unit, 1200)
+    app.step(rig.clock.now())
+    app.press("-")
+    for _ in range(310):
+        rig.clock.t += 10
+        app.step(rig.clock.now())
+    assert rig.unit.ledger.bal[2] == 0 and app.board.shown == ("0", False, False)
+    app.release("-")
+    rig.clock.advance(rig.unit, 1000)
+    app.step(rig.clock.now())
+    assert app.board.shown == ("30", False, True)  # then the creditor's new balance
