@@ -63,6 +63,7 @@ TEXTS = {
         "no-clock": "no game clock runs: type the minutes, then + to start one",
         "pot-empty": "the Free Parking pot is empty: nothing to collect",
         "pot-not-empty": "the pot holds {amount}: collect it before turning the pot off",
+        "pot-not-empty.anon": "the pot holds money: collect it before turning the pot off",
         "no-balance": "{card} has nothing left to hand over",
         "no-balance.anon": "that card has nothing left to hand over",
         "night.pot": "Free Parking pot: {amount}",
@@ -306,6 +307,8 @@ TEXTS = {
         "pot-empty": "le pot du Parc gratuit est vide : rien \u00e0 ramasser",
         "pot-not-empty": ("le pot contient {amount} : ramassez-le avant de d\u00e9sactiver le "
                           "pot"),
+        "pot-not-empty.anon": ("le pot contient de l'argent : ramassez-le avant de "
+                               "d\u00e9sactiver le pot"),
         "no-balance": "{card} n'a plus rien \u00e0 c\u00e9der",
         "no-balance.anon": "cette carte n'a plus rien \u00e0 c\u00e9der",
         "night.pot": "pot du Parc gratuit : {amount}",
@@ -746,8 +749,8 @@ def explain(code, entry="", slots=None, balances=None, profile=None, key=None, n
                 "game-damaged", "counting", "no-count", "no-clock", "pot-empty"):
         return s(code)
     if code == "pot-not-empty":
-        return s(code, amount=amt(balances.get(POT, 0))) if POT in balances else s("refused",
-                                                                                  code=code)
+        return s(code, amount=amt(balances[POT])) if POT in balances else s(
+            "pot-not-empty.anon")
     if code == "no-balance":
         return s(code, card=card(right)) if right else s("no-balance.anon")
     if code == "slot-occupied":

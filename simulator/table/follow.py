@@ -127,6 +127,9 @@ def read_whole(table, client):
     for command in WHOLE:
         ok, payload = ask(client, command)
         word = command.split(" ")[0]
+        if not ok and payload == "no-game" and word in ("BALANCES", "LOG"):
+            got[word] = None if word == "BALANCES" else []  # Err6: none to report (B17)
+            continue
         if not ok and word != "NAMES":  # a unit without the NAMES extension has no names
             raise Lost("the unit refused %s: %s" % (command, payload))
         got[word] = payload if ok else None

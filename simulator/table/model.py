@@ -133,7 +133,7 @@ class Table:
         if not isinstance(hello, dict) or hello.get("device") != "bank-unit":
             raise Bad("not a bank unit's HELLO")
         st = checked_state(state)
-        bal = checked_balances(balances)
+        bal = {} if balances is None else checked_balances(balances)  # None: Err6's none
         if not isinstance(log, list):
             raise Bad("not a log")
         recs = [checked_txn(t) for t in log][-LOG_KEPT:]

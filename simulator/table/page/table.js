@@ -237,8 +237,9 @@
       return;
     }
     $("me-name").textContent = who(card);
-    $("me-balance").textContent = model.shown[card];
-    $("me-exact").textContent = model.balances[card].toLocaleString(locale);
+    const bal = model.balances[card];  // none at Err6: the unit reports no balance (B17)
+    $("me-balance").textContent = bal == null ? "\u2014" : model.shown[card];
+    $("me-exact").textContent = bal == null ? "" : bal.toLocaleString(locale);
     drawHistory();
     drawStandings();
     for (const t of ["history", "standings"]) {
