@@ -111,6 +111,8 @@ def test_a_page_on_a_phone_is_never_the_tables_unit(served, browser, monkeypatch
     # _this_machine's (its own test below), here made "no" for every page.
     srv, origin, url = served
     monkeypatch.setattr(web, "_this_machine", lambda peer, local: False)
+    browser.get("about:blank")  # the last test's page says goodbye to its own, gone, server
+    browser.get_log("browser")  # ... which is no error of this page's
     page = Page(browser, origin).load()
     wait_for(lambda: own_unit(browser), 5)
     page.keys("5")
