@@ -11,8 +11,8 @@ MICROPYTHON := $(BIN)/micropython
 FIRMWARE := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' | sort)
 PORT ?=
 
-.PHONY: setup sim test lint mpy typecheck pytest test-mp test-pico bench deploy clean gui-deps screenshot \
-  uf2 uf2-deps uf2-image drawings case case-deps
+.PHONY: setup sim pico web-serve test check lint mpy typecheck pytest test-mp test-pico bench \
+  deploy clean gui-deps screenshot uf2 uf2-deps uf2-image drawings case case-deps
 
 $(STAMP): requirements.txt requirements-unix-port.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,13 +29,25 @@ setup: $(STAMP)
 sim: setup
 	$(PY) -m simulator $(SIMFLAGS)
 
+# The window on an emulated Pico running IMAGE (default: the unit's own, `make uf2`'s).
+IMAGE ?=
+pico: setup
+	$(PY) -m simulator --pico $(IMAGE)
+
+# The unit in a browser: the page built and served (WEBFLAGS: a port, --lan, --host ADDR).
+WEBFLAGS ?=
+web-serve: setup
+	$(PY) -m simulator --web $(WEBFLAGS)
+
 test: setup lint mpy typecheck test-mp uf2-image pytest test-pico
 
-# sio.py's viper code is a string (board/drivers/sio.py says why): ruff and mypy read it as the
-# file tools/viper_source.py writes, at sio.py's line numbers.
+# The loop a developer runs while working: lint, mpy-cross, the type check, the core's tests on
+# both interpreters (the unix port, then CPython) and the protocol's bytes compared across them.
+check: setup lint mpy typecheck test-mp
+	$(BIN)/pytest -q -p no:cacheprovider --durations=5 tests/core tests/test_interpreters.py
+
 lint: setup
-	$(PY) tools/viper_source.py build/viper
-	$(BIN)/ruff check . build/viper/sio_viper.py
+	$(BIN)/ruff check .
 
 # Every firmware file must compile for the real thing.
 mpy: setup
@@ -47,8 +59,7 @@ mpy: setup
 
 typecheck: setup
 	$(PY) tools/typings.py build/typings
-	$(PY) tools/viper_source.py build/viper
-	$(BIN)/mypy --config-file mypy.ini firmware build/viper/sio_viper.py
+	$(BIN)/mypy --config-file mypy.ini firmware
 
 # The core's plain tests under the real MicroPython interpreter. One process runs them all: the
 # heap is the test session's (thousands of stores and units), not the firmware's (the Pico's own is
@@ -61,16 +72,18 @@ else
 endif
 
 pytest: setup gui-deps
-	$(BIN)/pytest -q tests --ignore=tests/pico
+	$(BIN)/pytest -q --durations=15 tests --ignore=tests/pico
 
 # The firmware as `make deploy` leaves it, booted by the genuine MicroPython rp2 port (each image
 # of ../shared/pico/ or $$PICO_UF2) in an emulated RP2040 and played at its pins, and the unit's
 # own image (`make uf2`, "frozen") from a blank flash: one process per image, side by side (each
 # is one core's work for a few minutes). `make test` plays the file makers flash (the frozen
 # image, MicroPython v1.28.0) and deployed files on the oldest MicroPython the README promises
-# a test for (v1.25.0): one process per core. `make test-pico PICO_VERSIONS="1.25.0 1.28.0
-# frozen"` adds deployed files on v1.28.0.
-PICO_VERSIONS ?= 1.25.0 frozen
+# a test for (v1.25.0), and the newest's (v1.28.0) on a charger (below).
+# v1.28.0's deployed files (the newest stock image the README promises) play the charger's
+# scenario alone by default; PICO_SCENARIOS_ALL=1 plays them the whole suite.
+PICO_VERSIONS ?= 1.25.0 frozen 1.28.0
+PICO_SCENARIOS_1.28.0 := $(if $(PICO_SCENARIOS_ALL),tests/pico,tests/pico/test_pins_charger.py)
 test-pico: setup
 	@missing=$$($(PY) -c 'from tests.pico import rig; import sys; w = rig.emulator_missing(); \
 	  f = {} if w else rig.find_images(); \
@@ -80,7 +93,8 @@ test-pico: setup
 	frozen: make uf2)"; fi; \
 	set -o pipefail; pids=""; for v in $(PICO_VERSIONS); do \
 	  case " $$missing " in *" $$v "*) continue;; esac; \
-	  ( $(BIN)/pytest -q -p no:cacheprovider tests/pico -k "$$v" 2>&1 \
+	  case $$v in 1.28.0) what="$(PICO_SCENARIOS_1.28.0)";; *) what=tests/pico;; esac; \
+	  ( $(BIN)/pytest -q -p no:cacheprovider --durations=15 $$what -k "$$v" 2>&1 \
 	    | sed -u "s/^/[pico $$v] /" ) & pids="$$pids $$!"; \
 	done; fail=0; for p in $$pids; do wait $$p || fail=1; done; exit $$fail
 
@@ -93,7 +107,7 @@ gui-deps:
 	  command -v tmux >/dev/null || apt-get install -y tmux; \
 	fi
 
-.PHONY: web web-deps web-screenshots
+.PHONY: web web-deps web-screenshots table-screenshots
 pytest: web-deps case-deps
 
 # The page's tests drive Debian's chromium through its chromium-driver (docs/web.md). Installed
@@ -112,6 +126,10 @@ web: setup
 # docs/web-*.png: the page in headless Chromium at a phone's and a desktop's size.
 web-screenshots: setup web-deps
 	$(PY) tools/web_screenshots.py docs
+
+# docs/table-*.png: the table view on a phone, in headless Chromium (docs/table.md).
+table-screenshots: setup web-deps
+	$(PY) tools/table_screenshots.py docs
 
 # docs/simulator.png: the real window under Xvfb, scripted over its own protocol port.
 screenshot: setup gui-deps

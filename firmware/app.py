@@ -19,9 +19,6 @@ The loop, each turn:
    with protocol.LineReader and answer each line with `Protocol.handle`. A half line is dropped
    when the host closes, opens or sets up the port (`Board.host_session`); a host that stays
    resynchronises by sending a line end: a partial line in front of it gets one `ERR` reply.
-A key's wake holds the USB and pin interrupts off (`Board.quiet`, rp2) from the poll's end until
-the key's picture is on the glass (`Board.loud` in `step`): the USB stack's work waits that
-millisecond.
 Steps 1-3 are `step(now)`, the loop of every body: the simulator's window, terminal and
 headless server run it on a simulated board and serve their own ports in their own waits
 (desktop/simapp.py); step 4 is the Pico's (`turn`).
@@ -31,7 +28,7 @@ on battery it spends that time in `machine.lightsleep` (about 1 mA for the Pico,
 docs/hardware.md), on USB power in `poll` so the serial port stays up. A key or a card seen by
 a scan wakes the unit (rp2 cannot yet wake from an indefinite lightsleep on a pin, so the
 wake sources are checked between timed sleeps). With a power latch fitted, switching off
-releases it instead.
+releases it instead, unless the game clock runs (B20: it keeps time switched off).
 
 Ctrl-C from mpremote stops the program only in maintenance (DEAL held 3 s on the unit's
 keypad): then it is a KeyboardInterrupt, which nothing here catches for long (the display is
@@ -69,8 +66,6 @@ class Waker(io.IOBase):
         board = self.app.board
         pad = board.keypad
         if pad.armed and pad.woke:
-            # A key: nothing else runs until its picture is on the glass (loud() in step()).
-            board.quiet()
             return arg & select.POLLIN
         if board.slots["L"].woke or board.slots["R"].woke:
             return arg & select.POLLIN
@@ -153,8 +148,11 @@ class App:
             if not u.power:
                 board.blank()
                 self._tone = None  # silenced with the rest, as blank() silences one playing
-                if board.latch is not None:
-                    board.latch.release()  # with a latch fitted the power goes here
+                clock = u.game_clock
+                if board.latch is not None and (clock is None or not clock.running):
+                    # With a latch fitted the power goes here; not while the game clock runs
+                    # (B20: it keeps time switched off), only at the next switch-off after it.
+                    board.latch.release()
         if u.power:
             if u.rev != self._rev:
                 self._rev = u.rev
@@ -238,7 +236,7 @@ class App:
                 break  # ipoll: the wait without a list allocated
             pad = self.board.keypad
             if pad.armed and pad.woke:
-                return  # a key: scanned at once (Waker went quiet), bytes read next turn
+                return  # a key: scanned at once, bytes read next turn
         session = self.board.host_session()
         if session != self.session:
             # The host closed, opened or set up the port: a line it left unfinished is no
@@ -324,14 +322,10 @@ class App:
         # The unit's timers that are due fire (tick does nothing else), before the keys (a C
         # held past 3 s is a new game even if its release is in this scan: scan() ticks between
         # reading the keypad and acting on it, so a press is read the sooner) and after them.
-        try:
-            self.scan(now)
-            # A key's picture first (nothing else delays its digit), then the timers the keys
-            # made due, the slots, and the picture again if they changed it (render draws only
-            # a new rev).
-            self.render(now)
-        finally:
-            self.board.loud()  # Waker went quiet() for a key: its picture is drawn
+        self.scan(now)
+        # A key's picture first (nothing else delays its digit), then the timers the keys made
+        # due, the slots, and the picture again if they changed it (render draws only a new rev).
+        self.render(now)
         self.unit.tick(now)
         self.poll_slots(now)
         self.render(now)

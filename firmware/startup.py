@@ -87,10 +87,12 @@ def boot_unit(unit, now):
 
 
 # What boot ran, forgotten once the unit is up. Only boot runs the builders, the pin map they
-# read, the store's loader and this module. A first boot (a new store) also starts a game
-# (brain/games.py) and writes the first checkpoint (store/checkpoint.py): rare code that play
-# imports where it first needs it and then keeps, as on any later boot, which loads neither.
-BOOT_ONLY = ("board.build", "pins", "store.load", "brain.games", "store.checkpoint", "startup")
+# read, the store's loader (with game night's lines, store/night.py, where it had some) and
+# this module. A first boot (a new store) also starts a game (brain/games.py) and writes the
+# first checkpoint (store/checkpoint.py): rare code that play imports where it first needs it
+# and then keeps, as on any later boot, which loads neither.
+BOOT_ONLY = ("board.build", "pins", "store.load", "brain.games", "store.checkpoint", "startup",
+             "store.night")
 
 
 def forget_boot():

@@ -8,6 +8,7 @@ from .errors import (
     NoUnitError,
     PortBusyError,
     ProtocolError,
+    Refused,
     ReplyTimeout,
     SimulatorFullError,
 )
@@ -23,6 +24,7 @@ __all__ = [
     "NoUnitError",
     "PortBusyError",
     "ProtocolError",
+    "Refused",
     "ReplyTimeout",
     "SimulatorFullError",
 ]

@@ -2,7 +2,8 @@
 `bank restore FILE` reads back.
 
     {"format": "bank-backup", "version": 1, "taken", "unit" (HELLO), "profile", "volume",
-     "balances" {"1"..."6"}, "log" [LOG entries], "names" {card: name}, "snapshot"}
+     "balances" {"1"..."6"}, "pot" (the Free Parking pot's money, null while it is off: B22),
+     "log" [LOG entries], "names" {card: name}, "snapshot"}
 
 Everything but "snapshot" (the unit's own BACKUP record, null when it has none) comes from the
 core protocol and NAMES.
@@ -11,8 +12,10 @@ core protocol and NAMES.
 import datetime
 import json
 
-from .errors import EXIT_OK, CommandError, UsageError
-from .out import CARDS, VOLUMES, names_of, say
+from . import rules
+from .errors import EXIT_OK, CommandError, Failed, UsageError
+from .out import CARDS, VOLUMES, balances_or_none, money, names_of, no_game, say
+from .rules import name_problem
 
 FORMAT = "bank-backup"
 VERSION = 1
@@ -23,6 +26,9 @@ def take(bank):
     """The whole state as a backup document."""
     info = bank.hello()
     state = bank.state()
+    balances = balances_or_none(bank)
+    if balances is None:
+        raise Failed("nothing backed up: " + no_game())  # six zeros would zero every card
     doc = {
         "format": FORMAT,
         "version": VERSION,
@@ -30,7 +36,8 @@ def take(bank):
         "unit": info,
         "profile": info.get("profile"),
         "volume": state.get("sound"),
-        "balances": {str(k): v for k, v in sorted(bank.balances().items())},
+        "balances": {str(k): v for k, v in sorted(balances.items())},
+        "pot": state.get("pot"),
         "log": bank.log(LOG_ALL),
         "names": {str(c): n for c, n in sorted(names_of(bank).items())},
         "snapshot": None,
@@ -53,7 +60,9 @@ def write(doc, path):
 
 
 def load(path):
-    """A backup document read back and checked, or UsageError saying what is wrong with it."""
+    """A backup document read back and checked whole by the unit's own rules (rules.py), or
+    UsageError saying what is wrong with it: a restore checks the file before its first
+    command, so that no file stops it half done."""
     try:
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
@@ -63,18 +72,41 @@ def load(path):
         raise UsageError("%s is not a JSON file: %s" % (path, exc)) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise UsageError("%s is not a bank backup (no \"format\": \"bank-backup\")" % path)
+    ledger, profiles = rules.need("restoring a backup")
     balances = doc.get("balances")
     if not isinstance(balances, dict) or sorted(balances) != list(CARDS):
         raise UsageError("%s: \"balances\" must give cards 1-6" % path)
-    for card, amount in balances.items():
+    profile = profiles.get(doc.get("profile"))
+    if profile is None:
+        raise UsageError("%s: \"profile\" must be one of %s" % (path, ", ".join(profiles.NAMES)))
+    for card in CARDS:
+        amount = balances[card]
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
             raise UsageError("%s: balance of card %s is not a whole amount >= 0" % (path, card))
-    profile = doc.get("profile")
-    if not isinstance(profile, str) or not profile.isalnum():
-        raise UsageError("%s: \"profile\" must be a profile name" % path)
+        if amount > ledger.MOST:
+            raise UsageError("%s: balance of card %s is past %s, the most a balance holds"
+                             % (path, card, money(ledger.MOST)))
+        if amount % profile.resolution:
+            raise UsageError("%s: balance of card %s is not a multiple of %s, as every amount "
+                             "of the %s profile is" % (path, card, money(profile.resolution),
+                                                       profile.name))
+    pot = doc.get("pot")
+    if pot is not None and (isinstance(pot, bool) or not isinstance(pot, int) or pot < 0
+                            or pot > ledger.MOST or pot % profile.resolution):
+        raise UsageError("%s: \"pot\" is not a whole amount >= 0 of the %s profile" % (
+            path, profile.name))
     volume = doc.get("volume")
     if volume is not None and volume not in VOLUMES:
         raise UsageError("%s: \"volume\" must be 0, 1 or 2" % path)
+    names = doc.get("names") or {}
+    if not isinstance(names, dict) or not set(names) <= set(CARDS):
+        raise UsageError("%s: \"names\" must map cards 1-6 to names" % path)
+    for card, name in sorted(names.items()):
+        problem = name_problem(name) if isinstance(name, str) else (
+            None if name is None else "a name is text")
+        if problem:
+            raise UsageError("%s: the name of card %s: %s" % (path, card, problem))
+    doc["names"] = names
     return doc
 
 

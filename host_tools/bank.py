@@ -21,10 +21,13 @@ from .errors import (
     CommandError,
     DisconnectedError,
     ProtocolError,
+    Refused,
     ReplyTimeout,
     SimulatorFullError,
 )
-from .link import open_port, resolve_port
+from . import shapes
+from .link import close_socket_quickly, open_port, resolve_port
+from .out import balances_or_none, names_of, refusal
 from .wire import KEYS, Event, Reply, parse_event, parse_reply, printable, split_keys
 
 __all__ = ["Bank", "Event", "Reply", "KEYS", "parse_event", "parse_reply", "printable",
@@ -94,7 +97,7 @@ class Bank:
         if not self._closed:
             self._closed = True
             try:
-                _close_socket_quickly(self.port)
+                close_socket_quickly(self.port)
                 self.port.close()
             except (serial.SerialException, OSError):
                 pass
@@ -181,7 +184,16 @@ class Bank:
 
     def exchange(self, command, timeout=None):
         """Send one command line, return its Reply (ERR included); raise only for link trouble.
-        The command is sent as given: `run` scripts may send lines the unit must refuse."""
+        The command is sent as given: `run` scripts may send lines the unit must refuse. The
+        events that came before the reply are handed over in it (Reply.events), so
+        wait_event() does not give them again."""
+        reply = self._exchange(command, timeout)
+        for event in reversed(reply.events):  # the newest collected, at the right end
+            if self.events and self.events[-1] is event:
+                self.events.pop()
+        return reply
+
+    def _exchange(self, command, timeout=None):
         if isinstance(command, str):
             data = command.encode("utf-8", "replace")
         else:
@@ -203,18 +215,32 @@ class Bank:
                 continue
             return parse_reply(line, events, shown)
 
-    def request(self, command, timeout=None):
+    def request(self, command, timeout=None, check=False):
         """Send a well-formed command; return the JSON payload of `OK` (None for a bare `OK`),
-        raise CommandError for `ERR`."""
+        raise CommandError for `ERR`. check=True: also raise Refused when the state it answers
+        with says the unit refused the keys (`KEY 2 0 M -` from a card without 20 M is `OK`
+        with STATE's `error`: the unit refuses what a player does, not the line). The events
+        before the reply stay in bank.events, for wait_event()."""
         # Only a name may be other than ASCII (NAME's text, as UTF-8); the line limit is bytes.
         wide = not command.isascii()
         if (wide and not command[:5].upper() == "NAME ") or "\n" in command \
                 or len(command.encode("utf-8", "surrogatepass")) > MAX_LINE:
             raise BankError("command too long or not plain ASCII: '%s'" % printable(command))
-        reply = self.exchange(command, timeout)
+        reply = self._exchange(command, timeout)
         if not reply.ok:
             raise CommandError(command, reply.code, reply.message)
+        if check and isinstance(reply.payload, dict) and reply.payload.get("error"):
+            state = shapes.check(reply.payload, shapes.STATE, command)
+            raise Refused(command, state["error"], self.refusal(state), state)
         return reply.payload
+
+    def refusal(self, state):
+        """STATE's `error` in the window's words with its code (`card 2 cannot pay 20 M: it has
+        15 M (insufficient-funds)`), or None when the unit refused nothing."""
+        if not state.get("error"):
+            return None
+        return refusal(state, (self.info or {}).get("profile"), balances_or_none(self),
+                       names_of(self))
 
     def _object(self, command, timeout=None):
         payload = self.request(command, timeout)
@@ -224,6 +250,13 @@ class Bank:
                 % (command, printable(json.dumps(payload)))
             )
         return payload
+
+    def _shaped(self, command, shape, timeout=None, check=False):
+        """The payload of OK, checked against the shape of the command's reply (shapes.py)."""
+        return shapes.check(self.request(command, timeout, check), shape, command)
+
+    def _state(self, command, timeout=None, check=False):
+        return self._shaped(command, shapes.STATE, timeout, check)
 
     def wait_event(self, timeout=None):
         """The next event (already collected ones first), or None when `timeout` passes.
@@ -255,45 +288,39 @@ class Bank:
                 "%s answered HELLO but is not a bank unit: '%s'"
                 % (self.name, printable(json.dumps(info)))
             )
-        self.info = info
+        self.info = shapes.check(info, shapes.HELLO, "HELLO")
         return info
 
-    def press(self, *keys):
+    def press(self, *keys, check=False):
         """Press keys in order, exactly as on the keypad; each argument is one key or several
-        separated by spaces ("DEAL", "1 5 0 K +"). Returns the state after the last."""
+        separated by spaces ("DEAL", "1 5 0 K +"). Returns the state after the last; with
+        check=True, raises Refused if the unit refused them (its code and the words for it)."""
         words = split_keys(keys)
-        return self._object("KEY " + " ".join(words))
+        return self._state("KEY " + " ".join(words), check=check)
 
-    def hold(self, key, ms):
+    def hold(self, key, ms, check=False):
         """Hold one key down for `ms` milliseconds (a real unit takes that long to answer)."""
         (word,) = split_keys([key])
-        return self._object("HOLD %s %d" % (word, int(ms)), self.timeout + int(ms) / 1000.0)
+        return self._state("HOLD %s %d" % (word, int(ms)), self.timeout + int(ms) / 1000.0,
+                           check)
 
     def insert(self, slot, card):
-        return self._object("INSERT %s %d" % (str(slot).upper(), int(card)))
+        return self._state("INSERT %s %d" % (str(slot).upper(), int(card)))
 
     def remove(self, slot):
-        return self._object("REMOVE %s" % str(slot).upper())
+        return self._state("REMOVE %s" % str(slot).upper())
 
     def state(self):
-        return self._object("STATE")
+        return self._state("STATE")
 
     def balances(self):
         """{card number: balance}, cards 1-6, as ints."""
-        raw = self._object("BALANCES")
-        try:
-            return {int(card): int(amount) for card, amount in raw.items()}
-        except (TypeError, ValueError):
-            raise ProtocolError(
-                "unexpected BALANCES reply: '%s'" % printable(json.dumps(raw))
-            ) from None
+        raw = self._shaped("BALANCES", shapes.BALANCES)
+        return {int(card): raw[card] for card in shapes.CARDS}
 
     def log(self, n=None):
         """The last n transactions (the unit's default, 20, when n is None), oldest first."""
-        payload = self.request("LOG" if n is None else "LOG %d" % int(n))
-        if not isinstance(payload, list):
-            raise ProtocolError("unexpected LOG reply: '%s'" % printable(json.dumps(payload)))
-        return payload
+        return self._shaped("LOG" if n is None else "LOG %d" % int(n), shapes.LOG)
 
     def advance(self, ms):
         """Move a simulator's virtual clock on (`ERR unsupported` on a real unit)."""
@@ -311,7 +338,7 @@ class Bank:
         the next KEY line's first key counts. Returns the state."""
         state = self.state()
         if state.get("power") == "off":
-            state = self._object("KEY C")  # the waking key is not input (B16)
+            state = self._state("KEY C")  # the waking key is not input (B16)
         return state
 
     def new_game(self):
@@ -321,8 +348,7 @@ class Bank:
     # -- maintenance extensions (docs/protocol-extensions.md) ------------------------------------
     def maintenance(self):
         """True when the unit is in maintenance mode (entered on its own keypad)."""
-        payload = self._object("MAINT")
-        return bool(payload.get("maintenance"))
+        return self._shaped("MAINT", shapes.MAINT)["maintenance"]
 
     def backup(self):
         """The whole state as a dict (extension BACKUP)."""
@@ -331,55 +357,39 @@ class Bank:
     def memory(self):
         """A unit's heap in bytes (extension MEM): firmware, boot, now, free; a simulator
         refuses it (UnitError unsupported)."""
-        return self._object("MEM")
+        return self._shaped("MEM", shapes.MEM)
 
     def set_balance(self, card, amount):
-        return self.request("SET BALANCE %d %d" % (int(card), int(amount)))
+        return self._state("SET BALANCE %d %d" % (int(card), int(amount)))
 
     def set_sound(self, level):
-        return self.request("SET SOUND %d" % int(level))
+        return self._state("SET SOUND %d" % int(level))
 
     def set_profile(self, name):
-        return self.request("SET PROFILE %s" % name)
+        return self._state("SET PROFILE %s" % name)
 
     # -- player names (extension NAME / NAMES) ---------------------------------------------------
     def names(self):
         """{card: name or None}, cards 1-6, as the banker named them."""
-        raw = self._object("NAMES")
+        raw = self._shaped("NAMES", shapes.NAMES)
         # Only the cards: a damaged names file adds "store": "damaged"
-        return {int(card): name for card, name in raw.items() if card.isdigit()}
+        return {int(card): raw[card] for card in shapes.CARDS}
 
     def set_name(self, card, text=""):
         """Name card (1-6); an empty text clears its name. Returns names() after."""
         line = ("NAME %d %s" % (int(card), text)).rstrip()
-        return {int(c): n for c, n in self._object(line).items() if c.isdigit()}
+        raw = self._shaped(line, shapes.NAMES)
+        return {int(card): raw[card] for card in shapes.CARDS}
 
     def restore_previous(self):
-        return self.request("RESTORE PREVIOUS")
+        return self._state("RESTORE PREVIOUS")
 
     def games(self):
         """The games the unit keeps (B11), newest first: dicts of id, profile, seq,
         transactions (None: unknown) and balances ({"1": n, ...})."""
-        payload = self.request("GAMES")
-        if not isinstance(payload, list) or not all(isinstance(g, dict) for g in payload):
-            raise ProtocolError("unexpected GAMES reply: '%s'" % printable(json.dumps(payload)))
-        return payload
+        return self._shaped("GAMES", shapes.GAMES)
 
     def restore_game(self, game_id):
         """Bring back the kept game game_id (maintenance mode); the current one is kept."""
-        return self.request("RESTORE GAME %d" % int(game_id))
+        return self._state("RESTORE GAME %d" % int(game_id))
 
-
-def _close_socket_quickly(port):
-    """pyserial's socket:// close() sleeps 0.3 s "for quick reconnects"; a CLI run should not
-    pay that on every command. Close the socket ourselves (pyserial 3.5's attributes)."""
-    sock = getattr(port, "_socket", None)
-    if sock is None or not getattr(port, "is_open", False):
-        return
-    try:
-        sock.shutdown(2)  # socket.SHUT_RDWR
-    except OSError:
-        pass
-    sock.close()
-    port._socket = None
-    port.is_open = False

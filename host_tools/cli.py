@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-from . import deploy, link
+from . import deploy, link, table
 from .backup import cmd_backup
 from .bank import Bank
 from .cards import cmd_card
@@ -37,10 +37,12 @@ from .keypad import (
     cmd_remove,
 )
 from .maintenance import cmd_restore
-from .out import CARD_COUNT
+from .out import CARD_COUNT, note
 from .script import cmd_run
 from .settings import cmd_name, cmd_set
-from .views import cmd_balances, cmd_games, cmd_log, cmd_mem, cmd_monitor, cmd_status
+from .monitor import cmd_monitor
+from .night import add_parser as add_night, cmd_night
+from .views import cmd_balances, cmd_games, cmd_log, cmd_mem, cmd_status
 from .wire import split_keys
 
 
@@ -111,9 +113,11 @@ def build_parser():
     s.add_argument("file")
     s = sub.add_parser("games", help="the games the unit keeps, newest first")
     s.add_argument("--json", action="store_true")
-    s = sub.add_parser("restore", help="put a kept game (bank restore ID, see bank games) or a "
-                       "backup file back (maintenance mode)")
-    s.add_argument("file", nargs="?", help="a kept game's id, or a backup file")
+    s = sub.add_parser("restore", help="put a kept game (bank restore GAME, the number bank "
+                       "games lists) or a backup file back (maintenance mode)")
+    s.add_argument("file", nargs="?", help="a kept game's number, or a backup file")
+    s.add_argument("--id", type=int, help="the kept game of that protocol id (bank games "
+                   "--json)")
     s.add_argument("--previous", action="store_true", help="the game before the last new game")
     sub.add_parser("newgame", help="start a new game (as holding C for 3 s)")
     s = sub.add_parser("set", help="bank set sound 0|1|2, bank set profile NAME")
@@ -124,12 +128,14 @@ def build_parser():
     s.add_argument("action", choices=("write",))
     s.add_argument("slot", type=str.upper, choices=("L", "R"))
     s.add_argument("card", type=int, choices=range(1, CARD_COUNT + 1), metavar=CARD_ARG)
+    add_night(sub)
     s = sub.add_parser("deploy", help="copy firmware/ onto a Pico with mpremote")
     s.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
     s.add_argument("--firmware", help="the firmware directory (default: the repo's firmware/)")
     s.add_argument("--no-reset", action="store_true", help="do not reset the board after")
     s.add_argument("--mpy", action="store_true", help="compile with mpy-cross first "
                    "(tools/deploy.py only)")
+    table.add_parser(sub)
     return p
 
 
@@ -152,6 +158,8 @@ COMMANDS = {
     "newgame": cmd_newgame,
     "set": cmd_set,
     "card": cmd_card,
+    "table": table.cmd_table,
+    "night": cmd_night,
 }
 
 
@@ -164,8 +172,8 @@ def _check_keys(keys):
 
 
 def error(text):
-    sys.stderr.write("bank: %s\n" % text)
-    sys.stderr.flush()
+    """One line on stderr; what the unit said in it (a refusal's message, a name) visible."""
+    note(text)
 
 
 def main(argv=None):
@@ -182,9 +190,9 @@ def main(argv=None):
             return cmd_deploy(args)
         port = args.port or os.environ.get("BANK_PORT")
         if port:
-            note = link.understood(port)[1]
-            if note:
-                error(note)
+            how = link.understood(port)[1]
+            if how:
+                error(how)
         with Bank.open(args.port, timeout=args.timeout) as bank:
             return COMMANDS[args.command](bank, args)
     except UsageError as exc:

@@ -68,6 +68,21 @@ class CommandError(BankError):
         super().__init__(text)
 
 
+class Refused(BankError):
+    """The unit took the command but refused what it asked (STATE's `error`: a payment the
+    payer cannot afford, a key the slots do not fit, B2-B9) and moved nothing. `code` is the
+    unit's code, `words` the window's sentence for it, `state` the unit's state after."""
+
+    exit_code = 1
+
+    def __init__(self, command, code, words, state):
+        self.command = command
+        self.code = code
+        self.words = words
+        self.state = state
+        super().__init__("the unit refused %r: %s" % (command, words))
+
+
 class UsageError(Exception):
     """Bad arguments or a bad input file, found before anything is sent: exit code 2."""
 

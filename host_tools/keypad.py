@@ -7,21 +7,25 @@ exit code 1.
 import json
 
 from .errors import EXIT_OK, CommandError, Failed
-from .out import card_label, display, money, names_of, note, refusal, say
+from .out import (balances_or_none, card_label, display, money, names_of, no_game, note, refusal,
+                  say)
 from .wire import split_keys
 
 HOLD_MS = 3000  # the unit's hold for a new game (B11) and for maintenance mode
 ADDS_TO_ENTRY = frozenset("0123456789.KM")  # keys that, with an entry typed, add to it (B2)
 
 
-def _report_state(state, profile=None, bank=None):
+def _report_state(state, bank):
     """Print the display after a keypad action. A refusal the unit reports is exit code 1,
-    said in words, with the entry it leaves typed (B2: a refused commit keeps it)."""
+    said in words, with the entry it leaves typed (B2: a refused commit keeps it). Damage the
+    unit reports (B17) is no refusal of these keys: it stays reported until the banker presses
+    a key on the unit, which a host's keys never are; it is said beside the display."""
     say(display(state))
-    balances = names = None
-    if bank is not None and state.get("error"):
-        balances, names = bank.balances(), names_of(bank)  # for "card 1 cannot pay 16 M"
-    why = refusal(state, profile, balances, names)
+    if state.get("error") == "store-damaged":
+        profile = (bank.info or {}).get("profile")
+        note(no_game() if balances_or_none(bank) is None else refusal(state, profile))
+        return EXIT_OK
+    why = bank.refusal(state)
     if why:
         left = state.get("entry")
         raise Failed("the unit refused it: %s%s" % (
@@ -37,18 +41,22 @@ def cmd_press(bank, args):
     (B10)."""
     state = bank.state() if args.no_wake else bank.wake()
     left = state.get("entry")
+    words = split_keys(args.keys)
     if left:
-        first = split_keys(args.keys)[0]
-        if first in ADDS_TO_ENTRY and not args.onto_entry:
+        if words[0] in ADDS_TO_ENTRY and not args.onto_entry:
             raise Failed(
                 "%s is typed on the unit, left from before: these keys would add to it. Clear "
                 "it first (bank press C), or type onto it with --onto-entry" % left)
-        note("starting from %s, typed on the unit before this command" % left)
-    return _report_state(bank.press(*args.keys), _profile(bank), bank)
-
-
-def _profile(bank):
-    return (bank.info or {}).get("profile")
+        if words[0] != "C":  # a C clears it, as asked: nothing to warn of
+            note("starting from %s, typed on the unit before this command" % left)
+    after = bank.press(*words)
+    code = _report_state(after, bank)
+    if ("+" in words or "-" in words) and not any((after.get("slots") or {}).values()):
+        # No card in: the unit adds up like an adding machine (B14), and no account moves.
+        total = after.get("tally")
+        note("no card is in, so no money moved: + and - added to the tally (the adding "
+             "machine)%s" % ("" if total is None else ", now %s" % money(total)))
+    return code
 
 
 KEYPAD_ONLY = (
@@ -61,20 +69,22 @@ KEYPAD_ONLY = (
 def cmd_hold(bank, args):
     if not args.no_wake:
         bank.wake()
-    return _report_state(bank.hold(args.key, args.ms), _profile(bank), bank)
+    return _report_state(bank.hold(args.key, args.ms), bank)
 
 
 def cmd_insert(bank, args):
     state = bank.insert(args.slot, args.card)
     # B3: the unit shows the card's number for a second, then its balance; say both.
-    balance = bank.balances().get(args.card)
+    balances = balances_or_none(bank)
     label = card_label(args.card, names_of(bank))
-    say("card %s in %s: balance %s" % (label, args.slot, money(balance)))
-    return _report_state(state, _profile(bank), bank)
+    say("card %s in %s: %s" % (label, args.slot, "no balance (no good copy of the game)"
+                               if balances is None else "balance " + money(
+                                   balances.get(args.card))))
+    return _report_state(state, bank)
 
 
 def cmd_remove(bank, args):
-    return _report_state(bank.remove(args.slot), _profile(bank), bank)
+    return _report_state(bank.remove(args.slot), bank)
 
 
 def cmd_newgame(bank, args):

@@ -8,7 +8,7 @@ import json
 from . import backup
 from .errors import EXIT_OK, CommandError, Failed, UsageError
 from .keypad import set_sound
-from .out import CARDS, say
+from .out import CARDS, game_number, say
 
 
 MAINT_HINT = (
@@ -38,17 +38,33 @@ def maint_errors(fn):
         raise
 
 
+def kept_game(bank, number=None, gid=None):
+    """The kept game (GAMES' entry) a person names by the number `bank games` lists (game 1,
+    2, ...), or by its protocol id (--id); Failed if the unit keeps none so named."""
+    for g in bank.games():
+        if (g.get("id") == gid) if number is None else (game_number(g) == number):
+            return g
+    raise Failed("the unit keeps no game %s (see bank games)" % (
+        number if number is not None else "with id %d" % gid))
+
+
 def cmd_restore(bank, args):
-    if args.file is not None and args.file.isdigit():
-        # A number is a kept game's id (bank games); a backup file so named is ./<number>.
+    gid = args.id
+    if gid is not None or (args.file is not None and args.file.isdigit()):
+        # A number is a kept game's, as bank games lists it; a backup file so named is
+        # ./<number>. --id ID is the protocol's id (bank games --json).
+        if gid is not None and args.file is not None:
+            raise UsageError("restore takes a game's number or --id ID, not both")
         need_maintenance(bank)
+        g = kept_game(bank, None if gid is not None else int(args.file), gid)
         try:
-            maint_errors(lambda: bank.restore_game(int(args.file)))
+            maint_errors(lambda: bank.restore_game(g["id"]))
         except CommandError as exc:
-            if exc.code == "no-backup":
-                raise Failed("the unit keeps no game %s (see bank games)" % args.file) from None
+            if exc.code == "no-backup":  # put away or dropped since it was listed
+                raise Failed("the unit keeps no game %s (see bank games)"
+                             % game_number(g)) from None
             raise
-        say("restored game %s" % args.file)
+        say("restored game %s" % game_number(g))
         return EXIT_OK
     if args.previous:
         need_maintenance(bank)
@@ -56,7 +72,7 @@ def cmd_restore(bank, args):
         say("restored the previous game")
         return EXIT_OK
     if not args.file:
-        raise UsageError("restore needs a FILE, a game ID (bank games) or --previous")
+        raise UsageError("restore needs a FILE, a game number (bank games) or --previous")
     doc = backup.load(args.file)
     need_maintenance(bank)  # checked before anything changes: no half-done restore
     maint_errors(lambda: bank.set_profile(doc["profile"]))  # starts a new game (B15, B11)
@@ -64,6 +80,11 @@ def cmd_restore(bank, args):
     for card in CARDS:  # only the ones that differ: each SET is a logged transaction
         if now.get(int(card)) != doc["balances"][card]:
             maint_errors(lambda c=card: bank.set_balance(int(c), doc["balances"][c]))
+    if doc.get("pot") is not None:
+        # B22: the pot on, and its money back (a new game emptied it)
+        maint_errors(lambda: bank.request("SET POT ON"))
+        if doc["pot"]:
+            maint_errors(lambda: bank.request("SET BALANCE POT %d" % doc["pot"]))
     if doc.get("volume") is not None:
         set_sound(bank, doc["volume"])
     _restore_names(bank, doc.get("names"))
@@ -86,8 +107,6 @@ def _restore_names(bank, names):
         say("(this unit keeps no player names: the backup's names were not restored)")
         return
     for card in CARDS:
-        want = names.get(card)
-        if not isinstance(want, str) or len(want) > 12 or not want.isprintable():
-            want = None
+        want = names.get(card)  # checked by the unit's rule with the whole file (backup.load)
         if have.get(int(card)) != want:
             bank.set_name(int(card), want or "")

@@ -1,10 +1,10 @@
 """What the command line prints: amounts, cards with their players' names, one line at a time."""
 
-import os
 import sys
 import unicodedata
 
 from .errors import CommandError
+from .rules import WORDS
 
 # How many cards a unit has: firmware/brain/ledger.py's CARDS, copied because host_tools is
 # installed without the firmware (pyproject.toml); tests/host/test_facts.py holds the two equal.
@@ -34,14 +34,36 @@ def rjust(text, n):
     return " " * max(0, n - width(text)) + text
 
 
+# Characters that would act on a terminal rather than show (escape sequences, a bell, a
+# carriage return, line and paragraph separators, the marks that turn text around), and lone
+# surrogates, which no terminal's UTF-8 can carry.
+_BIDI = frozenset((0x061C, 0x200E, 0x200F)) | frozenset(range(0x202A, 0x202F)) | frozenset(
+    range(0x2066, 0x206A))
+
+
+def _acts(c):
+    return unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp") or ord(c) in _BIDI
+
+
+def visible(text):
+    """text with every such character made visible as its escape (ESC as `\\x1b`), so that
+    whatever comes from the other end (HELLO's fields, names, the log, its errors) is shown,
+    never obeyed; a name in any language stays as it is."""
+    text = str(text)
+    if not any(_acts(c) for c in text):
+        return text
+    return "".join(ascii(c)[1:-1] if _acts(c) else c for c in text)
+
+
 def say(text=""):
-    print(text, flush=True)
+    """One line of the result on stdout, its unit-given parts made visible."""
+    print(visible(text), flush=True)
 
 
 def card_label(card, names=None):
     """A card as shown: its number, and its player's name when the banker gave one."""
-    if card is None or card == "bank":
-        return "-" if card is None else "bank"
+    if card is None or card in ("bank", "pot"):  # the pot: the Free Parking pot's (B22)
+        return "-" if card is None else card
     name = (names or {}).get(card if isinstance(card, int) else int(card))
     return "%s %s" % (card, name) if name else str(card)
 
@@ -65,26 +87,35 @@ def display(state):
 
 def note(text):
     """A remark beside the output (stderr), as the port note is: stdout stays the result."""
-    sys.stderr.write("bank: %s\n" % text)
+    sys.stderr.write("bank: %s\n" % visible(text))
     sys.stderr.flush()
 
 
-def _words():
-    """The sentences the window, the terminal and the page say (firmware/desktop/words.py,
-    with the entry limits of firmware/brain/profiles.py), from the firmware/ beside host_tools:
-    the repo, which `make setup` installs host_tools from (editable), as `bank deploy` finds it.
-    None when host_tools runs without it (then a refusal is said by its code alone)."""
-    fw = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
-    if not os.path.isfile(os.path.join(fw, "desktop", "words.py")):
+NO_GAME = "no-game"  # the unit's code for "no good copy of the game" (Err6, B17)
+
+
+def balances_or_none(bank):
+    """{card: balance}, or None from a unit with no good copy of the game to give them from
+    (Err6: BALANCES is refused, no-game, and no balance is invented, B17)."""
+    try:
+        return bank.balances()
+    except CommandError as exc:
+        if exc.code != NO_GAME:
+            raise
         return None
-    if fw not in sys.path:
-        sys.path.append(fw)  # last: nothing of the user's is shadowed by the firmware's modules
-    from desktop import words
-
-    return words
 
 
-WORDS = _words()
+def no_game():
+    """Err6 in words, the window's sentence, with its code for scripts."""
+    said = "the unit has no good copy of the game" if WORDS is None else WORDS.explain(
+        NO_GAME, lang="en")
+    return "%s (%s)" % (said, NO_GAME)
+
+
+def game_number(game):
+    """The number a person knows a kept game by, as the window and the page list it (words.
+    game_number); without the firmware's words, GAMES' own `number`."""
+    return WORDS.game_number(game) if WORDS else game.get("number", game.get("id"))
 
 
 def refusal(state, profile=None, balances=None, names=None):

@@ -178,6 +178,12 @@ def run(bank, steps, name="script", out=None, verbose=False, fail_fast=False):
     return failed
 
 
+def _say_lines(text):
+    # A report's own line breaks; a line from the unit holds none (it ended at one).
+    for line in text.split("\n"):
+        say(line)
+
+
 def cmd_run(bank, args):
     try:
         with open(args.script, encoding="utf-8", errors="replace") as f:
@@ -190,9 +196,8 @@ def cmd_run(bank, args):
         raise UsageError(str(exc)) from None
     if not args.no_wake:
         bank.wake()  # B16: a switched-off unit would swallow the script's first key
-    failed = run(
-        bank, steps, args.script, out=say, verbose=args.verbose, fail_fast=args.fail_fast
-    )
+    failed = run(bank, steps, args.script, out=_say_lines, verbose=args.verbose,
+                 fail_fast=args.fail_fast)
     ran = len(steps)
     if failed:
         say("%s: %d of %d commands did not get the expected reply" % (args.script, failed, ran))

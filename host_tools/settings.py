@@ -5,26 +5,8 @@ from .errors import EXIT_OK, CommandError, Failed, UsageError
 from .keypad import set_sound
 from .maintenance import maint_errors
 from .out import VOLUMES, say
+from .rules import name_problem
 from .wire import printable
-
-# The unit's rules for a name (docs/protocol-extensions.md, NAME), checked here first so that a
-# name it would refuse is explained before anything is sent.
-NAME_MAX = 16  # characters (code points)
-NAME_MAX_BYTES = 48  # of UTF-8
-# C0, DEL and C1, line and paragraph separators, bidirectional embeddings, overrides, isolates
-NAME_CONTROL = ((0, 0x1F), (0x7F, 0x9F), (0x2028, 0x202E), (0x2066, 0x2069))
-
-
-def name_problem(text):
-    """Why the unit would refuse text as a name, or None."""
-    if any(lo <= ord(c) <= hi for c in text for lo, hi in NAME_CONTROL):
-        return "a name cannot hold control characters (tab, newline, direction marks)"
-    if len(text) > NAME_MAX:
-        return "a name is at most %d characters" % NAME_MAX
-    if len(text.encode("utf-8", "surrogatepass")) > NAME_MAX_BYTES:
-        return ("a name is at most %d bytes of UTF-8, and an emoji or a rare character takes 4"
-                % NAME_MAX_BYTES)
-    return None
 
 
 def cmd_set(bank, args):
@@ -52,8 +34,6 @@ def cmd_set(bank, args):
 def cmd_name(bank, args):
     text = " ".join(args.text)
     problem = name_problem(text)
-    if problem is None and any(0xD800 <= ord(c) <= 0xDFFF for c in text):
-        problem = "a name is text in UTF-8 (this one came in another encoding)"
     if problem:
         raise UsageError(problem)
     try:

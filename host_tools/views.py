@@ -1,4 +1,5 @@
-"""The read-only views of the command line: status, balances, log, games, mem, monitor.
+"""The read-only views of the command line: status, balances, log, games, mem (monitor.py:
+monitor).
 
 None of them changes the unit; each prints a table for a person or, with --json (log: --csv),
 one document for a program.
@@ -9,10 +10,10 @@ import datetime
 import io
 import json
 import sys
-import time
 
-from .errors import EXIT_OK, BankError
-from .out import CARDS, VOLUMES, card_label, ljust, money, names_of, refusal, rjust, say, width
+from .errors import EXIT_OK, Failed
+from .out import (CARDS, VOLUMES, balances_or_none, card_label, game_number, ljust, money,
+                  names_of, no_game, refusal, rjust, say, visible, width)
 
 
 def cmd_status(bank, args):
@@ -27,6 +28,11 @@ def cmd_status(bank, args):
     slots = state.get("slots") or {}
     sound = state.get("sound")
     names = names_of(bank)
+    balances = None
+    err6 = False
+    if state.get("error") or info.get("store") == "damaged":
+        balances = balances_or_none(bank)
+        err6 = balances is None  # no good copy of the game, whatever STATE's error says
     rows = [
         (
             "unit",
@@ -46,8 +52,12 @@ def cmd_status(bank, args):
         ("entry", state.get("entry") or "-"),
         ("deal", state.get("deal")),
         ("sound", "%s (%s)" % (sound, VOLUMES.get(sound, "?"))),
-        ("error", refusal(state, info.get("profile"), bank.balances() if state.get(
-            "error") else None, names) or "-"),
+        ("tally", "-" if state.get("tally") is None else money(state["tally"])),
+        ("maint", {True: "on: maintenance mode (DEAL held 3 s on the unit leaves it)",
+                   False: "off: maintenance mode is entered by holding DEAL 3 s on the unit"}.get(
+            state.get("maintenance"), "-")),
+        ("error", no_game() if err6 else refusal(state, info.get("profile"), balances, names)
+         or "-"),
     ]
     for name, value in rows:
         say("%-8s %s" % (name, value))
@@ -72,12 +82,19 @@ def cmd_mem(bank, args):
     return EXIT_OK
 
 
+def _shown_names(bank):
+    """The names as a table shows them: visible before they are measured, so columns align."""
+    return {c: visible(n) for c, n in names_of(bank).items()}
+
+
 def cmd_balances(bank, args):
-    balances = bank.balances()
+    balances = balances_or_none(bank)
+    if balances is None:
+        raise Failed("no balances to show: " + no_game())
     if args.json:
         say(json.dumps({str(k): v for k, v in sorted(balances.items())}))
         return EXIT_OK
-    names = names_of(bank)
+    names = _shown_names(bank)
     if not names:
         say("card     balance")
         for card, amount in sorted(balances.items()):
@@ -92,8 +109,35 @@ def cmd_balances(bank, args):
 LOG_COLUMNS = ("seq", "kind", "from", "to", "amount", "undoes", "via")
 
 
+def _log_and_every_balance(bank, n):
+    """The log and, for each entry, all six balances after it: LOG gives those of the cards a
+    move touched, so the rest are worked back from BALANCES (each move undone in turn; a
+    restore's six are those its game's own log ended at). Read again once if a move came in
+    between."""
+    for _ in range(2):
+        entries = bank.log(n)
+        bal = {str(c): v for c, v in bank.balances().items()}
+        bal["pot"] = bank.state().get("pot") or 0  # the Free Parking pot's (B22), as a card's
+        after = []
+        for e in reversed(entries):
+            if any(bal.get(c) != v for c, v in e["balances"].items()):
+                break  # the balances moved on since the log was read
+            after.append(dict(bal))
+            if e["from"] != "bank":
+                bal[str(e["from"])] += e["amount"]
+            if e["to"] != "bank":
+                bal[str(e["to"])] -= e["amount"]
+        else:
+            return entries, after[::-1]
+    raise Failed("the unit's log and balances disagree (a move while they were read?): try "
+                 "again")
+
+
 def cmd_log(bank, args):
-    entries = bank.log(args.n)
+    if args.csv:
+        entries, every = _log_and_every_balance(bank, args.n)
+    else:
+        entries = bank.log(args.n)
     if args.json:
         say(json.dumps(entries))
         return EXIT_OK
@@ -104,19 +148,18 @@ def cmd_log(bank, args):
                 extra.append(key)
     columns = list(LOG_COLUMNS) + extra
     rows = [[_cell(e.get(c)) for c in columns] for e in entries]
-    names = names_of(bank)
+    names = _shown_names(bank)
     if args.csv:
-        # One column per card's balance after the move (blank where the card did not move),
-        # so a spreadsheet reads them without unpacking JSON.
+        # One column per card's balance after the move, all six on every row, so a
+        # spreadsheet reads them without unpacking JSON.
         flat = [c for c in columns if c != "balances"]
-        head = flat + ["balance_" + card for card in CARDS]
+        head = [visible(c) for c in flat] + ["balance_" + card for card in CARDS]
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
         if names:
             head += ["from_name", "to_name"]
         writer.writerow(head)
-        for e in entries:
-            after = e.get("balances") if isinstance(e.get("balances"), dict) else {}
+        for e, after in zip(entries, every, strict=True):
             row = [_cell(e.get(c)) for c in flat] + [_cell(after.get(card)) for card in CARDS]
             if names:
                 row += [names.get(e.get(c), "") if isinstance(e.get(c), int) else ""
@@ -130,7 +173,7 @@ def cmd_log(bank, args):
     # the table: drop optional columns no entry has
     keep = [i for i, c in enumerate(columns) if c in ("seq", "kind", "from", "to", "amount")
             or any(r[i] for r in rows)]
-    shown = [[columns[i] for i in keep]] + [
+    shown = [[visible(columns[i]) for i in keep]] + [
         [_table_cell(columns[i], e.get(columns[i]), r[i], names) for i in keep]
         for e, r in zip(entries, rows, strict=True)
     ]
@@ -173,7 +216,7 @@ def _cell(value):
         return ""
     if isinstance(value, (dict, list)):
         return json.dumps(value)
-    return str(value)
+    return visible(value)
 
 
 def cmd_games(bank, args):
@@ -185,57 +228,27 @@ def cmd_games(bank, args):
         say("no games kept (a game is kept when a new game or a restore replaces it, if it "
             "had transactions)")
         return EXIT_OK
-    say("%6s %-8s %6s %6s  %s" % ("id", "profile", "seq", "txns", "balances 1-6"))
+    # Each game by the one number the window and the page list it by (game 1, 2, ...); the
+    # protocol's id and seq are --json's.
+    say("%6s %-8s %6s  %s" % ("game", "profile", "txns", "balances 1-6"))
     for g in games:
         bal = g.get("balances") or {}
         n = g.get("transactions")
-        # The banker's name for it (game 1, 2, ...) and when it was put away, where the unit
-        # says (firmware from before numbers says neither).
-        note = "" if g.get("number") is None else "  game %s" % g["number"]
+        note = ""  # when it was put away, where the unit says
         if isinstance(g.get("kept"), int):
-            note += ", put away " + datetime.datetime.fromtimestamp(g["kept"]).strftime(
+            note = "  put away " + datetime.datetime.fromtimestamp(g["kept"]).strftime(
                 "%Y-%m-%d %H:%M")
         if g.get("damaged"):
-            say("%6s %-8s %6s %6s  %s" % (g.get("id"), "-", g.get("seq"), "?",
-                                           "DAMAGED: cannot be brought back" + note))
+            say("%6s %-8s %6s  %s" % (game_number(g), "-", "?",
+                                      "DAMAGED: cannot be brought back" + note))
             continue
-        say("%6s %-8s %6s %6s  %s" % (g.get("id"), g.get("profile"), g.get("seq"),
-                                       "?" if n is None else n,
-                                       " ".join(money(bal.get(c)) for c in CARDS) + note))
-    say("bring one back with: bank restore <id>  (maintenance mode)")
+        say("%6s %-8s %6s  %s" % (game_number(g), g.get("profile"), "?" if n is None else n,
+                                  " ".join(money(bal.get(c)) for c in CARDS) + note))
+    # What a column is, and whose balances: a name belongs to the player, not to a game.
+    say("txns: how many transactions the game had")
+    names = _shown_names(bank)
+    if names:
+        say("cards: " + ", ".join(card_label(int(c), names) for c in CARDS))
+    say("bring one back with: bank restore <game>  (maintenance mode)")
     return EXIT_OK
 
-
-def cmd_monitor(bank, args):
-    bank.events.clear()  # only what happens from now on
-    bank.events_on()
-    sys.stderr.write("monitoring %s, Ctrl-C to stop\n" % bank.name)
-    sys.stderr.flush()
-    count = 0
-    stop_at = None if args.seconds is None else time.monotonic() + args.seconds
-    try:
-        while args.count is None or count < args.count:
-            wait = 0.5
-            if stop_at is not None:
-                wait = min(wait, stop_at - time.monotonic())
-                if wait <= 0:
-                    break
-            event = bank.wait_event(wait)
-            if event is None:
-                continue
-            count += 1
-            stamp = datetime.datetime.now().strftime("%H:%M:%S.%f")[:-3]
-            if args.json:
-                say(json.dumps({"time": stamp, "type": event.type, "data": event.data}))
-            else:
-                data = "" if event.data is None else json.dumps(event.data)
-                say(("%s  %-12s %s" % (stamp, event.type, data)).rstrip())
-    except KeyboardInterrupt:
-        pass
-    try:
-        bank.timeout = min(bank.timeout, 1.0)
-        bank.events_off()
-    except (BankError, KeyboardInterrupt):
-        pass  # the unit may be gone; we are leaving anyway
-    sys.stderr.write("stopped after %d event%s\n" % (count, "" if count == 1 else "s"))
-    return EXIT_OK

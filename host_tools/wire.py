@@ -72,7 +72,8 @@ _BAD = object()
 
 def split_keys(keys):
     """Key arguments -> protocol key words. "150K" and "1 5 0 K" both give 1 5 0 K; DEAL is
-    one key. Raises ValueError naming the first thing that is not a key."""
+    one key, and D is DEAL as in the window. Raises ValueError naming the first thing that is
+    not a key."""
     words = []
     for arg in keys:
         for part in str(arg).split():
@@ -81,10 +82,12 @@ def split_keys(keys):
                 words.append(up)
                 continue
             for ch in up:
+                if ch == "D":
+                    words.append("DEAL")
+                    continue
                 if ch not in KEYS:
-                    raise ValueError(
-                        "'%s' is not a key (keys: %s)" % (printable(part), " ".join(KEYS))
-                    )
+                    raise ValueError("'%s' is not a key (keys: %s; D is DEAL)"
+                                     % (printable(part), " ".join(KEYS)))
                 words.append(ch)
     if not words:
         raise ValueError("no keys given")

@@ -27,15 +27,24 @@ def main(argv):
     # Whatever stops the start (a state folder in use or not writable, a port taken) is one
     # line saying what to do, and exit status 2: never a traceback.
     try:
+        if opts.table is not None and sys.implementation.name == "micropython":
+            raise StartError("--table needs CPython (its web server's threads)")
         host = Host(opts)
         if opts.headless:
             from simulator import headless
 
+            table = None
+            if opts.table is not None:
+                from simulator import table as tables
+
+                # On stdio the protocol is stdout: the table's line goes to stderr.
+                table = tables.starter(host, opts, sys.stderr if opts.mode in (None, "stdio")
+                                       else None)
             if opts.mode == "pty":
-                return headless.run_pty(host)
+                return headless.run_pty(host, table)
             if opts.mode == "tcp":
-                return headless.run_tcp(host, opts.port)
-            return headless.run_stdio(host)
+                return headless.run_tcp(host, opts.port, table)
+            return headless.run_stdio(host, table)
         return _interactive(host, opts)
     except (ValueError, StartError) as e:
         sys.stderr.write("simulator: %s\n" % e)
@@ -46,6 +55,7 @@ def main(argv):
 
 def _pico(opts):
     """The window on an emulated Pico; a line saying why not where it cannot open."""
+    from simulator.host import StartError
     from simulator.pico.session import NoImage
 
     try:
@@ -59,7 +69,7 @@ def _pico(opts):
         return 2
     try:
         return pico.run(opts)
-    except NoImage as e:
+    except (NoImage, StartError) as e:
         sys.stderr.write("simulator: %s\n" % e)
         return 2
     except KeyboardInterrupt:

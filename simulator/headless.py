@@ -32,9 +32,19 @@ def _stdout_line(text):
         flush()
 
 
-def _serve(host, ports, once=False):
+def _serve(host, ports, once=False, table=None):
     """App's loop on the ports. With once, return when every link has ended (stdio: the end
-    of input ends the simulator)."""
+    of input ends the simulator). table: what starts the table view on the ports (--table,
+    cli.py), stopped when the loop ends."""
+    running = table(ports) if table is not None else None
+    try:
+        _loop(host, ports, once)
+    finally:
+        if running is not None:
+            running.stop()
+
+
+def _loop(host, ports, once):
     app = SimApp(host.unit, host.clock, ports)
     poller = select.poll()
     watched = {}
@@ -51,7 +61,7 @@ def _serve(host, ports, once=False):
                 poller.unregister(link.key)  # its socket is closed: it has no fileno() now
             except (KeyError, ValueError, OSError):
                 pass
-        if once and not ports.links:
+        if once and not [link for link in ports.links if not link.internal]:
             return
         ms = app.wait(host.clock.now())
         for pollable, key, want in ports.wants():
@@ -64,7 +74,7 @@ def _serve(host, ports, once=False):
 # -- stdio ------------------------------------------------------------------------------------
 
 
-def run_stdio(host):
+def run_stdio(host, table=None):
     if IS_MICROPYTHON:
         inp = sys.stdin.buffer
         ask = select.poll()
@@ -102,7 +112,7 @@ def run_stdio(host):
         link = Link(host.protocol, 0, recv, send)
     ports = Ports()
     ports.links.append(link)
-    _serve(host, ports, once=True)
+    _serve(host, ports, once=True, table=table)
     if link.dropped:
         sys.stderr.write("simulator: a last line without its newline was dropped\n")
     return 0
@@ -111,7 +121,7 @@ def run_stdio(host):
 # -- pty --------------------------------------------------------------------------------------
 
 
-def run_pty(host):
+def run_pty(host, table=None):
     if IS_MICROPYTHON:
         sys.stderr.write("simulator: --pty needs CPython; use --stdio or --tcp under "
                          "MicroPython\n")
@@ -122,7 +132,7 @@ def run_pty(host):
     _stdout_line("listening pty " + pty.path)
     ports = Ports()
     ports.links.append(pty.link(host.protocol))
-    _serve(host, ports)
+    _serve(host, ports, table=table)
 
 
 # -- TCP --------------------------------------------------------------------------------------
@@ -161,7 +171,8 @@ def listen(socket, port):
 
 
 def client(host, sock):
-    """A Link for a new TCP connection, with a protocol of its own (events off)."""
+    """A Link for a new TCP connection, with a protocol of its own (events off), cut at a line
+    that reads as HTTP (desktop/ports.py: any web page can send to 127.0.0.1)."""
     sock.setblocking(False)
     proto = Protocol(host.unit, host.clock)
     listener = host.unit.listeners[-1]  # the one Protocol() added; removed when it leaves
@@ -190,17 +201,17 @@ def client(host, sock):
                 break
         sock.close()
 
-    return Link(proto, sock, recv, send, close)
+    return Link(proto, sock, recv, send, close, http_guard=True)
 
 
-def run_tcp(host, port):
+def run_tcp(host, port, table=None):
     import socket
 
     srv, real = listen(socket, port)
     _stdout_line("listening tcp 127.0.0.1:%d" % real)
     ports = Ports(srv, lambda: accept(host, srv, ports))
     # Between connections the unit's timers still run (a deal ends, the unit switches off).
-    _serve(host, ports)
+    _serve(host, ports, table=table)
 
 
 def accept(host, srv, ports):
@@ -209,7 +220,7 @@ def accept(host, srv, ports):
         sock, _ = srv.accept()
     except OSError:
         return None
-    if len(ports.links) >= MAX_CLIENTS:
+    if ports.clients() >= MAX_CLIENTS:
         try:
             sock.send(b"ERR busy %d clients are connected; try again later\n" % MAX_CLIENTS)
         except OSError:

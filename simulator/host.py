@@ -62,22 +62,45 @@ def open_state(path):
     on the same folder would interleave its writes with ours and lose acknowledged
     transactions (B17). Returns the hold (kept open for the process's life); StartError says
     what is wrong and what to do."""
+    return _take(path, "state", LOCK_NAME, "--state", _in_use)
+
+
+def hold_flash(path):
+    """The --pico window's flash file (made where it is kept, if missing), held by this
+    process alone as a state folder is: two windows on one flash would each keep their own
+    flash over the other's, and the game of the one that kept first would be gone (B17). The
+    file itself may not be there yet: its folder and its name are held. Returns the hold
+    (close() lets go); StartError says what is wrong and what to do."""
+    folder, _, name = path.rpartition("/")
+    return _take(folder or ".", name, name.rsplit(".", 1)[0] + ".lock", "BANK_SIM_STATE",
+                 _flash_in_use)
+
+
+def _take(path, what, lock_name, give, in_use):
+    """Hold what (a state folder, or a file in it) for this process: make the folder path,
+    bind what's name, write this process's id into lock_name there. give: the option that
+    names the folder, for the messages; in_use(place, pid): the refusal."""
     import os
 
     _mkdirs(path)
     try:
         st = os.stat(path)
     except OSError as e:
-        raise StartError("cannot make the state folder %s (%s); give --state a folder that "
-                         "can be created" % (path, _why(e))) from None
+        raise StartError("cannot make the state folder %s (%s); give %s a folder that "
+                         "can be created" % (path, _why(e), give)) from None
     if not st[0] & 0o040000:
-        raise StartError("--state %s is not a folder; give --state a folder" % path)
-    lock = path.rstrip("/") + "/" + LOCK_NAME
-    hold = _hold(path, st)
-    if hold is None:
-        raise StartError(_in_use(path, _holder(lock)))
+        raise StartError("%s %s is not a folder; give %s a folder" % (give, path, give))
+    lock = path.rstrip("/") + "/" + lock_name
+    place = path if what == "state" else path.rstrip("/") + "/" + what
     try:
-        # Who holds the folder, for the next one's refusal to name; never read to decide.
+        hold = _hold(what, st)
+    except OSError as e:
+        raise StartError("cannot hold %s for this simulator alone (%s)" % (
+            "the state folder " + path if what == "state" else place, _why(e))) from None
+    if hold is None:
+        raise StartError(in_use(place, _holder(lock)))
+    try:
+        # Who holds it, for the next one's refusal to name; never read to decide.
         f = open(lock, "wb")
         try:
             f.write(b"%d\n" % _pid())
@@ -85,22 +108,23 @@ def open_state(path):
             f.close()
     except OSError as e:
         hold.close()
-        raise StartError(_unwritable(path, e)) from None
+        raise StartError(_unwritable(path, e, give)) from None
     return hold
 
 
-def _hold(path, st):
-    """Bind the folder's own name in Linux's abstract socket namespace: one socket holds a
-    name at a time, and the kernel frees it when the process ends, however it ends (kill -9
-    included), so no leftover file or reused process id can block the next simulator. The
-    name is the folder's device and inode, the same whatever path reaches it. A socket, not
-    flock: the MicroPython unix port has neither fcntl nor ffi, and both interpreters must
-    take the same hold to exclude each other. None when another process holds it."""
+def _hold(what, st):
+    """Bind a name in Linux's abstract socket namespace: one socket holds a name at a time,
+    and the kernel frees it when the process ends, however it ends (kill -9 included), so no
+    leftover file or reused process id can block the next simulator. The name is what is held
+    ("state", the folder itself, or a file's name in it) and the folder's device and inode, the
+    same whatever path reaches it. A socket, not flock: the MicroPython unix port has neither
+    fcntl nor ffi, and both interpreters must take the same hold to exclude each other. None
+    when another process holds it; OSError when none can be bound."""
     import errno
     import socket
     import sys
 
-    name = b"\0bank-unit-simulator/state/%x/%x" % (st[2], st[1])
+    name = b"\0bank-unit-simulator/%s/%x/%x" % (what.encode(), st[2], st[1])
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         if sys.implementation.name == "micropython":
@@ -114,8 +138,7 @@ def _hold(path, st):
         s.close()
         if e.args and e.args[0] == errno.EADDRINUSE:
             return None
-        raise StartError("cannot hold the state folder %s for this simulator alone (%s)"
-                         % (path, _why(e))) from None
+        raise
     return s
 
 
@@ -139,14 +162,33 @@ def _holder(lock):
     return pid if pid.isdigit() else "?"
 
 
-def _unwritable(path, e):
-    return ("cannot write to the state folder %s (%s); free some space, or give --state a "
-            "folder this user can write" % (path, _why(e)))
+def _unwritable(path, e, give="--state"):
+    return ("cannot write to the state folder %s (%s); free some space, or give %s a "
+            "folder this user can write" % (path, _why(e), give))
 
 
 def _in_use(path, pid):
     return ("the state folder %s is in use by another simulator (process %s); stop it, or "
             "give this one another --state" % (path, pid))
+
+
+def _flash_in_use(path, pid):
+    return ("the flash %s is in use by another --pico window (process %s); close it, or "
+            "give this one another BANK_SIM_STATE (a folder, or none to keep nothing)"
+            % (path, pid))
+
+
+def set_pot(unit, on):
+    """--pot on|off (B22), where the profile is chosen: kept on flash; StartError when the pot
+    cannot be turned off (money in it) or the flash cannot keep it."""
+    from brain import pot
+
+    err = pot.set_on(unit, on)
+    if err == "pot-not-empty":
+        raise StartError("--pot off: the Free Parking pot holds %d; collect it first (a card "
+                         "alone in L, nothing typed, +)" % unit.ledger.bal[pot.POT])
+    if err:
+        raise StartError("--pot: the flash could not keep it (%s)" % err)
 
 
 class Host:
@@ -173,5 +215,7 @@ class Host:
                                           opts.maintenance)
         except OSError as e:  # a new store's first checkpoint could not be written
             raise StartError(_unwritable(opts.state, e)) from None
+        if opts.pot is not None:
+            set_pot(self.unit, opts.pot)
         self.protocol = Protocol(self.unit, self.clock)
 

@@ -3,9 +3,11 @@ without argparse so it runs under the MicroPython unix port too."""
 
 from brain import profiles
 
+TABLE_PORT = 8001  # --table's and `bank table`'s: a phone's link stays the same between runs
 USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT] [--state DIR]
                           [--virtual-clock] [--seed N] [--profile {profiles}]
-                          [--maintenance] [--terminal] [--lang en|fr]
+                          [--pot on|off] [--maintenance] [--terminal] [--lang en|fr]
+                          [--table [PORT] [--lan]]
        python -m simulator --web [PORT] [--lan | --host ADDR]
        python -m simulator --pico [IMAGE.uf2] [--rfid] [--lang en|fr]
 
@@ -18,21 +20,27 @@ USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT
   --virtual-clock   time moves only on ADVANCE and HOLD
   --seed N          reproducible deal timer draws
   --profile NAME    the edition's money; a different one starts a new game
+  --pot on|off      the Free Parking pot, a house rule (off by default; kept on flash)
   --maintenance     grant maintenance mode (host tools may set balances, restore, profile)
   --terminal        the terminal front end even where a display exists
   --lang en|fr      the language the window and the terminal speak (default: the system's,
                     from LC_ALL, LC_MESSAGES or LANG; F12 in the window, f in the terminal)
+  --table [PORT]    every phone at the table follows the game, read-only (docs/table.md):
+                    serves it on 127.0.0.1:PORT ({table_port}; 0 picks one) and prints
+                    'table http://<addr>:<port>/<secret>/'
+  --lan             with --table: serve it on the local network too (0.0.0.0), and print its
+                    QR code for the phones; the protocol's TCP port stays on 127.0.0.1
 
   --web [PORT]      the unit in a browser (docs/web.md): builds the page and serves it on
                     127.0.0.1:PORT (8000; 0 picks one); prints 'serving http://<addr>:<port>/'
   --lan             with --web: serve on the local network too (0.0.0.0), and print the
-                    address to open on a phone there, with its QR code
+                    table view's link for the phones there, with its QR code
   --host ADDR       with --web: serve on ADDR, an address of this machine
 
   --pico [IMAGE]    the window on an emulated RP2040 running IMAGE (default: the unit's own
                     image `make uf2` built), played at its pins (docs/simulator.md)
   --rfid            with --pico: the RFID build, its cards tags on two emulated MFRC522s
-""".format(profiles="|".join(profiles.NAMES))
+""".format(profiles="|".join(profiles.NAMES), table_port=TABLE_PORT)
 
 
 class Options:
@@ -44,6 +52,7 @@ class Options:
         self.virtual_clock = False
         self.seed = None
         self.profile = None
+        self.pot = None  # True / False: the Free Parking pot turned on or off (B22)
         self.maintenance = False
         self.terminal = False
         self.lang = None  # None: the system's (desktop/words.py, lang_from_env)
@@ -51,6 +60,8 @@ class Options:
         self.pico = False  # the window on an emulated Pico (simulator/pico/)
         self.rfid = False  # ... of the RFID build (pins.py's SLOTS = "rfid")
         self.pico_image = None  # its .uf2; None: the one `make uf2` built
+        self.table = None  # the table view's port (--table), None: no table
+        self.lan = False  # ... served on the local network too
 
 
 class UsageError(Exception):
@@ -97,6 +108,12 @@ def parse(argv):
         elif a == "--profile":
             o.profile = value(a).lower()
             i += 1
+        elif a == "--pot":
+            v = value(a).lower()
+            if v not in ("on", "off"):
+                raise UsageError("--pot is on or off, not %s" % v)
+            o.pot = v == "on"
+            i += 1
         elif a == "--lang":
             o.lang = value(a).lower()
             if o.lang not in ("en", "fr"):
@@ -113,17 +130,28 @@ def parse(argv):
                 i += 1
         elif a == "--rfid":
             o.rfid = True
+        elif a == "--table":
+            o.table = TABLE_PORT
+            if i + 1 < len(args) and args[i + 1].isdigit():
+                o.table = _num(args[i + 1], a, 0, 65535)
+                i += 1
+        elif a == "--lan":
+            o.lan = True
         elif a in ("-h", "--help"):
             o.help = True
         else:
             raise UsageError("unknown option " + a)
         i += 1
     if o.pico and (o.headless or o.mode or o.state or o.virtual_clock or o.seed is not None
-                   or o.profile or o.maintenance or o.terminal):
+                   or o.profile or o.pot is not None or o.maintenance or o.terminal
+                   or o.table is not None):
         raise UsageError("--pico takes an image, --rfid and --lang only: the emulated chip is "
                          "the unit")
     if o.rfid and not o.pico:
         raise UsageError("--rfid goes with --pico: the RFID build on the emulated RP2040")
+    if o.lan and o.table is None:
+        raise UsageError("--lan goes with --table (or --web): it serves the table view to the "
+                         "phones on the local network")
     return o
 
 

@@ -9,7 +9,9 @@ one is ready; `flush()`, after every step of its own, sends the event lines the 
 produced and what a slow client left queued, and answers lines that waited for room.
 
 TCP serves several clients at once, as headless does (docs/simulator.md, "Serving"). The unit
-lives on between clients (docs/protocol.md, "The simulator's command line").
+lives on between clients (docs/protocol.md, "The simulator's command line"). With no mode it
+opens no port and serves only the links a front end adds to its ports (`--table`'s read-only
+line, simulator/table/link.py), whose lines move nothing a front end draws.
 """
 
 from desktop.ports import IN, OUT
@@ -18,8 +20,8 @@ from desktop.simapp import SimApp
 
 class Server:
     def __init__(self, host, mode, port=0, watch=None, unwatch=None, on_change=None, app=None):
-        if mode not in ("pty", "tcp"):
-            raise ValueError("serve mode is pty or tcp")
+        if mode not in ("pty", "tcp", None):
+            raise ValueError("serve mode is pty, tcp or None")
         self.host = host
         self.mode = mode
         self.port = port
@@ -39,9 +41,13 @@ class Server:
 
     def start(self):
         """Open the pty or the port; returns the line headless prints first ('listening ...').
-        A port that cannot be had is host.StartError (one line, exit status 2)."""
+        A port that cannot be had is host.StartError (one line, exit status 2). With no mode
+        nothing is opened, and None is returned."""
         from simulator import headless
 
+        if self.mode is None:
+            self._sync()
+            return None
         if self.mode == "pty":
             from simulator.ptyport import PtyPort
 
@@ -91,10 +97,12 @@ class Server:
         unit's timers that are due (App's step, as headless steps after every poll)."""
         if fd is None:
             fd = self.master if self.master is not None else self.ports.listen_key
+        internal = [link for link in self.ports.links if link.key == fd and link.internal]
         self.app.step(self.host.clock.now())
         self.app.io([(fd, IN)])
         self._sync()
-        self.on_change()
+        if not internal:  # the table only reads: nothing a front end draws has moved
+            self.on_change()
 
     def flush(self):
         """Send the event lines produced since the last reply, and what a client left queued;
@@ -104,6 +112,10 @@ class Server:
         self._sync()
         if sum(len(link.pending) for link in self.ports.links) < before:
             self.on_change()  # lines that waited were answered: draw what they did
+
+    def sync(self):
+        """Watch the ports' links again (a front end added one: the table's)."""
+        self._sync()
 
     def _sync(self):
         """Watch what wants reading (a client whose replies back up waits unwatched)."""

@@ -7,7 +7,8 @@ rows tall at 80x24); a resize (SIGWINCH) redraws at the new size at once. The li
 `lights.lit`, the tone by name. A terminal reports no key releases, so keys are taps (down then
 up); `n` (or `C`) holds C for 3 s, the new game (B11), and `S` holds DEAL for 3 s, maintenance
 mode; each asks first and only `y` goes on, since one stray keystroke next to `m` must not wipe
-a game. `f` switches between English and French. Like the window it re-implements no rule: keys
+a game. `f` switches between English and French; with `--table`, `t` shows the table view's
+QR code for the phones (and back). Like the window it re-implements no rule: keys
 and card movements become events on the simulated board that the unit's own loop (app.App)
 takes, everything drawn is a Unit output; a refusal is said in words (desktop/words.py, the
 window's and the page's sentences).
@@ -50,6 +51,8 @@ class Terminal:
         self.session = frontend.Session(host)
         self.announce = announce
         self.server = None
+        self.table = None  # the table view being served (--table)
+        self.qr = False  # its QR code shown instead of the unit (t)
         self.mode = None  # 'L' or 'R' after l / r: the next digit is a card
         self.last_key = None  # the key a refusal is about
         self.panel = False
@@ -123,6 +126,9 @@ class Terminal:
         if ch in ("b", "B"):
             self.panel = not self.panel
             return
+        if ch in ("t", "T") and self.table is not None:
+            self.qr = not self.qr
+            return
         if ch in ("f", "F"):
             words.set_lang("en" if words.lang() == "fr" else "fr")
             self.status = ""
@@ -190,7 +196,7 @@ class Terminal:
             return refused
         if self.unit.power and self.note:
             return self.note
-        return words.what_now(self.unit)
+        return words.what_now(self.unit, names=self._names())
 
     def screen(self, cols, rows):
         """The screen for a terminal of cols x rows: a list of (text, kind) lines, kind one of
@@ -207,6 +213,13 @@ class Terminal:
         green = "(*)" if v.green else "( )"
         out.append((" MONOPOLY BANK   %s %s%s   %s" % (red, green, maint,
                                                     words.say(self.announce)), "title"))
+        if self.qr and self.table is not None:
+            from simulator.lan import qr_block
+
+            out.extend((" " + line, "text") for line in qr_block(self.table.url).splitlines())
+            out.append((" " + words.say("term.table", url=self.table.url), "text"))
+            out.append((" " + words.say("term.table-back"), "help"))
+            return [(text[:cols], kind) for text, kind in out], (v.red, v.green)
         width = max(10, cols - 2)
         below = []
 
@@ -218,7 +231,7 @@ class Terminal:
         left = words.who(v.slots[0]) if v.slots[0] else empty
         right = words.who(v.slots[1]) if v.slots[1] else empty
         add(words.say("term.slots", left=left, right=right))
-        tone = ("~ " + v.tone) if v.tone else "-"
+        tone = ("~ " + words.tone_name(v.tone)) if v.tone else "-"
         deal = {"idle": "deal.idle", "running": "deal.run", "ending": "deal.end",
                 "done": "deal.over"}.get(v.deal)
         add(words.say("term.sound", volume=v.volume, tone=tone,
@@ -227,8 +240,10 @@ class Terminal:
         add(words.say("term.help1"), "help")
         add(words.say("term.help2"), "help")
         add("> " + self.said(), "said", 3)
-        if self.server is not None:
+        if self.server is not None and self.server.mode is not None:
             add(words.say("term.serving", mode=self.server.mode, address=self.server.address))
+        if self.table is not None:
+            add(words.say("term.table", url=self.table.url))
         if self.panel:
             prof = s.profile
             add(words.say("term.balances"))
@@ -271,11 +286,21 @@ def run(host, opts):
         return headless.run_stdio(host)
     host = frontend.interactive_host(host, opts)
     term = Terminal(host, announce=announce)
-    if opts.mode in ("pty", "tcp"):
+    table = None
+    if opts.table is not None:
+        from simulator import table as tables
+
+        table = tables.starter(host, opts)
+    if opts.mode in ("pty", "tcp") or table is not None:
         from simulator.serve import Server
 
         term.server = Server(host, opts.mode, opts.port, app=term.session.app)
-        frontend.say(term.server.start())
+        line = term.server.start()
+        if line:
+            frontend.say(line)
+        if table is not None:
+            term.table = table(term.server.ports)
+            term.server.sync()
     frontend.say(words.say(announce))
     screen = Curses(term, fd)
     try:
@@ -285,6 +310,8 @@ def run(host, opts):
         pass
     finally:
         screen.stop()
+        if term.table is not None:
+            term.table.stop()
         if term.server is not None:
             term.server.close()
         term.session.sound.stop()

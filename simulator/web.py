@@ -1,24 +1,33 @@
 """`python -m simulator --web [PORT] [--lan | --host ADDR]`: the unit in a browser (docs/web.md).
 
-Builds the static site (web/build.py, as `make web`) and serves that folder; prints
-'serving http://<address>:<port>/' first. By default on 127.0.0.1 only: nothing on the network
-sees it unless asked. `--lan` serves on every address of the machine (0.0.0.0) and prints the
-address a phone on the same network opens, with its QR code drawn in the terminal; `--host ADDR`
-serves on that one address. PORT 0 (the default is 8000) picks a free one. A port in use, an
-address not this machine's: one line, exit status 2.
+Builds the static site (web/build.py, as `make web`) and serves that folder's files (no folder
+is listed); prints
+'serving http://<address>:<port>/' first, then the table view's link, 'table
+http://<address>:<port>/<secret>/' (docs/table.md): the page that is itself a unit, opened on
+this machine, feeds the table (a POST of its own protocol's lines to /table/feed, taken from
+this machine only), and every phone at the table follows it there. By default on 127.0.0.1
+only: nothing on the network sees either unless asked. `--lan` serves on every address of the
+machine (0.0.0.0) and prints the table's link for the phones on the same network, with its QR
+code drawn in the terminal; `--host ADDR` serves on that one address. PORT 0 (the default is
+8000) picks a free one. A port in use, an address not this machine's: one line, exit status 2.
 """
 
 import errno
 import functools
 import http.server
-import io
+import ipaddress
+import json
 import os
 import socket
 import sys
+from urllib.parse import urlsplit
+
+from simulator.lan import ANY, lan_address, qr_block  # noqa: F401  (web.qr_block: the tests')
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 USAGE = "usage: python -m simulator --web [PORT] [--lan | --host ADDR]\n"
-ANY = "0.0.0.0"
+FEED = "/table/feed"  # where the page that is itself a unit posts what it does
+FEED_MAX = 1 << 20  # bytes a post may carry: a whole game's LOG is some 30 KB
 
 
 class WebUsageError(Exception):
@@ -33,15 +42,95 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                              ".json": "application/json",
                              ".webmanifest": "application/manifest+json"})
 
+    # Files only: a folder's listing would show what the site holds, and the page needs none.
+    # The site's root is the page itself (index.html); any other folder is not found.
+    def send_head(self):
+        path = self.translate_path(self.path)
+        if os.path.isdir(path) and os.path.normpath(path) != os.path.normpath(self.directory):
+            self.send_error(404, "Not found")
+            return None
+        return super().send_head()
+
+    def list_directory(self, path):
+        self.send_error(404, "Not found")  # the root without its index.html
+        return None
+
     def end_headers(self):
         self.send_header("Cache-Control", "no-cache")  # a rebuilt page is seen at a reload
+        if getattr(self.server, "table_feed", None) is not None:
+            # The page that is itself a unit feeds this table (web/unit.js looks for it).
+            self.send_header("X-Bank-Table", FEED)
         super().end_headers()
+
+    def do_GET(self):
+        site = getattr(self.server, "table_site", None)
+        if site is None or not site.answer(self):
+            super().do_GET()
+
+    def do_HEAD(self):
+        site = getattr(self.server, "table_site", None)
+        if site is None or not site.answer(self):
+            super().do_HEAD()
+
+    def do_POST(self):
+        """The page that is itself a unit, feeding the table view (simulator/table/follow.py's
+        PageFeed): from this machine only, a page on a phone is a unit of its own."""
+        feed = getattr(self.server, "table_feed", None)
+        if feed is None or urlsplit(self.path).path != FEED:
+            self.send_error(404)
+            return
+        try:
+            size = int(self.headers.get("Content-Length") or "")
+        except ValueError:
+            size = -1
+        if not 0 <= size <= FEED_MAX:
+            self.send_error(413 if size > FEED_MAX else 411)
+            return
+        body = self.rfile.read(size)
+        # A page the table does not take is answered so, as a page that is: its console shows
+        # no error for what is no fault of its (a phone's page, a second game's).
+        if not _this_machine(self.client_address[0], self.connection.getsockname()[0]):
+            self._answer(200, {"unit": False, "why": "lan"})
+            return
+        from simulator.table.model import Bad
+
+        try:
+            got = feed.post(body)
+        except Bad as e:
+            self._answer(400, {"error": str(e)})
+            return
+        self._answer(200, dict(got, why=None if got["unit"] else "other"))
+
+    def _answer(self, status, obj):
+        data = json.dumps(obj).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def log_message(self, format, *args):
         pass  # a page load is ~40 requests: quiet
 
 
+def _this_machine(peer, local):
+    """A connection from this machine: over loopback, or from the very address it came to (no
+    other machine has it)."""
+    if peer == local:
+        return True
+    try:
+        ip = ipaddress.ip_address(peer.split("%")[0])
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return ip.is_loopback or (mapped is not None and mapped.is_loopback)
+
+
 class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True  # a phone's stream (the table's) never holds the server's exit
+    table_site = None  # the table view (simulator/table/server.py's Site), and its feed
+    table_feed = None
+
     def handle_error(self, request, client_address):
         # A phone that closes its tab, or a browser gone, while a file is on its way: nothing
         # wrong here, and no traceback in the terminal that serves it.
@@ -50,10 +139,34 @@ class Server(http.server.ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-def server(folder, port=0, host="127.0.0.1"):
-    """A threading HTTP server for folder on host:port (not started)."""
+def server(folder, port=0, host="127.0.0.1", table=None):
+    """A threading HTTP server for folder on host:port (not started); with table, a (Site,
+    PageFeed) pair (simulator/table/), the table view too."""
     handler = functools.partial(Handler, directory=folder)
-    return Server((host, port), handler)
+    srv = Server((host, port), handler)
+    if table is not None:
+        srv.table_site, srv.table_feed = table
+    return srv
+
+
+def table_secret_folder():
+    """Where --web keeps its table's secret, so that a server started again keeps the phones'
+    link: beside the simulator's kept games (BANK_SIM_STATE=none: nowhere, a new one each
+    start)."""
+    from simulator.frontend import state_dir
+
+    base = os.environ.get("BANK_SIM_STATE") or state_dir()
+    return None if base == "none" else os.path.join(base, "web")
+
+
+def make_table():
+    """The table view --web serves: (Site, PageFeed), fed by the page on this machine."""
+    from simulator.table.follow import PageFeed
+    from simulator.table.model import Table
+    from simulator.table.server import Site, kept_secret
+
+    table = Table()
+    return Site(table, kept_secret(table_secret_folder())), PageFeed(table)
 
 
 def parse(argv):
@@ -98,39 +211,6 @@ def parse(argv):
     return port, host or "127.0.0.1", host == ANY, want_help
 
 
-def lan_address():
-    """This machine's address on its local network, as a phone there would reach it: the one
-    its route out would leave from. A UDP socket's connect sends nothing; it only picks the
-    route. None without a network."""
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        s.connect(("10.255.255.255", 1))
-        addr = s.getsockname()[0]
-    except OSError:
-        addr = None
-    finally:
-        s.close()
-    if addr and not addr.startswith("127.") and addr != ANY:
-        return addr
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            if not info[4][0].startswith("127."):
-                return info[4][0]
-    except OSError:
-        pass
-    return None
-
-
-def qr_block(url):
-    """The URL's QR code as text, two modules a character, for a phone's camera to read off
-    the terminal (segno: pure Python, no other dependency)."""
-    import segno
-
-    out = io.StringIO()
-    segno.make(url, error="m", micro=False).terminal(out=out, compact=True)
-    return out.getvalue()
-
-
 def main(argv):
     try:
         port, host, lan, want_help = parse(argv)
@@ -148,7 +228,8 @@ def main(argv):
     folder = os.path.join(REPO, "build", "web")
     # The port is taken before the build: a port in use is said at once, not after it.
     try:
-        srv = server(folder, port, host)
+        table = make_table()
+        srv = server(folder, port, host, table)
     except OSError as e:
         where = "%s:%d" % (host, port)
         if e.errno == errno.EADDRINUSE:
@@ -170,29 +251,50 @@ def main(argv):
             sys.stderr.write("simulator: %s\n" % e)
             return 1
         port = srv.server_address[1]
-        if lan:
-            addr = lan_address()
-            if addr is None:
-                sys.stdout.write("serving http://127.0.0.1:%d/ (no local network found: "
-                                 "this machine only for now)\n" % port)
-            else:
-                url = "http://%s:%d/" % (addr, port)
-                sys.stdout.write("serving %s\nopen it on a phone on this local network, or "
-                                 "scan this:\n%s" % (url, qr_block(url)))
-                sys.stdout.write("(plain http on a network: the browser will neither install "
-                                 "the page nor keep it offline there; on this machine, "
-                                 "http://127.0.0.1:%d/ does both)\n" % port)
-        elif host != "127.0.0.1":
-            url = "http://%s:%d/" % (host if ":" not in host else "[%s]" % host, port)
-            sys.stdout.write("serving %s\nopen it on a phone that reaches that address, or "
-                             "scan this:\n%s" % (url, qr_block(url)))
-            sys.stdout.write("(Ctrl-C stops it)\n")
-        else:
-            sys.stdout.write("serving http://127.0.0.1:%d/\n" % port)
+        announce(srv, port, host, lan)
         sys.stdout.flush()
         srv.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
+        srv.table_feed.stop()
+        srv.table_site.table.close()
         srv.server_close()
     return 0
+
+
+def announce(srv, port, host, lan):
+    """What --web prints: where it serves, then the table's link (and its QR code on a
+    network)."""
+    from simulator import table
+
+    secret = srv.table_site.secret
+    if lan:
+        addr = lan_address()
+        if addr is None:
+            sys.stdout.write("serving http://127.0.0.1:%d/ (no local network found: "
+                             "this machine only for now)\n" % port)
+            table.announce("http://127.0.0.1:%d/%s/" % (port, secret), True, False)
+            return
+        sys.stdout.write("serving http://%s:%d/\n" % (addr, port))
+        _unit_line("127.0.0.1", port)
+        table.announce("http://%s:%d/%s/" % (addr, port, secret), True)
+        sys.stdout.write("(plain http on a network: a phone's browser will not install the "
+                         "table's page there)\n")
+    elif host != "127.0.0.1":
+        where = host if ":" not in host else "[%s]" % host
+        sys.stdout.write("serving http://%s:%d/\n" % (where, port))
+        _unit_line(where, port)
+        table.announce("http://%s:%d/%s/" % (where, port, secret), True)
+        sys.stdout.write("(Ctrl-C stops it)\n")
+    else:
+        sys.stdout.write("serving http://127.0.0.1:%d/\n" % port)
+        table.announce("http://127.0.0.1:%d/%s/" % (port, secret), False)
+    sys.stdout.flush()
+
+
+def _unit_line(where, port):
+    sys.stdout.write("the unit: http://%s:%d/ on this machine (it feeds the table%s); the "
+                     "phones scan the table's code:\n" % (
+                         where, port, ", installs and works offline" if where == "127.0.0.1"
+                         else ""))

@@ -92,6 +92,14 @@ def test_the_events_alone_rebuild_balances_over_tcp(sim, interp, tmp_path):
 
 
 @pytest.mark.parametrize("interp", INTERPRETERS)
+def test_the_events_alone_rebuild_balances_and_the_pot_through_game_night_over_tcp(sim, interp):
+    # B19-B22: bankruptcies, the pot's moves and setting, the count, among the rest.
+    s = sim(interp, "--maintenance", "--seed", "7")
+    seen = eventplay.play(s.ask, 5, 200, True)
+    assert seen.get("bankrupt") and seen.get("pot-in"), seen
+
+
+@pytest.mark.parametrize("interp", INTERPRETERS)
 def test_a_restore_sends_all_six_balances_over_tcp(sim, interp):
     s = sim(interp, "--maintenance")
     s.ask("INSERT R 2")

@@ -56,3 +56,22 @@ def test_same_state_files_across_interpreters(tmp_path):
     out = run(MICROPYTHON, b"BALANCES\nHELLO\n", "--state", str(tmp_path)).decode()
     assert '"2": 18000000' in out
     assert '"store": "ok"' in out
+
+
+@needs_unix_port
+def test_game_night_gives_the_same_bytes_on_both_interpreters():
+    # B19-B22 through every sequence and refusal of tests/sessions/night.txt: the count and its
+    # ranking, the game clock's view, warnings and End, bankruptcies, the pot's moves.
+    with open(os.path.join(ROOT, "tests", "sessions", "night.txt"), "rb") as f:
+        data = f.read()
+    cp = run(sys.executable, data, "--maintenance")
+    mp = run(MICROPYTHON, data, "--maintenance")
+    assert cp == mp
+    text = cp.decode()
+    for line in ('! tone {"name": "winner"}', '! tone {"name": "clock-warning"}',
+                 '! tone {"name": "clock-end"}'):
+        assert line in text.splitlines(), line
+    for kind in ("bankrupt", "pot-in", "pot-out"):
+        assert '"kind": "%s"' % kind in text, kind
+    replies = [x for x in text.splitlines() if not x.startswith("! ")]
+    assert len(replies) == len([x for x in data.decode().splitlines() if x.strip()])

@@ -271,7 +271,7 @@ def test_mpremote_gets_in_only_in_maintenance_entered_on_the_keypad(tmp_path):
             proc.kill()
 
 
-# Issue 18, point 1: each stage is announced, the test then sends its bytes and nothing more;
+# Each stage is announced, the test then sends its bytes and nothing more;
 # once the loop has taken the last of them it must still scan the keys, draw what they do and
 # fire its timers (B16's switch-off), with the serial port silent.
 SILENT_SERIAL_SCRIPT = BOARD_SETUP + r"""
@@ -320,7 +320,7 @@ class Lines:
 
 def test_keys_and_timers_run_whatever_serial_brings(tmp_path):
     """A bare line end, a lone CR, half a line: none of them stops the keypad, the display or
-    the timers while nothing more arrives (issue 18, point 1; B16's timer)."""
+    the timers while nothing more arrives (B16's timer)."""
     proc = board_script(tmp_path, "silent.py", SILENT_SERIAL_SCRIPT)
     lines = Lines(proc.stdout)
     try:
@@ -345,7 +345,7 @@ def test_keys_and_timers_run_whatever_serial_brings(tmp_path):
     assert code == 0, proc.stderr.read().decode()
 
 
-# Issue 18, point 4: between presses the loop sleeps (no keypad scan, no slot poll) until a
+# Between presses the loop sleeps (no keypad scan, no slot poll) until a
 # column's IRQ, which ends its wait at once.
 IDLE_SCRIPT = BOARD_SETUP + r"""
 import _thread
@@ -403,7 +403,7 @@ print("bounce", unit.entry, scans[0])
 
 def test_the_loop_sleeps_until_a_key(tmp_path):
     """Idle, the loop scans no key and polls no slot: it waits for a column's IRQ (all rows
-    low) and a press ends that wait at once (issue 18, point 4)."""
+    low) and a press ends that wait at once."""
     lines = finish_script(board_script(tmp_path, "idle.py", IDLE_SCRIPT, text=True), 30)
     turns, writes, levels = lines["idle"].split(" ", 2)
     # 500 ms idle: one wait (up to idle_ms) where a 10 ms scan made 50 turns and 400 row writes

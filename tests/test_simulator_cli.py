@@ -134,3 +134,23 @@ def test_stdio_exits_at_end_of_input():
     lines = p.stdout.decode().splitlines()
     assert len(lines) == 1 and lines[0].startswith('OK {"power"')
     assert b"a last line without its newline was dropped" in p.stderr
+
+
+@pytest.mark.parametrize("interp", INTERPRETERS)
+def test_pot_on_and_off_is_kept_with_the_game_b22(tmp_path, interp):
+    # Where the profile is chosen, the Free Parking pot: kept on flash, and never turned off
+    # while it holds money (the simulator says so and starts nothing).
+    def run(data, *args):
+        return subprocess.run([interp, "-m", "simulator", "--headless", "--stdio",
+                               "--state", str(tmp_path), *args], input=data,
+                              capture_output=True, cwd=ROOT, timeout=60)
+
+    p = run(b"INSERT R 2\nKEY 1 M +\nSTATE\n", "--pot", "on")
+    assert p.returncode == 0 and '"pot": 1000000' in p.stdout.decode().splitlines()[-1]
+    p = run(b"STATE\n")
+    assert '"pot": 1000000' in p.stdout.decode()
+    p = run(b"STATE\n", "--pot", "off")
+    assert p.returncode != 0 and p.stdout == b""
+    assert "--pot off: the Free Parking pot holds 1000000" in p.stderr.decode()
+    p = run(b"", "--pot", "maybe")
+    assert p.returncode == 2 and "--pot is on or off" in p.stderr.decode()

@@ -1,4 +1,4 @@
-"""The simulator as a process holds up (issue 16): one state folder for one simulator (B17),
+"""The simulator as a process holds up: one state folder for one simulator (B17),
 an unusable folder or a taken port is one line and exit status 2, and no TCP client or half
 line can stall the unit or the other clients. Real processes, real TCP sockets, real pipes."""
 
@@ -330,6 +330,129 @@ def test_a_place_freed_by_a_client_that_closes_is_free_at_once(interp):
         for c in clients:
             assert ask(c, "STATE").startswith('OK {"power"')  # all eight still served
             c[0].close()
+    finally:
+        stop(p)
+
+
+# -- a web page cannot drive the TCP port ------------------------------------------------------
+# Any page the browser shows, from any origin, can send to 127.0.0.1: a no-cors fetch() or a
+# form posts a request whose body the port would read as lines. What Chromium sends for
+# fetch('http://127.0.0.1:PORT/', {method: 'POST', mode: 'no-cors', body: BODY}), and a GET
+# whose request line is too long to be seen (its Host: header still is).
+BODY = "\nINSERT L 1\nKEY 20M +\nHOLD C 3000\n"
+
+
+def _browser_requests(port):
+    headers = ("Host: 127.0.0.1:%d\r\nConnection: keep-alive\r\nContent-Length: %d\r\n"
+               "Content-Type: text/plain;charset=UTF-8\r\nOrigin: http://127.0.0.1:8000\r\n"
+               "Accept: */*\r\n\r\n" % (port, len(BODY)))
+    return {"post": ("POST / HTTP/1.1\r\n" + headers + BODY).encode(),
+            "long-get": ("GET /" + "x" * 300 + " HTTP/1.1\r\n" + headers + BODY).encode()}
+
+
+def _a_page_drives_nothing(port, request):
+    """The page's request gets no reply and moves no money; another host sees the game as it
+    was, and is served on."""
+    host = connect(port)
+    ask(host, "INSERT L 2")
+    ask(host, "KEY 1M+")
+    assert ask(host, "REMOVE L").startswith("OK")
+    page = socket.create_connection(("127.0.0.1", port), timeout=3)
+    page.sendall(request)
+    got, closed = b"", False
+    try:
+        while True:
+            chunk = page.recv(4096)
+            if not chunk:
+                closed = True
+                break
+            got += chunk
+    except ConnectionResetError:
+        closed = True  # closed with the request's rest unread: the kernel resets it
+    except socket.timeout:
+        pass
+    page.close()
+    assert json.loads(ask(host, "BALANCES")[3:]) == {
+        "1": 15000000, "2": 16000000, "3": 15000000, "4": 15000000, "5": 15000000,
+        "6": 15000000}  # no 20 M for card 1, and no new game (B11)
+    assert [t["seq"] for t in json.loads(ask(host, "LOG")[3:])] == [1]
+    assert json.loads(ask(host, "STATE")[3:])["slots"] == {"L": None, "R": None}
+    assert b"OK" not in got and closed, got  # none of its lines ran: it was cut at once
+    host[0].close()
+    again = connect(port)  # the port serves on
+    assert ask(again, "HELLO").startswith('OK {"device"')
+    again[0].close()
+
+
+@pytest.mark.parametrize("kind", ["post", "long-get"])
+@pytest.mark.parametrize("interp", INTERPRETERS)
+def test_a_web_pages_request_to_the_tcp_port_is_cut_before_its_body_runs(interp, kind):
+    p, port = tcp("--virtual-clock", interp=interp)
+    try:
+        _a_page_drives_nothing(port, _browser_requests(port)[kind])
+    finally:
+        stop(p)
+    err = p.stderr.read().decode()
+    assert "a TCP client sent a line that reads as HTTP" in err, err
+
+
+def test_the_window_and_terminal_port_cuts_a_web_pages_request_too():
+    import threading
+
+    sys.path.insert(0, ROOT)
+    import simulator  # noqa: F401  (firmware/ on sys.path)
+    from simulator.host import Host
+    from simulator.options import parse
+    from simulator.serve import Server
+
+    host = Host(parse(["--virtual-clock"]))
+    srv = Server(host, "tcp", 0)
+    port = int(srv.start().split(":")[-1])
+    done = threading.Event()
+
+    def loop():
+        while not done.is_set():
+            r, _, _ = select.select(srv.fds(), [], [], 0.05)
+            for fd in r:
+                srv.ready(fd)
+            srv.flush()
+
+    t = threading.Thread(target=loop)
+    t.start()
+    try:
+        _a_page_drives_nothing(port, _browser_requests(port)["post"])
+    finally:
+        done.set()
+        t.join()
+        srv.close()
+
+
+def test_no_line_of_the_protocol_reads_as_http():
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    from desktop.ports import reads_as_http
+
+    for line in (b"HELLO", b"KEY 1 5 0 K +", b"HOLD C 3000", b"NAME 3 HTTP/1.1 fan",
+                 b"NAME 3 Post", b"KEY GET / HTTP/1.1", b"HOSTS", b"host 1"):
+        assert not reads_as_http(line), line
+    for line in (b"POST / HTTP/1.1", b"GET /x HTTP/1.0", b"get /x http/1.1", b"Host: a:1",
+                 b"host:a", b"OPTIONS * HTTP/1.1"):
+        assert reads_as_http(line), line
+
+
+@pytest.mark.parametrize("interp", INTERPRETERS)
+def test_a_ten_minute_hold_on_a_real_clock_is_refused_and_freezes_no_one(interp):
+    p, port = tcp(interp=interp)  # a real clock: a hold is waited out, the others with it
+    try:
+        a, b = connect(port), connect(port)
+        t0 = time.monotonic()
+        assert ask(a, "HOLD C 600000") == ("ERR bad-argument ms is a whole number from 0 to "
+                                          "10000 on a real clock (all else waits while the "
+                                          "key is held)")
+        assert ask(b, "HELLO").startswith('OK {"device"')
+        assert time.monotonic() - t0 < 3
+        assert json.loads(ask(b, "STATE")[3:])["entry"] == ""  # no C was pressed
+        a[0].close()
+        b[0].close()
     finally:
         stop(p)
 

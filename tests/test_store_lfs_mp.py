@@ -28,5 +28,5 @@ def test_littlefs_power_cuts_under_the_unix_port():
                          capture_output=True, text=True, timeout=120)
     text = out.stdout + out.stderr
     assert out.returncode == 0, text
-    assert "2 passed, 0 failed" in text, text
+    assert "3 passed, 0 failed" in text, text
     assert "lfs boots:" in text, text

@@ -15,7 +15,6 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 try:
     import uf2
-    import viper_source
 finally:
     sys.path.pop(0)
 
@@ -31,13 +30,7 @@ def test_the_image_freezes_what_the_manifest_lists(tmp_path):
     frozen = uf2.stage(str(tmp_path), "9.9.9-gabc1234")
     assert 'include("$(PORT_DIR)/boards/manifest.py")' in open(frozen).read()
     staged = manifest.files(str(tmp_path / "firmware" / "manifest.py"))
-    # Beside the listed files, sio.py's viper string as a module the freezer compiles for the
-    # RP2040, so its machine code runs from flash (sio.py imports it by this name).
-    native = "board/drivers/sio_native.py"
-    assert sorted(rel for rel, _ in staged) == sorted(listed() + [native])
-    assert (tmp_path / "firmware" / native).read_text() == viper_source.source()[0]
-    with open(os.path.join(FIRMWARE, "board", "drivers", "sio.py")) as f:
-        assert "from board.drivers.sio_native import" in f.read()
+    assert sorted(rel for rel, _ in staged) == sorted(listed())
     assert not stale.exists()
     scope = {}
     exec((tmp_path / "firmware" / "version.py").read_text(), scope)
@@ -124,47 +117,6 @@ def test_a_micropython_dir_of_another_version_is_refused(tmp_path, monkeypatch, 
     code, err = check(capsys)
     assert code == 3 and "has no pico-sdk" in err
 
-
-MPY_TOOL_1_28 = '''        if config.native_arch in (
-            MP_NATIVE_ARCH_ARMV6,
-            MP_NATIVE_ARCH_XTENSA,
-            MP_NATIVE_ARCH_XTENSAWIN,
-        ):
-            # ARMV6 or Xtensa -- four byte align.
-            self.fun_data_attributes += " __attribute__ ((aligned (4)))"
-        elif (
-            MP_NATIVE_ARCH_ARMV6M <= config.native_arch <= MP_NATIVE_ARCH_ARMV7EMDP
-        ) or MP_NATIVE_ARCH_RV32IMC <= config.native_arch <= MP_NATIVE_ARCH_RV64IMC:
-            # ARMVxxM or RV{32,64}IMC -- two byte align.
-            self.fun_data_attributes += " __attribute__ ((aligned (2)))"
-'''
-
-
-def test_frozen_viper_code_is_word_aligned_for_the_rp2040(tmp_path):
-    # v1.28's mpy-tool puts frozen ARMv6-M code on 2-byte boundaries, where the emitter's
-    # PC-relative constants read the wrong word: the glass then never changes after boot.
-    tool = tmp_path / "tools" / "mpy-tool.py"
-    tool.parent.mkdir()
-    tool.write_text(MPY_TOOL_1_28)
-    assert not uf2.native_aligned(str(tmp_path))
-    assert uf2.align_native(str(tmp_path)) and uf2.native_aligned(str(tmp_path))
-    fixed = tool.read_text()
-    assert "MP_NATIVE_ARCH_ARMV6,\n            MP_NATIVE_ARCH_ARMV6M,\n" in fixed
-    assert uf2.align_native(str(tmp_path)) and tool.read_text() == fixed  # once only
-    # An mpy-tool of another shape is not edited, and no viper code is frozen by it.
-    tool.write_text("# another mpy-tool\n")
-    assert not uf2.align_native(str(tmp_path))
-    assert tool.read_text() == "# another mpy-tool\n"
-
-
-def test_without_aligned_native_code_the_viper_string_is_not_frozen(tmp_path):
-    uf2.stage(str(tmp_path), "9.9.9-gabc1234", native=False)
-    staged = manifest.files(str(tmp_path / "firmware" / "manifest.py"))
-    assert sorted(rel for rel, _ in staged) == sorted(listed())
-    uf2.stage(str(tmp_path), "9.9.9-gabc1234")
-    assert (tmp_path / "firmware" / "board" / "drivers" / "sio_native.py").exists()
-    uf2.stage(str(tmp_path), "9.9.9-gabc1234", native=False)
-    assert not (tmp_path / "firmware" / "board" / "drivers" / "sio_native.py").exists()
 
 
 def test_with_no_archive_the_pinned_tag_is_fetched_where_a_network_exists(tmp_path, monkeypatch,

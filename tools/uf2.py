@@ -48,7 +48,6 @@ if REPO not in sys.path:
     sys.path.insert(0, REPO)
 
 from host_tools import manifest  # noqa: E402
-from tools import viper_source  # noqa: E402
 
 MP_VERSION = "1.28.0"
 BOARD = "RPI_PICO"
@@ -58,7 +57,6 @@ ARCHIVE = "micropython-%s-rp2-src.tar.xz" % MP_VERSION
 OUT = os.path.join(REPO, "build", "uf2")
 GIT_URL = "https://github.com/micropython/micropython.git"
 MANIFEST = os.path.join(REPO, "firmware", "manifest.py")
-NATIVE = "sio_native.py"  # the name board/drivers/sio.py imports its frozen viper code by
 DEBIAN = ("gcc-arm-none-eabi", "libnewlib-arm-none-eabi", "libstdc++-arm-none-eabi-newlib",
           "cmake", "build-essential")
 TOOLS = (("arm-none-eabi-gcc", "gcc-arm-none-eabi"), ("cmake", "cmake"), ("make", "make"),
@@ -175,38 +173,6 @@ def sources():
     return mp, picotool if os.path.isdir(picotool) else None, home
 
 
-# MicroPython v1.28's mpy-tool aligns frozen ARMv6-M machine code to 2 bytes. The native
-# emitter lays Thumb code out for a heap block, 4-byte aligned: its 32-bit constants are loaded
-# PC-relative from a word it padded to a multiple of 4, so frozen viper code that lands at 2 mod
-# 4 reads the wrong constants (masks, pin numbers). Its 4-byte rule for ARMv6 and Xtensa is
-# extended to ARMv6-M in the cache's tree; a MICROPY_DIR tree is left as its owner keeps it.
-_ALIGN4 = "            MP_NATIVE_ARCH_ARMV6,\n"
-_ALIGN4_M = _ALIGN4 + "            MP_NATIVE_ARCH_ARMV6M,\n"
-
-
-def native_aligned(mp):
-    """Whether mp's mpy-tool aligns frozen ARMv6-M code to 4 bytes."""
-    try:
-        with open(os.path.join(mp, "tools", "mpy-tool.py")) as f:
-            return _ALIGN4_M in f.read()
-    except OSError:
-        return False
-
-
-def align_native(mp):
-    """Fix mp's mpy-tool (once); True when its frozen ARMv6-M code is 4-byte aligned."""
-    if native_aligned(mp):
-        return True
-    path = os.path.join(mp, "tools", "mpy-tool.py")
-    with open(path) as f:
-        text = f.read()
-    if text.count(_ALIGN4) != 1:
-        return False  # another mpy-tool than v1.28's: its frozen viper code is not used
-    with open(path, "w") as f:
-        f.write(text.replace(_ALIGN4, _ALIGN4_M))
-    return True
-
-
 def checkout(cache, fetch=True):
     """(tree, None, cache folder) from a git checkout of the pinned tag and the rp2 port's
     submodules, made once into the cache where a network exists (picotool is then fetched by
@@ -288,11 +254,10 @@ def write_if_changed(path, data):
     return True
 
 
-def stage(folder, version, native=True):
+def stage(folder, version):
     """The manifest's files copied into folder (only what changed is rewritten; what left the
-    manifest is removed, or package() would freeze it), version.py written for this build,
-    and with native sio.py's viper code as a module; the freezer's manifest path (the port's
-    own modules, then ours)."""
+    manifest is removed, or package() would freeze it), version.py written for this build; the
+    freezer's manifest path (the port's own modules, then ours)."""
     listed = manifest.files(MANIFEST)
     fw = os.path.join(folder, "firmware")
     keep = {"manifest.py"}
@@ -303,12 +268,6 @@ def stage(folder, version, native=True):
             data = manifest.version_module(version, "frozen").encode()
         write_if_changed(os.path.join(fw, dest), data)
         keep.add(dest)
-    # sio.py's viper string as a module the freezer compiles for the RP2040 (the port passes
-    # -march): its machine code then stays in flash instead of the heap.
-    if native:
-        name = "board/drivers/" + NATIVE
-        write_if_changed(os.path.join(fw, name), viper_source.source()[0].encode())
-        keep.add(name)
     with open(MANIFEST, "rb") as f:
         write_if_changed(os.path.join(fw, "manifest.py"), f.read())
     for d, _, names in os.walk(fw):
@@ -333,20 +292,7 @@ def build(out=OUT):
             stdout=subprocess.DEVNULL)
     version = manifest.describe()
     port_build = os.path.join(home, "build-" + BOARD)
-    if env_tree():
-        native = native_aligned(mp)
-        if not native:
-            print("make uf2: %s/tools/mpy-tool.py aligns frozen ARMv6-M code to 2 bytes: the "
-                  "image compiles its viper code at boot instead" % mp, flush=True)
-    else:
-        fixed = not native_aligned(mp)
-        native = align_native(mp)
-        if fixed:  # what the freezer made before is remade with the fix
-            try:
-                os.remove(os.path.join(port_build, "frozen_content.c"))
-            except OSError:
-                pass
-    frozen = stage(os.path.join(home, "stage"), version, native)
+    frozen = stage(os.path.join(home, "stage"), version)
     cmake_args = "-DMICROPY_FROZEN_MANIFEST=" + frozen
     if config:
         cmake_args = "-Dpicotool_DIR=%s %s" % (config, cmake_args)

@@ -39,6 +39,7 @@ from brain.ledger import CARDS  # noqa: E402
 from desktop import seeded  # noqa: E402
 from desktop import vclock  # noqa: E402
 from desktop import words  # noqa: E402
+from desktop.reads import TableFeed  # noqa: E402
 from desktop.simapp import SimApp  # noqa: E402
 from desktop.simboard import SimBoard  # noqa: E402
 from protocol import Protocol  # noqa: E402
@@ -153,11 +154,13 @@ class Page:
         # the banker's at the unit, logged "key" as the keypad's changes are.
         self.desk = Protocol(self.unit, self.clock, via="key")
         self.console = Console(self.protocol)
+        self.table = None  # the line to the table view, from the first table_lines()
         self.board = PageBoard()
         self.app = SimApp(self.unit, self.clock, self.console, self.board)  # the first picture
         self._log_key = None
         self._log = []
         self._games = []
+        self._kept = []  # GAMES' list as the panel last read it
         self.names = self._names()
         # What the line under the unit says, as the window's (desktop/words.py): the key a
         # refusal is about, a refused card movement or the panel's outcome, what the unit did
@@ -214,14 +217,12 @@ class Page:
     def restore(self, gid):
         """The panel's "bring back": RESTORE GAME over the panel's own line, as the window's
         banker panel does (maintenance mode, entered on the keypad), said in words."""
+        game = {"id": gid}
+        for g in self._kept:
+            if g.get("id") == gid:
+                game = g  # said by the number the panel lists it by
         reply = self.desk.handle("RESTORE GAME %s" % gid)[-1]
-        if reply.startswith("OK"):
-            said = words.say("panel.back", game=gid)
-        elif reply.split()[1:2] == ["maintenance-required"]:
-            said = words.say("panel.back-needs")
-        else:
-            said = words.say("panel.back-refused", game=gid, why=reply[4:])
-        self.status = self.panel_said = said
+        self.status = self.panel_said = words.brought_back(game, reply)
 
     def step(self):
         """App's step at the clock's now: the timers that are due, the events put on the board,
@@ -246,6 +247,7 @@ class Page:
             self._log = [words.txn_line(r, prof, named) for r in reversed(recs)]
             reply = self.desk.handle("GAMES")[-1]
             kept = json.loads(reply[3:]) if reply.startswith("OK ") else []
+            self._kept = kept
             self._games = []
             for g in kept:
                 head, parts = words.kept_game(g, named)
@@ -276,7 +278,7 @@ class Page:
             "slots": [u.slots["L"], u.slots["R"]], "deal": u.deal_phase(), "volume": led.volume,
             "error": u.error, "entry": u.entry, "tones": heard,
             "profile": led.profile.name, "seq": led.seq, "store": u.store_status,
-            "balances": [[b, self._amount(b)] for b in led.bal[1:]],
+            "balances": [[words.grouped(b), self._amount(b)] for b in led.bal[1:CARDS + 1]],
             "log": self._recent(), "games": self._games, "wait": wait, "names": self.names,
             "events": self.console.take(), "said": self.said(held),
             "hold": [held[0], held[1]] if held else None, "maintenance": u.maintenance,
@@ -287,9 +289,15 @@ class Page:
 page = None
 
 
-def start(state_dir, seed, virtual, profile, maintenance, lang="en"):
+def start(state_dir, seed, virtual, profile, maintenance, lang="en", pot=""):
+    """The page's unit; pot: "on" or "off" turns the Free Parking pot so (B22: ?pot=, where
+    the profile is chosen), "" leaves it as the game kept it."""
     global page
     page = Page(state_dir, seed, virtual, profile or None, maintenance)
+    if pot in ("on", "off"):
+        from brain import pot as brain_pot
+
+        brain_pot.set_on(page.unit, pot == "on")  # refused (money in it): as it was
     info = json.loads(set_lang(lang))
     info["tones"] = tones.TONES
     return json.dumps(info)
@@ -297,14 +305,14 @@ def start(state_dir, seed, virtual, profile, maintenance, lang="en"):
 
 def set_lang(lang):
     """Speak lang from now on ('fr-CA' is French; anything but French, English); the page's
-    own words in it: {"lang": ..., "texts": {sentence id: text}} (the page.* and deal.* ones,
-    a {field} left for the page to fill)."""
+    own words in it: {"lang": ..., "texts": {sentence id: text}} (the page.*, deal.* and
+    tone.* ones, a {field} left for the page to fill)."""
     words.set_lang(words.lang_of(lang))
     if page is not None:
         page._log_key = None  # the log's lines said again
     table = words.TEXTS[words.lang()]
     texts = {k: v for k, v in table.items()
-             if k.startswith("page.") or k.startswith("deal.") or k in SHARED}
+             if k.split(".")[0] in ("page", "deal", "tone") or k in SHARED}
     return json.dumps({"lang": words.lang(), "texts": texts})
 
 
@@ -344,6 +352,23 @@ def call(op, a=None, b=None):
     elif op == "tick":
         p.step()
     return p.view()
+
+
+def table_lines(whole=False):
+    """What the table view of the simulator serving the page has not heard yet, as JSON
+    (TableFeed.lines); unit.js posts it there (web/feed.js)."""
+    p = page
+    if p.table is None:
+        p.table = TableFeed(p.unit, p.clock)
+        whole = True
+    return json.dumps(p.table.lines(whole, p.names))
+
+
+def table_stop():
+    """The page feeds no table (none serves it, or another page is its unit)."""
+    if page.table is not None:
+        page.table.stop()
+        page.table = None
 
 
 def name_refused(text):

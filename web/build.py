@@ -17,7 +17,8 @@ import subprocess
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PAGE_FILES = ("index.html", "style.css", "unit.js", "body.py", "sw.js", "manifest.webmanifest")
+PAGE_FILES = ("index.html", "style.css", "unit.js", "feed.js", "body.py", "sw.js",
+              "manifest.webmanifest")
 ICON_SIZES = (192, 512)  # the manifest's icons: what browsers ask of an app to install it
 PORT_FILES = ("micropython.mjs", "micropython.wasm")
 

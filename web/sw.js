@@ -6,8 +6,8 @@
 // origin's files are ever asked for (docs/web.md).
 const VERSION = "dev";
 const CACHE = "bank-unit-" + VERSION;
-const PAGE = ["./", "index.html", "style.css", "unit.js", "body.py", "micropython.mjs",
-  "micropython.wasm", "firmware/files.json", "load.json", "manifest.webmanifest",
+const PAGE = ["./", "index.html", "style.css", "unit.js", "feed.js", "body.py",
+  "micropython.mjs", "micropython.wasm", "firmware/files.json", "load.json", "manifest.webmanifest",
   "icons/icon-192.png", "icons/icon-512.png"];
 
 self.addEventListener("install", (event) => {

@@ -3,15 +3,22 @@
 // No rule lives here: what a key does, what the display shows, when a light flashes, is the
 // firmware's (web/body.py reads it out as one view per input). docs/web.md has the why.
 //
-// URL options: ?game=NAME (a separate kept game), ?seed=N (reproducible deal timer, B13),
-// ?clock=virtual (time moves only on ADVANCE/HOLD, as --virtual-clock), ?profile=world|classic|
-// francs (B15), ?maintenance (as --maintenance), ?lang=en|fr (else the one chosen last, else the
-// browser's).
+// URL options: ?game=NAME (a separate kept game; GAME_NAME says what a name is), ?seed=N
+// (reproducible deal timer, B13), ?clock=virtual (time moves only on ADVANCE/HOLD, as
+// --virtual-clock), ?profile=world|classic|francs (B15), ?pot=on|off (the Free Parking pot,
+// B22, as --pot), ?maintenance (as --maintenance), ?lang=en|fr (else the one chosen last,
+// else the browser's).
 // The port's module (micropython.mjs) is fetched with the rest, its bytes counted for the
 // progress bar, and imported from that copy: see start().
 
+import { Feed } from "./feed.js";
+
 const params = new URLSearchParams(location.search);
-const GAME = params.get("game") || "default";
+// A game's name makes its keys, its lock and its channel: a small alphabet, so that no name's
+// keys begin with another's (those of `G/` and `G/x` are under `G`'s) and no two names share
+// a game. Any other is refused before anything is read or kept (refuseGame).
+const GAME_NAME = /^[a-z0-9-]{1,32}$/;
+const GAME = params.has("game") ? params.get("game") : "default";
 const PREFIX = "bank-unit/" + GAME + "/";
 const STATE = "/state";
 const KEY_ROWS = [["7", "8", "9", "C"], ["4", "5", "6", "M"], ["1", "2", "3", "K"],
@@ -30,6 +37,7 @@ let view = null;
 let timer = null;
 let firstDisplay = null;
 let TEXTS = {};  // the page's own words in the language spoken (firmware/desktop/words.py)
+let feed = null;  // the table view's feed, where a simulator serves the page (web/feed.js)
 const LANG_KEY = "bank-unit/lang";
 
 // -- the game kept: each file the store finished writing, copied into localStorage ----------
@@ -75,12 +83,16 @@ globalThis.bankForget = (path) => {
   }
 };
 
+// The game's own files, exactly: the store keeps them in one folder, so a key with more after
+// the game's prefix (`bank-unit/G//bank.b`, `bank-unit/G/x/bank.a`, kept by a page that took
+// any name) is none of this game's files and is left alone.
 function restoreState() {
   try { mp.FS.mkdir(STATE); } catch (e) { /* there already */ }
   for (let i = 0; i < localStorage.length; i++) {
     const key = localStorage.key(i);
-    if (key.startsWith(PREFIX)) {
-      mp.FS.writeFile(STATE + "/" + key.slice(PREFIX.length), strToBytes(localStorage.getItem(key)));
+    const name = key.startsWith(PREFIX) ? key.slice(PREFIX.length) : "";
+    if (name && !name.includes("/") && name !== "." && name !== "..") {
+      mp.FS.writeFile(STATE + "/" + name, strToBytes(localStorage.getItem(key)));
     }
   }
 }
@@ -268,6 +280,25 @@ const NOTICES = {
     "that the two never take payments for the same game.",
 };
 
+// A name out of GAME_NAME: said, and nothing started (no lock, no key read or written).
+let refused = null;  // why this page runs no game (refuseGame), or null
+
+function refuseGame() {
+  const shown = GAME.length > 40 ? GAME.slice(0, 40) + "\u2026" : GAME;
+  refused = "This page cannot open the game \u201c" + shown + "\u201d: a game's name " +
+    "(?game=NAME) is 1 to 32 small letters a\u2013z, digits or \u201c-\u201d, such as " +
+    "?game=family. Nothing was read or kept.";
+  $("loading").remove();
+  $("notice").dataset.why = "bad-game";
+  $("notice-text").textContent = refused;
+  $("take-over").hidden = true;
+  $("notice").hidden = false;
+  document.body.classList.add("stopped");
+  const ready = Promise.reject(new Error(refused));
+  ready.catch(() => {});  // said on the page: no unhandled rejection in the console
+  return ready;
+}
+
 function notice(why) {
   $("notice").dataset.why = why;
   $("notice-text").textContent = NOTICES[why];
@@ -282,6 +313,7 @@ function hideNotice() {
 
 function stop(why) {
   stopped = true;
+  if (feed) feed.stop();  // the tab that runs the game now feeds the table
   clearTimeout(timer);
   timer = null;
   keepAwake(false);
@@ -402,11 +434,12 @@ function show(v) {
   clearTimeout(timer);
   timer = v.wait >= 0 ? setTimeout(() => act("tick"), v.wait + 1) : null;
   keepAwake(v.power);
+  if (feed) feed.push();
 }
 
 let toneTimer = null;
 function showTone(name) {
-  $("tone").textContent = "\u266a " + name;
+  $("tone").textContent = "\u266a " + (TEXTS["tone." + name] || name);
   clearTimeout(toneTimer);
   const ms = Math.max(TONE_SHOW_MS, (TONES[name] || []).filter((_, i) => i % 2).reduce((s, x) => s + x, 0));
   toneTimer = setTimeout(() => { $("tone").textContent = ""; }, ms);
@@ -466,7 +499,7 @@ function drawPanel(v) {
     return `<tr><td><span class="chip" style="background:${CARD_COLOURS[i]}">${i + 1}</span></td>` +
       (name === null ? "" : `<td class="name" data-card="${i + 1}" role="button" ` +
         `title="the player's name (tap to change)">${escape(name) || "&middot;&middot;&middot;"}</td>`) +
-      `<td class="num">${bal.toLocaleString("en")}</td><td class="short">${short}</td></tr>`;
+      `<td class="num">${bal}</td><td class="short">${short}</td></tr>`;
   });
   $("balances").innerHTML = rows.join("");
   $("log").innerHTML = v.log.length
@@ -656,6 +689,7 @@ function consoleOut(line) {
 }
 
 function send(line) {
+  if (refused) return [refused];
   if (stopped || !body) return ["this tab does not run the game: another tab does"];
   const reply = body.send(line);
   act("view");
@@ -758,7 +792,13 @@ async function start() {
     // Served from the offline copy: no bar, the unit as it stands until its display lights.
     $("loading").classList.add("quiet");
   }
-  const sizes = await fetch("load.json").then((r) => r.json()).then((j) => j.bytes, () => ({}));
+  // A simulator that serves a table view says so on what it serves (--web; docs/table.md):
+  // only then does the page feed it, and a page on any other host asks for nothing more.
+  let table = false;
+  const sizes = await fetch("load.json").then((r) => {
+    table = r.headers.has("X-Bank-Table");
+    return r.json();
+  }).then((j) => j.bytes, () => ({}));
   loadTotal = Object.values(sizes).reduce((a, b) => a + b, 0);
   const names = fetch("firmware/files.json").then((r) => r.json());
   const [mjs, wasm, files, got] = await Promise.all([
@@ -807,7 +847,8 @@ sys.path.insert(0, "/fw")`);
   const seed = params.has("seed") ? Number(params.get("seed"))
     : crypto.getRandomValues(new Uint32Array(1))[0];
   const info = JSON.parse(body.start(STATE, seed, params.get("clock") === "virtual",
-    params.get("profile") || "", params.has("maintenance"), chosenLang()));
+    params.get("profile") || "", params.has("maintenance"), chosenLang(),
+    params.get("pot") || ""));
   TONES = info.tones;
   speak(info);
   $("lang").addEventListener("change", () => {
@@ -817,6 +858,11 @@ sys.path.insert(0, "/fw")`);
     act("view");
   });
   act("view");
+  if (table) {
+    feed = new Feed(body, GAME, () => { $("own-unit").hidden = false; });
+    feed.push();
+  }
+  $("own-unit-ok").addEventListener("click", () => { $("own-unit").hidden = true; });
   document.body.classList.add("ready");
   $("loading").remove();
   document.addEventListener("visibilitychange", () => view && keepAwake(view.power));
@@ -852,9 +898,13 @@ globalThis.bank = {
   firstDisplayMs: () => firstDisplay,
   act: (op, a, b) => { act(op, a, b); return view; },
 };
-globalThis.bank.ready = start().then(() => true, (e) => {
-  $("load-text").textContent = "The unit could not start: " + e;
-  $("loading").classList.add("failed");
-  console.error(e);
-  throw e;
-});
+function begin() {
+  if (!GAME_NAME.test(GAME)) return refuseGame();
+  return start().then(() => true, (e) => {
+    $("load-text").textContent = "The unit could not start: " + e;
+    $("loading").classList.add("failed");
+    console.error(e);
+    throw e;
+  });
+}
+globalThis.bank.ready = begin();

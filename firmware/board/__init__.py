@@ -62,17 +62,6 @@ class Board:
         a half line it left is then no command (app.App.serial)."""
         raise NotImplementedError
 
-    def quiet(self):
-        # type: () -> None
-        """Hold the USB and pin interrupts off from a key's wake until loud(), once its picture
-        is drawn (app.App: Waker and step); nothing where there are none to hold."""
-        raise NotImplementedError
-
-    def loud(self):
-        # type: () -> None
-        """The interrupts quiet() held off, back on (one that came meanwhile is taken now)."""
-        raise NotImplementedError
-
     def usb_powered(self):
         # type: () -> bool
         """A host may be listening: switched off, the loop waits in poll, not in sleep()."""

@@ -3,7 +3,6 @@ pin map in pins.py. Boot-only code: app.boot drops this module and the pin map o
 is built.
 """
 
-import sys
 import time
 
 from machine import PWM, Pin
@@ -30,16 +29,8 @@ def _display(pins):
                       Pin(pins.TM1637_DIO, Pin.OPEN_DRAIN, value=1))
     from board.drivers.ht1621 import HT1621
 
-    display = HT1621(Pin(pins.HT1621_CS, Pin.OUT, value=1),
-                     Pin(pins.HT1621_WR, Pin.OUT, value=1),
-                     Pin(pins.HT1621_DATA, Pin.OUT, value=1))
-    if sys.platform == "rp2":
-        from board.drivers import sio
-
-        display.use_port(sio.ht1621_frame,
-                         pins.HT1621_CS | pins.HT1621_WR << 8 | pins.HT1621_DATA << 16,
-                         sio.ht1621_text)
-    return display
+    return HT1621(Pin(pins.HT1621_CS, Pin.OUT, value=1), Pin(pins.HT1621_WR, Pin.OUT, value=1),
+                  Pin(pins.HT1621_DATA, Pin.OUT, value=1))
 
 
 def _slots(pins):
@@ -73,25 +64,12 @@ def _slots(pins):
     return {"L": left, "R": right}
 
 
-def _bits(numbers):
-    out = 0
-    for n in numbers:
-        out |= 1 << n
-    return out
-
-
 def build():
     import pins
 
     display = _display(pins)
     keypad = Keypad([Pin(n, Pin.OPEN_DRAIN, value=1) for n in pins.KEY_ROWS],
                     [_in(n) for n in pins.KEY_COLS], pins.KEYPAD)
-    cols = tuple(pins.KEY_COLS)
-    if sys.platform == "rp2" and cols == tuple(range(cols[0], cols[0] + len(cols))):
-        from board.drivers import sio  # the columns' bits read in column order: consecutive GPIOs
-
-        keypad.use_port(sio.matrix_closed, sio.rows_level, [1 << n for n in pins.KEY_ROWS],
-                        _bits(pins.KEY_COLS))
     keypad.listen(Pin.IRQ_FALLING)  # the loop sleeps until a key (app.py, Waker)
     slots = _slots(pins)
     beeper = Beeper(PWM(Pin(pins.BEEPER), freq=2000, duty_u16=0))
@@ -102,9 +80,4 @@ def build():
 
         latch = Latch(Pin(pins.LATCH, Pin.OUT, value=1))
     vbus = None if pins.VBUS_SENSE is None else Pin(pins.VBUS_SENSE, Pin.IN)
-    usb_setup = None
-    if sys.platform == "rp2":
-        from board.drivers import sio
-
-        usb_setup = sio.usb_setup
-    return PicoBoard(display, keypad, slots, beeper, leds, latch, vbus, usb_setup)
+    return PicoBoard(display, keypad, slots, beeper, leds, latch, vbus)

@@ -42,12 +42,6 @@ def _make_table():
     return _table
 
 
-def ascii_codes():
-    """The code of each ASCII character from 32 as cells() shows it, 0xFF for the point (96
-    bytes): for a display that maps a text in one go (HT1621.show_text)."""
-    return _table or _make_table()
-
-
 def cells(text):
     """The 5 cells' segment bytes for text, right-aligned; a '.' lights the point of the cell
     before it ("14.995" -> 5 cells, the '4' with its point). Text too long keeps its right end.

@@ -1,6 +1,7 @@
 """Whole-game changes to the ledger: a new game (B11), another edition (B15), the game before
 brought back, a balance put straight by the banker; and the volume (B12), a setting the store
-keeps. The unit's side of each (the session, the display, the tones) is brain/unit.py's.
+keeps. The unit's side of each (the session, the display, the tones) is brain/unit.py's, but
+for the volume's key and maintenance's hold, the unit's own code kept here with the rare.
 
 They happen a few times a game: the unit imports this module where one is first made, and
 keeps it. Each change is durable before it is made (B17): a store that fails leaves the game
@@ -8,7 +9,7 @@ as it was and gives "store-failed".
 """
 
 from brain import profiles
-from brain.ledger import CARDS
+from brain.ledger import CARDS, POT
 
 
 KEEP_GAMES = 3  # B11: at least the last three games that had transactions
@@ -19,8 +20,9 @@ def start(ledger, profile):
     caller, with an empty log."""
     if profile:
         ledger.profile = profiles.get(profile)
-    ledger.bal = [0] + [ledger.profile.start] * CARDS  # a new list: reset() may need the old
-    ledger.start = ledger.seq
+    ledger.bal = [0] + [ledger.profile.start] * CARDS + [0]  # a new list: reset() may need
+    ledger.start = ledger.seq  # the old; the pot (B22) empty
+    ledger.count = ledger.clock = None  # B19, B20: the game's
 
 
 def reset(ledger, profile=None):
@@ -28,7 +30,8 @@ def reset(ledger, profile=None):
     transactions."""
     store = ledger.store
     push = _current(ledger)
-    old = (ledger.profile, ledger.bal, ledger.ready, ledger.start, store.number, store.count)
+    old = (ledger.profile, ledger.bal, ledger.ready, ledger.start, store.number, store.count,
+           ledger.count, ledger.clock)
     start(ledger, profile)
     ledger.ready = True
     if push is not None:
@@ -39,7 +42,7 @@ def reset(ledger, profile=None):
         _save(ledger, push, None, ())
     except OSError:
         (ledger.profile, ledger.bal, ledger.ready, ledger.start, store.number,
-         store.count) = old
+         store.count, ledger.count, ledger.clock) = old
         return "store-failed"
     return None
 
@@ -55,6 +58,28 @@ def set_volume(ledger, volume):
         ledger.volume = old
         return "store-failed"
     return None
+
+
+def cycle_volume(unit, now):
+    """B12: `.` with no card and no entry: 2 -> 1 -> 0 -> 2, shown for a second, kept."""
+    vol = (unit.ledger.volume - 1) % 3
+    err = set_volume(unit.ledger, vol)
+    if err:
+        unit._refuse(err)
+        return
+    unit._show(("012"[vol], False, False), now, unit.message_ms)
+    unit._tone("click")
+
+
+def toggle_maintenance(unit, now):
+    """DEAL held for hold_ms: the banker, at the unit, lets host tools change money."""
+    if unit.deal_timer is not None:
+        unit.deal_timer.stop()  # the deal the press started is not meant
+    unit.maintenance = not unit.maintenance
+    unit._show(("SErv", False, False) if unit.maintenance else ("PLAY", False, False), now,
+               unit.message_ms)
+    unit.rev += 1
+    unit._tone("click")
 
 
 def restore_previous(ledger, via="key"):
@@ -80,9 +105,11 @@ def restore_game(ledger, gid, via="key"):
     if prof is None:
         return "no-backup"
     push = _current(ledger)
-    old = (ledger.profile, ledger.bal, ledger.seq, ledger.start, store.number, store.count)
+    old = (ledger.profile, ledger.bal, ledger.seq, ledger.start, store.number, store.count,
+           ledger.count, ledger.clock)
     ledger.profile = prof
-    ledger.bal = [0] + list(g["balances"])
+    ledger.bal = [0] + list(g["balances"]) + [g.get("pot", 0)]  # B22: its pot comes back
+    ledger.count = ledger.clock = None  # B19, B20: the game in play's, gone with it
     ledger.seq += 1
     n = g["transactions"]
     # The restore record is one more transaction of the restored game.
@@ -95,7 +122,7 @@ def restore_game(ledger, gid, via="key"):
         _save(ledger, push, gid, [rec], gid)
     except OSError:
         (ledger.profile, ledger.bal, ledger.seq, ledger.start, store.number,
-         store.count) = old
+         store.count, ledger.count, ledger.clock) = old
         return "store-failed"
     ledger.ready = True
     return rec
@@ -106,7 +133,8 @@ def restore_game(ledger, gid, via="key"):
 # an empty game is never kept), number (game 1, 2, ...: the store's count of games that had
 # transactions when it was started, plus one), kept (when it was put away, None where the unit
 # does not know the time), profile, seq, transactions (None: unknown, a game from a store
-# written before they were counted) and balances (6); the store keeps its log with it. The
+# written before they were counted), balances (6) and pot (B22: the Free Parking pot's money,
+# 0 where none was kept); the store keeps its log with it. The
 # store keeps their ids newest first in `store.games` and their numbers in `store.numbers`,
 # and the games themselves through store.put_game, get_game and drop_game (FileStore: in
 # every checkpoint's header, the game in a file of its own; docs/storage.md).
@@ -123,7 +151,7 @@ def _current(ledger):
     return {"id": ledger.seq, "number": store.number,
             "kept": None if wall is None else _when(wall),
             "profile": ledger.profile.name, "seq": ledger.seq, "transactions": n,
-            "balances": ledger.bal[1:CARDS + 1]}
+            "balances": ledger.bal[1:CARDS + 1], "pot": ledger.bal[POT]}
 
 
 def _when(wall):

@@ -12,8 +12,9 @@ play so keeps no copy of what its flash already holds.
 
 A record is a tuple:
     (seq, kind, from, to, amount, from_after, to_after, undoes, via)
-from/to are card numbers 1-6, or 0 for the bank; *_after are the balances the move left (0 for
-the bank); undoes is the seq a reversal names (0 otherwise); via is "key" or "serial".
+from/to are card numbers 1-6, 0 for the bank or POT (7) for the Free Parking pot (B22), an
+account like a card's; *_after are the balances the move left (0 for the bank); undoes is the
+seq a reversal names (0 otherwise); via is "key" or "serial".
 
 Only what play needs lives here: the balances and `move`, the one way money moves. Loading
 the game (store/load.py) runs at boot only; the log is read back by the store (store/slot.py)
@@ -25,9 +26,15 @@ unit that never needs one never loads it.
 from brain import profiles
 
 CARDS = 6
-KINDS = ("receive", "pay", "transfer", "go", "undo", "set", "restore")
+POT = CARDS + 1  # the Free Parking pot's account (B22): balances are [bank, cards..., pot]
+KINDS = ("receive", "pay", "transfer", "go", "undo", "set", "restore", "bankrupt", "pot-in",
+         "pot-out")
 VIAS = ("key", "serial")
 SEQ, KIND, FROM, TO, AMOUNT, FROM_AFTER, TO_AFTER, UNDOES, VIA = range(9)
+# The most one balance holds: 12 digits, as many as SET BALANCE takes, so that every balance a
+# game reaches can be set again (a backup restored, docs/protocol-extensions.md). No game
+# comes near it: the display says "-----" from 100,000 M (brain/money.py).
+MOST = 999999999999
 
 
 def apply(bal, rec):
@@ -44,12 +51,18 @@ class Ledger:
     def __init__(self, store, profile):
         self.store = store
         self.profile = profiles.get(profile or profiles.DEFAULT)
-        self.bal = [0] * (CARDS + 1)  # index 0 is the bank, never read
+        self.bal = [0] * (POT + 1)  # index 0 is the bank, never read; POT the pot (B22)
         self.seq = 0
         # The seq the current game's transactions count from (seq - start of them), None if
         # unknown (a store from before they were counted); the games before are the store's.
         self.start = 0
         self.volume = 2
+        # Game night's settings and state, kept by the store as the volume is (B19-B22): the
+        # pot on (B22); the count (B19), None or [on, then each card's additions or None];
+        # the game clock (B20), None or its kept tuple (brain/gameclock.py).
+        self.pot_on = False
+        self.count = None
+        self.clock = None
         self.ready = False  # False while there are no balances to trust (B17)
 
     def move(self, kind, frm, to, amount, undoes, via="key"):
@@ -65,6 +78,8 @@ class Ledger:
             return "insufficient-funds"  # B8: balances never go below 0
         frm_after = bal[frm] - amount if frm else 0
         to_after = bal[to] + amount if to else 0
+        if to_after > MOST:
+            return "balance-limit"
         rec = (self.seq + 1, kind, frm, to, amount, frm_after, to_after, undoes, via)
         try:
             self.store.commit(self, rec)

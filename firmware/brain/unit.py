@@ -9,9 +9,11 @@ take `via`, where it came from: "key" (the unit's own keypad and slots, the defa
 
 The unit's state is its own: other modules call these methods and read its public fields; the
 rare changes (a new game, the volume, the deal timer) import their module where they run and
-keep it once loaded (brain/games.py, brain/deal.py). What the brain needs from outside it is
-handed in (startup.py): the store, the random source, the game the store's loader read.
-Rule ids (B1-B18) are those of docs/rules.md.
+keep it once loaded (brain/games.py, brain/deal.py). Game night (B19-B22) is brain/night.py's,
+the unit's own code in a module of its own: imported at the first sequence B1-B18 refuse (each
+of game night's was one), and holding the keys and display while it is on (`night`). What the
+brain needs from outside it is handed in (startup.py): the store, the random source, the game
+the store's loader read. Rule ids (B1-B22) are those of docs/rules.md.
 """
 
 from brain import money
@@ -27,6 +29,7 @@ SLOTS = ("L", "R")
 SHOW_FUNDS = ("Err1", False, False)  # B8: the payer cannot afford it
 SHOW_STORE = ("Err5", False, False)  # B17: the store was damaged; the last good copy is in use
 SHOW_NO_GAME = ("Err6", False, False)  # B17: no good copy at all; hold C for a new game
+SHOW_END = ("End", False, False)  # B20: the game clock is over, until a key
 OFF = ("", False, False)
 
 
@@ -57,6 +60,7 @@ class Unit:
         self.deal_timer = None  # deal.Timer, from the first DEAL press (B13)
         self.maintenance = False
         self.store_status = "new"
+        self._unseen = False  # damage reported that the banker has not seen yet (B17)
         self.rev = 0
         self._last = 0  # ticks of the last key, card movement or deal end (B16)
         self._notice = None  # a message shown over everything ...
@@ -71,6 +75,10 @@ class Unit:
         self._deal_down = None  # ticks DEAL went down, while it is held (maintenance)
         self._ignore_up = None  # the key that woke the unit is not input (B16)
         self._held = []  # the keys down now: activity until released (B16)
+        self.night = None  # brain/night.py while game night has the keys or the display
+        self.view = None  # B19, B20, B22: what game night shows (night.py)
+        self.game_clock = None  # B20: a gameclock.Clock while a length is set
+        self.minus = None  # B21: (ticks, via) while - is held for a bankruptcy
         # Writes a card's number on the tag on a slot's reader: writer(slot, n) -> None or the
         # error; handed in by startup.py where the slots are RFID readers, else None.
         self.card_writer = None
@@ -109,8 +117,11 @@ class Unit:
         if self._disp_rev == self.rev:
             return self._disp
         self._disp_rev = self.rev
+        clock = self.game_clock
         if not self.power:
             shown = OFF
+        elif clock is not None and clock.ending():
+            shown = SHOW_END
         elif self._notice is not None:
             shown = self._notice
         elif self.entry:
@@ -119,13 +130,20 @@ class Unit:
         elif not self.ledger.ready:
             shown = SHOW_NO_GAME
         else:
-            slots = self.slots
-            card = self._focus  # the payee of a transfer, once its second has come (B6)
-            if not (card and (slots["L"] == card or slots["R"] == card)):
-                card = slots["R"] or slots["L"]  # with both cards in, the payer (B3)
+            shown = None if self.night is None else self.night.display(self)
+        if shown is None:
+            card = self.shown_card()
             shown = money.fmt(self.ledger.bal[card] if card else self.tally, self.ledger.profile)
         self._disp = shown
         return shown
+
+    def shown_card(self):
+        """The card whose balance the display shows when it shows one, or None (no card in)."""
+        slots = self.slots
+        card = self._focus  # the payee of a transfer, once its second has come (B6)
+        if not (card and (slots["L"] == card or slots["R"] == card)):
+            card = slots["R"] or slots["L"]  # with both cards in, the payer (B3)
+        return card
 
     def _emit(self, kind, arg):
         if kind != "power" and self.store_status == "new":
@@ -155,6 +173,10 @@ class Unit:
         self._last = now
         if status == "damaged":
             self.store_damaged(now)
+        if self.ledger.clock is not None or self.ledger.count is not None:
+            from brain import night
+
+            night.boot(self, now)  # B19, B20: as the store kept them
         self.rev += 1
         return status
 
@@ -163,6 +185,7 @@ class Unit:
         reported on the display and over serial until the banker presses a key."""
         self.store_status = "damaged"
         self.ledger.store.news = False
+        self._unseen = True
         self.error = "store-damaged"
         if self.ledger.ready:
             self._show(SHOW_STORE, now, None)
@@ -198,23 +221,34 @@ class Unit:
         self._notice = None
         self._focus = None
         self._focus_next = None
+        self.view = None
+        if self.night is not None:
+            self.night.settle(self)
 
     # -- input ---------------------------------------------------------------------------------
 
-    def _input(self, now, card):
-        """A key or a card movement: activity, and the end of whatever it interrupts (B3)."""
+    def _input(self, now, card, via="key"):
+        """A key (from via) or a card movement: activity, and the end of whatever it
+        interrupts (B3)."""
         self._last = now
-        err = self.error
-        if err is not None and not (card and err == "store-damaged"):
-            if err == "store-damaged":
-                # B17: reported until the banker presses a key; what they saw reported as lost
-                # (a kept game, a names file that does not read) is kept no more.
-                self.ledger.store.seen()
-            self.error = None
-        self._notice = None
+        seen = via == "key" and not card
+        if seen and self._unseen:
+            # B17: damage is the banker's to see, reported until a key on the unit's own keypad
+            # (a host's key, a card, is none); what they saw reported as lost (a kept game, a
+            # names file that does not read) is kept no more.
+            self._unseen = False
+            self.ledger.store.seen()
+        if self.error is not None:
+            self._no_error()
+        if seen or card or self._notice is not SHOW_STORE:
+            self._notice = None  # Err5 stays through a host's keys: nobody at the unit saw it
         self._focus = None
         self._focus_next = None
         self.rev += 1
+
+    def _no_error(self):
+        """The last refusal is over; damage the banker has not seen stays reported."""
+        self.error = "store-damaged" if self._unseen else None
 
     def _refuse(self, code):
         self.error = code
@@ -231,7 +265,9 @@ class Unit:
             self.wake(now)  # B16
             self._ignore_up = key  # B16: the waking key is not taken as input
             return None
-        self._input(now, False)
+        self._input(now, False, via)
+        if self.night is not None and self.night.key(self, key, now, via):
+            return None
         if key == "C":
             self._c_down = now  # acts on release, or after hold_ms (B10, B11)
             self._c_fired = False
@@ -266,15 +302,19 @@ class Unit:
                 self.rev += 1
         elif key == "DEAL":
             self._deal_down = None
+        elif key == "-" and self.minus is not None:
+            self.night.minus_up(self)  # B21: released before its 3 s
         return None
 
     def _type(self, key, now, via):
         entry = self.entry
         if (key == "." and not entry
                 and self.slots["L"] is None and self.slots["R"] is None):
-            self._cycle_volume(now)
+            from brain import games
+
+            games.cycle_volume(self, now)  # B12
         elif key == "M" and not entry:
-            self._go(via)
+            self._go(now, via)
         elif money.accepts(self._ndig, self._dot, self._suffix, key):
             entry = self.entry = entry + key
             if key == "K" or key == "M":
@@ -287,7 +327,7 @@ class Unit:
                     self._ndig += 1
             self._tone("click")
         else:
-            self._refuse("bad-entry")  # B2: ignored, the entry stays as it was
+            self._or_night(key, "bad-entry", now, via)  # B2: ignored, the entry stays as it was
 
     def _clear_entry(self):
         self.entry = ""
@@ -296,11 +336,11 @@ class Unit:
         self._dot = False
         self._suffix = ""
 
-    def _go(self, via):
+    def _go(self, now, via):
         left = self.slots["L"]
         if left is None or self.slots["R"] is not None:
             # B9 needs one card, in L; with no card at all M is a suffix with no digits (B2).
-            self._refuse("bad-entry" if self.slots["R"] is None else "wrong-slot")
+            self._or_night("M", "bad-entry" if self.slots["R"] is None else "wrong-slot", now, via)
             return
         if self._go_used:
             self._refuse("go-taken")  # once per insertion
@@ -319,16 +359,16 @@ class Unit:
         right = self.slots["R"]
         ledger = self.ledger
         if left is None and right is None:
-            self._tally(sign)
+            self._tally(sign, now, via)
             return
         # B7: + needs exactly one card, in L; - needs a card in R.
         wrong = right is not None or left is None if sign == "+" else right is None
         if wrong:
-            self._refuse("wrong-slot")
+            self._or_night(sign, "wrong-slot", now, via)
             return
         amount, err = money.parse(self.entry, ledger.profile, True)
         if err:
-            self._refuse(err)
+            self._or_night(sign, err, now, via)
             return
         if sign == "+":
             rec = ledger.move("receive", 0, left, amount, 0, via)
@@ -336,6 +376,11 @@ class Unit:
             rec = ledger.move("pay", right, 0, amount, 0, via)
         else:
             rec = ledger.move("transfer", right, left, amount, 0, via)
+        self._moved(rec, sign, now)
+
+    def _moved(self, rec, sign, now):
+        """A move of the keypad's made (the record) or refused (its code), with what it shows
+        and sounds (B4-B8, and game night's moves: brain/night.py)."""
         if isinstance(rec, str):
             self._refuse(rec)
             if rec == "insufficient-funds":
@@ -348,16 +393,16 @@ class Unit:
             self._tone("money-in")
         else:
             self._tone("money-out")
-            if left is not None:
+            if 1 <= rec[TO] <= CARDS:
                 # B6: the payer's new balance for a second, then the payee's, with its tone.
-                self._focus_next = left
+                self._focus_next = rec[TO]
                 self._focus_at = ticks_add(now, self.transfer_ms)
 
-    def _tally(self, sign):
+    def _tally(self, sign, now, via):
         # B14: an adding machine; B2's format, not its limits; never below 0; no account moves.
         amount, err = money.parse(self.entry, self.ledger.profile, False)
         if err:
-            self._refuse(err)
+            self._or_night(sign, err, now, via)
             return
         if sign == "+":
             self.tally += amount
@@ -366,8 +411,17 @@ class Unit:
         self._clear_entry()
         self._tone("click")
 
+    def _or_night(self, key, code, now, via):
+        """A sequence B1-B18 refuse with code: game night's where it is one (B19-B22)."""
+        from brain import night
+
+        if not night.refused(self, key, code, now, via):
+            self._refuse(code)
+
     def _clear(self, now, via):
         """A plain C (B10; B14 without a card)."""
+        if self.night is not None and self.night.clear(self):
+            return
         if self.entry:
             self._clear_entry()
             return
@@ -386,7 +440,7 @@ class Unit:
         if rec[KIND] == "go":
             self._go_used = False  # B9: a reversed Go may be taken again
         self._emit("txn", undo)
-        self._tone("money-in" if undo[TO] else "money-out")
+        self._tone("money-in" if 1 <= undo[TO] <= CARDS else "money-out")  # a card's, or not
 
     # -- cards (B3) ----------------------------------------------------------------------------
 
@@ -411,6 +465,8 @@ class Unit:
             self._go_used = False
         self._show((DIGITS[card], False, False), now, self.card_ms)
         self._tone("card")
+        if self.night is not None:
+            self.night.card(self, card)  # B19: a card in the count takes part
         return None
 
     def card_unknown(self, slot, now):
@@ -441,6 +497,8 @@ class Unit:
             return None
         self._input(now, True)
         self._clear_entry()  # B3: removing a card discards an entry in progress
+        if self.night is not None:
+            self.night.card(self, None)
         return None
 
     # -- the rare changes ----------------------------------------------------------------------
@@ -457,10 +515,10 @@ class Unit:
             self._last = now  # B16: a deal end counts as activity
         self._tone(tone)
 
-    def new_game(self, now, profile=None):
-        """A host's new game (NEWGAME, SET PROFILE: B11, B15), taken as input; None or the
-        error, refused as the keypad's would be."""
-        self._input(now, False)
+    def new_game(self, now, profile=None, via="key"):
+        """A host's new game (NEWGAME, SET PROFILE: B11, B15), taken as input from via; None or
+        the error, refused as the keypad's would be."""
+        self._input(now, False, via)
         return self._new_game(profile)
 
     def _new_game(self, profile):
@@ -474,23 +532,12 @@ class Unit:
             return err
         self._end_session()
         self._go_used = False
-        self.error = None
+        self._no_error()
+        self.game_clock = self.minus = self.night = None  # B19, B20: the game's, gone with it
         self.rev += 1
         self._emit("game", self.ledger.profile.name)
         self._tone("new-game")
         return None
-
-    def _cycle_volume(self, now):
-        """B12: `.` with no card and no entry: 2 -> 1 -> 0 -> 2, shown for a second, kept."""
-        from brain import games
-
-        vol = (self.ledger.volume - 1) % 3
-        err = games.set_volume(self.ledger, vol)
-        if err:
-            self._refuse(err)
-            return
-        self._show(("012"[vol], False, False), now, self.message_ms)
-        self._tone("click")
 
     def set_volume(self, volume):
         """B12, from a host (SET SOUND): None or the error, which keeps it as it was."""
@@ -500,16 +547,6 @@ class Unit:
         if not err:
             self.rev += 1
         return err
-
-    def _toggle_maintenance(self, now):
-        """DEAL held for hold_ms: the banker, at the unit, lets host tools change money."""
-        if self.deal_timer is not None:
-            self.deal_timer.stop()  # the deal the press started is not meant
-        self.maintenance = not self.maintenance
-        self._show(("SErv", False, False) if self.maintenance else ("PLAY", False, False), now,
-                   self.message_ms)
-        self.rev += 1
-        self._tone("click")
 
     def write_card(self, slot, card, now):
         """Maintenance (RFID slots): card's number written on the tag on slot's reader, which
@@ -552,7 +589,10 @@ class Unit:
         record or the error."""
         from brain import games
 
-        return self._changed(games.restore_game(self.ledger, gid, via))
+        rec = self._changed(games.restore_game(self.ledger, gid, via))
+        if not isinstance(rec, str):
+            self.game_clock = self.minus = self.night = self.view = None  # B19, B20
+        return rec
 
     def _changed(self, rec):
         if not isinstance(rec, str):
@@ -565,13 +605,13 @@ class Unit:
 
     def deadline(self):
         """Ticks of the next timed change, or None: a host may sleep until then."""
+        due = None if self.night is None else self.night.due(self)  # B20 runs switched off
         if not self.power:
-            return None
-        due = None
+            return due
         timer = self.deal_timer
         dealing = timer is not None and timer.phase != "idle"
         if not self._held and not dealing:
-            due = ticks_add(self._last, self.off_ms)  # B16: not while a key is down
+            due = _sooner(due, ticks_add(self._last, self.off_ms))  # B16: not while a key is down
         if self._notice is not None and self._notice_until is not None:
             due = _sooner(due, self._notice_until)
         if self._focus_next is not None:
@@ -585,9 +625,11 @@ class Unit:
         return due
 
     def tick(self, now):
-        if not self.power:
-            return
         before = self.rev
+        if self.night is not None:
+            self.night.tick(self, now)  # B20: the clock runs switched off too
+        if not self.power:
+            return self.rev != before
         if self._notice is not None and self._notice_until is not None:
             if ticks_diff(now, self._notice_until) >= 0:
                 self._notice = None
@@ -604,7 +646,9 @@ class Unit:
         if self._deal_down is not None:
             if ticks_diff(now, ticks_add(self._deal_down, self.hold_ms)) >= 0:
                 self._deal_down = None
-                self._toggle_maintenance(now)
+                from brain import games
+
+                games.toggle_maintenance(self, now)
         timer = self.deal_timer
         if timer is not None and timer.phase != "idle":
             tone = timer.step(now)

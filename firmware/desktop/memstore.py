@@ -36,7 +36,7 @@ class MemoryStore:
     def put_game(self, g, with_log=False):
         g = dict(g)
         got = self.history(g["seq"], None, False) if with_log else None
-        base, log = ([0] + list(g["balances"]), []) if got is None else got
+        base, log = ([0] + list(g["balances"]) + [g["pot"]], []) if got is None else got
         g["base"] = list(base)
         g["log"] = [list(r) for r in log]
         self.kept[g["id"]] = json.dumps(g)
@@ -47,9 +47,10 @@ class MemoryStore:
             return None
         g = json.loads(data)
         g.setdefault("kept", None)
+        g.setdefault("pot", 0)
         if with_log:
             g["log"] = [tuple(r) for r in g.get("log", [])]
-            g.setdefault("base", [0] + g["balances"])
+            g.setdefault("base", [0] + g["balances"] + [g["pot"]])
         else:
             g.pop("log", None)
             g.pop("base", None)
@@ -81,7 +82,7 @@ class MemoryStore:
         snap = json.loads(self.data)
         log = [tuple(r) for r in snap["log"] if r[0] <= seq]
         if n is None:
-            return [0] + snap["base"], log
+            return [0] + snap["base"] + [snap.get("night", {}).get("pot", 0)], log
         return None, log[-n:] if n < len(log) else log
 
     def _write(self, snap):
@@ -105,6 +106,9 @@ class MemoryStore:
         self._write(snap)
 
     def save_settings(self, ledger):
+        self._write(snapshot(ledger))
+
+    def save_night(self, ledger, tag):
         self._write(snapshot(ledger))
 
 

@@ -12,7 +12,11 @@ client does can stall the unit or another client (docs/simulator.md, "Serving"):
   client; a new one starts with events off) and its replies in order;
 - sends never block: a client's replies wait in its own queue; while more than OUT_PAUSE bytes
   wait, its further commands wait too (in the kernel), and a client that lets OUT_MAX bytes
-  pile up (events it never reads) is disconnected.
+  pile up (events it never reads) is disconnected;
+- a TCP line that reads as HTTP (reads_as_http) cuts its connection at once, nothing after it
+  read: a web page's request to 127.0.0.1 (a form, a fetch in no-cors mode) reaches the port
+  too, and the lines of its body would otherwise be commands (Redis guards its port the same
+  way).
 
 A body waits for the ports as its loop allows (headless: select.poll; the terminal: select;
 the window: Tk's file handlers): `wants()` says what to wait for, `io(ready)` does what came.
@@ -22,7 +26,7 @@ Never deployed; runs under CPython and the MicroPython unix port.
 import select
 import sys
 
-from protocol import LineReader
+from protocol import TOO_LONG, LineReader
 
 IS_MICROPYTHON = sys.implementation.name == "micropython"
 
@@ -37,6 +41,21 @@ else:
 IN = select.POLLIN
 OUT = select.POLLOUT
 GONE = select.POLLIN | select.POLLHUP | select.POLLERR
+# What a browser's request line starts with: fetch() and a form send these (no-cors: GET, HEAD,
+# POST); the others come with a preflight OPTIONS or from other clients of HTTP.
+HTTP_METHODS = (b"GET", b"HEAD", b"POST", b"PUT", b"DELETE", b"OPTIONS", b"PATCH", b"CONNECT",
+                b"TRACE")
+
+
+def reads_as_http(line):
+    """A line (bytes) that only an HTTP client sends: a request line (`POST / HTTP/1.1`) or
+    a `Host:` header (every request of a browser has one, before its body). No command of the
+    protocol reads so."""
+    if line[:5].lower() == b"host:":
+        return True
+    words = line.split()
+    return (len(words) == 3 and words[0].upper() in HTTP_METHODS
+            and words[2].upper().startswith(b"HTTP/"))
 
 
 def key_of(obj):
@@ -53,7 +72,8 @@ class Link:
     client goes, its half line and its queued replies are dropped and the next client finds it
     as new."""
 
-    def __init__(self, proto, pollable, recv, send, close=None, sticky=False, present=None):
+    def __init__(self, proto, pollable, recv, send, close=None, sticky=False, present=None,
+                 http_guard=False):
         self.proto = proto
         self.pollable = pollable  # what poll watches
         self.key = key_of(pollable)  # what poll reports for it
@@ -73,6 +93,9 @@ class Link:
         self.eof = False  # its input ended
         self.dropped = 0  # half lines dropped at the end of an input (a client gone)
         self.ended = False  # ... and all it sent is answered: closed once its replies are out
+        self.http_guard = http_guard  # a TCP client: a line that reads as HTTP cuts it
+        self.cut = False  # ... and one did: let go at once, nothing more read, answered or sent
+        self.internal = False  # the simulator's own (its table's line): no TCP client's place
 
     def busy(self):
         """Its replies are backed up: its commands wait."""
@@ -89,6 +112,9 @@ class Link:
             line = push(data[i])
             i += 1
             if line is not None:
+                if self.http_guard and line is not TOO_LONG and reads_as_http(line):
+                    self._cut()
+                    return
                 self.queue(self.proto.handle(line))
         self.pending = data[i:] if i < n else b""
         if self.eof and not self.pending and not self.ended:
@@ -97,6 +123,13 @@ class Link:
                 self.reader.drop()
                 self.dropped += 1
             self.ended = True
+
+    def _cut(self):
+        sys.stderr.write("simulator: a TCP client sent a line that reads as HTTP (a web page?): "
+                         "its connection is closed, nothing after that line was read\n")
+        self.cut = self.eof = self.ended = True
+        self.pending = self.out = b""
+        self.reader.drop()
 
     def wants_input(self):
         return not self.eof and not self.pending and not self.busy()
@@ -128,6 +161,14 @@ class Ports:
         self.listener = listener
         self.accept = accept
         self.listen_key = None if listener is None else key_of(listener)
+
+    def clients(self):
+        """How many places the clients take (MAX_CLIENTS): the simulator's own links take none."""
+        n = 0
+        for link in self.links:
+            if not link.internal:
+                n += 1
+        return n
 
     def more(self):
         """A link has lines read and room for their replies: the loop must not sleep."""
@@ -187,7 +228,7 @@ class Ports:
                 self._read(link)
         gone = self._settle()
         if accept:
-            if len(self.links) >= MAX_CLIENTS:
+            if self.clients() >= MAX_CLIENTS:
                 # A client's end of input that the wait has not reported yet (a body that
                 # hands its descriptors over one at a time) would still count: look.
                 for link in self.links:
@@ -216,6 +257,10 @@ class Ports:
                 continue
             if not link.busy():
                 link.work()
+            if link.cut:
+                link.proto.drain()  # nobody to send them to
+                gone.append(link)
+                continue
             link.queue(link.proto.drain())  # the unit's own timers' events, and others'
             if not link.flush() or len(link.out) > OUT_MAX or (link.ended and not link.out):
                 gone.append(link)

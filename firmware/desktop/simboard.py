@@ -118,12 +118,6 @@ class SimBoard(Board):
     def lights(self, red, green):
         self.leds.set(red, green)
 
-    def quiet(self):
-        pass  # no interrupts here: the Pico's body holds them off for a key (board/pico.py)
-
-    def loud(self):
-        pass
-
     def host_session(self):
         return 0  # no USB port: desktop/ports.py sees each client come and go
 

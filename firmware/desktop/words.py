@@ -22,7 +22,7 @@ so French borrows their words ("carte", "Banque", "Départ").
 
 from brain import money
 from brain import profiles
-from brain.ledger import AMOUNT, CARDS, FROM, KIND, SEQ, TO, UNDOES
+from brain.ledger import AMOUNT, CARDS, FROM, KIND, MOST, POT, SEQ, TO, UNDOES
 
 LANGS = ("en", "fr")
 NAMES = {"en": "English", "fr": "Fran\u00e7ais"}
@@ -31,7 +31,8 @@ _lang = ["en"]
 CODES = ("insufficient-funds", "go-taken", "wrong-slot", "bad-entry", "no-amount", "no-suffix",
          "too-fine", "below-minimum", "above-maximum", "no-game", "store-failed",
          "store-damaged", "slot-occupied", "card-in-use", "slot-empty", "no-backup", "bad-key",
-         "bad-argument", "game-damaged", "unknown-card", "no-tag", "not-writable",
+         "bad-argument", "game-damaged", "balance-limit", "counting", "no-count", "no-clock",
+         "pot-empty", "pot-not-empty", "no-balance", "unknown-card", "no-tag", "not-writable",
          "write-failed", "maintenance-required", "unsupported")
 
 MINUS = "\u2212"
@@ -51,6 +52,33 @@ TEXTS = {
         "kind.undo": "undo",
         "kind.set": "set",
         "kind.restore": "restore",
+        "txn.restore": "#{seq} a previous game brought back",
+        # game night (the count, the game clock, a bankruptcy, the Free Parking pot)
+        "kind.bankrupt": "bankrupt",
+        "kind.pot-in": "into the pot",
+        "kind.pot-out": "pot collected",
+        "pot.short": "pot",
+        "counting": ("no money moves during the count: C with no card in leaves it, and play "
+                     "goes on"),
+        "no-count": "no card is in the count yet: put each remaining player's card in",
+        "no-clock": "no game clock runs: type the minutes, then + to start one",
+        "pot-empty": "the Free Parking pot is empty: nothing to collect",
+        "pot-not-empty": "the pot holds {amount}: collect it before turning the pot off",
+        "pot-not-empty.anon": "the pot holds money: collect it before turning the pot off",
+        "no-balance": "{card} has nothing left to hand over",
+        "no-balance.anon": "that card has nothing left to hand over",
+        "night.pot": "Free Parking pot: {amount}",
+        "night.clock": "game clock: {n} min left",
+        "night.clock.stopped": "game clock stopped: {n} min left",
+        "night.clock.over": "game clock: time is up",
+        "night.clock.end": "time is up: any key starts the count",
+        "night.count": "count: {rows}",
+        "night.count.none": "count: put each remaining player's card in",
+        "night.winner": "{who} wins with {amount}",
+        "night.tie": "{who} share first place with {amount}",
+        "night.and": " and ",
+        "note.bankrupt": "{src} is bankrupt: {amount} to {dst}",
+        "note.pot-out": "{dst} collects the Free Parking pot: {amount}",
         "txn.undoes": " (undoes #{seq})",
         # refusals
         "undo.short": ("C cannot reverse the last transaction: the card it paid no longer has "
@@ -81,10 +109,12 @@ TEXTS = {
         "below-minimum": "{entry} is below the smallest amount at one time, {least}",
         "above-maximum": ("{entry} is above the largest amount at one time, {most}: split it "
                           "in two"),
+        "balance-limit": "{card} would go past {most}, the most one balance holds",
+        "balance-limit.anon": "a balance would go past {most}, the most one balance holds",
         "no-game": ("Err6: no good copy of the game was found. Hold C for 3 seconds for a new "
                     "game, or restore a backup with the host tools"),
         "store-damaged": ("Err5: the unit's memory was damaged; it is using the last good copy "
-                          "of the game. Check the balances; any key goes on"),
+                          "of the game. Check the balances; a key on the unit goes on"),
         "store-failed": "the unit could not save to its memory, so nothing changed: try again",
         "slot-occupied": "slot {slot} holds {card} already: take it out first",
         "slot-occupied.anon": "that slot holds a card already",
@@ -112,8 +142,9 @@ TEXTS = {
         # what the unit is doing, and what just happened by itself
         "off": ("switched itself off after a minute without use: the next key only wakes it, "
                 "a card wakes it and counts"),
-        "maintenance": ("maintenance mode: host tools may set balances and the profile; hold "
-                        "DEAL for 3 seconds to leave it"),
+        "maintenance": ("maintenance mode: the banker may bring a game back or set a "
+                        "balance; hold DEAL 3 s to play again"),
+        "shows": "{card}: {amount}",
         "hold.c": ("holding C: a new game in {s} s, every card back to the start; let go now "
                    "for a plain C"),
         "hold.deal.on": ("holding DEAL: maintenance mode on in {s} s; let go now to only run "
@@ -184,7 +215,10 @@ TEXTS = {
         "win.maintenance": "MAINTENANCE",
         "win.big.maintenance": "maintenance",
         "win.off-glass": "switched off: a key or a card wakes it",
-        "win.pico": "emulated RP2040 running {image} ({kind}): Pico time {t} s",
+        "win.pico": "emulated RP2040 running {image} ({kind}): Pico time {t} s, {pace}",
+        "win.pico.in-step": "as fast as real time",
+        "win.pico.slower": "{x}x slower than real time",
+        "win.pico.booting": "booting: the image is starting",
         "win.pico.frozen": "the firmware frozen in",
         "win.pico.files": "a stock image, the firmware's files on its flash",
         "win.pico.help": ("keys: 0-9 . m k c (hold c: new game)  d/space: DEAL  + -   F1-F6: "
@@ -213,6 +247,51 @@ TEXTS = {
         "deal.running": "deal: running",
         "deal.ending": "deal: ending",
         "deal.done": "deal: done",
+        "win.deal-key": "DEAL  (handshake)",
+        "tone.click": "click",
+        "tone.card": "card",
+        "tone.money-in": "money-in",
+        "tone.money-out": "money-out",
+        "tone.error": "error",
+        "tone.new-game": "new-game",
+        "tone.deal-warning": "deal-warning",
+        "tone.deal-end": "deal-end",
+        "tone.winner": "winner",
+        "tone.clock-warning": "clock-warning",
+        "tone.clock-end": "clock-end",
+        # the table view (docs/table.md): a player's phone, read-only
+        "table.title": "At the table",
+        "table.pick": "Who are you? Tap your card.",
+        "table.change": "Not you?",
+        "table.history": "My transactions",
+        "table.standings": "Standings",
+        "table.none": "No transaction of yours yet in this game.",
+        "table.from": "from {who}",
+        "table.to": "to {who}",
+        "table.go": "Go salary from the bank",
+        "table.set": "balance set by the banker",
+        "table.restore": "a kept game brought back",
+        "table.after": "then {amount}",
+        "table.you": "you",
+        "table.live": "live",
+        "table.not-live": "not connected",
+        "table.connecting": "Connecting to the table\u2026",
+        "table.offline": ("Not connected: this is what the table said at {time}. Trying "
+                          "again\u2026"),
+        "table.gone": ("The unit is not answering (unplugged, restarting, or its page closed): "
+                       "these are the balances it last gave. This page comes back by itself."),
+        "table.waiting": "Waiting for the unit: the balances show as soon as it answers.",
+        "table.off": "The unit is switched off: a key or a card on it wakes it.",
+        "table.maintenance": "The unit is in maintenance mode: the banker may set balances.",
+        "table.damaged": ("The unit found its kept game damaged and plays on from the last good "
+                          "copy: the banker should check the balances."),
+        "table.no-game": ("The unit found no good copy of the game: the banker starts a new "
+                          "game or brings a kept one back."),
+        "table.read-only": "Read only: the banker moves the money on the unit.",
+        "page.own-unit": ("This phone is a unit of its own; scan the table's code to follow "
+                          "the game."),
+        "term.table": "phones at the table: {url} (t: its QR code)",
+        "term.table-back": "t: back to the unit",
     },
     "fr": {
         "card": "carte {n}",
@@ -227,6 +306,38 @@ TEXTS = {
         "kind.undo": "annulation",
         "kind.set": "r\u00e9glage",
         "kind.restore": "reprise",
+        "txn.restore": "#{seq} une partie pr\u00e9c\u00e9dente reprise",
+        "kind.bankrupt": "faillite",
+        "kind.pot-in": "au pot",
+        "kind.pot-out": "pot ramass\u00e9",
+        "pot.short": "pot",
+        "counting": ("aucun argent ne bouge pendant le d\u00e9compte : C sans carte le quitte, "
+                     "et la partie reprend"),
+        "no-count": ("aucune carte n'est encore dans le d\u00e9compte : ins\u00e9rez la carte "
+                     "de chaque joueur restant"),
+        "no-clock": ("aucun chrono de partie ne tourne : tapez les minutes, puis + pour en "
+                     "lancer un"),
+        "pot-empty": "le pot du Parc gratuit est vide : rien \u00e0 ramasser",
+        "pot-not-empty": ("le pot contient {amount} : ramassez-le avant de d\u00e9sactiver le "
+                          "pot"),
+        "pot-not-empty.anon": ("le pot contient de l'argent : ramassez-le avant de "
+                               "d\u00e9sactiver le pot"),
+        "no-balance": "{card} n'a plus rien \u00e0 c\u00e9der",
+        "no-balance.anon": "cette carte n'a plus rien \u00e0 c\u00e9der",
+        "night.pot": "pot du Parc gratuit : {amount}",
+        "night.clock": "chrono de partie : {n} min restantes",
+        "night.clock.stopped": "chrono de partie arr\u00eat\u00e9 : {n} min restantes",
+        "night.clock.over": "chrono de partie : le temps est \u00e9coul\u00e9",
+        "night.clock.end": ("le temps est \u00e9coul\u00e9 : une touche lance le "
+                            "d\u00e9compte"),
+        "night.count": "d\u00e9compte : {rows}",
+        "night.count.none": ("d\u00e9compte : ins\u00e9rez la carte de chaque joueur "
+                             "restant"),
+        "night.winner": "{who} gagne avec {amount}",
+        "night.tie": "{who} partagent la premi\u00e8re place avec {amount}",
+        "night.and": " et ",
+        "note.bankrupt": "{src} fait faillite : {amount} \u00e0 {dst}",
+        "note.pot-out": "{dst} ramasse le pot du Parc gratuit : {amount}",
         "txn.undoes": " (annule n\u00b0{seq})",
         "undo.short": ("C ne peut pas annuler la derni\u00e8re op\u00e9ration : la carte "
                        "pay\u00e9e n'a plus cet argent"),
@@ -261,12 +372,14 @@ TEXTS = {
         "below-minimum": "{entry} est sous le plus petit montant en une fois, {least}",
         "above-maximum": ("{entry} d\u00e9passe le plus grand montant en une fois, {most} : "
                           "faites-le en deux fois"),
+        "balance-limit": "{card} d\u00e9passerait {most}, le plus que tient un solde",
+        "balance-limit.anon": "un solde d\u00e9passerait {most}, le plus que tient un solde",
         "no-game": ("Err6 : aucune copie valable de la partie n'a \u00e9t\u00e9 trouv\u00e9e. "
                     "Maintenez C 3 secondes pour une nouvelle partie, ou restaurez une "
                     "sauvegarde avec les outils de l'h\u00f4te"),
         "store-damaged": ("Err5 : la m\u00e9moire de l'appareil \u00e9tait ab\u00eem\u00e9e ; "
                           "il reprend la derni\u00e8re bonne copie de la partie. V\u00e9rifiez "
-                          "les soldes ; une touche continue"),
+                          "les soldes ; une touche de l'appareil continue"),
         "store-failed": ("l'appareil n'a pas pu enregistrer dans sa m\u00e9moire, rien n'a "
                          "chang\u00e9 : r\u00e9essayez"),
         "slot-occupied": "la fente {slot} contient d\u00e9j\u00e0 {card} : retirez-la d'abord",
@@ -299,14 +412,15 @@ TEXTS = {
         "refused": "l'appareil a refus\u00e9 ({code})",
         "off": ("\u00e9teint de lui-m\u00eame apr\u00e8s une minute sans usage : la prochaine "
                 "touche ne fait que le r\u00e9veiller, une carte le r\u00e9veille et compte"),
-        "maintenance": ("mode maintenance : les outils de l'h\u00f4te peuvent r\u00e9gler les "
-                        "soldes et l'\u00e9dition ; maintenez DEAL 3 secondes pour en sortir"),
+        "maintenance": ("mode maintenance : le banquier peut reprendre une partie ou "
+                        "r\u00e9gler un solde ; DEAL maintenu 3 s pour rejouer"),
+        "shows": "{card} : {amount}",
         "hold.c": ("C maintenu : nouvelle partie dans {s} s, chaque carte revient au "
                    "d\u00e9part ; l\u00e2chez maintenant pour un simple C"),
         "hold.deal.on": ("DEAL maintenu : mode maintenance dans {s} s ; l\u00e2chez maintenant "
-                         "pour lancer seulement le minuteur de distribution"),
+                         "pour lancer seulement le minuteur des ench\u00e8res"),
         "hold.deal.off": ("DEAL maintenu : fin du mode maintenance dans {s} s ; l\u00e2chez "
-                          "maintenant pour lancer seulement le minuteur de distribution"),
+                          "maintenant pour lancer seulement le minuteur des ench\u00e8res"),
         "note.undo": "C a annul\u00e9 n\u00b0{seq} : {amount} rendu de {src} \u00e0 {dst}",
         "note.new-game": "nouvelle partie : chaque carte revient \u00e0 {amount}",
         "note.woke": ("l'appareil \u00e9tait \u00e9teint : cette touche l'a seulement "
@@ -344,7 +458,7 @@ TEXTS = {
                            "r\u00e9veiller"),
         "term.slots": "fente L (cr\u00e9dit +) : {left}   fente R (d\u00e9bit -) : {right}",
         "term.empty": "vide",
-        "term.sound": "son : {volume}   tonalit\u00e9 : {tone}   distribution : {deal}",
+        "term.sound": "son : {volume}   tonalit\u00e9 : {tone}   ench\u00e8res : {deal}",
         "term.entry": "saisie : {entry}",
         "term.balances": "-- banquier : soldes --",
         "term.recent": "-- derni\u00e8res op\u00e9rations --",
@@ -375,7 +489,11 @@ TEXTS = {
         "win.maintenance": "MAINTENANCE",
         "win.big.maintenance": "maintenance",
         "win.off-glass": "\u00e9teint : une touche ou une carte le r\u00e9veille",
-        "win.pico": "RP2040 \u00e9mul\u00e9 avec {image} ({kind}) : temps du Pico {t} s",
+        "win.pico": ("RP2040 \u00e9mul\u00e9 avec {image} ({kind}) : temps du Pico {t} s, "
+                     "{pace}"),
+        "win.pico.in-step": "au rythme du temps r\u00e9el",
+        "win.pico.slower": "{x} fois plus lent que le temps r\u00e9el",
+        "win.pico.booting": "d\u00e9marrage : l'image se lance",
         "win.pico.frozen": "le firmware int\u00e9gr\u00e9",
         "win.pico.files": "une image d'origine, les fichiers du firmware sur sa flash",
         "win.pico.help": ("touches : 0-9 . m k c (c tenu : nouvelle partie)  d/espace : DEAL  "
@@ -395,15 +513,65 @@ TEXTS = {
         "page.debit": "R d\u00e9bit",
         "page.name-for": "Nom de la carte {n} (vide : aucun)",
         "page.lang": "Langue",
-        "deal.idle": "arr\u00eat\u00e9e",
+        "deal.idle": "arr\u00eat\u00e9es",
         "deal.run": "en cours",
-        "deal.end": "se termine",
-        "deal.over": "termin\u00e9e",
+        "deal.end": "se terminent",
+        "deal.over": "termin\u00e9es",
         "term.front-end": "interface en terminal",
         "term.no-display": "pas d'\u00e9cran graphique : interface en terminal",
-        "deal.running": "distribution : en cours",
-        "deal.ending": "distribution : se termine",
-        "deal.done": "distribution : termin\u00e9e",
+        "deal.running": "ench\u00e8res : en cours",
+        "deal.ending": "ench\u00e8res : se terminent",
+        "deal.done": "ench\u00e8res : termin\u00e9es",
+        "win.deal-key": "DEAL  (ench\u00e8res)",
+        "tone.click": "clic",
+        "tone.card": "carte",
+        "tone.money-in": "argent re\u00e7u",
+        "tone.money-out": "argent pay\u00e9",
+        "tone.error": "erreur",
+        "tone.new-game": "nouvelle partie",
+        "tone.deal-warning": "fin des ench\u00e8res proche",
+        "tone.deal-end": "ench\u00e8res termin\u00e9es",
+        "tone.winner": "vainqueur",
+        "tone.clock-warning": "fin de partie proche",
+        "tone.clock-end": "fin de partie",
+        "table.title": "\u00c0 la table",
+        "table.pick": "Qui \u00eates-vous ? Touchez votre carte.",
+        "table.change": "Pas vous ?",
+        "table.history": "Mes op\u00e9rations",
+        "table.standings": "Classement",
+        "table.none": "Aucune op\u00e9ration pour vous encore dans cette partie.",
+        "table.from": "de {who}",
+        "table.to": "\u00e0 {who}",
+        "table.go": "salaire du D\u00e9part, de la Banque",
+        "table.set": "solde r\u00e9gl\u00e9 par le banquier",
+        "table.restore": "une partie gard\u00e9e reprise",
+        "table.after": "puis {amount}",
+        "table.you": "vous",
+        "table.live": "en direct",
+        "table.not-live": "pas connect\u00e9",
+        "table.connecting": "Connexion \u00e0 la table\u2026",
+        "table.offline": ("Pas connect\u00e9 : voici ce que disait la table \u00e0 {time}. "
+                          "Nouvel essai\u2026"),
+        "table.gone": ("L'appareil ne r\u00e9pond pas (d\u00e9branch\u00e9, en red\u00e9marrage "
+                       "ou sa page ferm\u00e9e) : voici les derniers soldes qu'il a donn\u00e9s. "
+                       "Cette page revient d'elle-m\u00eame."),
+        "table.waiting": ("En attente de l'appareil : les soldes s'affichent d\u00e8s qu'il "
+                          "r\u00e9pond."),
+        "table.off": ("L'appareil est \u00e9teint : une touche ou une carte le "
+                      "r\u00e9veille."),
+        "table.maintenance": ("L'appareil est en mode maintenance : le banquier peut "
+                              "r\u00e9gler les soldes."),
+        "table.damaged": ("L'appareil a trouv\u00e9 sa partie gard\u00e9e ab\u00eem\u00e9e et "
+                          "continue depuis la derni\u00e8re bonne copie : le banquier doit "
+                          "v\u00e9rifier les soldes."),
+        "table.no-game": ("L'appareil n'a trouv\u00e9 aucune bonne copie de la partie : le "
+                          "banquier lance une nouvelle partie ou en reprend une gard\u00e9e."),
+        "table.read-only": ("Lecture seule : le banquier fait les op\u00e9rations sur "
+                            "l'appareil."),
+        "page.own-unit": ("Ce t\u00e9l\u00e9phone est un appareil \u00e0 part ; scannez le code "
+                          "de la table pour suivre la partie."),
+        "term.table": "t\u00e9l\u00e9phones \u00e0 la table : {url} (t : son code QR)",
+        "term.table-back": "t : retour \u00e0 l'appareil",
     },
 }
 
@@ -456,17 +624,35 @@ def amount(value, profile=None):
     return text + (" M" if m else " k" if k else "")
 
 
-def grouped(value):
-    """1500000 -> '1,500,000' (the banker panel's whole amounts)."""
+GROUP = {"en": ",", "fr": "\u202f"}  # French groups digits with a narrow no-break space
+
+
+def grouped(value, lang=None):
+    """1500000 -> '1,500,000' in English, '1\u202f500\u202f000' in French (the banker panel's
+    whole amounts)."""
+    sep = GROUP[lang or _lang[0]]
     s = str(value)
     neg = s.startswith("-")
     if neg:
         s = s[1:]
     out = ""
     while len(s) > 3:
-        out = "," + s[-3:] + out
+        out = sep + s[-3:] + out
         s = s[:-3]
     return ("-" if neg else "") + s + out
+
+
+def tone_name(name, lang=None):
+    """A tone's name in the language ('clic' for click in French); a name not the firmware's
+    (the --pico window's '3000 Hz') as it is."""
+    return TEXTS[lang or _lang[0]].get("tone." + name, name)
+
+
+def decimal(value, lang=None):
+    """A measure with one decimal, as the language writes it: '12.3' in English, '12,3' in
+    French."""
+    text = "%.1f" % value
+    return text.replace(".", ",") if (lang or _lang[0]) == "fr" else text
 
 
 def who(card, names=None, lang=None):
@@ -506,9 +692,13 @@ def txn_line(rec, profile=None, names=None, lang=None):
     def side(c):
         if not c:
             return say("bank.short", lang)
+        if c == POT:
+            return say("pot.short", lang)
         return (names or {}).get(c) or str(c)
 
     texts = TEXTS[lang or _lang[0]]
+    if kind == "restore":  # no money moved: the game it brought back is the news
+        return say("txn.restore", lang, seq=seq)
     line = "#%d %s %s>%s %s" % (seq, texts.get("kind." + kind, kind), side(src), side(dst),
                                 amount(value, profile))
     if undoes:
@@ -578,10 +768,19 @@ def explain(code, entry="", slots=None, balances=None, profile=None, key=None, n
         return s("below-minimum", entry=typed(entry), least=amt(profile.minimum))
     if code == "above-maximum":
         return s("above-maximum", entry=typed(entry), most=amt(profile.maximum))
+    if code == "balance-limit":  # the card that would receive it is the one on the left
+        most = grouped(MOST)
+        return s("balance-limit", card=card(left), most=most) if left else s(
+            "balance-limit.anon", most=most)
     if code in ("no-amount", "no-game", "store-damaged", "store-failed", "no-backup",
-                "game-damaged", "unknown-card", "no-tag", "not-writable", "write-failed",
-                "maintenance-required", "unsupported"):
+                "game-damaged", "counting", "no-count", "no-clock", "pot-empty", "unknown-card",
+                "no-tag", "not-writable", "write-failed", "maintenance-required", "unsupported"):
         return s(code)
+    if code == "pot-not-empty":
+        return s(code, amount=amt(balances[POT])) if POT in balances else s(
+            "pot-not-empty.anon")
+    if code == "no-balance":
+        return s(code, card=card(right)) if right else s("no-balance.anon")
     if code == "slot-occupied":
         held = slots.get(key)
         return s("slot-occupied", slot=key, card=card(held)) if held else s(
@@ -608,9 +807,11 @@ def refused(unit, key=None, names=None, balances=None, lang=None):
     led = unit.ledger
     if balances is None:
         balances = {c: led.bal[c] for c in range(1, CARDS + 1)}
-    if unit.error:
-        return explain(unit.error, unit.entry, unit.slots, balances, led.profile, key, names,
-                       lang)
+    code = unit.error
+    if code == "store-damaged" and not led.ready:
+        code = "no-game"  # damaged with no good copy at all (Err6): none is in use
+    if code:
+        return explain(code, unit.entry, unit.slots, balances, led.profile, key, names, lang)
     shown = on_display(unit.display()[0])
     if shown and shown != "insufficient-funds":
         return explain(shown, lang=lang)
@@ -630,12 +831,18 @@ def state_refusal(state, profile=None, balances=None, names=None, lang=None):
 def note(kind, arg, profile, names=None, lang=None):
     """What the unit did by itself, from its listeners' event (kind, arg): an undo, a new game
     say so; another transaction or a switch-off ends the last note (''); None: no change."""
-    if kind == "txn" and arg[KIND] == "undo":
-        def side(c):
-            return who(c, names, lang) if c else say("bank", lang)
+    def side(c):
+        if c == POT:
+            return say("pot.short", lang)
+        return who(c, names, lang) if c else say("bank", lang)
 
-        return say("note.undo", lang, seq=arg[UNDOES], amount=amount(arg[AMOUNT], profile),
-                   src=side(arg[FROM]), dst=side(arg[TO]))
+    if kind == "txn" and arg[KIND] in ("undo", "bankrupt", "pot-out"):
+        value = amount(arg[AMOUNT], profile)
+        if arg[KIND] == "undo":
+            return say("note.undo", lang, seq=arg[UNDOES], amount=value, src=side(arg[FROM]),
+                       dst=side(arg[TO]))
+        return say("note." + arg[KIND], lang, amount=value, src=side(arg[FROM]),
+                   dst=side(arg[TO]))
     if kind == "txn" or (kind == "power" and arg == "off"):
         return ""
     if kind == "game":
@@ -652,7 +859,7 @@ def holding(unit, key, held_ms, lang=None):
     left = unit.hold_ms - held_ms
     if left <= 0:
         return ""
-    s = "%.1f" % (left / 1000.0)
+    s = decimal(left / 1000.0, lang)
     if key == "C":
         return say("hold.c", lang, s=s)
     return say("hold.deal.off" if unit.maintenance else "hold.deal.on", lang, s=s)
@@ -672,17 +879,24 @@ def under_unit(unit, status="", key=None, names=None, hold="", note="", lang=Non
         return hold
     if unit.power and note:
         return note
-    return what_now(unit, lang)
+    return what_now(unit, lang, names)
+
+
+def game_number(game):
+    """The one number a person knows a kept game by (an entry of GAMES' list): its `number`
+    (game 1, 2, ... in the order the games were started), or its id from a firmware that
+    numbers none. The window, the page and the host tools list it, and say it back."""
+    return game.get("number") or game.get("id")
 
 
 def kept_game(game, names=None, lang=None):
     """A kept game of GAMES' list in words: its head ('game 2 (world), 38 transactions, put away
-    03 Dec 14:05': its number, or its id from a firmware that numbers none, and when it was put
-    away where the unit knew the time) and who had what at the end ('Ann 21 M', '2 9.5 M', ...),
-    the banker's names for the cards; a damaged one, only that it cannot be brought back."""
+    03 Dec 14:05': its game_number, and when it was put away where the unit knew the time) and
+    who had what at the end ('Ann 21 M', '2 9.5 M', ...), the banker's names for the cards; a
+    damaged one, only that it cannot be brought back."""
     prof = game.get("profile") or profiles.DEFAULT
     n = game.get("transactions")
-    number = game.get("number") or game.get("id")
+    number = game_number(game)
     if game.get("damaged"):
         return say("win.game.damaged", lang, id=number), [say("win.game.lost", lang)]
     if isinstance(n, int):
@@ -698,6 +912,16 @@ def kept_game(game, names=None, lang=None):
     return head, parts
 
 
+def brought_back(game, reply, lang=None):
+    """What a banker panel's "bring back" says of RESTORE GAME's reply for a kept game of
+    GAMES' list: the game by the number the panel listed it by."""
+    if reply.startswith("OK"):
+        return say("panel.back", lang, game=game_number(game))
+    if reply.split()[1:2] == ["maintenance-required"]:
+        return say("panel.back-needs", lang)
+    return say("panel.back-refused", lang, game=game_number(game), why=reply[4:])
+
+
 def when(t, lang=None):
     """Seconds since 1970 as the day and time here: '03 Dec 14:05' (strftime's "%d %b %H:%M",
     which MicroPython has not), the month in the language's words."""
@@ -708,10 +932,69 @@ def when(t, lang=None):
     return "%02d %s %02d:%02d" % (local[2], month, local[3], local[4])
 
 
-def what_now(unit, lang=None):
-    """The unit's own state in words when nothing was refused: switched off, maintenance."""
+def what_now(unit, lang=None, names=None):
+    """The unit's own state in words when nothing was refused: switched off, maintenance, game
+    night's pot, clock and count (night()); with two cards in, whose balance the display shows
+    (the payer's, or the payee's after a transfer: B3, B6), while it shows it."""
     if not unit.power:
         return say("off", lang)
+    from brain import night as brain_night
+
+    pot, clock, count = brain_night.state(unit)
+    said = night(pot, _plain(clock), _plain(count), unit.ledger.profile, names, lang)
     if unit.maintenance:
-        return say("maintenance", lang)
-    return ""
+        said.insert(0, say("maintenance", lang))
+        return "  \u00b7  ".join(said)
+    slots = unit.slots
+    card = unit.shown_card()
+    if slots["L"] and slots["R"] and card and not unit.entry:
+        bal = unit.ledger.bal[card]
+        if unit.display() == money.fmt(bal, unit.ledger.profile):
+            said.insert(0, say("shows", lang, card=who(card, names, lang),
+                               amount=amount(bal, unit.ledger.profile)))
+    return "  \u00b7  ".join(said)
+
+
+def _plain(pairs):
+    """STATE's JSON pairs (brain/night.py's state) as the dict a host reads."""
+    if not isinstance(pairs, tuple):
+        return pairs
+    return dict((k, _plain(v)) for k, v in pairs)
+
+
+def night(pot, clock, count, profile=None, names=None, lang=None):
+    """Game night in sentences, from STATE's "pot", "clock" and "count" (a host's, or a unit's:
+    what_now): the pot's money, the time left, the count by the players' names and who wins;
+    [] when none of it is on. names: {card: name}."""
+    out = []
+    if pot is not None:
+        out.append(say("night.pot", lang, amount=amount(pot, profile)))
+    if clock:
+        left = clock.get("left") or 0
+        m = (left + 59999) // 60000
+        if clock.get("over"):
+            out.append(say("night.clock.over", lang))
+        else:
+            out.append(say("night.clock" if clock.get("running") else "night.clock.stopped",
+                           lang, n=m))
+    if count and count.get("on"):
+        out.append(counted(count, profile, names, lang))
+    return out
+
+
+def counted(count, profile=None, names=None, lang=None):
+    """The count in one sentence: each card by its player's name, richest first, and who wins
+    (they who share first place when they tie)."""
+    from brain.count import ranking
+
+    cards = count.get("cards") or {}
+    rows = ranking([(int(c), n) for c, n in cards.items()])
+    if not rows:
+        return say("night.count.none", lang)
+    listed = ", ".join("%d. %s %s" % (r[0], who(r[1], names, lang), amount(r[2], profile))
+                       for r in rows)
+    first = [who(r[1], names, lang) for r in rows if r[0] == 1]
+    best = amount(rows[0][2], profile)
+    end = say("night.winner", lang, who=first[0], amount=best) if len(first) == 1 else say(
+        "night.tie", lang, who=say("night.and", lang).join(first), amount=best)
+    return say("night.count", lang, rows=listed) + "; " + end

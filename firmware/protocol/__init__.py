@@ -14,13 +14,19 @@ them and kept.
 import store
 import jsonw
 from brain.clock import ticks_add, ticks_diff
-from brain.ledger import (AMOUNT, CARDS, FROM, FROM_AFTER, KIND, SEQ, TO, TO_AFTER, UNDOES, VIA)
+from brain.ledger import (AMOUNT, CARDS, FROM, FROM_AFTER, KIND, POT, SEQ, TO, TO_AFTER, UNDOES,
+                          VIA)
 from brain.unit import KEYS
 from version import VERSION
 
 MAX_LINE = 200
 TOO_LONG = object()  # what LineReader returns for a line it had to skip
-HOLD_MAX_MS = 600000
+NO_GAME = ("ERR no-game no good copy of the game (Err6): none is invented; hold C for 3 s on "
+           "the unit for a new game")
+HOLD_MAX_MS = 600000  # on a virtual clock, where a hold costs no one any time
+# On a real clock a hold is waited out, and every other client (and the Pico's keypad, the
+# window) waits with it: long enough for the 3 s holds (B11, maintenance), not ten minutes.
+HOLD_REAL_MAX_MS = 10000
 ADVANCE_MAX_MS = 24 * 3600 * 1000
 
 
@@ -71,7 +77,11 @@ class LineReader:
 
 
 def _card_json(card):
-    return card if card else "bank"
+    return "pot" if card == POT else card if card else "bank"
+
+
+def _account(card):
+    return "pot" if card == POT else str(card)
 
 
 def txn_json(rec, bal=None, profile=None):
@@ -79,16 +89,19 @@ def txn_json(rec, bal=None, profile=None):
     "balances" is what the move left on the cards it touched; a restore, which moves no money
     between cards but brings a whole game back, carries all six (bal: the ledger's list after
     it) and the profile it brought back, so a host that follows the records alone has every
-    balance."""
+    balance (and the pot's, B22, when the game it brought back has money in it). The pot's
+    balance is "pot"'s."""
     after = []
     if bal is not None:
         for c in range(1, CARDS + 1):
             after.append((str(c), bal[c]))
+        if bal[POT]:
+            after.append(("pot", bal[POT]))
     else:
         if rec[FROM]:
-            after.append((str(rec[FROM]), rec[FROM_AFTER]))
+            after.append((_account(rec[FROM]), rec[FROM_AFTER]))
         if rec[TO]:
-            after.append((str(rec[TO]), rec[TO_AFTER]))
+            after.append((_account(rec[TO]), rec[TO_AFTER]))
     fields = [("seq", rec[SEQ]), ("kind", rec[KIND]), ("from", _card_json(rec[FROM])),
               ("to", _card_json(rec[TO])), ("amount", rec[AMOUNT]), ("balances", tuple(after))]
     if rec[UNDOES]:
@@ -157,6 +170,12 @@ class Protocol:
         """A non-negative whole number in decimal digits, or None (the extensions' too)."""
         return _int(s)
 
+    def no_game(self):
+        """NO_GAME while the unit has no good copy of the game (Err6, B17): there are no
+        balances, log or backup to give, and none is invented; None otherwise (the extensions'
+        too)."""
+        return None if self.unit.ledger.ready else NO_GAME
+
     # -- events --------------------------------------------------------------------------------
 
     def _on_event(self, kind, arg):
@@ -178,6 +197,10 @@ class Protocol:
                 (("profile", arg), ("balances", _all_balances(self.unit.ledger.bal)))))
         elif kind == "power":
             self.pending.append("! power " + jsonw.dumps((("power", arg),)))
+        elif kind in ("pot", "clock", "count"):
+            # Game night (B19-B22): the setting, the clock or the count as STATE has it now.
+            self.pending.append("! %s %s" % (kind, jsonw.dumps(
+                ((kind, self._night()[("pot", "clock", "count").index(kind)]),))))
 
     def drain(self):
         """Event lines that happened between commands (a real clock's timers)."""
@@ -249,7 +272,22 @@ class Protocol:
             ("slots", (("L", slots["L"]), ("R", slots["R"]))),
             ("entry", u.entry), ("deal", u.deal_phase()), ("sound", u.ledger.volume),
             ("error", u.error), ("tally", u.tally), ("maintenance", u.maintenance),
-        ))
+        ) + self._night_pairs())
+
+    def _night(self):
+        """(pot, clock, count) as STATE shows them (docs/protocol-extensions.md, "Game
+        night")."""
+        u = self.unit
+        led = u.ledger
+        if u.night is None and not led.pot_on and not led.bal[POT] and led.count is None:
+            return None, None, None  # nothing of game night on: not worth loading it
+        from brain import night
+
+        return night.state(u)
+
+    def _night_pairs(self):
+        pot, clock, count = self._night()
+        return (("pot", pot), ("clock", clock), ("count", count))
 
     # -- the core commands ---------------------------------------------------------------------
 
@@ -292,8 +330,12 @@ class Protocol:
         if k not in KEYS:
             return "ERR bad-key keys are 0-9 . M K C DEAL + -"
         ms = _int(args[1])
-        if ms is None or ms > HOLD_MAX_MS:
-            return "ERR bad-argument ms is a whole number from 0 to %d" % HOLD_MAX_MS
+        if self.clock.virtual:
+            if ms is None or ms > HOLD_MAX_MS:
+                return "ERR bad-argument ms is a whole number from 0 to %d" % HOLD_MAX_MS
+        elif ms is None or ms > HOLD_REAL_MAX_MS:
+            return ("ERR bad-argument ms is a whole number from 0 to %d on a real clock (all "
+                    "else waits while the key is held)" % HOLD_REAL_MAX_MS)
         u = self.unit
         now = self.clock.now()
         u.tick(now)
@@ -344,7 +386,7 @@ class Protocol:
     def _balances(self, args):
         if args:
             return "ERR bad-argument BALANCES takes no argument"
-        return "OK " + jsonw.dumps(_all_balances(self.unit.ledger.bal))
+        return self.no_game() or "OK " + jsonw.dumps(_all_balances(self.unit.ledger.bal))
 
     def _log(self, args):
         n = 20
@@ -354,6 +396,9 @@ class Protocol:
             n = _int(args[0])
             if n is None:
                 return "ERR bad-argument n is a whole number"
+        refused = self.no_game()
+        if refused:
+            return refused
         try:
             recs = store.records(self.unit.ledger, n)  # read back by the store's one reader
         except OSError:

@@ -6,7 +6,7 @@ and gives the reply line.
 """
 
 from brain import profiles
-from brain.ledger import CARDS
+from brain.ledger import CARDS, MOST, POT
 import jsonw
 
 
@@ -22,7 +22,7 @@ def do_newgame(p, args):
         return "ERR bad-argument NEWGAME takes no argument"
     if not p.unit.maintenance:
         return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-    err = p.unit.new_game(p.clock.now())
+    err = p.unit.new_game(p.clock.now(), None, p.via)
     if err:
         return "ERR " + err
     return p._ok_state()
@@ -44,13 +44,27 @@ def do_set(p, args):
             return "ERR bad-argument profiles are " + " ".join(sorted(profiles.PROFILES))
         if not u.maintenance:
             return "ERR maintenance-required hold DEAL for 3 s on the unit first"
-        err = u.new_game(now, args[1].lower())
+        err = u.new_game(now, args[1].lower(), p.via)
+        return "ERR " + err if err else p._ok_state()
+    if what == "POT" and len(args) == 2 and args[1].upper() in ("ON", "OFF"):
+        # B22: where the profile is chosen, the pot is turned on and off (no new game)
+        if not u.maintenance:
+            return "ERR maintenance-required hold DEAL for 3 s on the unit first"
+        from brain import pot
+
+        err = pot.set_on(u, args[1].upper() == "ON")
+        if err == "pot-not-empty":
+            return "ERR pot-not-empty the pot holds money: collect it first"
         return "ERR " + err if err else p._ok_state()
     if what == "BALANCE" and len(args) == 3:
-        card = p.whole(args[1])
+        # the pot's money (B22) too: a backup that had some is put back whole
+        card = POT if args[1].upper() == "POT" else p.whole(args[1])
+        if card == POT and args[1].upper() != "POT":
+            card = None  # the pot is named, never numbered
         amount = p.whole(args[2])
-        if card is None or not 1 <= card <= CARDS or amount is None:
-            return "ERR bad-argument SET BALANCE <1-%d> <amount>" % CARDS
+        # Up to the most a balance reaches (brain/ledger.py): any balance can be set again.
+        if card is None or not 1 <= card <= POT or amount is None or amount > MOST:
+            return "ERR bad-argument SET BALANCE <1-%d> <amount 0-%d>" % (CARDS, MOST)
         if amount % u.ledger.profile.resolution:
             return "ERR bad-argument amount is not a multiple of %d" % (
                 u.ledger.profile.resolution)
@@ -60,8 +74,8 @@ def do_set(p, args):
         if isinstance(rec, str):
             return "ERR " + rec
         return p._ok_state()
-    return ("ERR bad-argument SET SOUND <0-2> | SET PROFILE <name> | "
-            "SET BALANCE <card> <amount>")
+    return ("ERR bad-argument SET SOUND <0-2> | SET PROFILE <name> | SET POT ON|OFF | "
+            "SET BALANCE <card|pot> <amount>")
 
 def _news(p):
     """Damage the store found while it answered (a kept game's file, a names file), reported
@@ -72,6 +86,9 @@ def _news(p):
 def do_backup(p, args):
     if args:
         return "ERR bad-argument BACKUP takes no argument"
+    refused = p.no_game()
+    if refused:
+        return refused
     from store import kept
 
     try:

@@ -1,8 +1,9 @@
 """Where the ledger lives between power cycles (B17: nothing lost). docs/storage.md has the why.
 
-The ledger hands the store three kinds of change: `commit(ledger, rec)` after one transaction,
+The ledger hands the store four kinds of change: `commit(ledger, rec)` after one transaction,
 `save(ledger, log)` for a whole-game change (new game, restore, profile: the game starts again
-from the ledger's balances, its log only `log`), `save_settings(ledger)` for the volume. Each
+from the ledger's balances, its log only `log`), `save_settings(ledger)` for the volume,
+`save_night(ledger, tag)` for game night's settings, count and clock (B19-B22). Each
 must be durable when it returns, or raise OSError and leave the previous state on disk (B17).
 `load()` gives the snapshot dict (see kept.snapshot) or None, and sets `status` to 'ok',
 'new' (nothing was ever stored) or 'damaged' (what was stored is unreadable, in part or in
@@ -143,6 +144,18 @@ class FileStore:
     def save_settings(self, ledger):
         if self.appendable and self.journal < self.journal_max:
             self._append("v %d" % ledger.volume)
+        else:
+            from store import checkpoint
+
+            checkpoint.write(self, ledger, None, None)
+
+    def save_night(self, ledger, tag):
+        """Game night's tag ("p" the pot on, "n" the count, "t" the clock: B19-B22) as the
+        ledger has it now, durable on return: one line (store/night.py has them)."""
+        if self.appendable and self.journal < self.journal_max:
+            from store import night
+
+            self._append(night.payload(ledger, tag))
         else:
             from store import checkpoint
 

@@ -5,7 +5,7 @@ against a power cut).
 FileStore writes one every `journal_max` transactions and for every whole-game change.
 """
 
-from brain.ledger import CARDS, apply
+from brain.ledger import CARDS, POT, apply
 from store.slot import MARK_TEXT, VERSION, chunks, fold, write as durable
 
 
@@ -52,7 +52,7 @@ def write(store, ledger, rec=None, fresh=None, fbase=None):
             ("volume", ledger.volume), ("n", len(log)), ("base", base[1:CARDS + 1]),
             ("bal", bal[1:CARDS + 1]), ("start", ledger.start), ("games", list(store.games)),
             ("numbers", [store.numbers.get(i) for i in store.games]), ("game", store.number),
-            ("count", store.count))
+            ("count", store.count)) + night_head(ledger, base, bal)
     new = 0 if store.cur is None else 1 - store.cur
     fs = store.fs
     size = durable(fs, store.paths[new], "wb", chunks(head, log))
@@ -89,6 +89,20 @@ def write(store, ledger, rec=None, fresh=None, fbase=None):
         store.gone = []
     if not store.marked:
         _mark(store)
+
+
+def night_head(ledger, base, bal):
+    """Game night's part of a header (B19-B22), none when it has nothing to keep: the pot's
+    money at the base and at the checkpoint ("pot"), and the settings ("night",
+    store/night.py)."""
+    out = ()
+    if base[POT] or bal[POT]:
+        out = (("pot", [base[POT], bal[POT]]),)
+    if ledger.pot_on or ledger.count is not None or ledger.clock is not None:
+        from store import night
+
+        out += (("night", night.plain(ledger)),)
+    return out
 
 
 def _mark(store):

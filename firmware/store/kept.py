@@ -29,10 +29,10 @@ of a game: boot, checkpoints, new games and restores leave them alone.
 
 import json
 
-from brain.ledger import CARDS
+from brain.ledger import CARDS, POT
 import jsonw
-from store.slot import (VALID, Slot, carried, check, chunks, crc32, fold, line, payload,
-                        whole, write)
+from store.slot import (VALID, Slot, accounts, carried, check, chunks, crc32, fold, line,
+                        payload, whole, write)
 
 NAME_FILES = ("bank.n0", "bank.n1")
 NO_NAMES = (0, (None,) * CARDS)
@@ -87,7 +87,7 @@ def put_game(store, g, with_log):
             got = store.history(g["seq"], None, True)
         except OSError:
             store.detail = "log unreadable; a game kept with its balances only"
-    bal = [0] + list(g["balances"])
+    bal = [0] + list(g["balances"]) + [g.get("pot", 0)]
     base, log = (bal, []) if got is None else got
     # The log lines' size and CRC, in the header: boot checks the file whole in a few reads
     # (load.py), rather than line by line.
@@ -101,6 +101,8 @@ def put_game(store, g, with_log):
             ("seq", g["seq"]), ("transactions", g["transactions"]), ("n", len(log)),
             ("size", size), ("crc", crc & 0xFFFFFFFF), ("base", base[1:CARDS + 1]),
             ("bal", bal[1:CARDS + 1]))
+    if base[POT] or bal[POT]:
+        head += (("pot", [base[POT], bal[POT]]),)  # B22: the pot's money, kept with its game
     write(store.fs, _game_path(store, g["id"]), "wb", chunks(head, log))
 
 
@@ -117,7 +119,7 @@ def get_game(store, gid, with_log=False):
         found(store, gid)
         return None
     if with_log and "log" not in g:
-        g["base"] = [0] + list(g["balances"])
+        g["base"] = [0] + list(g["balances"]) + [g["pot"]]
         g["log"] = []
     return g
 
@@ -156,12 +158,13 @@ def _game(store, gid, keep):
         g = {"id": int(d["id"]), "kept": None if kept is None else int(kept),
              "profile": str(d["profile"]), "seq": int(d["seq"]),
              "transactions": None if n is None else int(n),
-             "balances": [int(x) for x in d["bal"]]}
+             "balances": [int(x) for x in d["bal"]], "pot": accounts(d, "bal")[POT]}
         if keep and not _log(store, path, keep, g):
             return None
     except (KeyError, TypeError, ValueError, IndexError):
         return None
-    if g["id"] != gid or len(g["balances"]) != CARDS or min(g["balances"]) < 0:
+    if (g["id"] != gid or len(g["balances"]) != CARDS or min(g["balances"]) < 0
+            or g["pot"] < 0):
         return None
     return g
 
@@ -180,7 +183,7 @@ def _log(store, path, keep, g):
     b = list(s.base)
     for r in s.log:
         fold(b, r)
-    if s.seq != g["seq"] or b[1:] != g["balances"]:
+    if s.seq != g["seq"] or b[1:CARDS + 1] != g["balances"] or b[POT] != g["pot"]:
         return False  # a log that does not add up to the game's balances
     g["base"] = s.base
     g["log"] = s.log
@@ -286,9 +289,16 @@ def snapshot(ledger, history=None):
     prev = store.get_game(store.games[0]) if store.games else None
     if prev is not None:
         prev = {"profile": prev["profile"], "seq": prev["seq"], "balances": prev["balances"]}
-    return {"v": 1, "profile": ledger.profile.name, "seq": ledger.seq, "volume": ledger.volume,
-            "base": list(history[0][1:]), "log": [list(r) for r in history[1]],
-            "previous": prev, "start": ledger.start, "games": list(store.games)}
+    snap = {"v": 1, "profile": ledger.profile.name, "seq": ledger.seq,
+            "volume": ledger.volume, "base": list(history[0][1:CARDS + 1]),
+            "log": [list(r) for r in history[1]], "previous": prev, "start": ledger.start,
+            "games": list(store.games)}
+    pot = history[0][POT] if len(history[0]) > POT else 0
+    if pot or ledger.pot_on or ledger.count is not None or ledger.clock is not None:
+        from store import night
+
+        snap["night"] = dict(night.plain(ledger, pot))  # B19-B22
+    return snap
 
 
 def listing(store):

@@ -9,7 +9,7 @@ Boot-only: app.boot drops this module once the unit is up. LOG's `records` is sl
 import json
 
 from brain import profiles
-from brain.ledger import CARDS, FROM, FROM_AFTER, KINDS, TO, TO_AFTER, VIAS, apply
+from brain.ledger import FROM, FROM_AFTER, KINDS, POT, TO, TO_AFTER, VIAS, apply
 from store.slot import CORRUPT, SLOT_NAMES, VALID, Slot, check, payload, whole
 from store.slot import records  # noqa: F401 (the host's callers' name for it)
 
@@ -50,15 +50,20 @@ def restore(ledger, snap):
     prof = profiles.get(snap["profile"])
     if prof is None:
         raise ValueError("profile")
-    base = [0] + [int(x) for x in snap["base"]]
-    if len(base) != CARDS + 1:
+    night = snap.get("night")
+    if night is not None:
+        from store import night as nightlines
+
+        night = nightlines.read(night, {})  # B19-B22: the pot, the count, the clock
+    base = [0] + [int(x) for x in snap["base"]] + [0 if night is None else night["pot"]]
+    if len(base) != POT + 1:
         raise ValueError("base")
     bal = list(base)
     for r in snap["log"]:
         rec = (int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]), int(r[6]),
                int(r[7]), str(r[8]))
-        if rec[1] not in KINDS or rec[8] not in VIAS or not (0 <= rec[FROM] <= CARDS and
-                                                            0 <= rec[TO] <= CARDS):
+        if rec[1] not in KINDS or rec[8] not in VIAS or not (0 <= rec[FROM] <= POT and
+                                                            0 <= rec[TO] <= POT):
             raise ValueError("record")
         apply(bal, rec)
         # The after-balances are a check on the fold: a log that does not add up is damaged.
@@ -74,6 +79,8 @@ def restore(ledger, snap):
     ledger.seq = int(snap["seq"])
     ledger.start = None if start is None else int(start)
     ledger.volume = int(snap.get("volume", 2)) % 3
+    if night is not None:
+        nightlines.into(ledger, night)
 
 
 def _read(store, index):
@@ -141,6 +148,12 @@ def load(store):
         return None
     store.cur = best.index
     store.journal = best.journal
+    snap = _snapshot(best)
+    if snap is None:
+        store.status = "damaged"
+        store.detail = "game night's lines unreadable"
+        store.cur = None  # nothing of it is trusted: Err6, rather than a game half read
+        return None
     _games(store, best.head)
     for gid in store.games:
         if not _game_reads(store, gid):
@@ -160,7 +173,7 @@ def load(store):
         store.detail = "; ".join(damage)
     else:
         store.status = "ok"
-    return _snapshot(best)
+    return snap
 
 
 def _games(store, h):
@@ -261,5 +274,16 @@ def _snapshot(s):
     h = s.head
     base = h["bal"] if not s.ckpt_ok else h["base"]
     volume = h.get("volume", 2) if s.volume is None else s.volume
-    return {"v": 1, "profile": h["profile"], "seq": s.seq, "volume": volume,
+    snap = {"v": 1, "profile": h["profile"], "seq": s.seq, "volume": volume,
             "base": base, "log": s.log, "start": h.get("start")}
+    if s.night or "night" in h or "pot" in h:
+        # Game night's (B19-B22): the header's, the lines after it, the pot at the base.
+        from store import night
+
+        try:
+            got = night.read(h.get("night"), s.night)
+            got["pot"] = int((h.get("pot") or (0, 0))[0 if s.ckpt_ok else 1])
+        except (KeyError, IndexError, TypeError, ValueError, UnicodeError):
+            return None  # lines whose CRC holds but that say nothing this firmware writes
+        snap["night"] = got
+    return snap

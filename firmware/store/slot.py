@@ -9,6 +9,8 @@ A slot file is a checkpoint followed by a journal, one line each, every line
     c <seq> <kind> <from> <to> <amount> <from_after> <to_after> <undoes> <via>   n log lines
     r <seq> ...                           journal: one line appended per transaction
     v <volume>                            journal: a volume change
+    p ... | n ... | t ...                 journal: game night's pot setting, count and clock
+                                          (B19-B22: store/night.py reads and writes them)
     s <gen>                               this slot is superseded by the checkpoint <gen>
 
 This module writes the lines (`line`, `rec_payload`) and reads them (`Slot.read`), for all
@@ -24,7 +26,7 @@ try:
 except ImportError:  # built without deflate: crc.py's bitwise one, same numbers, slower
     from store.crc import bitwise as crc32
 
-from brain.ledger import CARDS, KINDS, VIAS, apply
+from brain.ledger import KINDS, POT, VIAS, apply
 import jsonw
 
 VERSION = 1
@@ -124,7 +126,7 @@ def parse_rec(payload):
     via = VIAS[VIAS.index(w[9])]
     frm = int(w[3])
     to = int(w[4])
-    if not (0 <= frm <= CARDS and 0 <= to <= CARDS):
+    if not (0 <= frm <= POT and 0 <= to <= POT):
         raise ValueError("record")
     return (int(w[1]), kind, frm, to, int(w[5]), int(w[6]), int(w[7]), int(w[8]), via)
 
@@ -156,6 +158,14 @@ def _record(b, back):
         return parse_rec(b.decode())
     except (ValueError, UnicodeError):
         return None
+
+
+def accounts(head, key):
+    """The balances a header (a slot's, a kept game's) gives as key ("base" or "bal"), as the
+    ledger holds them: the bank's 0, the cards', and the pot's (B22: "pot", [base, bal], in a
+    header whose pot has money; 0 without it)."""
+    pot = head.get("pot") or (0, 0)
+    return [0] + [int(x) for x in head[key]] + [int(pot[0 if key == "base" else 1])]
 
 
 def whole(f, size, want):
@@ -191,6 +201,7 @@ class Slot:
         self.clean = False  # ends with a whole good line: more may be appended
         self.journal = 0  # journal lines
         self.volume = None  # the last volume line
+        self.night = {}  # game night's last lines, {tag: payload after it} (store/night.py)
         self.superseded = 0  # the generation that replaced this slot, 0 if none
 
     def read(self, f, upto=None, keep=None, base=False):
@@ -229,7 +240,7 @@ class Slot:
             n = int(head["n"])
             self.seq = int(head["seq"])
             if base:
-                self.base = [0] + [int(x) for x in head["base"]]
+                self.base = accounts(head, "base")
         except (KeyError, TypeError, ValueError):
             self.state = CORRUPT
             return
@@ -266,13 +277,18 @@ class Slot:
             if not raw:
                 return
             whole = raw.endswith(b"\n")
-            b = payload(raw)
-            odd_end = False
-            if b is None and not whole:
-                # A torn append is a prefix of a line; a whole line whose newline reads as
-                # something else is a bit flip: the line stands, the flip is damage.
+            if whole:
+                b = payload(raw)
+            else:
+                # A line is committed only once its "\n" is on flash: a last line without it
+                # is a cut append, never acknowledged, even when all but the "\n" landed (a
+                # short write to a full flash) and its CRC reads. Unless it is a whole line
+                # whose newline reads as something else: a bit flip, so the line stands and
+                # the flip is damage.
                 b = payload(raw[:-1])
-                odd_end = b is not None
+                if b is None:
+                    self.clean = False  # nothing may follow a cut line
+                    return
             ok = b is not None
             if ok:
                 tag = b[:2]
@@ -296,6 +312,8 @@ class Slot:
                         self.volume = int(b[2:]) % 3
                     except ValueError:
                         ok = False
+                elif tag in (b"p ", b"n ", b"t "):
+                    self.night[tag[:1].decode()] = b[2:]
                 elif tag == b"s ":
                     try:
                         self.superseded = int(b[2:])
@@ -306,11 +324,10 @@ class Slot:
             if ok:
                 self.journal += 1
             else:
-                self.broken = b is not None or whole
+                self.broken = True
             if not whole:
-                self.clean = False  # a torn last line (a cut append): nothing may follow it
-                if odd_end:
-                    self.bad = True
+                self.clean = False  # the flipped newline: nothing may follow it
+                self.bad = True
                 return
             if not ok:
                 self.bad = True  # a whole line that does not read: damage; stop here

@@ -1,10 +1,15 @@
 """The firmware's RFID driver on the desktop: board/drivers/mfrc522.py and tags.py wired straight
 to an emulated MFRC522 (rfid.py), with a clock of their own. What the driver's tests run on,
-and how a box of tags is numbered as the unit numbers them.
+how a box of tags is numbered as the unit numbers them, and the RFID build's pins.py laid on
+the emulated Pico's flash (session.py's start).
 """
+
+import os
 
 from simulator.pico.cards import tag_box
 from simulator.pico.rfid import MFRC522
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 class Desk:
@@ -59,3 +64,27 @@ def numbered_box():
         if err:
             raise RuntimeError("card %d: %s" % (n, err))
     return box
+
+
+def rfid_pins():
+    """firmware/pins.py as a maker edits it for the RFID build: (its text, the map as a dict)."""
+    with open(os.path.join(REPO, "firmware", "pins.py")) as f:
+        src = f.read()
+    src = src.replace('SLOTS = "contacts"', 'SLOTS = "rfid"')
+    ns = {}
+    exec(compile(src, "pins.py", "exec"), ns)
+    return src, ns
+
+
+def with_file(flash, layout, path, data):
+    """The file system image flash (bytes) with path's contents set to data, as `mpremote cp`
+    leaves it."""
+    from littlefs import LittleFS, UserContext
+
+    ctx = UserContext(buffer=bytearray(flash))
+    fs = LittleFS(context=ctx, block_size=layout.fs_blocksize, block_count=layout.fs_blockcount,
+                  prog_size=256, disk_version=0x00020000)
+    with fs.open(path, "wb") as f:
+        f.write(data)
+    fs.unmount()
+    return bytes(ctx.buffer)

@@ -17,7 +17,7 @@ slower than on a Pico).
 A stock image (one that does not carry the firmware frozen in) gets the firmware's files on
 its flash as `make deploy` lays them out (firmware_files), fresh at each start. The unit's own
 image's flash is kept between windows (flash_file), as a Pico keeps its game across a power
-cut or a newer image.
+cut or a newer image, and held by one window at a time (host.hold_flash).
 """
 
 import os
@@ -108,30 +108,6 @@ def firmware_files(data):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def rfid_pins():
-    """firmware/pins.py as a maker edits it for the RFID build: (its text, the map as a dict)."""
-    with open(os.path.join(REPO, "firmware", "pins.py")) as f:
-        src = f.read()
-    src = src.replace('SLOTS = "contacts"', 'SLOTS = "rfid"')
-    ns = {}
-    exec(compile(src, "pins.py", "exec"), ns)
-    return src, ns
-
-
-def with_file(flash, layout, path, data):
-    """The file system image flash (bytes) with path's contents set to data, as `mpremote cp`
-    leaves it."""
-    from littlefs import LittleFS, UserContext
-
-    ctx = UserContext(buffer=bytearray(flash))
-    fs = LittleFS(context=ctx, block_size=layout.fs_blocksize, block_count=layout.fs_blockcount,
-                  prog_size=256, disk_version=0x00020000)
-    with fs.open(path, "wb") as f:
-        f.write(data)
-    fs.unmount()
-    return bytes(ctx.buffer)
-
-
 def start(image=None, vbus=True, kept=None, kept_path=None, rfid=False):
     """An EmulatedPico running image (the `make uf2` one when None), and whether the image
     carries the firmware; NoImage says why not. The unit's own image boots on the flash kept
@@ -161,13 +137,13 @@ def start(image=None, vbus=True, kept=None, kept_path=None, rfid=False):
     pins = box = None
     extra = []
     if rfid:
-        from simulator.pico.desk import numbered_box
+        from simulator.pico import desk
 
-        src, pins = rfid_pins()
+        src, pins = desk.rfid_pins()
         extra = [("pins.py", src.encode())]  # beside a deployed pins.mpy, imported first
-        box = numbered_box()
+        box = desk.numbered_box()
     if frozen and kept is not None:
-        flash = with_file(kept, layout, "pins.py", extra[0][1]) if extra else kept
+        flash = desk.with_file(kept, layout, "pins.py", extra[0][1]) if extra else kept
     elif frozen:
         flash = machine.flash_image([], layout, extra) if extra else b"\xff" * size
     else:
@@ -252,18 +228,36 @@ class PicoSession:
     max_step_ms = 50  # Pico time run at one wake, at most: the window keeps answering
     min_hold_ms = 60  # a key is held at least this long in Pico time (key_up)
     keep_s = 5.0  # how often the flash is kept, in wall seconds, when it changed (keep)
+    pace_s = 3.0  # how far back slowdown() looks, in wall seconds: a key's work shows in it
 
-    def __init__(self, image=None, vbus=True, flash_file=None, rfid=False):
+    def __init__(self, image=None, vbus=True, flash_file=None, wall=time.monotonic,
+                 rfid=False):
         from simulator.frontend import View
 
         self._View = View
         self.flash_file = flash_file
-        self.pico, self.frozen = start(image, vbus, read_flash(flash_file), flash_file, rfid)
+        self._hold = None
+        if flash_file is not None:
+            from simulator.host import hold_flash
+
+            # Before the flash is read: a second window on it refuses (host.StartError, one
+            # line), where each would otherwise keep its own game over the other's.
+            self._hold = hold_flash(flash_file)
+        try:
+            self.pico, self.frozen = start(image, vbus, read_flash(flash_file), flash_file,
+                                             rfid)
+        except BaseException:
+            self._let_go()
+            raise
+        if not self.frozen:
+            self._let_go()  # a stock image's flash is laid out anew each time, never kept
         self.image = self.pico.image
         self.host = PicoHost(self)
         self.unit = self.host.unit
         self.sound = _Silent()
-        self._wall = time.monotonic()
+        self._clock = wall  # the wall clock, in seconds (a test's own)
+        self._wall = wall()
+        self._paces = [(self._wall, self.pico.now_ms())]  # (wall s, Pico ms) at each step
         self._down = {}  # key -> Pico ms it went down
         self._kept = None  # the flash as flash_file last kept it
         self._kept_at = self._wall
@@ -272,14 +266,31 @@ class PicoSession:
         """Run the emulated core for the wall time since the last step (max_step_ms at most);
         every keep_s of wall time, the flash kept if it changed (a window killed loses at most
         that much)."""
-        now = time.monotonic()
+        now = self._clock()
         ms = min((now - self._wall) * 1000.0, self.max_step_ms)
         self._wall = now
         if ms >= 1:
             self.pico.run(ms)
+        paces = self._paces
+        paces.append((self._clock(), self.pico.now_ms()))
+        while len(paces) > 2 and paces[1][0] <= paces[-1][0] - self.pace_s:
+            paces.pop(0)
         if now - self._kept_at >= self.keep_s:
             self._kept_at = now
             self.keep()
+
+    def slowdown(self):
+        """How many times slower than real time the emulated Pico ran over the last pace_s of
+        wall time (1.0: as fast; the emulator's speed, not the firmware's), or None before it
+        has run."""
+        (w0, p0), (w1, p1) = self._paces[0], self._paces[-1]
+        if p1 <= p0:
+            return None
+        return (w1 - w0) * 1000.0 / (p1 - p0)
+
+    def booting(self):
+        """Whether the image has not drawn its first picture yet."""
+        return not self.pico.parts.display.writes
 
     def keep(self):
         """Keep the unit's own image's flash in flash_file when it changed (whole, then
@@ -299,12 +310,18 @@ class PicoSession:
 
     def close(self):
         self.keep()
+        self._let_go()
+
+    def _let_go(self):
+        if self._hold is not None:
+            self._hold.close()
+            self._hold = None
 
     def boot(self, timeout_ms=6000):
         """Run until the unit's first picture is on the glass."""
         self.pico.run_until(lambda: self.pico.parts.display.writes, timeout_ms, step_ms=20)
         self.pico.run(1)
-        self._wall = time.monotonic()
+        self._wall = self._clock()
 
     def ms_to_change(self):
         return self.tick_ms

@@ -10,16 +10,22 @@ running the image.
 
 import os
 import tkinter as tk
+import tkinter.font as tkfont
 
 from desktop import words
 from simulator.window.app import live
 from simulator.window.inputs import Inputs
 from simulator.window.layout import H, MIN_SCALE, TITLE, W
+from simulator.window.sizes import UnitSize
 from simulator.window.unit import UnitDrawing
 from simulator.window.words import KeyNotes, Worded
 
 
-class PicoWindow(Worded, KeyNotes, UnitDrawing, Inputs):
+IN_STEP = 1.15  # slower than real time by less than this: said to keep up (timer jitter)
+
+
+class PicoWindow(Worded, KeyNotes, UnitDrawing, Inputs, UnitSize):
+    say_room = (4, 3)  # the line under the unit names the image too: a line more than the window
     def __init__(self, session, root=None):
         self.session = session
         self.host = session.host
@@ -45,20 +51,39 @@ class PicoWindow(Worded, KeyNotes, UnitDrawing, Inputs):
         self._texts = []
         self._fonts = {}
         self._worded = []
+        self._sized = False
+        # On the screen sized and drawn, saying it boots, before the chip's first step: the
+        # first steps, as it boots, take a while.
+        self._opening = True
+        self.root.withdraw()
         self._build()
+        self._fit_screen()  # as the window opens: the unit and its lines on the screen
+        self.root.deiconify()
+        self.root.update()
+        self._opening = False
         self.refresh()
 
+    def _font(self, name, size, weight="normal"):
+        f = tkfont.Font(root=self.root, family="Helvetica", size=size, weight=weight)
+        self._fonts[name] = (f, size)
+        return f
+
     def _build(self):
-        main = tk.Frame(self.root, bg="#3b3b3b")
+        self.main = main = tk.Frame(self.root, bg="#3b3b3b")
         main.pack(fill="both", expand=True)
         self.help = tk.Label(main, wraplength=W - 20, justify="left", anchor="w", bg="#3b3b3b",
-                             fg="#dddddd", font=("Helvetica", 8))
+                             fg="#dddddd", font=self._font("help", 8))
         self.help.pack(side="bottom", fill="x", padx=6)
         self._worded.append((self.help, None, "win.pico.help"))
-        self.status_label = tk.Label(main, text="", bg="#3b3b3b", fg="#ffd166", anchor="w",
-                                     justify="left", wraplength=W - 20,
-                                     font=("Helvetica", 10, "bold"))
-        self.status_label.pack(side="bottom", fill="x", padx=6)
+        # The line under the unit has a room of its own (sizes.py), as in the window.
+        self.say_box = tk.Frame(main, bg="#3b3b3b")
+        self.say_box.pack(side="bottom", fill="x", padx=6)
+        self.say_box.pack_propagate(False)
+        self.status_label = tk.Label(self.say_box, text="", bg="#3b3b3b", fg="#ffd166",
+                                     anchor="nw", justify="left", wraplength=W - 20,
+                                     font=self._font("message", 10, "bold"))
+        self.status_label.pack(side="top", fill="both", expand=True)
+        main.bind("<Configure>", self._wrap)
         self.canvas = c = tk.Canvas(main, width=W, height=H, bg="#3b3b3b", highlightthickness=0)
         c.pack(side="top", fill="both", expand=True)
         self._build_unit(c)
@@ -90,22 +115,45 @@ class PicoWindow(Worded, KeyNotes, UnitDrawing, Inputs):
     def explain(self, code, key=None):
         return ""
 
+    def off_glass(self):
+        """The dark glass before the image's first picture: it is booting, not switched off."""
+        if self.session.booting():
+            return words.say("win.pico.booting")
+        return words.say("win.off-glass")
+
     def running(self):
-        """The line under the unit: the image run, and the emulated clock."""
+        """The line under the unit: the image run, the emulated clock, and how far behind real
+        time it runs (the emulator's speed: a key's work takes that much longer to show)."""
         s = self.session
         kind = words.say("win.pico.frozen" if s.frozen else "win.pico.files")
+        slow = s.slowdown()
+        if slow is None or slow < IN_STEP:
+            pace = words.say("win.pico.in-step")
+        else:
+            pace = words.say("win.pico.slower", x=words.decimal(slow))
         return words.say("win.pico", image=os.path.basename(s.image), kind=kind,
-                         t="%.1f" % (s.pico.now_ms() / 1000.0))
+                         t=words.decimal(s.pico.now_ms() / 1000.0), pace=pace)
 
     def refresh(self):
-        self.session.step()
+        if self._view is None:  # a new drawing (opened, rescaled): the pins now, before a step
+            self._show()
+            self.root.update_idletasks()
+        if not self._opening:
+            self.session.step()
+        self._show()
+        self._schedule()
+
+    def _show(self):
+        """What the pins show now, and the line under the unit."""
         v = self.session.view()
         if v != self._view:
             self._draw(v, self._view)
             self._view = v
         self._draw_hold()
-        self.status_label.configure(text=self.running())
-        self._schedule()
+        line = self.running()
+        if line != self.status_label.cget("text"):
+            self.status_label.configure(text=line)
+            self._say_room()  # a longer one than the room kept: more room, never cut off
 
     def _schedule(self):
         if self._after is not None:

@@ -65,6 +65,7 @@ class Window(Words, Worded, BankerPanel, LargeDisplay, UnitDrawing, Inputs, Wind
         self.root.configure(bg="#3b3b3b")
         self.root.minsize(int(W * MIN_SCALE), int(H * MIN_SCALE))
         self.server = None
+        self.table = None  # the table view being served (--table)
         self._after = None
         self._view = None
         self._held = {}  # key -> True while held down by the keyboard or the mouse
@@ -211,6 +212,8 @@ class Window(Words, Worded, BankerPanel, LargeDisplay, UnitDrawing, Inputs, Wind
     # -- running -------------------------------------------------------------------------------
 
     def serve(self, mode, port=0):
+        """Serve the protocol on a pty or a TCP port (mode None: neither, only the links a
+        front end adds, the table's); the line headless prints first, or None."""
         from simulator.serve import Server
 
         tkapp = self.root.tk
@@ -227,6 +230,12 @@ class Window(Words, Worded, BankerPanel, LargeDisplay, UnitDrawing, Inputs, Wind
         self._schedule()  # a pty with no client yet is looked at again soon (Ports.recheck_ms)
         return line
 
+    def serve_table(self, table):
+        """The table view (table: simulator/table's starter) on the served ports: its line
+        printed, the phones following the unit this window is."""
+        self.table = table(self.server.ports)
+        self.server.sync()
+
     def _served(self):
         self.last_key = None  # what a host tool sent is not a key pressed here
         self.read_names()
@@ -237,6 +246,9 @@ class Window(Words, Worded, BankerPanel, LargeDisplay, UnitDrawing, Inputs, Wind
         if self._after is not None:
             self.root.after_cancel(self._after)
             self._after = None
+        if self.table is not None:
+            self.table.stop()
+            self.table = None
         if self.server is not None:
             self.server.close()
             self.server = None
@@ -252,8 +264,17 @@ def run(host, opts):
     host = frontend.interactive_host(host, opts)
     win = Window(host, panel=os.environ.get("BANK_SIM_PANEL") == "1",
                  large=os.environ.get("BANK_SIM_LARGE") == "1")
-    if opts.mode in ("pty", "tcp"):
-        frontend.say(win.serve(opts.mode, opts.port))
+    table = None
+    if opts.table is not None:
+        from simulator import table as tables
+
+        table = tables.starter(host, opts)
+    if opts.mode in ("pty", "tcp") or table is not None:
+        line = win.serve(opts.mode, opts.port)
+        if line:
+            frontend.say(line)  # first, as headless prints it
+        if table is not None:
+            win.serve_table(table)
     return live(win)
 
 

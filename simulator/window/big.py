@@ -24,6 +24,7 @@ class LargeDisplay:
             self.canvas.pack(side="top", fill="both", expand=True)
         self.large_button.configure(text=words.say("win.whole" if self.large else
                                                    "win.large"))
+        self._large_room(self.large)
         self._view = None
         self.refresh()
 
@@ -81,7 +82,7 @@ class LargeDisplay:
             slots.append("%s: %s" % (slot, self._player(n) if n else "\u2014"))
         info = "   ".join(slots)
         if v.tone:
-            info += "   \u266a " + v.tone
+            info += "   \u266a " + words.tone_name(v.tone)
         if v.deal != "idle":
             info += "   " + words.say("deal." + v.deal)
         fy = y0 + cell_h + margin

@@ -154,7 +154,7 @@ class BankerPanel:
         prof = led.profile
         for n, bal in self.session.balances():
             lab, short = self.bal_labels[n]
-            lab.configure(text=words.grouped(bal))
+            lab.configure(text=words.grouped(bal))  # as the language groups digits
             short.configure(text=words.amount(bal, prof))
             ent = self.name_entries[n]
             if self.root.focus_get() is not ent:
@@ -197,7 +197,7 @@ class BankerPanel:
                      wraplength=font.measure("0" * COLUMN_CHARS)).pack(anchor="w")
             tk.Button(row, text=words.say("win.bring-back"), takefocus=0,
                       font=self._fonts["button"][0],
-                      command=lambda g=g: self.restore_game(g.get("id"))).pack(anchor="e")
+                      command=lambda g=g: self.restore_game(g)).pack(anchor="e")
 
     def game_text(self, g):
         """One previous game in short lines: what it was, then who had what, as many players
@@ -211,14 +211,10 @@ class BankerPanel:
                 lines[-1] = lines[-1] + "  " + part if lines[-1] else part
         return "\n".join(lines)
 
-    def restore_game(self, game_id):
-        ok, got = self.ask("RESTORE GAME %s" % game_id)
-        if ok:
-            self.status = words.say("panel.back", game=game_id)
-        elif got.split()[1:2] == ["maintenance-required"]:
-            self.status = words.say("panel.back-needs")
-        else:
-            self.status = words.say("panel.back-refused", game=game_id, why=got[4:])
+    def restore_game(self, game):
+        """game (an entry of GAMES' list) brought back, said by the number the panel lists."""
+        ok, got = self.ask("RESTORE GAME %s" % game.get("id"))
+        self.status = words.brought_back(game, "OK" if ok else got)
         self._panel_key = None
         self._view = None
         self.refresh()

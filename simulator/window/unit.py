@@ -17,6 +17,10 @@ from simulator.window.layout import (
 class UnitDrawing:
     """The Window's drawing of the unit on `self.canvas` (app.py builds the canvas)."""
 
+    def off_glass(self):
+        """What the dark glass says: switched off (B16), a key or a card wakes it."""
+        return words.say("win.off-glass")
+
     def _round_rect(self, c, x0, y0, x1, y1, r, **kw):
         pts = (x0 + r, y0, x1 - r, y0, x1, y0, x1, y0 + r, x1, y1 - r, x1, y1, x1 - r, y1,
                x0 + r, y1, x0, y1, x0, y1 - r, x0, y0 + r, x0, y0)
@@ -99,9 +103,11 @@ class UnitDrawing:
             ink = "white" if k in "+-" else KEY_TEXT
             shape = self._round_rect(c, x0, y0, x1, y1, 10, fill=face, outline="#777777",
                                      width=2, tags=("key", "key-" + k))
-            label = {"DEAL": "DEAL  (handshake)", "-": "\u2212"}.get(k, k)
-            self._text(c, (x0 + x1) // 2, (y0 + y1) // 2, 11 if k == "DEAL" else 18,
-                       text=label, fill=ink, tags=("keytext", "key-" + k))
+            item = self._text(c, (x0 + x1) // 2, (y0 + y1) // 2, 11 if k == "DEAL" else 18,
+                              text={"-": "\u2212"}.get(k, k), fill=ink,
+                              tags=("keytext", "key-" + k))
+            if k == "DEAL":  # the key's own name, and the rulebook's word for what it times
+                self.worded(c, "win.deal-key", item)
             self.key_items[k] = (shape, face)
         self.hold_bar = c.create_rectangle(0, 0, 0, 0, fill="#c8102e", outline="",
                                            state="hidden", tags="hold-bar")
@@ -178,12 +184,14 @@ class UnitDrawing:
         c.itemconfigure(self.maint_item, text=words.say("win.maintenance")
                         if self.unit.maintenance else "")
         c.itemconfigure(self.maint_badge, state="normal" if self.unit.maintenance else "hidden")
-        c.itemconfigure(self.off_item, text="" if on else words.say("win.off-glass"))
+        c.itemconfigure(self.off_item, text="" if on else self.off_glass())
         for i, item in enumerate(self.vol_items):
             c.itemconfigure(item, outline="#444444" if v.volume > i else BODY)
         c.itemconfigure(self.mute_item, text="" if v.volume else "x")
-        c.itemconfigure(self.tone_item, text=("\u266a " + v.tone) if v.tone else "")
-        c.itemconfigure(self.deal_item, text="" if v.deal == "idle" else "deal: " + v.deal)
+        c.itemconfigure(self.tone_item, text=("\u266a " + words.tone_name(v.tone)) if v.tone
+                        else "")
+        c.itemconfigure(self.deal_item, text="" if v.deal == "idle" else words.say(
+            "deal." + v.deal))
         if old is None or old.slots != v.slots:
             self._place_cards(v.slots)
 

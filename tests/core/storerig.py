@@ -4,8 +4,8 @@ FaultFS is a file system in RAM that is harsher than LittleFS: every write lands
 is issued (no copy-on-write), `open(..., "wb")` truncates at once, and a file created is there
 at once, empty. Every open, write, flush and close is a step; `images` collects, before each
 step, what the flash would hold if the power failed right there (and, for a write, with only
-part of it landed). `session` is a scripted game of mixed transactions; `state` is what a
-reboot must find.
+part of it landed). `session` is a scripted game of mixed transactions (with night, game
+night's writes among them: B19-B22); `state` is what a reboot must find.
 """
 
 from store import load as storeload
@@ -39,12 +39,9 @@ class FaultFile:
     def readline(self):
         buf = self.fs.files[self.path]
         i = self.pos
-        j = i
-        n = len(buf)
-        while j < n and buf[j] != 10:
-            j += 1
-        if j < n:
-            j += 1
+        j = buf.find(b"\n", i) + 1  # to the line end, or (none) to the end of the file
+        if j == 0:
+            j = max(i, len(buf))
         self.pos = j
         return bytes(buf[i:j])
 
@@ -153,11 +150,13 @@ def state(ledger):
     for gid in ledger.store.games:
         g = ledger.store.get_game(gid)
         kept.append(None if g is None else (g["id"], g["profile"], g["seq"], g["transactions"],
-                                            tuple(g["balances"])))
+                                            tuple(g["balances"]), g["pot"]))
     prev = (tuple(kept), ledger.start)
     log = storeload.records(ledger)
     ends = (len(log), log[0] if log else None, log[-1] if log else None)
-    return (ledger.profile.name, ledger.seq, tuple(ledger.bal), ledger.volume, prev, ends)
+    night = (ledger.pot_on, None if ledger.count is None else tuple(ledger.count),
+             None if ledger.clock is None else tuple(ledger.clock))
+    return (ledger.profile.name, ledger.seq, tuple(ledger.bal), ledger.volume, prev, ends, night)
 
 
 class Rand:
@@ -171,10 +170,47 @@ class Rand:
         return (self.x >> 8) % n
 
 
-def session(ledger, n, seed=7, before=None, after=None):
+def _kept_night(ledger, tag, attr, value):
+    """Game night's setting, count or clock changed as the unit changes it: kept, or (OSError:
+    store-failed) put back as it was."""
+    old = getattr(ledger, attr)
+    setattr(ledger, attr, value)
+    try:
+        ledger.store.save_night(ledger, tag)
+    except OSError:
+        setattr(ledger, attr, old)
+        return "store-failed"
+    return None
+
+
+def _night_op(ledger, rnd, card, other, amount):
+    """One of game night's writes (B19-B22): a bankruptcy, a move into or out of the pot, the
+    pot turned on or off, the count, the game clock."""
+    c = rnd.below(6)
+    pot = ledger.bal[L.POT]
+    if c == 0 and ledger.bal[card]:
+        return ledger.move("bankrupt", card, other if rnd.below(2) else 0, ledger.bal[card], 0)
+    if c == 1 and ledger.pot_on:
+        return ledger.move("pot-in", card, L.POT, amount, 0)
+    if c == 2 and pot:
+        return ledger.move("pot-out", L.POT, card, pot, 0)
+    if c == 3 and not pot:
+        return _kept_night(ledger, "p", "pot_on", not ledger.pot_on)
+    if c == 4:
+        count = [rnd.below(2)] + [None if rnd.below(3) == 0 else rnd.below(50) * 1000000
+                                  for _ in range(6)]
+        return _kept_night(ledger, "n", "count", count)
+    if c == 5:
+        minutes = 1 + rnd.below(120)
+        clock = (minutes, rnd.below(minutes + 1) * 60000, rnd.below(2), rnd.below(2))
+        return _kept_night(ledger, "t", "clock", clock)
+    return None
+
+
+def session(ledger, n, seed=7, before=None, after=None, night=False):
     """n mixed operations on a ready ledger: receive, pay, transfer, go, undo, volume, new
-    game, restore. before(i)/after(i) are called around each op (i from 0). Returns the number
-    of transactions committed."""
+    game, restore; with night, game night's writes too (a third of them). before(i)/after(i)
+    are called around each op (i from 0). Returns the number of transactions committed."""
     rnd = Rand(seed)
     last = None
     txns = 0
@@ -185,7 +221,9 @@ def session(ledger, n, seed=7, before=None, after=None):
         card = 1 + rnd.below(6)
         other = 1 + (card + rnd.below(5)) % 6
         amount = (1 + rnd.below(300)) * 10000
-        if c < 25:
+        if night and rnd.below(3) == 0:
+            r = _night_op(ledger, rnd, card, other, amount)
+        elif c < 25:
             r = ledger.move("receive", 0, card, amount, 0)
         elif c < 45:
             r = ledger.move("pay", card, 0, amount, 0)
@@ -211,7 +249,7 @@ def session(ledger, n, seed=7, before=None, after=None):
     return txns
 
 
-def recorded(led, ops, seed):
+def recorded(led, ops, seed, night=False):
     """A first run of session() on a freshly loaded ledger: ({op: (state before, state after)},
     transactions), with -1 the first boot's checkpoint. Cut tests check every boot against it."""
     # Every key made now, while the heap is whole: a dict grown late in a long session needs
@@ -226,4 +264,4 @@ def recorded(led, ops, seed):
     def after(i):
         states[i] = (cur[0], state(led))
 
-    return states, session(led, ops, seed, before, after)
+    return states, session(led, ops, seed, before, after, night)

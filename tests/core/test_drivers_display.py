@@ -97,7 +97,7 @@ def test_ht1621_starts_the_controller_with_the_datasheet_commands():
 
 
 def test_ht1621_lights_the_glass_only_after_the_first_picture():
-    # Issue 18: the glass shows nothing before the unit's first picture is in the RAM.
+    # The glass shows nothing before the unit's first picture is in the RAM.
     lcd = make_ht1621()
     lcd.show_patterns([0, 0, 0, 0, 0x3F], False, False)
     seq = ht1621_sequence(machine.trace)
@@ -231,7 +231,7 @@ def test_tm1637_off_and_no_rewrite():
     assert tm1637_frames(machine.trace) == [[0x80]]
 
 
-# -- waking (issue 18, point 3) ---------------------------------------------------------------
+# -- waking ---------------------------------------------------------------
 
 
 def ht1621_sequence(trace):
@@ -293,7 +293,7 @@ def test_tm1637_wakes_with_the_new_picture_before_display_on():
     assert frames == tm1637_frames(machine.trace)  # the whole new picture, then on
 
 
-# -- only what changed (issue 18, point 4) ------------------------------------------------
+# -- only what changed ------------------------------------------------
 
 
 def test_ht1621_sends_only_the_cells_that_changed():
@@ -346,24 +346,3 @@ def test_tm1637_sends_only_the_grids_that_changed():
     fresh.show_patterns(segments.cells("1501"), True, False)
     full = tm1637_frames(machine.trace)[1]
     assert frames[1][1] == full[1 + grid]  # the byte a full write puts there
-
-
-def test_ht1621_show_text_sends_what_the_cells_of_the_text_send():
-    # The quick path a key's digit takes (board/pico.py Board.show) puts the same frames on
-    # the bus as the general one, and declines (showing nothing) the texts it does not handle.
-    codes = segments.ascii_codes()
-    texts = ("0", "1", "15", "150", "12345", "-", "Err", "SErv", "x y", "", "7")
-    for declined in ("1.5", "14.995", "123456", "\u00e91"):
-        lcd = make_ht1621()
-        machine.clear()
-        assert lcd.show_text(declined, False, True, codes) is False
-        assert ht1621_frames(machine.trace) == []
-    general, quick = make_ht1621(), make_ht1621()
-    for text in texts:
-        for k, M in ((False, False), (True, False), (False, True)):
-            machine.clear()
-            general.show_patterns(segments.cells(text), k, M)
-            want = ht1621_frames(machine.trace)
-            machine.clear()
-            assert quick.show_text(text, k, M, codes) is True
-            assert ht1621_frames(machine.trace) == want, (text, k, M)

@@ -119,7 +119,7 @@ def test_a_short_touch_is_not_a_card():
 
 
 def test_with_irqs_a_slot_is_polled_only_while_a_card_moves():
-    # Issue 18, point 4: the loop polls a listening slot only after a contact's edge and while
+    # The loop polls a listening slot only after a contact's edge and while
     # its reading settles; the card still reads as one 'in' with its number.
     card = Card(card_pattern(5))
     slot = make_slot(card)

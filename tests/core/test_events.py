@@ -123,3 +123,13 @@ def test_a_key_held_on_the_keypad_keeps_the_unit_on_b16():
     assert u.power
     r.advance(1000)
     assert not u.power
+
+
+def test_the_events_alone_rebuild_balances_and_the_pot_through_game_night_b19_b21_b22():
+    # Bankruptcies, the pot turned on and off, money into and out of it, the count: every
+    # change of money is an event carrying the balances (the pot's as "pot") after it.
+    for seed in (4, 5):
+        r, p = _maint_rig()
+        seen = eventplay.play(p.handle, seed, 300, True)
+        for kind in ("bankrupt", "pot-in", "pot-out"):
+            assert seen.get(kind, 0) >= 1, (seed, seen)

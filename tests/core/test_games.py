@@ -191,12 +191,35 @@ def test_a_kept_game_that_does_not_read_is_listed_by_name_until_the_banker_has_s
     assert r.unit.store_status == "damaged" and r.bal(3) == 14000000
     assert ok(p.handle("GAMES")) == [DAMAGED_1]  # still named, still reported
     assert ok(p.handle("STATE"))["error"] == "store-damaged"
-    assert ok(p.handle("KEY C"))["error"] is None  # the banker has seen it (B17)
+    r.press("C")  # the banker has seen it, at the unit (B17)
+    assert ok(p.handle("STATE"))["error"] is None
     assert ok(p.handle("GAMES")) == []
     _pay(p, 4, "1M-")
     r, p = _reboot(r)
     assert r.unit.store_status == "ok" and "/bank/game.1" not in r.fs.files
     assert ok(p.handle("GAMES")) == [] and r.bal(4) == START - 1000000
+
+
+def test_a_hosts_key_does_not_drop_a_damaged_kept_game():
+    # B17: damage is the banker's to see. KEY C, a C held and a new game over serial are no
+    # key on the unit's keypad: the lost game stays listed and reported, its file stays (it
+    # might still be read off the flash), across a restart, until the banker's key.
+    r, p = _damaged_kept_game()
+    st = ok(p.handle("KEY C"))
+    assert (st["error"], st["display"]["text"]) == ("store-damaged", "Err5")
+    ok(p.handle("HOLD C 500"))
+    ok(p.handle("NEWGAME"))  # B11 over serial: the game in play is kept, the lost one too
+    assert ok(p.handle("STATE"))["error"] == "store-damaged"
+    assert DAMAGED_1 in ok(p.handle("GAMES"))
+    _pay(p, 4, "1M-")
+    r, p = _reboot(r)
+    assert r.unit.store_status == "damaged" and "/bank/game.1" in r.fs.files
+    assert DAMAGED_1 in ok(p.handle("GAMES"))
+    r.press("C")  # the banker, at the unit
+    assert DAMAGED_1 not in ok(p.handle("GAMES"))
+    _pay(p, 4, "1M-")
+    r, p = _reboot(r)
+    assert r.unit.store_status == "ok" and "/bank/game.1" not in r.fs.files
 
 
 def test_game_files_no_header_names_are_removed_at_boot():

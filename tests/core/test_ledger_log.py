@@ -197,7 +197,7 @@ def test_a_new_game_and_the_volume_read_back_after_a_reboot():
 
 
 def test_the_store_keeps_its_code_once_imported_and_reads_the_same_log_again():
-    # Issue 15: the slot reader and the checkpoint writer are plain imports, kept once loaded
+    # The slot reader and the checkpoint writer are plain imports, kept once loaded
     # (plain imports in store/); reading the log does not change what it reads.
     store = FileStore("bank", FaultFS(), journal_max=2)
     r = Rig(store=store)

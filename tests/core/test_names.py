@@ -285,7 +285,9 @@ def test_names_damaged_while_running_are_reported_until_the_banker_has_seen_it()
     st = ok(p.handle("STATE"))
     assert st["error"] == "store-damaged" and st["display"]["text"] == "Err5"
     assert ok(p.handle("HELLO"))["store"] == "damaged"
-    ok(p.handle("KEY C"))  # the banker has seen it: the damaged file goes
+    ok(p.handle("KEY C"))  # a host's key: nobody at the unit has seen it (B17)
+    assert ok(p.handle("NAMES"))["store"] == "damaged" and newest in fs.files
+    r.press("C")  # the banker has seen it, at the unit: the damaged file goes
     assert "store" not in ok(p.handle("NAMES")) and newest not in fs.files
     assert ok(rig(FaultFS(fs.files))[1].handle("HELLO"))["store"] == "ok"
 

@@ -137,6 +137,40 @@ def test_hold_on_a_real_clock_holds_the_key_for_its_time_b11():
     assert p.handle("ADVANCE 10")[0].startswith("ERR unsupported")  # time is not ours to move
 
 
+def test_hold_on_a_real_clock_is_bounded_so_no_one_waits_minutes_b11():
+    # A real clock's HOLD is waited out, and every other client, the keypad and the window
+    # wait with it: ten minutes of that is refused, at once; the 3 s holds still work (B11).
+    from brain.clock import RealClock
+    from protocol import Protocol
+
+    r, _ = proto_rig()
+    t = [5000]
+    slept = []
+
+    def sleep_ms(ms):
+        slept.append(ms)
+        t[0] += ms
+
+    p = Protocol(r.unit, RealClock(lambda: t[0], sleep_ms))
+    p.handle("INSERT R 1")
+    p.handle("KEY 1M-")
+    p.handle("REMOVE R")
+    before = p.handle("STATE")
+    for line in ("HOLD C 600000", "HOLD 1 10001"):
+        assert p.handle(line) == ["ERR bad-argument ms is a whole number from 0 to 10000 on a "
+                                  "real clock (all else waits while the key is held)"], line
+    assert slept == [] and p.handle("STATE") == before  # nothing held, nothing pressed
+    assert ok(p.handle("BALANCES"))["1"] == 14000000
+    ok(p.handle("HOLD C 10000"))  # the longest hold: C past its 3 s (B11)
+    assert sum(slept) == 10000
+    assert ok(p.handle("BALANCES"))["1"] == 15000000
+    # A virtual clock's hold costs no one any time: its bound is ten minutes.
+    r, p = proto_rig()
+    assert ok(p.handle("HOLD 1 600000"))["entry"] == "1"
+    assert p.handle("HOLD 1 600001")[0].startswith("ERR bad-argument ms is a whole number from "
+                                                    "0 to 600000")
+
+
 def test_advance_and_hold_with_virtual_clock():
     r, p = proto_rig()
     p.handle("INSERT R 1")
@@ -224,14 +258,13 @@ def test_unprintable_characters_in_text_lines_too():
     assert p.handle("HELLO\r")[0].startswith("OK ")
 
 
-def test_b17_damaged_store_reported_until_a_key():
+def _recovered():
+    """A unit whose store had to fall back to its last good copy at boot (B17)."""
     from desktop.memstore import MemoryStore
 
     from harness import Rig
 
     class Recovered(MemoryStore):
-        """A store that had to fall back to its last good copy."""
-
         def load(self):
             snap = MemoryStore.load(self)
             if snap is not None:
@@ -240,7 +273,11 @@ def test_b17_damaged_store_reported_until_a_key():
 
     st = Recovered()
     Rig(store=st)  # a game is stored
-    r = Rig(store=st)
+    return Rig(store=st)
+
+
+def test_b17_damaged_store_reported_until_a_key():
+    r = _recovered()
     u = r.unit
     assert u.store_status == "damaged" and u.error == "store-damaged"
     assert r.text() == "Err5"
@@ -249,6 +286,31 @@ def test_b17_damaged_store_reported_until_a_key():
     r.press("5")
     assert u.error is None
     assert r.bal(1) == 15000000  # the last good copy is in use
+
+
+def test_b17_a_hosts_key_is_not_the_banker_seeing_the_damage():
+    # Damage is the banker's to see: only a key on the unit's own keypad ends its report. A
+    # host's keys are keys (they type, pay, hold C for a new game), but the report stays,
+    # Err5 on the display too, and a refusal in between does not end it either.
+    from protocol import Protocol
+
+    r = _recovered()
+    p = Protocol(r.unit, r.clock)
+    st = ok(p.handle("KEY C"))
+    assert (st["error"], st["display"]["text"]) == ("store-damaged", "Err5")
+    assert ok(p.handle("KEY M"))["error"] == "bad-entry"  # M alone, no card (B2)
+    st = ok(p.handle("KEY 5"))
+    assert (st["error"], st["entry"]) == ("store-damaged", "5")
+    ok(p.handle("KEY C"))
+    ok(p.handle("INSERT L 1"))
+    assert ok(p.handle("KEY 1 M +"))["error"] == "store-damaged"
+    assert ok(p.handle("BALANCES"))["1"] == 16000000  # play goes on
+    ok(p.handle("REMOVE L"))
+    st = ok(p.handle("HOLD C 3000"))  # B11: a new game, the keypad's over serial
+    assert st["error"] == "store-damaged" and r.bal(1) == 15000000
+    assert ok(p.handle("HELLO"))["store"] == "damaged"
+    r.press("C")  # the banker, at the unit
+    assert ok(p.handle("STATE"))["error"] is None
 
 
 def test_a_sign_inside_a_key_word_is_refused_and_presses_nothing():
@@ -303,3 +365,35 @@ def test_an_extension_name_without_its_handler_is_an_unknown_command():
     finally:
         extensions.COMMANDS["GAMES"] = handler
     ok(p.handle("GAMES"))
+
+
+def test_every_balance_a_game_reaches_can_be_set_again():
+    # SET BALANCE takes the most a balance holds (brain/ledger.py), and no move takes a balance
+    # past it: a backup of any game can be restored (docs/protocol-extensions.md).
+    most = 999999999999  # 12 digits
+    r, p = proto_rig()
+    r.unit.maintenance = True
+    ok(p.handle("SET BALANCE 1 999999999000"))  # the fullest in world's 1,000s
+    ok(p.handle("INSERT L 1"))
+    st = ok(p.handle("KEY 1 0 K +"))  # B4: would make 13 digits
+    assert st["error"] == "balance-limit" and st["entry"] == "10K"  # B2: the entry stays
+    st = ok(p.handle("KEY C M"))  # B9: Go is a receipt too
+    assert st["error"] == "balance-limit"
+    ok(p.handle("INSERT R 2"))
+    st = ok(p.handle("KEY 1 0 K -"))  # B6: neither card moves
+    assert st["error"] == "balance-limit"
+    bal = ok(p.handle("BALANCES"))
+    assert (bal["1"], bal["2"]) == (999999999000, 15000000)
+    assert [e["kind"] for e in ok(p.handle("LOG"))] == ["set"]
+    ok(p.handle("REMOVE L"))
+    ok(p.handle("KEY 5 M -"))  # B5: paying out of it still works
+    assert ok(p.handle("BALANCES"))["2"] == 10000000
+    ok(p.handle("SET PROFILE classic"))  # B15: amounts of 1
+    assert p.handle("SET BALANCE 1 %d" % (most + 1)) == [
+        "ERR bad-argument SET BALANCE <1-6> <amount 0-999999999999>"]
+    ok(p.handle("SET BALANCE 1 %d" % most))
+    assert ok(p.handle("BALANCES"))["1"] == most
+    ok(p.handle("REMOVE R"))
+    ok(p.handle("INSERT L 1"))
+    st = ok(p.handle("KEY 1 +"))
+    assert st["error"] == "balance-limit" and ok(p.handle("BALANCES"))["1"] == most

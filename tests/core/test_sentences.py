@@ -13,7 +13,10 @@ FILL = {"n": 3, "name": "Zo\u00eb", "seq": 7, "card": "card 3", "amount": "2 M",
         "s": "1.5", "src": "card 1", "dst": "card 3", "key": "5", "why": "no", "game": 4,
         "id": 4, "profile": "world", "mode": "tcp", "address": "127.0.0.1:1", "volume": 2,
         "tone": "-", "deal": "idle", "w": 38, "h": 17, "cw": 30, "ch": 10,
-        "when": "15 Dec 13:00", "image": "bank-unit.uf2", "kind": "frozen", "t": "1.5"}
+        "when": "15 Dec 13:00", "image": "bank-unit.uf2", "kind": "frozen", "t": "1.5",
+        "pace": "as fast as real time", "x": "4.1",
+        "who": "the bank", "time": "14:05:12", "url": "http://127.0.0.1:8001/s/",
+        "rows": "1. Ann 42 M"}
 
 
 def test_every_sentence_formats_in_both_languages():
@@ -73,7 +76,7 @@ def test_the_holds_and_the_kept_games_alike_on_every_interpreter():
     assert words.holding(on, "5", 1000, "en") == ""
     assert words.holding(_Unit(power=False), "C", 1000, "en") == ""
     assert words.holding(_Unit(maintenance=True), "DEAL", 1500, "fr").startswith(
-        "DEAL maintenu : fin du mode maintenance dans 1.5 s")
+        "DEAL maintenu : fin du mode maintenance dans 1,5 s")  # a French decimal comma
     assert words.under_unit(on, "said", None, None, "hold", "note", "en") == "said"
     assert words.under_unit(on, "", None, None, "hold", "note", "en") == "hold"
     assert words.under_unit(on, "", None, None, "", "note", "en") == "note"
@@ -93,3 +96,49 @@ def test_the_holds_and_the_kept_games_alike_on_every_interpreter():
     assert words.kept_game({"id": 9, "number": 1, "damaged": True, "balances": None}, None,
                            "en") == ("game 1: damaged in the unit's memory",
                                      ["cannot be brought back"])
+
+
+def test_err6_is_said_as_no_good_copy_not_as_the_last_good_copy_in_use():
+    # B17: Err6's store is damaged too (STATE's error is store-damaged until a key), but no
+    # copy is in use: the window, the terminal and the page say Err6's sentence, not Err5's.
+    from desktop.memstore import MemoryStore
+    from harness import Rig
+
+    class Lost(MemoryStore):
+        def load(self):
+            self.status = "damaged"
+            return None
+
+    u = Rig(store=Lost()).unit
+    assert (u.display()[0], u.error) == ("Err6", "store-damaged")
+    for lang in words.LANGS:
+        assert words.refused(u, lang=lang) == words.explain("no-game", lang=lang), lang
+
+
+def test_the_french_is_the_rulebooks_and_french_typography_on_every_interpreter():
+    from brain import tones
+
+    for name in tones.TONES:  # every tone by a name of the language's
+        assert words.tone_name(name, "en") == name
+        assert words.tone_name(name, "fr") != name, name
+    assert (words.tone_name("click", "fr"), words.tone_name("error", "fr")) == ("clic", "erreur")
+    assert words.tone_name("3000 Hz", "fr") == "3000 Hz"  # the --pico window's, as it is
+    fr = words.TEXTS["fr"]
+    # the deal is the French rulebook's "ench\u00e8res", and the key keeps its name, DEAL
+    assert [k for k, v in fr.items() if "distribution" in v] == []
+    assert fr["win.deal-key"] == "DEAL  (ench\u00e8res)"
+    assert "ench\u00e8res" in fr["deal.running"] and "ench\u00e8res" in fr["hold.deal.on"]
+    # French groups digits with a narrow no-break space, and writes a decimal comma
+    assert words.grouped(17000000, "fr") == "17\u202f000\u202f000"
+    assert words.grouped(-1500, "fr") == "-1\u202f500"
+    assert words.grouped(17000000, "en") == "17,000,000"
+    assert (words.decimal(12.34, "fr"), words.decimal(12.34, "en")) == ("12,3", "12.3")
+    # a restore in the log in plain words (no money moved: no "bank>bank 0")
+    rec = (8, "restore", 0, 0, 0, 0, 0, 0, "key")
+    assert words.txn_line(rec, "world", None, "en") == "#8 a previous game brought back"
+    assert words.txn_line(rec, "world", None, "fr") == (
+        "#8 une partie pr\u00e9c\u00e9dente reprise")
+    # maintenance said to the banker, not to a developer
+    for lang, banker in (("en", "the banker"), ("fr", "le banquier")):
+        said = words.say("maintenance", lang)
+        assert banker in said and "host" not in said and "h\u00f4te" not in said, said

@@ -3,6 +3,8 @@
 garbage and missing files: boot never crashes, never resets to the start quietly, and either
 finds the last state, or an earlier state it has a whole copy of, or reports the damage."""
 
+import json
+
 from store import load as storeload
 from desktop import seeded
 from protocol import Protocol
@@ -173,3 +175,23 @@ def test_the_unit_shows_err6_without_a_good_copy_and_c_held_starts_a_game():
     assert u.ledger.ready and u.ledger.bal[1] == 15000000
     u2, _, _ = _unit(fs.files)
     assert u2.store_status == "ok" and u2.ledger.bal == u.ledger.bal
+
+
+def test_err6_reports_no_balances_no_log_and_no_backup_until_a_new_game():
+    # B17: with no good copy the unit invents nothing: BALANCES, LOG and BACKUP are refused
+    # (no-game), not answered with six zeros a host would print, save and restore later.
+    files, _, _ = _played()
+    img = copy_files(files)
+    for name in ("/bank/bank.a", "/bank/bank.b"):
+        img[name][12] ^= 1
+    u, clock, fs = _unit(img)
+    p = Protocol(u, clock)
+    for cmd in ("BALANCES", "LOG", "LOG 200", "BACKUP"):
+        out = p.handle(cmd)
+        assert out == ["ERR no-game no good copy of the game (Err6): none is invented; hold C "
+                       "for 3 s on the unit for a new game"], (cmd, out)
+    assert p.handle("BALANCES 1")[-1].startswith("ERR bad-argument")  # usage comes first
+    p.handle("HOLD C 3000")  # B11: a new game, and balances to report again
+    reply = p.handle("BALANCES")[-1]
+    assert json.loads(reply[3:]) == {str(c): 15000000 for c in range(1, 7)}, reply
+    assert p.handle("LOG")[-1] == "OK []" and p.handle("BACKUP")[-1].startswith("OK {")

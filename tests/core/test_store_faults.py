@@ -1,7 +1,8 @@
 """B17 under fault injection: the power fails at every write, flush and close of a scripted
-session (receive, pay, transfer, go, undo, volume, new game, restore); each time the next boot
-finds the state just before or just after the operation in flight, never a mixture, never a
-reset. FaultFS (storerig.py) lands every write at once, so a cut leaves torn files."""
+session (receive, pay, transfer, go, undo, volume, new game, restore; and game night's writes,
+B19-B22: a bankruptcy, the pot's moves and setting, the count, the game clock); each time the
+next boot finds the state just before or just after the operation in flight, never a mixture,
+never a reset. FaultFS (storerig.py) lands every write at once, so a cut leaves torn files."""
 
 from store import load as storeload
 from storerig import FaultFS, SmallLedger, copy_files, key, recorded, session, state
@@ -15,16 +16,16 @@ def _boot(files, journal_max):
     return led, status, fs
 
 
-def _states(ops, journal_max, seed):
+def _states(ops, journal_max, seed, night):
     """A first run: the state before and after each op (-1: the first boot's checkpoint)."""
     led = SmallLedger(FileStore("/bank", fs=FaultFS(), journal_max=journal_max))
     assert storeload.into(led, None) == "new"
-    return recorded(led, ops, seed)
+    return recorded(led, ops, seed, night)
 
 
-def _cut_everywhere(ops, journal_max, seed):
+def _cut_everywhere(ops, journal_max, seed, night=False):
     """The same run again; at every step, boot what a cut there would leave and check it."""
-    states, txns = _states(ops, journal_max, seed)
+    states, txns = _states(ops, journal_max, seed, night)
     seen = {}
     checked = [0]
 
@@ -63,7 +64,7 @@ def _cut_everywhere(ops, journal_max, seed):
     def before(i):
         fs.tag = i
 
-    session(led, ops, seed, before)
+    session(led, ops, seed, before, None, night)
     fs.collect = None
     check(ops - 1, fs.files)
     assert states[ops - 1][1] == state(led)
@@ -74,6 +75,29 @@ def test_cut_at_every_step_of_a_long_session():
     txns, checked, ops = _cut_everywhere(230, 16, 7)
     assert txns >= 200, txns
     assert checked > 1000, checked
+
+
+def test_cut_at_every_step_of_a_game_night_session_b19_b20_b21_b22():
+    # Every new kind of write: a bankruptcy and the pot's moves (one journal line each, like a
+    # transfer), the pot's setting, the count and the clock (a line each), across checkpoints
+    # that carry them in their header.
+    led = SmallLedger(FileStore("/bank", fs=FaultFS(), journal_max=8))
+    storeload.into(led, None)
+    kinds = {}
+
+    def after(i):
+        last = storeload.records(led, 1)
+        if last:
+            kinds[last[0][1]] = 1
+        kinds["pot on"] = kinds.get("pot on") or led.pot_on
+        kinds["count"] = kinds.get("count") or led.count is not None
+        kinds["clock"] = kinds.get("clock") or led.clock is not None
+
+    session(led, 150, 5, None, after, True)
+    for kind in ("bankrupt", "pot-in", "pot-out", "pot on", "count", "clock"):
+        assert kinds.get(kind), kinds
+    txns, checked, _ = _cut_everywhere(150, 8, 5, True)
+    assert checked > 600, checked
 
 
 def test_cut_at_every_step_with_a_checkpoint_each_few_transactions():
@@ -105,3 +129,60 @@ def test_a_failed_write_changes_nothing_in_ram_and_the_next_write_sets_flash_str
         assert isinstance(led.move("go", 0, 3, led.profile.go, 0), tuple)
         led2, status, _ = _boot(fs.files, 4)
         assert status == "ok" and state(led2) == state(led), (at, led2.store.detail)
+
+
+class FullFS(FaultFS):
+    """A flash that fills up under an append (`full`): the write lands all but its last byte,
+    the line's "\\n" (a short write at a page boundary), and fails with ENOSPC."""
+
+    full = False
+
+    def open(self, path, mode):
+        f = FaultFS.open(self, path, mode)
+        if self.full and "a" in mode:
+            def write(data):
+                self.files[path].extend(data[:-1])
+                raise OSError(28)
+
+            f.write = write
+        return f
+
+
+def test_an_append_refused_on_a_full_flash_is_not_there_after_a_restart():
+    # B17: what the unit answered (store-failed, the balances of before) is what boot finds,
+    # though all of the line but its "\n" landed.
+    import json
+
+    from harness import Rig
+    from protocol import Protocol
+
+    def booted(files):
+        r = Rig(store=FileStore("/bank", fs=FaultFS(copy_files(files))))
+        return Protocol(r.unit, r.clock)
+
+    def answer(p, line):
+        out = p.handle(line)[-1]
+        assert out.startswith("OK "), (line, out)
+        return json.loads(out[3:])
+
+    fs = FullFS()
+    r = Rig(store=FileStore("/bank", fs=fs))
+    p = Protocol(r.unit, r.clock)
+    answer(p, "INSERT L 1")
+    answer(p, "KEY 1 M +")
+    before = answer(p, "BALANCES")
+    log = answer(p, "LOG")
+    fs.full = True
+    assert answer(p, "KEY 5 0 K +")["error"] == "store-failed"
+    fs.full = False
+    assert fs.files["/bank/bank.a"].endswith(b" 50000 0 16050000 0 serial")  # all but its end
+    assert answer(p, "BALANCES") == before
+    p2 = booted(fs.files)
+    assert answer(p2, "HELLO")["store"] == "ok"
+    assert answer(p2, "BALANCES") == before and answer(p2, "LOG") == log
+    # The unit goes on: the next transaction counts, the refused one never does.
+    answer(p, "KEY C 2 0 K +")  # C: the refused entry is still typed (B2)
+    p2 = booted(fs.files)
+    assert answer(p2, "HELLO")["store"] == "ok"
+    assert answer(p2, "BALANCES")["1"] == before["1"] + 20000
+    assert [t["amount"] for t in answer(p2, "LOG")] == [1000000, 20000]

@@ -4,8 +4,9 @@ A scripted game runs on the store; before every block program and every erase Li
 the flash is copied as it stands, and as it would stand with that program half done, and each
 copy is mounted as the next boot would mount it. Every time: it mounts (a failed mount is a
 reformat on the rp2 port), the store reads 'ok', and the balances are those before or after
-the transaction in flight, never a mixture. Runs only under MicroPython (pytest runs this file
-through the unix port: tests/test_store_lfs_mp.py); under CPython it defines no tests.
+the transaction in flight, never a mixture; game night's writes too (B19-B22). Runs only under
+MicroPython (pytest runs this file through the unix port: tests/test_store_lfs_mp.py); under
+CPython it defines no tests.
 """
 
 from store import load as storeload
@@ -30,15 +31,15 @@ def _new_dev():
     return dev, fsobj
 
 
-def _states(ops, seed, cls, journal_max):
+def _states(ops, seed, cls, journal_max, night):
     dev, fsobj = _new_dev()
     led = _ledger(fsobj, cls, journal_max)
     assert storeload.into(led, None) == "new"
-    return recorded(led, ops, seed)[0], dev
+    return recorded(led, ops, seed, night)[0], dev
 
 
-def _cut_everywhere(ops, seed, cls=SmallLedger, journal_max=J, every=1):
-    states = _states(ops, seed, cls, journal_max)[0]
+def _cut_everywhere(ops, seed, cls=SmallLedger, journal_max=J, every=1, night=False):
+    states = _states(ops, seed, cls, journal_max, night)[0]
     tag = [-1]
     n = [0]
     seen = [0, 0]
@@ -82,7 +83,7 @@ def _cut_everywhere(ops, seed, cls=SmallLedger, journal_max=J, every=1):
     def before(i):
         tag[0] = i
 
-    session(led, ops, seed, before)
+    session(led, ops, seed, before, None, night)
     dev.on_write = dev.on_erase = None
     boot(dev.copy())
     assert state(led) == states[ops - 1][1]
@@ -95,6 +96,11 @@ if LFS2 is not None:
         boots, seen = _cut_everywhere(130, 7)
         print("lfs boots:", boots, "before/after:", seen)
         assert boots > 500 and seen[0] > 100 and seen[1] > 100, (boots, seen)
+
+    def test_littlefs_power_cuts_through_game_night_writes_b19_b20_b21_b22():
+        # A bankruptcy, the pot's moves and setting, the count and the clock among the rest.
+        boots, seen = _cut_everywhere(90, 5, night=True)
+        assert boots > 300 and seen[0] > 50 and seen[1] > 50, (boots, seen)
 
     def test_littlefs_power_cuts_with_the_default_store_and_a_full_log():
         boots, seen = _cut_everywhere(60, 9, Ledger, None)

@@ -1,7 +1,8 @@
 """B17: the slot format's one reader (store/slot.py) at its edges, where boot, the log read back
 (LOG) and a checkpoint must agree: damage in the checkpoint's lines is reported even when the
-journal ends with a cut append, a slot too big for RAM is unreadable (not a crash), and a last
-line whose newline was flipped counts and is carried on whole by the next checkpoint."""
+journal ends with a cut append, a slot too big for RAM is unreadable (not a crash), a last
+line whose newline was flipped counts and is carried on whole by the next checkpoint, and a
+last line whose newline is missing was never committed."""
 
 from brain.ledger import Ledger
 from store import FileStore, line, load as storeload
@@ -71,3 +72,22 @@ def test_a_flipped_last_newline_counts_and_the_next_checkpoint_carries_it_on():
     led3, status = _boot(FaultFS(copy_files(led2.store.fs.files)))
     assert status == "ok" and led3.bal == led2.bal
     assert storeload.records(led3)[:-1] == want and len(storeload.records(led3)) == 8
+
+
+def test_a_last_line_without_its_newline_was_never_acknowledged_and_does_not_count():
+    # B17: a line is committed only once its "\n" is on flash. A short write to a full flash
+    # lands all but the "\n": the CRC of what landed reads, yet the line is a cut append.
+    fs, led = _played(7)
+    want = storeload.records(led)
+    r8 = "r 8 receive 0 1 80000 0 %d 0 key" % (led.bal[1] + 80000)  # the next one, whole
+    _in_use(fs, led).extend(line(r8)[:-1])
+    led2, status = _boot(FaultFS(copy_files(fs.files)))
+    assert status == "ok" and led2.bal == led.bal and led2.seq == 7
+    assert storeload.records(led2) == want
+    gen = led2.store.gen
+    led2.move("receive", 0, 2, 5000, 0)  # nothing may follow a cut line: a checkpoint
+    assert led2.store.gen == gen + 1
+    led3, status = _boot(FaultFS(copy_files(led2.store.fs.files)))
+    assert status == "ok" and led3.bal == led2.bal and led3.seq == 8
+    assert storeload.records(led3)[:-1] == want
+    assert storeload.records(led3)[-1][1:5] == ("receive", 0, 2, 5000)

@@ -592,7 +592,8 @@ def test_b18_tones_are_named_and_distinct():
     from brain import tones
 
     assert set(tones.TONES) == {"click", "card", "money-in", "money-out", "error", "new-game",
-                                "deal-warning", "deal-end"}  # B18's names, each with notes
+                                "deal-warning", "deal-end",  # B18's names, each with notes
+                                "winner", "clock-warning", "clock-end"}  # B19's, B20's
     seen = set()
     for name in tones.TONES:
         notes = tones.TONES[name]

@@ -1,4 +1,4 @@
-"""firmware/desktop/words.py: every refusal the firmware can produce, said in a sentence (issue 16:
+"""firmware/desktop/words.py: every refusal the firmware can produce, said in a sentence (
 "the window must say it in a sentence a player understands"). Each case is made by the real
 firmware through the protocol, and the sentence is worked out only from what a front end sees:
 STATE's error, the entry, the slots, the balances."""

@@ -9,9 +9,10 @@ import os
 import pytest
 
 import simulator  # noqa: F401  (firmware/ on sys.path)
+from desktop import words
 from tests.gui.hands import click
 from simulator import cli
-from simulator.window import layout
+from simulator.window import layout, sizes
 from tests.pico import rig
 
 tk = pytest.importorskip("tkinter")
@@ -28,12 +29,13 @@ def image():
     return path
 
 
-def open_window(image, flash_file=None, rfid=False):
+def open_window(image, flash_file=None, wall=None, root=None, rfid=False):
     from simulator.pico.session import PicoSession
     from simulator.pico.window import PicoWindow
 
-    root = tk.Tk()
-    w = PicoWindow(PicoSession(image, flash_file=flash_file, rfid=rfid), root=root)
+    root = root or tk.Tk()
+    extra = {} if wall is None else {"wall": wall}
+    w = PicoWindow(PicoSession(image, flash_file=flash_file, rfid=rfid, **extra), root=root)
     root.update()
     root.focus_force()
     root.update()
@@ -182,3 +184,139 @@ def test_pico_takes_an_image_or_the_unit_s_own():
     assert options.parse(["--pico", "--rfid"]).rfid
     with pytest.raises(options.UsageError, match="--rfid goes with --pico"):
         options.parse(["--rfid"])
+
+
+def test_a_second_pico_window_on_the_same_flash_refuses_in_one_line(xdisplay, image, quiet_env,
+                                                                    tmp_path):
+    # Two windows on one pico.flash would each keep their own flash over the other's, and the
+    # game of the one that kept first would be gone (B17). The second refuses, touching
+    # nothing, as a second simulator on one state folder does.
+    import subprocess
+    import sys
+
+    from tests.gui.conftest import ROOT, wait_for
+
+    env = dict(quiet_env, DISPLAY=xdisplay)
+    folder = env["BANK_SIM_STATE"]
+    flash = os.path.join(folder, "pico.flash")
+    lock = os.path.join(folder, "pico.lock")
+
+    def holder():
+        try:
+            with open(lock) as f:
+                return f.read().strip()
+        except OSError:
+            return None
+
+    first = subprocess.Popen([sys.executable, "-m", "simulator", "--pico", image], cwd=ROOT,
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        wait_for(lambda: os.path.exists(flash), timeout=60)  # booted, and kept once
+        before = sorted(os.listdir(folder))
+        second = subprocess.Popen([sys.executable, "-m", "simulator", "--pico", image],
+                                  cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)
+        try:
+            _, err = second.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            second.kill()
+            second.communicate()
+            raise AssertionError("a second --pico window ran on the first one's flash") from None
+        err = err.decode()
+        assert second.returncode == 2, err
+        assert err == ("simulator: the flash %s is in use by another --pico window (process "
+                       "%d); close it, or give this one another BANK_SIM_STATE (a folder, or "
+                       "none to keep nothing)\n" % (flash, first.pid)), err
+        assert sorted(os.listdir(folder)) == before
+        assert holder() == str(first.pid)
+        # The simulator's own state in the same folder is another hold: both run at once.
+        from simulator.host import hold_flash, open_state
+
+        open_state(folder).close()
+        assert first.poll() is None  # the first window plays on
+    finally:
+        first.terminate()
+        first.wait(timeout=10)
+    # Gone, however it went (here a SIGTERM), it leaves its flash free for the next window.
+    hold_flash(flash).close()
+
+
+# The window as it opens, measured in a process of its own on a screen of that size (this one's
+# Tk would not outlive an X server that goes away).
+MEASURE = """
+import json, sys, tkinter as tk
+import simulator
+from simulator.pico.session import PicoSession
+from simulator.pico.window import PicoWindow
+from simulator.window import layout
+w = PicoWindow(PicoSession(sys.argv[1], flash_file=None), root=tk.Tk())
+w.root.update()
+line = w.status_label
+print(json.dumps({"size": [w.root.winfo_width(), w.root.winfo_height()],
+                  "cards": w.to_canvas(0, layout.TRAY_Y + layout.CARD_H)[1],
+                  "canvas": w.canvas.winfo_height(), "scale": w.scale,
+                  "line": [line.winfo_rooty() + line.winfo_height(), line.cget("text")]}))
+w.close()
+"""
+
+
+def test_the_pico_window_opens_with_the_whole_unit_on_a_1366x768_screen(xdisplay, image):
+    # As the window does (sizes.py): the unit as large as the screen leaves room for, its
+    # cards and the line under it (the Pico time) on the screen, not below its edge.
+    import json
+    import subprocess
+    import sys
+
+    from tools.xvfb import Xvfb
+
+    with Xvfb(size="1366x768x24") as x:
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        got = subprocess.run([sys.executable, "-c", MEASURE, image], cwd=root,
+                             env=x.env({"PYTHONPATH": root, "LANG": "C.UTF-8"}),
+                             capture_output=True, text=True, timeout=120)
+    assert got.returncode == 0, got.stderr[-2000:]
+    m = json.loads(got.stdout.strip().splitlines()[-1])
+    sw, sh = 1366 - sizes.SCREEN_KEEPS[0], 768 - sizes.SCREEN_KEEPS[1]
+    assert m["size"][0] <= sw and m["size"][1] <= sh, m
+    assert m["cards"] <= m["canvas"], m  # the cards' lower edge is drawn
+    assert m["line"][0] <= sh and "Pico time" in m["line"][1], m
+    assert m["scale"] >= layout.MIN_SCALE
+
+
+def glass_note(w):
+    return w.canvas.itemcget(w.off_item, "text")
+
+
+def test_the_pico_window_says_it_is_booting_and_how_far_behind_real_time_it_runs(xdisplay,
+                                                                                 image):
+    # The wall clock is the test's: a second of it per step runs the emulated core for the
+    # most a step runs (max_step_ms), as on a machine too busy to keep up.
+    wall = [0.0]
+    w = open_window(image, wall=lambda: wall[0])
+    try:
+        assert w.shown()[3] is False  # the glass dark while the image boots
+        assert glass_note(w) == "booting: the image is starting"
+        slow = 1000.0 / w.session.max_step_ms
+        while w.session.booting():
+            assert w.session.pico.now_ms() < 3000, "no first picture"
+            assert glass_note(w) == "booting: the image is starting"
+            wall[0] += 1.0
+            w.refresh()
+        w.root.update()
+        assert glass_note(w) == "" and w.shown()[3] is True
+        line = w.status_label.cget("text")
+        assert line.endswith(", %.1fx slower than real time" % slow), line
+        words.set_lang("fr")
+        w.refresh()
+        assert ", %s fois plus lent que le temps r\u00e9el" % ("%.1f" % slow).replace(
+            ".", ",") in w.status_label.cget("text")
+        words.set_lang("en")
+        # The window waking every 20 ms of wall time, the core kept up: said so, once the
+        # slow seconds are out of the pace's reach (pace_s).
+        for _ in range(int(w.session.pace_s * 1000 / 20) + 5):
+            wall[0] += 0.02
+            w.refresh()
+        assert w.status_label.cget("text").endswith(", as fast as real time")
+    finally:
+        w.close()
+

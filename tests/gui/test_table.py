@@ -1,4 +1,4 @@
-"""Issue 16, at the table: the window says every state in plain words, scales with its window,
+"""At the table: the window says every state in plain words, scales with its window,
 has a large-display mode, and a banker panel with the players' names, a log filtered by player
 and the previous games. The real Tk window on the session's Xvfb, driven by X events, read back
 from what it draws (the canvas, the labels), on a virtual clock."""
@@ -39,7 +39,7 @@ def test_an_overdraft_is_explained_in_a_sentence(win):  # B8
     advance(win, 1000)
     assert said(win) == "card 3 cannot pay 20 M: it has 14.5 M"  # until the next input
     type_keys(win, "c")
-    assert said(win) == ""
+    assert said(win) == "card 3: 14.5 M"  # whose balance it shows, with both cards in
 
 
 def test_refused_entries_and_go_twice_are_explained(win):  # B2, B9
@@ -94,7 +94,8 @@ def test_holding_deal_shows_maintenance_coming_and_then_labels_it(win):
     settle(win)
     assert win.unit.maintenance
     assert win.canvas.itemcget(win.maint_item, "text") == "MAINTENANCE"  # not just a green light
-    assert said(win).startswith("maintenance mode: host tools may set balances")
+    assert said(win).startswith("maintenance mode: the banker may bring a game back or set a "
+                                "balance")
 
 
 def test_switched_off_and_the_swallowed_key_are_said(win):  # B16
@@ -146,7 +147,7 @@ def test_no_sentence_the_window_says_names_a_rule(win):
     settle(win)
     seen.append(said(win))  # maintenance mode
     kept = json.loads(win.desk.handle("GAMES")[-1][3:])
-    assert win.restore_game(kept[0]["id"])  # the game before the new one (B11)
+    assert win.restore_game(kept[0])  # the game before the new one (B11)
     seen.append(said(win))
     advance(win, 60000)
     seen.append(said(win))  # switched off (B16)
@@ -373,3 +374,88 @@ def test_a_game_brought_back_from_the_panel_is_logged_as_made_at_the_unit(win):
     assert (events[-1]["kind"], events[-1]["via"]) == ("restore", "key"), events
     last = json.loads(host.handle("LOG 1")[-1][3:])[-1]
     assert (last["kind"], last["via"]) == ("restore", "key"), last
+
+
+def test_a_game_brought_back_is_said_by_the_number_the_panel_lists_it_by(win):  # B11
+    # One number a person sees for a kept game: the panel lists "game 1", and bringing it back
+    # says "game 1 is back", not the protocol's id for it (GAMES' `id`, here another number).
+    type_keys(win, "F1")
+    for keys in (("1", "m", "plus"), ("2", "m", "plus"), ("5", "0", "0", "k", "plus")):
+        type_keys(win, *keys)
+    type_keys(win, "F1")
+    hold_key(win, "c", 3000)  # a new game puts it away
+    hold_key(win, "d", 3000)  # maintenance mode, on the unit's own keypad
+    type_keys(win, "b")
+    (kept,) = json.loads(win.desk.handle("GAMES")[-1][3:])
+    assert kept["id"] != kept["number"] == 1
+    assert games_text(win)[0].startswith("game 1 (world), 3 transactions\n")
+    row = win.games_frame.winfo_children()[0]
+    [b for b in row.winfo_children() if b.cget("text") == "bring back"][0].invoke()
+    assert said(win) == "game 1 is back"
+    assert win.unit.ledger.bal[1] == 18500000
+
+
+# -- the words a newcomer reads -------------------------------------------------------------------
+def test_with_two_cards_in_the_line_says_whose_balance_is_shown(win):  # B3, B6
+    win.desk.handle("NAME 3 Ann")
+    win.read_names()
+    type_keys(win, "F3", state=1)  # card 3 into R: the payer
+    type_keys(win, "F1")  # card 1 into L
+    advance(win, 1000)  # the card's number for a second, then a balance (B3)
+    assert win.shown()[:3] == ("15", False, True)
+    assert said(win) == "Ann (card 3): 15 M"
+    type_keys(win, "5")
+    assert said(win) == ""  # the entry is shown, not a balance
+    type_keys(win, "0", "0", "k", "minus")  # Ann pays card 1 500 k
+    assert said(win) == "Ann (card 3): 14.5 M"
+    advance(win, 1000)  # then the payee's (B6)
+    assert win.shown()[:3] == ("15.5", False, True) and said(win) == "card 1: 15.5 M"
+    type_keys(win, "F1")  # one card: the display says it all
+    assert said(win) == ""
+
+
+def log_lines(w):
+    return w.log_text.get("1.0", "end").strip().splitlines()
+
+
+def test_a_restore_is_logged_in_plain_words_and_maintenance_in_a_banker_s(win):
+    type_keys(win, "F1")
+    type_keys(win, "1", "m", "plus")
+    type_keys(win, "F1")
+    hold_key(win, "c", 3000)
+    hold_key(win, "d", 3000)  # maintenance mode, on the unit's own keypad
+    assert said(win) == ("maintenance mode: the banker may bring a game back or set a balance; "
+                         "hold DEAL 3 s to play again")
+    type_keys(win, "b")
+    row = win.games_frame.winfo_children()[0]
+    [b for b in row.winfo_children() if b.cget("text") == "bring back"][0].invoke()
+    seq = win.unit.ledger.seq
+    assert log_lines(win)[0] == "#%d a previous game brought back" % seq
+    assert "bank>bank" not in "\n".join(log_lines(win))
+
+
+def test_the_french_window_says_the_french_rulebooks_words(win):
+    type_keys(win, "F12")  # français
+    deal_key = win.canvas.find_withtag("keytext")
+    labels = {win.canvas.itemcget(i, "text") for i in deal_key}
+    assert "DEAL  (ench\u00e8res)" in labels and "DEAL  (handshake)" not in labels
+    type_keys(win, "5")
+    assert win.canvas.itemcget(win.tone_item, "text") == "\u266a clic"
+    type_keys(win, "c")
+    type_keys(win, "d")  # a tap: the deal timer (B13)
+    assert win.canvas.itemcget(win.deal_item, "text") == "ench\u00e8res : en cours"
+    win.root.event_generate("<KeyPress>", keysym="d")
+    win.root.update()
+    advance(win, 1000)
+    assert said(win).endswith("pour lancer seulement le minuteur des ench\u00e8res")
+    assert "distribution" not in said(win) and "2,0 s" in said(win)
+    win.root.event_generate("<KeyRelease>", keysym="d")
+    settle(win)
+    type_keys(win, "b")
+    lab, _short = win.bal_labels[1]
+    assert lab.cget("text") == "15\u202f000\u202f000"  # grouped as French groups digits
+    type_keys(win, "F12")  # English again: the key's name said again
+    labels = {win.canvas.itemcget(i, "text") for i in win.canvas.find_withtag("keytext")}
+    assert "DEAL  (handshake)" in labels
+    assert win.bal_labels[1][0].cget("text") == "15,000,000"
+

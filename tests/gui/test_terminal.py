@@ -270,7 +270,7 @@ def test_every_word_on_the_french_screen_is_french(tty):
     p = tty("--seed", "1", "--lang", "fr", cols=100, rows=40)
     p.wait_shown(("0", False, False))
     p.seen("pas d'\u00e9cran graphique : interface en terminal")
-    p.seen("distribution : arr\u00eat\u00e9e")
+    p.seen("ench\u00e8res : arr\u00eat\u00e9es")  # the French rulebook's word for the deal
     p.type("b")
     p.seen("-- banquier : soldes --")
     screen = "\n".join(p.screen())

@@ -113,6 +113,58 @@ def eventful(n, then_silent=False):
             return b"OK\n" + events
         if word == "EVENTS OFF":
             return b"OK\n"
+        if word == "STATE":
+            return STATE.encode() + b"\n"  # a unit says its state, even a quiet one
         return b"" if then_silent else b"ERR unknown-command\n"
 
     return answer
+
+
+def hostile(command, payload):
+    """A unit that answers HELLO well, `command` with `OK <payload>` (valid JSON of the wrong
+    shape) and anything else as a unit without it would (NAMES: no names)."""
+
+    def answer(line):
+        word = line.upper()
+        if word == command:
+            return b"OK " + payload.encode() + b"\n"
+        if word == "HELLO":
+            return HELLO.encode() + b"\n"
+        if word == "STATE":
+            return STATE.encode() + b"\n"
+        return b"ERR unknown-command\n"
+
+    return answer
+
+
+STATE = ('OK {"power": "on", "display": {"text": "0", "k": false, "M": false}, "red": "off", '
+         '"green": "off", "slots": {"L": null, "R": null}, "entry": "", "deal": "idle", '
+         '"sound": 2, "error": null}')
+
+
+def escaping(line):
+    """A unit whose every text holds terminal escape sequences and other controls: in HELLO,
+    the names, the display, the entry, the log, the kept games and a refusal's message."""
+    word = line.upper()
+    esc = "\\u001b"  # JSON's escape: a raw ESC in a JSON string would not parse
+    if word == "HELLO":
+        return ('OK {"device": "bank-unit", "firmware": "1%s[31m", "protocol": 1, "profile": '
+                '"world", "store": "ok%s]0;owned\\u0007"}\n' % (esc, esc)).encode()
+    if word == "NAMES":
+        return ('OK {"1": "Ann%s[2J", "2": "Bob\\u0007", "3": "\\u202eLi", "4": "Zo\\n\\u00eb", '
+                '"5": null, "6": "Cy\\r"}\n' % esc).encode()
+    if word == "STATE":
+        return STATE.replace('"text": "0"', '"text": "%s[5m0"' % esc).replace(
+            '"entry": ""', '"entry": "5%s[A"' % esc).encode() + b"\n"
+    if word == "BALANCES":  # as the log leaves them: card 1 had Go
+        return ('OK {"1": 17000000, %s}\n' % ", ".join('"%d": 15000000' % c for c in range(2, 7))
+                ).encode()
+    if word.startswith("LOG"):
+        return ('OK [{"seq": 1, "kind": "go%s[1m", "from": "bank", "to": 1, "amount": 2000000, '
+                '"balances": {"1": 17000000}, "via": "key"}]\n' % esc).encode()
+    if word == "GAMES":
+        return ('OK [{"id": 3, "profile": "world%s[8m", "seq": 3, "transactions": 1, '
+                '"balances": null, "number": 1}]\n' % esc).encode()
+    if word.startswith("INSERT"):
+        return b"ERR slot-occupied \x1b[2Jslot L holds a card\n"
+    return b"ERR unknown-command\n"

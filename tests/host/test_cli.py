@@ -19,6 +19,7 @@ import serial
 import fakes
 import targets
 from conftest import reset
+from desktop import words
 from host_tools import cli, link
 from host_tools.bank import Bank
 
@@ -113,11 +114,41 @@ def test_log_table_csv_json(capsys, url):
     # The balances after each move, one column per card, no JSON to unpack.
     assert "balances" not in rows[0]
     assert rows[0]["balance_1"] == "15150000" and rows[1]["balance_1"] == "17150000"
-    assert rows[0]["balance_2"] == "" and list(rows[0])[-6:] == [
+    assert rows[0]["balance_2"] == "15000000" and list(rows[0])[-6:] == [
         "balance_%d" % c for c in range(1, 7)]
     code, out, _ = run(capsys, "--port", url, "log", "--json", "-n", "1")
     (entry,) = json.loads(out)
     assert code == 0 and entry["kind"] == "go"
+
+
+def test_log_csv_has_all_six_balances_on_every_row(capsys, murl):
+    # A spreadsheet needs every card's balance after each move, not only the cards it moved.
+    seen = []
+    with talk(murl) as b:
+        b.insert("L", 1)
+        for keys in ("150K+", "M", "C"):  # B4, B9, B10 (an undo)
+            b.press(keys)
+            seen.append(b.balances())
+        b.insert("R", 4)
+        b.press("2M-")  # B6: 4 pays 1
+        seen.append(b.balances())
+        b.remove("L")
+        b.remove("R")
+        b.set_balance(6, 1000)
+        seen.append(b.balances())
+    code, out, _ = run(capsys, "--port", murl, "log", "--csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and [r["kind"] for r in rows] == ["receive", "go", "undo", "transfer", "set"]
+    assert [{c: int(r["balance_%d" % c]) for c in range(1, 7)} for r in rows] == seen
+    code, out, _ = run(capsys, "--port", murl, "log", "--csv", "-n", "2")  # a window of it
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [{c: int(r["balance_%d" % c]) for c in range(1, 7)} for r in rows] == seen[-2:]
+    run(capsys, "--port", murl, "newgame")
+    assert run(capsys, "--port", murl, "restore", "--previous")[0] == 0  # B11: its log too
+    code, out, _ = run(capsys, "--port", murl, "log", "--csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["kind"] for r in rows][-2:] == ["set", "restore"]
+    assert [{c: int(r["balance_%d" % c]) for c in range(1, 7)} for r in rows] == seen + seen[-1:]
 
 
 def test_log_empty(capsys, url):
@@ -171,8 +202,7 @@ def test_a_refused_entry_left_typed_is_said_and_not_added_to(capsys, url):  # B2
     with talk(url) as b:
         assert b.state()["entry"] == "99M" and b.log() == []
     code, out, err = run(capsys, "--port", url, "press", "C")  # B10: C clears the entry
-    assert (code, out) == (0, "display 15 M\n")
-    assert err == "bank: starting from 99M, typed on the unit before this command\n"
+    assert (code, out, err) == (0, "display 15 M\n", "")  # as advised: no warning of it
     code, out, err = run(capsys, "--port", url, "press", "50K-")
     assert (code, out, err) == (0, "display 14.95 M\n", "")
     with talk(url) as b:
@@ -185,6 +215,38 @@ def test_press_onto_an_entry_on_purpose(capsys, url):  # B2
     code, out, err = run(capsys, "--port", url, "press", "--onto-entry", "5K+")
     assert (code, out) == (0, "display 15.015 M\n")
     assert err == "bank: starting from 1, typed on the unit before this command\n"
+
+
+def test_press_d_is_deal_as_in_the_window(capsys, url):  # B13
+    code, out, err = run(capsys, "--port", url, "press", "d")
+    assert (code, err) == (0, "")
+    with talk(url) as b:
+        assert b.state()["deal"] == "running"
+        b.press("DEAL")  # stops it
+    code, _, err = run(capsys, "--port", url, "press", "e")
+    assert code == 2 and "'e' is not a key (keys: 0 1 2" in err and "D is DEAL" in err
+
+
+def test_press_with_no_card_says_no_money_moved(capsys, url):  # B14
+    code, out, err = run(capsys, "--port", url, "press", "150K+")
+    assert (code, out) == (0, "display 150 k\n")  # the unit did as told: the tally's total
+    assert err == ("bank: no card is in, so no money moved: + and - added to the tally (the "
+                   "adding machine), now 150,000\n")
+    with talk(url) as b:
+        assert b.log() == [] and b.balances()[1] == START
+        b.insert("L", 1)
+    code, out, err = run(capsys, "--port", url, "press", "150K+")  # B4: with a card, a receipt
+    assert (code, out, err) == (0, "display 15.15 M\n", "")
+
+
+def test_status_says_the_tally_and_maintenance_mode(capsys, url, murl):
+    run(capsys, "--port", url, "press", "2M+")  # B14: no card in
+    code, out, _ = run(capsys, "--port", url, "status")
+    assert code == 0 and "tally    2,000,000\n" in out
+    assert "maint    off: maintenance mode is entered by holding DEAL 3 s on the unit\n" in out
+    code, out, _ = run(capsys, "--port", murl, "status")
+    assert "tally    0\n" in out
+    assert "maint    on: maintenance mode (DEAL held 3 s on the unit leaves it)\n" in out
 
 
 def test_press_a_typo_touches_nothing(capsys, url):
@@ -433,18 +495,60 @@ def test_games_lists_the_kept_games_and_restore_brings_one_back(capsys, murl):
     kept = json.loads(out)
     assert kept[0]["balances"]["3"] == START - 2000000 and kept[0]["transactions"] >= 1
     assert all(g["transactions"] != 0 for g in kept)  # the empty new game was not kept
-    gid = kept[0]["id"]
+    number = kept[0]["number"]
     code, out, _ = run(capsys, "--port", murl, "games")
     lines = out.splitlines()
-    assert code == 0 and lines[0].split()[:4] == ["id", "profile", "seq", "txns"]
-    assert lines[1].split()[:2] == [str(gid), "world"] and "13,000,000" in lines[1]
-    code, out, _ = run(capsys, "--port", murl, "restore", str(gid))
-    assert (code, out) == (0, "restored game %d\n" % gid)
+    assert code == 0 and lines[0].split()[:3] == ["game", "profile", "txns"]
+    assert lines[1].split()[:2] == [str(number), "world"] and "13,000,000" in lines[1]
+    code, out, _ = run(capsys, "--port", murl, "restore", str(number))
+    assert (code, out) == (0, "restored game %d\n" % number)
     with talk(murl) as b:
         assert b.balances()[3] == START - 2000000
         assert b.log(1)[0]["kind"] == "restore"
     code, _, err = run(capsys, "--port", murl, "restore", "99999")
     assert code == 1 and "keeps no game 99999" in err
+
+
+def test_bank_games_and_bank_restore_go_by_the_one_number_the_window_lists(capsys, murl):
+    # B11: a person sees one number for a kept game: `bank games` lists it, `bank restore N`
+    # takes it, and both say the window's and the page's "game N"; the protocol's id (GAMES'
+    # `id`, another number) is reached with --id.
+    with talk(murl) as b:
+        b.insert("R", 3)
+        for keys in ("2M-", "1M-", "500K-"):
+            b.press(keys)
+        b.remove("R")
+    run(capsys, "--port", murl, "newgame")
+    with talk(murl) as b:
+        kept = b.games()[0]
+    number, gid = kept["number"], kept["id"]
+    assert number != gid  # the two numbers a person could be shown differ here
+    head = words.kept_game(kept)[0]
+    assert head.startswith("game %d " % number)  # as the window and the page list it
+    code, out, _ = run(capsys, "--port", murl, "games")
+    row = out.splitlines()[1].split()
+    assert code == 0 and row[:3] == [str(number), "world", "3"]  # game, profile, txns
+    assert str(gid) not in row  # no second number for it
+    assert out.splitlines()[-1] == "bring one back with: bank restore <game>  (maintenance mode)"
+    code, _, err = run(capsys, "--port", murl, "restore", str(gid))
+    assert (code, err.splitlines()[-1]) == (1, "bank: the unit keeps no game %d (see bank "
+                                                "games)" % gid)
+    with talk(murl) as b:
+        assert b.balances()[3] == START  # nothing changed
+    code, out, _ = run(capsys, "--port", murl, "restore", str(number))
+    assert (code, out) == (0, "restored game %d\n" % number)
+    with talk(murl) as b:
+        assert b.balances()[3] == START - 3500000
+    # Put away again (the game in play had no transactions: only the restore's record).
+    run(capsys, "--port", murl, "newgame")
+    with talk(murl) as b:
+        kept = b.games()[0]
+    code, out, _ = run(capsys, "--port", murl, "restore", "--id", str(kept["id"]))
+    assert (code, out) == (0, "restored game %d\n" % kept["number"])
+    code, _, err = run(capsys, "--port", murl, "restore", "--id", "99999")
+    assert code == 1 and "keeps no game with id 99999" in err
+    code, _, err = run(capsys, "--port", murl, "restore", "1", "--id", "2")
+    assert code == 2 and "not both" in err
 
 
 def test_games_shows_the_games_by_number_when_put_away_and_the_damaged(capsys, fake):
@@ -470,10 +574,10 @@ def test_games_shows_the_games_by_number_when_put_away_and_the_damaged(capsys, f
     lines = out.splitlines()
     assert code == 0, err
     when = datetime.datetime.fromtimestamp(kept).strftime("%Y-%m-%d %H:%M")
-    assert lines[1].split()[:2] == ["40", "world"]
-    assert lines[1].endswith("15,000,000  game 2, put away " + when)
-    assert lines[2].split()[:2] == ["9", "-"]
-    assert lines[2].endswith("DAMAGED: cannot be brought back  game 1")
+    assert lines[1].split()[:2] == ["2", "world"]
+    assert lines[1].endswith("15,000,000  put away " + when)
+    assert lines[2].split()[:2] == ["1", "-"]
+    assert lines[2].endswith("DAMAGED: cannot be brought back")
     with talk(f.url) as b:
         assert b.names() == {1: "Ann", 2: None, 3: None, 4: None, 5: None, 6: None}
 
@@ -850,9 +954,9 @@ def test_names_in_any_language_in_the_host_tools_output_and_a_safe_csv(capsys, n
     assert [(r["from_name"], r["to_name"]) for r in rows] == [
         (li_lei, zoe), (li_lei, "'=1+2"), ("'@SUM(A1)", "'=1+2")]
     assert not any(cell[:1] in "=+-@" for r in rows for cell in r.values() if cell)
-    # Refused before anything is sent, in a sentence; the names stay
+    # Refused before anything is sent, in the window's sentence; the names stay
     for text, why in (("\u00e9" * 17, "a name is at most 16 characters"),
-                      ("\U0001F600" * 13, "a name is at most 48 bytes of UTF-8"),
+                      ("\U0001F600" * 13, "a name is at most 48 bytes of text, and an emoji"),
                       ("Zo\u00eb\u202e", "a name cannot hold control characters"),
                       ("Zo\tb", "a name cannot hold control characters")):
         code, _, err = run(capsys, "--port", nurl, "name", "1", text)
@@ -885,3 +989,243 @@ def test_backup_and_restore_keep_the_names(capsys, sims, tmp_path):
     with Bank.open(sim.url) as b:
         assert b.names() == {1: "Ann", 2: None, 3: "Cy", 4: None, 5: "\u674e\u96f7\U0001F600",
                              6: None}
+
+
+def test_restore_brings_back_every_name_the_unit_takes(capsys, sims, tmp_path):
+    # One rule for a name, the unit's (protocol/names.py): 16 characters, any printable text.
+    sim = sims("tcp", "--maintenance", "--seed", "18")  # names outlive a new game
+    taken = {"1": "Sixteen letters!", "2": "Ann\u00a0Lee", "4": "Zo\u00eb \u674e"}
+    with Bank.open(sim.url) as b:
+        reset(b, True)
+        for card in range(1, 7):
+            b.set_name(card, taken.get(str(card), ""))
+    path = tmp_path / "game.json"
+    assert run(capsys, "--port", sim.url, "backup", path)[0] == 0
+    with Bank.open(sim.url) as b:
+        for card in range(1, 7):
+            b.set_name(card)
+    code, out, err = run(capsys, "--port", sim.url, "restore", path)
+    assert (code, err) == (0, "")
+    with Bank.open(sim.url) as b:
+        assert {str(c): n for c, n in b.names().items() if n} == taken
+
+
+def test_restore_checks_the_whole_file_before_its_first_command(capsys, murl, tmp_path):
+    # docs/host_tools.md: never a half-done restore. Each file the unit would refuse a part of
+    # is refused whole (usage, exit 2), and the game in play is as it was: no new game, no SET.
+    with talk(murl) as b:
+        b.insert("L", 2)
+        b.press("M")  # B9
+        b.remove("L")
+        before = (b.balances(), b.log(), b.hello()["profile"])
+    path = tmp_path / "game.json"
+    assert run(capsys, "--port", murl, "backup", path)[0] == 0
+    good = json.loads(path.read_text())
+    bad = [
+        ({"balances": dict(good["balances"], **{"1": 1000000009000})},
+         "balance of card 1 is past 999,999,999,999, the most a balance holds"),
+        ({"balances": dict(good["balances"], **{"3": 1500})},
+         "balance of card 3 is not a multiple of 1,000, as every amount of the world profile is"),
+        ({"profile": "monopoly"}, '"profile" must be one of world, classic, francs'),
+        ({"names": {"1": "Seventeen letters"}},
+         "the name of card 1: a name is at most 16 characters"),
+        ({"names": {"2": "Ann\x1b[2J"}},
+         "the name of card 2: a name cannot hold control characters (tab, newline, direction "
+         "marks)"),
+        ({"names": {"7": "Ann"}}, '"names" must map cards 1-6 to names'),
+        ({"names": {"1": 5}}, "the name of card 1: a name is text"),
+        ({"volume": 3}, '"volume" must be 0, 1 or 2'),
+    ]
+    for change, why in bad:
+        path.write_text(json.dumps(dict(good, **change)))
+        code, out, err = run(capsys, "--port", murl, "restore", path)
+        assert (code, out, err) == (2, "", "bank: %s: %s\n" % (path, why)), change
+        with talk(murl) as b:
+            assert (b.balances(), b.log(), b.hello()["profile"]) == before, change
+
+
+def test_a_genuine_backup_of_the_fullest_balance_restores(capsys, murl, tmp_path):
+    # The most a balance holds is what SET BALANCE sets (docs/protocol-extensions.md): a
+    # receipt past it is refused, so every game that can be backed up can be restored.
+    with talk(murl) as b:
+        b.set_balance(1, 999999999000)
+        b.insert("L", 1)
+        assert b.press("10K+")["error"] == "balance-limit"  # B4
+        b.remove("L")
+        want = b.balances()
+    path = tmp_path / "game.json"
+    assert run(capsys, "--port", murl, "backup", path)[0] == 0
+    run(capsys, "--port", murl, "newgame")
+    code, out, err = run(capsys, "--port", murl, "restore", path)
+    assert (code, err) == (0, "")
+    with talk(murl) as b:
+        assert b.balances() == want and want[1] == 999999999000
+
+
+def test_without_the_firmware_beside_it_restore_sends_nothing(capsys, fake, tmp_path,
+                                                              monkeypatch):
+    # Installed alone (pyproject.toml packages host_tools only) the tools have none of the
+    # unit's rules to check a backup by: the restore is refused before anything is sent.
+    from host_tools import rules
+
+    monkeypatch.setattr(rules, "WORDS", None)
+    f = fake(lambda line: fakes.HELLO.encode() + b"\n" if line.upper() == "HELLO" else b"OK\n")
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"format": "bank-backup", "profile": "world",
+                                "balances": {str(c): START for c in range(1, 7)}}))
+    code, out, err = run(capsys, "--port", f.url, "restore", path)
+    assert (code, out) == (1, "")
+    assert err.startswith("bank: restoring a backup needs the unit's rules, in the firmware/ "
+                          "beside host_tools")
+    assert f.received == ["HELLO"]
+
+
+SIX = ", ".join('"%d": 15000000' % c for c in range(2, 7))
+HOSTILE = [  # (the command line, the command whose reply is hostile, that reply's JSON)
+    (["status"], "STATE", '{"display": "x", "slots": []}'),
+    (["status"], "STATE", '{"power": "on", "display": {"text": 5}}'),
+    (["status"], "HELLO", '{"device": "bank-unit", "firmware": ["x"], "protocol": 1, '
+                          '"profile": "world", "store": "ok"}'),
+    (["log"], "LOG", "[1, 2]"),
+    (["log"], "LOG", '[{"seq": 1, "kind": "go", "from": "bank", "to": 9, "amount": 1, '
+                     '"balances": {}}]'),
+    (["log", "--csv"], "LOG", '[{"seq": 1, "kind": "go", "from": "bank", "to": 1, '
+                              '"amount": 1, "balances": []}]'),
+    (["balances"], "BALANCES", '{"1": 1e400, %s}' % SIX),
+    (["balances"], "BALANCES", '{"1": true, %s}' % SIX),
+    (["balances"], "BALANCES", '{"1": -5, %s}' % SIX),
+    (["balances"], "BALANCES", "1e400"),
+    (["balances"], "BALANCES", "true"),
+    (["games"], "GAMES", '[{"id": 1, "profile": "world", "seq": 1, "transactions": 1, '
+                         '"balances": null, "kept": 99999999999999}]'),
+    (["games"], "GAMES", '[{"id": "1"}]'),
+    (["mem"], "MEM", '{"firmware": "lots"}'),
+    (["restore", "--previous"], "MAINT", '{"maintenance": "no"}'),
+]
+
+
+@pytest.mark.parametrize("argv,command,payload", HOSTILE)
+def test_a_reply_of_the_wrong_shape_is_one_line_and_the_unit_misbehaved(capsys, fake, argv,
+                                                                        command, payload):
+    f = fake(fakes.hostile(command, payload))
+    code, out, err = run(capsys, "--port", f.url, *argv)
+    assert code == 7  # the unit misbehaved (docs/host_tools.md, "Exit codes"), not "refused"
+    assert err.startswith("bank: the unit misbehaved: its reply to '%s" % command), err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv", [["status"], ["balances"], ["log"], ["log", "--csv"],
+                                  ["games"], ["insert", "L", "1"]])
+def test_what_comes_from_the_unit_is_shown_never_obeyed(capsys, fake, argv):
+    # Escape sequences, a bell, a carriage return, a newline, a direction override in the
+    # unit's text reach the terminal as their escapes, and the tables still line up.
+    f = fake(fakes.escaping)
+    code, out, err = run(capsys, "--port", f.url, *argv)
+    for text in (out, err):
+        bad = [c for c in text if c != "\n" and (ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F
+                                                   or c == "\u202e")]
+        assert bad == [], (argv, text)
+    assert "\\x1b" in out + err, (argv, out, err)
+    if argv == ["balances"]:
+        lines = out.splitlines()[1:]
+        assert [line.split("  ")[2] for line in lines if line[3] != "5"] == [
+            "Ann\\x1b[2J", "Bob\\x07", "\\u202eLi", "Zo\\n\u00eb", "Cy\\r"]
+        assert {len(line) for line in lines} == {34}  # the balances in one column
+    if argv == ["status"]:
+        assert "unit     bank-unit firmware 1\\x1b[31m, protocol 1" in out
+        assert "display  \\x1b[5m0\n" in out and "entry    5\\x1b[A\n" in out
+    if argv[0] == "insert":
+        assert code == 1 and err == ("bank: unit refused 'INSERT L 1': slot-occupied "
+                                     "(\\x1b[2Jslot L holds a card)\n")
+
+
+# -- the Python API ------------------------------------------------------------------------------
+def test_the_api_raises_a_refusal_when_asked_with_its_code_and_words(url):  # B8
+    from host_tools import Refused
+
+    with talk(url) as b:
+        b.insert("R", 2)
+        state = b.request("KEY 2 0 M -")  # the line is fine: OK, the refusal in the state
+        assert state["error"] == "insufficient-funds" and b.balances()[2] == START
+        with pytest.raises(Refused) as no:
+            b.request("KEY C 2 0 M -", check=True)
+        assert (no.value.code, no.value.words) == (
+            "insufficient-funds", "card 2 cannot pay 20 M: it has 15 M (insufficient-funds)")
+        assert no.value.state["entry"] == "20M" and no.value.exit_code == 1
+        assert str(no.value) == ("the unit refused 'KEY C 2 0 M -': card 2 cannot pay 20 M: "
+                                 "it has 15 M (insufficient-funds)")
+        with pytest.raises(Refused):
+            b.press("C", "20M-", check=True)
+        assert b.press("C", "5M-", check=True)["error"] is None
+        assert b.balances()[2] == START - 5000000
+
+
+def test_events_handed_over_in_a_reply_are_not_waited_for_again(url):
+    with talk(url) as b:
+        b.events_on()
+        b.insert("L", 1)
+        b.events.clear()
+        reply = b.exchange("KEY M")  # B9
+        assert [e.type for e in reply.events] == ["txn", "tone"]
+        assert reply.events[0].data["kind"] == "go"
+        assert b.wait_event(0.05) is None  # neither given again
+        b.press("C")  # B10; a request keeps its events for wait_event
+        got = []
+        while not got or got[-1] is not None:
+            got.append(b.wait_event(0.05))
+        assert [e.data["kind"] for e in got[:-1] if e.type == "txn"] == ["undo"]
+
+
+def test_games_explains_its_columns_and_names_the_cards(capsys, fake):  # B11
+    games = [{"id": 40, "profile": "world", "seq": 40, "transactions": 12,
+              "balances": {str(c): 15000000 for c in range(1, 7)}, "number": 1, "kept": None,
+              "damaged": False}]
+
+    def unit(line):
+        if line.upper() == "GAMES":
+            return b"OK " + json.dumps(games).encode() + b"\n"
+        if line.upper() == "NAMES":
+            return (b'OK {"1": "Ann", "2": null, "3": "Zo\\u00eb", "4": null, "5": null, '
+                    b'"6": null}\n')
+        return fakes.HELLO.encode() + b"\n" if line.upper() == "HELLO" else b"ERR unknown\n"
+
+    f = fake(unit)
+    code, out, err = run(capsys, "--port", f.url, "games")
+    lines = out.splitlines()
+    assert code == 0, err
+    # the game's one number leads its row (the protocol's id and seq are --json's)
+    assert lines[1].split()[:3] == ["1", "world", "12"]
+    assert lines[2] == "txns: how many transactions the game had"
+    assert lines[3] == "cards: 1 Ann, 2, 3 Zo\u00eb, 4, 5, 6"
+
+
+def test_monitor_shows_the_cards_and_the_deal_timer(capsys, fake, monkeypatch):  # B3, B13
+    # The unit sends no event for a card or the deal timer: monitor reads them from STATE.
+    from host_tools import monitor
+
+    monkeypatch.setattr(monitor, "POLL", 0.01)
+    states = [fakes.STATE]
+    states.append(states[-1].replace('"L": null', '"L": 3'))
+    states.append(states[-1].replace('"deal": "idle"', '"deal": "running"'))
+    states.append(states[-1].replace('"L": 3', '"L": null').replace('"R": null', '"R": 5'))
+    seen = []
+
+    def unit(line):
+        word = line.upper()
+        if word == "STATE":
+            seen.append(word)
+            return states[min(len(seen), len(states)) - 1].encode() + b"\n"
+        if word in ("EVENTS ON", "EVENTS OFF"):
+            return b"OK\n"
+        return fakes.HELLO.encode() + b"\n" if word == "HELLO" else b"ERR unknown-command\n"
+
+    f = fake(unit)
+    code, out, err = run(capsys, "--port", f.url, "monitor", "--count", "4", "--seconds", "5")
+    assert code == 0, err
+    assert [line.split(None, 2)[1:] for line in out.splitlines()] == [
+        ["card", '{"slot": "L", "card": 3}'], ["deal", '{"deal": "running"}'],
+        ["card", '{"slot": "L", "card": null}'], ["card", '{"slot": "R", "card": 5}']]
+    assert err.endswith("stopped after 4 events\n")
+    seen.clear()
+    code, out, err = run(capsys, "--port", f.url, "monitor", "--count", "1", "--json")
+    assert json.loads(out)["type"] == "card" and json.loads(out)["read"] == "STATE"

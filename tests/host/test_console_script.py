@@ -1,4 +1,4 @@
-"""`make setup` installs the host tools as the `bank` console script (issue 5)."""
+"""`make setup` installs the host tools as the `bank` console script."""
 
 import os
 import subprocess

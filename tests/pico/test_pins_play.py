@@ -25,7 +25,7 @@ def test_b1_b16_the_unit_boots_showing_0(pico):
     assert pico.parts.display.lit()
     assert shown(pico) == expect("0")
     # The glass is lit only once the first picture is in its RAM, which powers up holding
-    # anything (issue 18: nothing but the unit's picture ever shows).
+    # anything: nothing but the unit's picture ever shows).
     frames = pico.parts.display.frames
     first_write = [i for i, f in enumerate(frames) if f[1] == "write"][0]
     lit = [i for i, f in enumerate(frames) if f[1:] == ("command", 0x03)]

@@ -16,7 +16,7 @@ import os
 import pytest
 
 from desktop import words
-from simulator.pico.session import rfid_pins
+from simulator.pico.desk import rfid_pins
 from tests.pico import rig
 from tests.pico.play import expect, heard, press, shown, type_keys, wait_shown
 

@@ -2,7 +2,7 @@
 
 A host on the USB port (the emulated host enumerates the Pico's CDC port as a computer does),
 the genuine rp2 port underneath: replies, events and what the glass shows must agree, and
-nothing a host sends or fails to send may stop the keypad (issue 18, point 1).
+nothing a host sends or fails to send may stop the keypad.
 """
 
 import json
@@ -28,7 +28,7 @@ def state(pico):
 
 @pytest.mark.parametrize("noise", ["\r\n", "\r", "\n", "HEL"], ids=["crlf", "cr", "lf", "half"])
 def test_line_ends_or_half_a_line_never_stop_the_keypad(pico, noise):
-    """Issue 18, point 1: whatever arrives on serial, or does not, the keys keep working; the
+    """Whatever arrives on serial, or does not, the keys keep working; the
     first case is a line end before any other byte a host ever sent (a terminal's Enter)."""
     pico.send(noise)
     pico.run(30)
@@ -119,3 +119,23 @@ def test_a_half_line_left_by_a_host_that_closes_the_port_is_dropped(pico):
     reply = pico.command("0 K +")
     assert reply.startswith("OK {"), reply
     assert json.loads(pico.command("BALANCES")[3:])["4"] == before + 160000
+
+
+def test_mpremote_gets_the_repl_only_once_the_keypad_put_the_unit_in_maintenance(pico):
+    """docs/protocol.md, "Lines": in play no byte a host sends stops the program (from the REPL
+    a host could write any balance); DEAL held 3 s on the keypad (SErv) lets mpremote in. Last
+    in this module: the program ends here."""
+    for noise in ("\r\x03", "\x03\x03", "\r\x03\r\x01"):  # mpremote's way in; Ctrl-C twice
+        pico.send(noise + "\n")
+        pico.run(50)
+        assert pico.command("HELLO").startswith("OK {"), noise
+    assert b"raw REPL" not in bytes(pico.rx)
+    pico.parts.keys.press("DEAL")
+    pico.run(3300)  # B-rules' maintenance: DEAL held 3 s on the unit itself
+    pico.parts.keys.release("DEAL")
+    wait_shown(pico, "SErv")
+    start = len(pico.rx)
+    pico.send("\r\x03")
+    pico.run(300)
+    pico.send("\r\x01")  # mpremote's next step: the raw REPL
+    pico.run_until(lambda: b"raw REPL; CTRL-B to exit" in bytes(pico.rx[start:]), 3000)

@@ -110,6 +110,71 @@ def test_a_damaged_copy_is_reported_as_on_the_unit(page):
     assert page.drawn() == shows("Err5")
 
 
+# A game's name makes its keys (bank-unit/<game>/<file>) and its lock: a name with a "/" put
+# one game's keys under another's, which then read them as its own.
+BAD_GAMES = ("G/", "G/x", "Family", "a b", "", "x" * 33, "caf\u00e9", "..", "a_b", "a.b")
+LOCKS_OF = """const done = arguments[arguments.length - 1];
+    const want = 'bank-unit/' + arguments[0];
+    navigator.locks.query().then((q) => done(
+      q.held.concat(q.pending).map((l) => l.name).filter((n) => n === want)));"""
+
+
+def test_a_game_name_out_of_its_alphabet_is_refused_and_nothing_is_kept(page):
+    from urllib.parse import quote
+
+    page.load()  # a game of its own, played: what is kept must stay as it is
+    page.send("INSERT L 3")
+    page.send("KEY 1M+")
+    kept = "return Object.fromEntries(Object.entries(localStorage));"
+    before = page.drv.execute_script(kept)
+    assert page.drv.execute_async_script(LOCKS_OF, page.game) == ["bank-unit/" + page.game]
+    for name in BAD_GAMES:
+        page.drv.get("%s/?game=%s" % (page.origin, quote(name, safe="")))
+        got = page.drv.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "bank.ready.then(() => done('ready'), (e) => done('failed: ' + e.message));")
+        assert got.startswith("failed: This page cannot open the game"), (name, got)
+        shown = page.drv.execute_script("""
+            const n = document.getElementById('notice');
+            return [n.hidden, document.getElementById('notice-text').textContent,
+                    document.getElementById('take-over').hidden];""")
+        assert shown[0] is False and shown[2] is True, (name, shown)
+        assert "a game's name (?game=NAME) is 1 to 32 small letters a\u2013z, digits or" in \
+            shown[1], (name, shown)
+        assert page.send("HELLO") == [got[len("failed: "):]]  # no unit runs here
+        asked = page.drv.execute_async_script(LOCKS_OF, name)
+        assert asked == [], (name, asked)  # its lock neither taken nor asked for
+        assert page.drv.execute_script(kept) == before, name  # nothing read in, nothing kept
+    page.load()
+    assert page.send("BALANCES")[-1].startswith('OK {"1": 15000000, "2": 15000000, '
+                                                '"3": 16000000,')
+
+
+def test_a_game_reads_exactly_its_own_keys_b17(browser, origin):
+    played = Page(browser, origin).load()
+    played.send("INSERT L 1")
+    played.send("KEY 1M+")
+    # Keys under another game's prefix, as a page that took any name kept them: `G/`'s files
+    # (bank-unit/G//bank.a) and `G/x`'s (bank-unit/G/x/bank.a).
+    slash, folder = Page(browser, origin), Page(browser, origin)
+    browser.execute_script("""
+        const from = 'bank-unit/' + arguments[0] + '/';
+        for (const k of Object.keys(localStorage).filter((k) => k.startsWith(from))) {
+          const f = k.slice(from.length);
+          localStorage.setItem('bank-unit/' + arguments[1] + '//' + f, localStorage.getItem(k));
+          localStorage.setItem('bank-unit/' + arguments[2] + '/x/' + f, localStorage.getItem(k));
+        }""", played.game, slash.game, folder.game)
+    for page in (slash, folder):
+        page.load()  # it starts: the other game's keys are none of its files
+        assert page.send("HELLO")[-1].endswith('"store": "new"}'), page.game
+        assert page.send("BALANCES")[-1] == (
+            'OK {"1": 15000000, "2": 15000000, "3": 15000000, "4": 15000000, '
+            '"5": 15000000, "6": 15000000}'), page.game  # not the other game's 16 M
+    played.load()
+    assert played.send("BALANCES")[-1].startswith('OK {"1": 16000000,')
+    assert [e for e in browser.get_log("browser") if e.get("level") == "SEVERE"] == []
+
+
 def _headless(data, state):
     p = subprocess.run([sys.executable, "-m", "simulator", "--headless", "--stdio",
                         "--virtual-clock", "--seed", "42", "--state", state],

@@ -69,12 +69,12 @@ def test_holding_c_counts_down_to_the_new_game_as_the_window_does(page, lang):  
         w.advance(1000)
 
     want = said_by_window(lang, held_a_second)
-    assert want == words.say("hold.c", lang, s="2.0")
+    assert want == words.say("hold.c", lang, s=words.decimal(2.0, lang))
     assert text(page, "said") == want  # "holding C: a new game in 2.0 s, ..."
     assert bar(page, "C") == pytest.approx(1 / 3, abs=0.02)  # a third along the key
     assert bar(page, "DEAL") == 0
     page.send("ADVANCE 1000")
-    assert text(page, "said") == words.say("hold.c", lang, s="1.0")
+    assert text(page, "said") == words.say("hold.c", lang, s=words.decimal(1.0, lang))
     assert bar(page, "C") == pytest.approx(2 / 3, abs=0.02)
     page.send("ADVANCE 1000")  # the hold, not the release, starts it
 
@@ -86,7 +86,7 @@ def test_holding_c_counts_down_to_the_new_game_as_the_window_does(page, lang):  
     assert text(page, "said") == words.say("note.new-game", lang, amount="15 M")
     act(page, "up", "C")
     assert bar(page, "C") == 0
-    assert page.panel()[0] == ["15,000,000"] * 6
+    assert page.panel()[0] == [words.grouped(15000000, lang)] * 6
 
 
 def test_a_short_hold_of_c_says_what_was_coming_and_is_a_plain_c(page):  # B10, B11
@@ -156,7 +156,7 @@ def test_holding_deal_counts_down_to_maintenance_and_labels_it(page, lang):
         w.advance(1500)
 
     assert text(page, "said") == said_by_window(lang, held)
-    assert text(page, "said") == words.say("hold.deal.on", lang, s="1.5")
+    assert text(page, "said") == words.say("hold.deal.on", lang, s=words.decimal(1.5, lang))
     assert bar(page, "DEAL") == pytest.approx(0.5, abs=0.02)
     page.send("ADVANCE 1500")
     act(page, "up", "DEAL")
@@ -166,7 +166,7 @@ def test_holding_deal_counts_down_to_maintenance_and_labels_it(page, lang):
     assert text(page, "said") == words.say("maintenance", lang)
     act(page, "down", "DEAL")
     page.send("ADVANCE 1000")
-    assert text(page, "said") == words.say("hold.deal.off", lang, s="2.0")
+    assert text(page, "said") == words.say("hold.deal.off", lang, s=words.decimal(2.0, lang))
     page.send("ADVANCE 2000")
     act(page, "up", "DEAL")
     assert not badge.is_displayed()
@@ -213,16 +213,17 @@ def test_kept_games_are_brought_back_from_the_panel_as_at_the_unit(page, lang): 
     page.send("NAME 1 Ann")
     act(page, "in", "L", 1)
     keys(page, "1", "M", "+")  # card 1 receives 1 M: a game worth keeping
+    keys(page, "5", "0", "0", "K", "+")
     act(page, "out", "L")
     act(page, "down", "C")
     page.send("ADVANCE 3000")  # a new game puts it away
     act(page, "up", "C")
     kept = json.loads(page.send("GAMES")[-1][3:])
-    gid = kept[0]["id"]
-    # By its number, the first game played (B11); the page's games are not dated.
-    assert kept[0]["number"] == 1 and kept[0]["kept"] is None
-    head = words.say("win.game", lang, id=1, profile="world", n=1)
-    who = ["Ann 16 M"] + ["%d 15 M" % c for c in range(2, 7)]
+    # By its number, the first game played (B11), the one number a person sees for it: the
+    # protocol's id is another; the page's games are not dated.
+    assert kept[0]["number"] == 1 != kept[0]["id"] and kept[0]["kept"] is None
+    head = words.say("win.game", lang, id=1, profile="world", n=2)
+    who = ["Ann 16.5 M"] + ["%d 15 M" % c for c in range(2, 7)]
     assert games(page) == [[head, who, words.TEXTS[lang]["win.bring-back"]]]
     assert words.kept_game(kept[0], {1: "Ann"}, lang) == (head, who)  # the window's words
     button = page.drv.find_element("css selector", "#games .bring-back")
@@ -230,18 +231,20 @@ def test_kept_games_are_brought_back_from_the_panel_as_at_the_unit(page, lang): 
     button.click()  # not in maintenance mode: refused, and said so
     needs = words.say("panel.back-needs", lang)
     assert text(page, "games-said") == needs and text(page, "said") == needs
-    assert page.panel()[0][0] == "15,000,000"
+    assert page.panel()[0][0] == words.grouped(15000000, lang)
     act(page, "down", "DEAL")  # maintenance mode, on the unit's own keypad
     page.send("ADVANCE 3000")
     act(page, "up", "DEAL")
     page.send("EVENTS ON")
     page.drv.find_element("css selector", "#games .bring-back").click()
-    back = words.say("panel.back", lang, game=gid)
+    back = words.say("panel.back", lang, game=1)  # the number the panel listed it by
     assert text(page, "games-said") == back and text(page, "said") == back
-    assert page.panel()[0][0] == "16,000,000"
+    assert page.panel()[0][0] == words.grouped(16500000, lang)
     # the banker at the unit, as the window's panel: logged "key", never "serial"
     last = json.loads(page.send("LOG 1")[-1][3:])[-1]
     assert (last["kind"], last["via"]) == ("restore", "key"), last
+    # in plain words in the panel's log, not "#3 restore bank>bank 0"
+    assert page.panel()[1][0] == words.say("txn.restore", lang, seq=last["seq"])
     events = page.drv.find_element("id", "console-out").get_attribute("textContent")
     assert '"kind": "restore"' in events and '"via": "key"' in events
     # the game that was in play (no transactions) is not kept; the one brought back is gone
@@ -290,6 +293,37 @@ def test_the_deal_timers_state_is_said(page, lang):  # B13
         if shown == "":
             break
     assert seen == [t["deal.running"], t["deal.ending"], t["deal.done"], ""]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_page_names_the_tone_the_deal_and_whose_balance_in_its_language(page, lang):
+    # French in French: a tone's name, the deal the rulebooks' "ench\u00e8res", amounts grouped
+    # with a narrow no-break space; and with two cards in, whose balance is shown (B3, B6).
+    load(page, lang)
+    page.send("NAME 3 Ann")
+    act(page, "in", "R", 3)
+    act(page, "in", "L", 1)
+    page.send("ADVANCE 1000")  # the card's number for a second, then a balance (B3)
+    assert text(page, "said") == words.say("shows", lang, card=words.who(3, {3: "Ann"}, lang),
+                                           amount="15 M")  # the payer's
+    keys(page, "5")
+    assert text(page, "tone") == "\u266a " + words.tone_name("click", lang)
+    assert text(page, "said") == ""  # an entry is shown, not a balance
+    keys(page, "0", "0", "K", "-")  # card 3 pays card 1 500 k
+    page.send("ADVANCE 1000")  # then the payee's balance (B6)
+    assert text(page, "said") == words.say("shows", lang, card=words.who(1, None, lang),
+                                           amount="15.5 M")
+    assert page.panel()[0][:3] == [words.grouped(b, lang) for b in (15500000, 15000000,
+                                                                     14500000)]
+    act(page, "out", "L")
+    act(page, "out", "R")
+    keys(page, "DEAL")
+    assert text(page, "deal") == words.TEXTS[lang]["deal.running"]
+    if lang == "fr":
+        assert page.panel()[0][0] == "15\u202f500\u202f000"
+        assert text(page, "deal") == "ench\u00e8res : en cours"
+        assert words.tone_name("click", lang) == "clic"
+    assert page.console_errors() == []
 
 
 # -- on a phone ----------------------------------------------------------------------------------

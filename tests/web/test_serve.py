@@ -36,6 +36,34 @@ def test_web_option_serves_the_built_page():
         p.wait(10)
 
 
+def test_web_serves_files_only_and_no_folder_listing():
+    # A folder is no page: its listing would show what the site holds (/firmware/, /icons/),
+    # and nothing of the page needs one. The site's root is the page.
+    import urllib.error
+
+    p = _start_web()
+    try:
+        first = p.stdout.readline()
+        assert first.startswith("serving http://127.0.0.1:"), first + p.stderr.read()
+        url = first.split()[1]
+        for path in ("icons/", "icons", "firmware/", "firmware", "firmware/brain/",
+                     "firmware/brain", "firmware/desktop/", "firmware/../icons/", "icons/."):
+            with pytest.raises(urllib.error.HTTPError) as e:
+                urllib.request.urlopen(url + path, timeout=10)
+            assert e.value.code == 404, path
+            assert b"Directory listing" not in e.value.read(), path
+        with open(os.path.join(ROOT, "web", "index.html"), "rb") as f:
+            page = f.read()
+        for path in ("", "?game=x", "index.html", "./"):
+            with urllib.request.urlopen(url + path, timeout=10) as r:
+                assert r.read() == page, path  # the root serves the page
+        with urllib.request.urlopen(url + "icons/icon-192.png", timeout=10) as r:
+            assert r.read(8) == b"\x89PNG\r\n\x1a\n"  # a folder's files are served
+    finally:
+        p.terminate()
+        p.wait(10)
+
+
 def test_web_option_refuses_a_bad_port():
     p = subprocess.run([sys.executable, "-m", "simulator", "--web", "http"], cwd=ROOT,
                        capture_output=True, text=True, timeout=30)
@@ -88,7 +116,7 @@ def test_web_serves_this_machine_only_by_default():
         p.wait(10)
 
 
-def test_lan_serves_every_address_and_prints_the_address_and_its_qr_code():
+def test_lan_serves_every_address_and_its_qr_code_leads_to_the_table_view():
     from simulator import web
 
     addr = web.lan_address()
@@ -102,14 +130,22 @@ def test_lan_serves_every_address_and_prints_the_address_and_its_qr_code():
         assert first == "serving %s\n" % url
         port = int(url.rsplit(":", 1)[1].rstrip("/"))
         assert url == "http://%s:%d/" % (addr, port)
-        assert p.stdout.readline() == "open it on a phone on this local network, or scan this:\n"
+        # The unit is the page on this machine (where it also installs and runs offline); the
+        # phones' code leads to the table view of that unit (docs/table.md).
+        assert "http://127.0.0.1:%d/ on this machine" % port in p.stdout.readline()
+        table = p.stdout.readline()
+        assert table.startswith("table http://%s:%d/" % (addr, port)), table
+        link = table.split()[1]
         qr, after = _qr_lines(p)
         assert len(qr) >= 15 and len({len(x) for x in qr}) == 1  # a square block of modules
-        assert "127.0.0.1:%d" % port in after  # where the page also installs and runs offline
+        assert "\n".join(qr) + "\n" == web.qr_block(link)  # the code is the table's link
+        assert "plain http" in after
         assert _listening(port) == ["0.0.0.0"]
         # Reached here over loopback only: the tests send nothing to the network.
         with urllib.request.urlopen("http://127.0.0.1:%d/index.html" % port, timeout=10) as r:
             assert b"<title>Bank unit</title>" in r.read()
+        with urllib.request.urlopen(link.replace(addr, "127.0.0.1"), timeout=10) as r:
+            assert b"<title>Bank unit: the table</title>" in r.read()
     finally:
         p.terminate()
         p.wait(10)
@@ -121,7 +157,8 @@ def test_host_serves_the_given_address_with_its_qr_code():
         first = p.stdout.readline()
         assert first.startswith("serving http://127.0.0.2:"), first + p.stderr.read()
         port = int(first.split()[1].rsplit(":", 1)[1].rstrip("/"))
-        assert p.stdout.readline().startswith("open it on a phone")
+        assert p.stdout.readline().startswith("the unit: http://127.0.0.2:%d/" % port)
+        assert p.stdout.readline().startswith("table http://127.0.0.2:%d/" % port)
         qr, _ = _qr_lines(p)
         assert len(qr) >= 15
         assert _listening(port) == ["127.0.0.2"]

@@ -79,11 +79,6 @@ class HT1621:
         self._lit = False  # LCD ON sent since the last LCD OFF
         self._mapped = None  # map_pattern's table (_map_all)
         self._plan = None  # each cell's place in a frame (_plan_all)
-        self._glyphs = None  # show_text's table: each character's digit byte (_glyph_table)
-        self._codes = None  # the table of patterns _glyphs was made from
-        self._port = None  # (frame function, its pins argument): use_port
-        self._text_port = None  # (the port's show_text, its pins argument): use_port
-        self._text_table = None  # its table (_make_text_table)
         cs.value(1)
         wr.value(1)
         data.value(1)
@@ -92,15 +87,6 @@ class HT1621:
         self._start()
 
     # -- the frames -------------------------------------------------------------------------
-
-    def use_port(self, frame, pins, text=None):
-        """Send frames with frame(pins, head, count, data_bytes), which puts the same bits on
-        the same pins as _frame below, through the port's registers (board/drivers/sio.py: a
-        tenth of the time, WR at the chip's 150 kHz at most whatever the CPU clock); and
-        show_text's pictures with text(pins | annunciator byte << 24, text, table, shown),
-        sio.ht1621_text, when given."""
-        self._port = (frame, pins)
-        self._text_port = None if text is None else (text, pins)
 
     def _frame(self, head, count, data_bytes):
         """CS low, `count` bits of `head` MSB first, then each byte of data_bytes MSB first
@@ -111,10 +97,6 @@ class HT1621:
         written only when the bit differs from the one before (the chip reads it only at WR's
         rising edge).
         """
-        port = self._port
-        if port is not None:
-            port[0](port[1], head, count, data_bytes)
-            return
         wr = self.wr.value
         data = self.data.value
         delay = self.bit_delay_us
@@ -166,12 +148,7 @@ class HT1621:
                 first += 1
             while frame[last] == shown[last]:
                 last -= 1
-        data = frame[first:last + 1]
-        port = self._port
-        if port is not None:  # write() without two calls on the way: a press waits for it
-            port[0](port[1], (0b101 << 6) | (2 * first), 9, data)
-        else:
-            self.write(2 * first, data)
+        self.write(2 * first, frame[first:last + 1])
         self._shown = frame
 
     # -- the display ------------------------------------------------------------------------
@@ -219,58 +196,6 @@ class HT1621:
             points[i] = 0xFF if carrier[digit] < 0 else address[carrier[digit]] >> 1
         self._plan = (bytes(at), bytes(points), self._mapped or self._map_all())
         return self._plan
-
-    def show_text(self, text, k, M, codes):
-        """show_patterns(segments.cells(text), k, M) in a fraction of the time, for a text of
-        at most `cells` characters with no point (what typing an amount shows; a key waits for
-        it): codes is segments' table of the ASCII characters' patterns from 32. False, and
-        nothing shown, for any other text. With the port's code (use_port) and the glass lit,
-        one call of it does the work."""
-        glyphs = self._glyphs
-        if glyphs is None or self._codes is not codes:
-            glyphs = self._glyph_table(codes)
-        mapped = self._mapped or self._map_all()
-        ann = mapped[(self.M_glyph if M else self.k_glyph) & 0x7F] if k or M else 0
-        port = self._text_port
-        shown = self._shown
-        if port is not None and shown is not None and self._lit:
-            # The glass on and its RAM known: one call of the port's code does all below.
-            return port[0](port[1] | ann << 24, text, self._text_table, shown) >= 0
-        n = len(text)
-        if n > self.cells:
-            return False
-        frame = bytearray(self.digits)
-        at = (self._plan or self._plan_all())[0]
-        i = self.cells - n
-        for ch in text:
-            o = ord(ch) - 32
-            if o < 0 or o >= 96 or glyphs[o] == 0xFF:
-                return False  # a point, or a character not in the table
-            frame[at[i]] = glyphs[o]
-            i += 1
-        if ann:
-            frame[self.digit_address[self.annunciator] >> 1] = ann
-        if not self._on:
-            self._start()
-        if frame != self._shown:
-            self._update(frame)
-        if not self._lit:
-            self.command(_LCD_ON)  # after the write, as show_patterns does
-            self._lit = True
-        return True
-
-    def _glyph_table(self, codes):
-        """Each code of codes as this glass's digit byte; 0xFF stays (a point: no byte)."""
-        mapped = self._mapped or self._map_all()
-        self._glyphs = bytes(0xFF if c == 0xFF else mapped[c & 0x7F] for c in codes)
-        self._codes = codes
-        # The port's table (sio.ht1621_text): these bytes, each cell's RAM byte, the
-        # annunciator's, and room for a frame.
-        at = (self._plan or self._plan_all())[0]
-        self._text_table = bytearray(self._glyphs + at
-                                     + bytes([self.digit_address[self.annunciator] >> 1])
-                                     + bytes(self.digits))
-        return self._glyphs
 
     def show_patterns(self, patterns, k, M):
         """Show five cell patterns (left to right) and an annunciator; writes only changes.

@@ -16,9 +16,8 @@ time (B11: C held 3 s), from its down event.
 
 Between presses nothing need be scanned: `idle(now)` drives every row low
 once no key is down and no lockout runs, so a closing switch pulls its column low at once; with
-`listen(trigger)` each column's falling edge sets `woke` from a hard IRQ (no allocation; through
-the port it also reads the matrix, for the scan after it), and the loop sleeps until then.
-`scan()` releases the rows again first.
+`listen(trigger)` each column's falling edge sets `woke` from a hard IRQ (a store, nothing
+allocated), and the loop sleeps until then. `scan()` releases the rows again first.
 
 Time is given, never read: `scan(now)` takes ticks, deadlines are computed with
 ticks_add/ticks_diff. Pins are duck-typed: `.value()`, and `.irq()` for `listen`.
@@ -44,41 +43,8 @@ class Keypad:
         self.listening = False  # listen() called: the columns' IRQs set woke
         self.armed = False  # every row driven low, waiting for a column's edge
         self.woke = False  # a column fell (or was low) since idle() armed the matrix
-        # The port's registers (use_port), or None: the pins' methods.
-        self._matrix_closed = None  # reads the whole matrix: every row's closed columns
-        self._rows_level = None  # drives every row low, or releases them
-        self._row_bits = None  # each row's GPIO bit, as an array('I')
-        self._all_rows = 0  # the rows' bits together
-        self._col_bits = 0  # the columns' bits
-        self._shift = 0  # the first column's GPIO number
-        self._at_edge = 0  # the matrix as the first column's edge found it (port only, _edge)
         for r in rows:
             r.value(1)  # released: the idle state between scans
-
-    def use_port(self, matrix_closed, rows_level, row_bits, col_bits):
-        """Read the matrix through a port's registers rather than the pins' methods (the same
-        levels, a fraction of the time: board/drivers/sio.py). matrix_closed(rows' bits as an
-        array('I'), column bits, shift, width) releases them all, then drives each low in turn,
-        reads its closed columns and releases it, returning row r's (bit c: column c) at bits
-        r * width up;
-        rows_level(rows' bits, low) drives them all. The columns' bits must be consecutive
-        GPIOs in column order."""
-        shift = 0
-        while not (col_bits >> shift) & 1:
-            shift += 1
-        if col_bits >> shift != (1 << len(self.cols)) - 1:
-            raise ValueError("columns not consecutive")
-        all_rows = 0
-        for b in row_bits:
-            all_rows |= b
-        from array import array
-
-        self._matrix_closed = matrix_closed
-        self._rows_level = rows_level
-        self._row_bits = array("I", row_bits)
-        self._all_rows = all_rows
-        self._col_bits = col_bits
-        self._shift = shift
 
     def listen(self, trigger):
         """Wake on a press: `trigger` is the pins' falling-edge IRQ flag (Pin.IRQ_FALLING)."""
@@ -87,18 +53,7 @@ class Keypad:
         self.listening = True
 
     def _edge(self, pin):
-        # Hard IRQ: nothing allocated. Through the port the first edge also reads the matrix,
-        # the switch closed this instant: by the time the loop scans, a bouncing contact may be
-        # in an open spell for the best part of a millisecond. The rows are driven low again
-        # after, as idle() left them; the edges that reading makes find woke set.
-        first = not self.woke
-        self.woke = True
-        matrix_closed = self._matrix_closed
-        rows_level = self._rows_level
-        if first and matrix_closed is not None and rows_level is not None and self.armed:
-            self._at_edge = matrix_closed(self._row_bits, self._col_bits, self._shift,
-                                          len(self.cols))
-            rows_level(self._all_rows, True)
+        self.woke = True  # hard IRQ: a store, nothing allocated
 
     def idle(self, now):
         """Arm the matrix and return True when nothing needs a scan until a column falls: no key
@@ -109,12 +64,8 @@ class Keypad:
             return False
         if not self.armed:
             self.woke = False  # the edges of the scan's own row changes
-            rows_level = self._rows_level
-            if rows_level is not None:
-                rows_level(self._all_rows, True)
-            else:
-                for r in self.rows:
-                    r.value(0)
+            for r in self.rows:
+                r.value(0)
             self.armed = True
         for c in self.cols:
             if not c.value():
@@ -133,39 +84,22 @@ class Keypad:
         ncols = len(cols)
         debounce = self.debounce_ms
         down = self._down
-        matrix_closed = self._matrix_closed
-        packed = 0
-        if matrix_closed is not None:
-            self.armed = False  # matrix_closed releases every row first
-            packed = matrix_closed(self._row_bits, self._col_bits, self._shift, ncols)
-            if self._at_edge:
-                packed |= self._at_edge  # closed at the edge: a press, whatever it reads now
-                self._at_edge = 0
-            if not packed and not self.held:
-                return ()  # nothing closed, nothing down: a bounce's open spell
-        elif self.armed:
+        if self.armed:
             self.armed = False
             for r in self.rows:
                 r.value(1)  # one row at a time from here on
-        row_all = (1 << ncols) - 1
         row_down = self._row_down
         for r, row_pin in enumerate(self.rows):
             # The row's columns first, as one bit mask: the per-key work below is only for a
             # key closed or down, so a press's first scan is short.
-            if matrix_closed is not None:
-                if not packed and not self.held:
-                    break  # the rows left have nothing closed and nothing down
-                closed_mask = packed & row_all
-                packed >>= ncols
-            else:
-                row_pin.value(0)
-                closed_mask = 0
-                bit = 1
-                for col_pin in cols:
-                    if not col_pin.value():
-                        closed_mask |= bit
-                    bit <<= 1
-                row_pin.value(1)
+            row_pin.value(0)
+            closed_mask = 0
+            bit = 1
+            for col_pin in cols:
+                if not col_pin.value():
+                    closed_mask |= bit
+                bit <<= 1
+            row_pin.value(1)
             active = closed_mask | row_down[r]
             if not active:
                 continue  # nothing closed, nothing to release

@@ -1,0 +1,368 @@
+"""Game night on the unit (B19-B22): the count, the game clock, a bankruptcy in one step and the
+Free Parking pot. The unit's own code, in a module of its own so that a unit that never plays
+them never loads it: brain/unit.py imports it at the first sequence B1-B18 refuse (each of game
+night's was one: `refused`) and while any of them has the keys or the display (`unit.night`).
+The count and the bankruptcy are here; the clock's view and steps are brain/gameclock.py's, the
+pot's moves brain/pot.py's.
+
+What the unit keeps for them: `view` (None, "clock": the clock's view, "pot": the pot's
+amount, or a place of the ranking, 0 the first), `game_clock` (a gameclock.Clock while a length
+is set) and `minus` (while `-` is held for a bankruptcy: when, and from where). The ledger keeps
+what the store writes: `pot_on`, `count` (brain/count.py), `clock` (Clock.kept()).
+"""
+
+import sys
+
+from brain import count as counting
+from brain import gameclock, money, pot
+from brain.gameclock import Clock
+from brain.clock import ticks_add, ticks_diff
+from brain.ledger import POT
+
+SHOW_COUNT = ("Count", False, False)
+SHOW_NONE = ("----", False, False)  # in the count, a card that takes no part
+
+
+def settle(unit):
+    """Game night keeps the unit's keys and display (unit.night) while anything of it is on."""
+    led = unit.ledger
+    on = (unit.view is not None or unit.game_clock is not None or unit.minus is not None
+          or (led.count is not None and led.count[0]))
+    unit.night = sys.modules[__name__] if on else None
+
+
+def boot(unit, now):
+    """The game clock and the count as the store kept them (B19, B20)."""
+    kept = unit.ledger.clock
+    unit.game_clock = None
+    if kept is not None:
+        unit.game_clock = Clock(kept)
+        unit.game_clock.resume(now)
+    settle(unit)
+
+
+def counting_on(unit):
+    c = unit.ledger.count
+    return c is not None and c[0] == 1
+
+
+def _one_card(unit):
+    slots = unit.slots
+    return slots["R"] or slots["L"]
+
+
+# -- keeping it (B17) ---------------------------------------------------------------------------
+
+
+def _set_count(unit, new):
+    """The count (B19) as new, kept; False if the store failed (refused, and it is as it
+    was)."""
+    led = unit.ledger
+    old = led.count
+    led.count = new
+    try:
+        led.store.save_night(led, "n")
+    except OSError:
+        led.count = old
+        unit._refuse("store-failed")
+        return False
+    unit.rev += 1
+    unit._emit("count", None)
+    settle(unit)
+    return True
+
+
+# -- the sequences B1-B18 refuse --------------------------------------------------------------
+
+
+def refused(unit, key, code, now, via):
+    """Whether the key that B1-B18 refuse with code is one of game night's: then it is done."""
+    entry = unit.entry
+    left = unit.slots["L"]
+    right = unit.slots["R"]
+    led = unit.ledger
+    if counting_on(unit):
+        return False  # the count has its keys (key())
+    if key == "K" and not entry and not left and not right:
+        unit.view = "clock"  # B20: the clock's view
+        if unit.game_clock is not None:
+            unit.game_clock.at = now
+        settle(unit)
+        unit._tone("click")
+        return True
+    if key == "M" and not entry and not left and not right:
+        if unit.maintenance:
+            pot.toggle(unit, now)  # B22, in maintenance
+            return True
+        if led.pot_on:
+            pot.show(unit, now)
+            settle(unit)
+            return True
+        return False
+    if key == "+" and code == "no-amount" and not entry and not left and not right:
+        if unit.tally:
+            return False  # the tally is in use (B14)
+        _start_count(unit, now)
+        return True
+    if key == "+" and led.pot_on and code == "wrong-slot" and right and not left:
+        pot.into(unit, right, now, via)
+        return True
+    if key == "+" and led.pot_on and code == "no-amount" and left and not right and not entry:
+        pot.collect(unit, left, now, via)
+        return True
+    if key == "-" and code == "no-amount" and right and not entry:
+        unit.minus = (now, via)  # B21: held 3 s, a bankruptcy; released sooner, refused
+        settle(unit)
+        return True
+    return False
+
+
+def minus_up(unit):
+    """`-` released before its 3 s: the refusal it was (B2: no amount)."""
+    unit.minus = None
+    settle(unit)
+    unit._refuse("no-amount")
+
+
+def _bankrupt(unit, now):
+    """B21: the whole balance of the card in R to the card in L, or to the bank."""
+    at, via = unit.minus
+    unit.minus = None
+    settle(unit)
+    right = unit.slots["R"]
+    left = unit.slots["L"]
+    led = unit.ledger
+    if right is None or unit.entry:
+        return  # the card was taken out, or an amount typed, while it was held
+    if counting_on(unit):
+        unit._refuse("counting")
+        return
+    if not led.bal[right]:
+        unit._refuse("no-balance")
+        return
+    rec = led.move("bankrupt", right, left or 0, led.bal[right], 0, via)
+    unit.rev += 1  # a timer's move, not a key's: the picture follows it
+    unit._moved(rec, "-", now)
+
+
+# -- while it has the keys ----------------------------------------------------------------------
+
+
+def key(unit, key, now, via):
+    """A key pressed while game night is on (unit.night): True if it took it."""
+    clk = unit.game_clock
+    if clk is not None:
+        clk.at = now
+        if clk.ending():
+            # B20: End stays until a key, which is not input: it starts the count.
+            clk.seen = True
+            if gameclock.keep(unit, clk):
+                unit.view = None
+                _start_count(unit, now)
+            else:
+                clk.seen = False
+            return True
+    view = unit.view
+    if view == "clock":
+        taken = gameclock.view_key(unit, key, now)
+        settle(unit)
+        return taken
+    if view == "pot":
+        unit.view = None
+        settle(unit)
+    if not counting_on(unit):
+        return False
+    if key == "+" or key == "-":
+        _count_key(unit, key, now)
+        return True
+    if key == "M" and not unit.entry and _one_card(unit):
+        unit._refuse("counting")  # no money moves during the count: Go is none
+        return True
+    if key != "C":
+        unit.view = None  # a place of the ranking shows until the next input
+    return False
+
+
+def clear(unit):
+    """A plain C while game night is on: True if it took it."""
+    view = unit.view
+    if view == "clock":
+        if unit.entry:
+            unit._clear_entry()
+        else:
+            unit.view = None
+            settle(unit)
+        return True
+    if not counting_on(unit):
+        return False
+    if unit.entry:
+        unit._clear_entry()
+        return True
+    card = _one_card(unit)
+    new = list(unit.ledger.count)
+    if card is None:
+        new[0] = 0  # B19: the count ends; what was counted is kept
+        unit.view = None
+        _set_count(unit, new)
+        return True
+    added = new[card]
+    if added is None:
+        return True  # nothing to clear
+    new[card] = None if added == 0 else 0
+    _set_count(unit, new)
+    return True
+
+
+def _start_count(unit, now):
+    """B19: the count on, the tally and the entry dropped."""
+    led = unit.ledger
+    new = counting.fresh() if led.count is None else list(led.count)
+    new[0] = 1
+    for card in (unit.slots["L"], unit.slots["R"]):
+        if card and new[card] is None:
+            new[card] = 0  # a card in takes part
+    unit.tally = 0
+    unit._clear_entry()
+    unit.view = None
+    if _set_count(unit, new):
+        unit._tone("click")
+
+
+def _count_key(unit, key, now):
+    led = unit.ledger
+    left = unit.slots["L"]
+    right = unit.slots["R"]
+    if not left and not right:
+        if unit.entry:
+            unit._refuse("wrong-slot")
+            return
+        if key == "-":
+            unit._refuse("no-amount")
+            return
+        rows = counting.ranking(counting.counts(led))
+        if not rows:
+            unit._refuse("no-count")
+            return
+        view = unit.view
+        nxt = view + 1 if isinstance(view, int) and view + 1 < len(rows) else 0
+        unit.view = nxt
+        unit.rev += 1
+        unit._tone("winner" if rows[nxt][0] == 1 else "click")
+        return
+    if left and right:
+        unit._refuse("wrong-slot")
+        return
+    card = left or right
+    amount, err = money.parse(unit.entry, led.profile, False)
+    if err:
+        unit._refuse(err)
+        return
+    new = list(led.count)
+    added = new[card] or 0
+    new[card] = added + amount if key == "+" else max(0, added - amount)
+    if _set_count(unit, new):
+        unit._clear_entry()
+        unit._tone("click")
+
+
+def card(unit, card):
+    """A card moved (card: the card put in, or None): a view ends; in the count a card put in
+    takes part (B19)."""
+    unit.minus = None  # a bankruptcy's cards moved while - was held: none
+    if unit.view is not None:
+        unit.view = None
+    settle(unit)
+    if card and counting_on(unit) and unit.ledger.count[card] is None:
+        new = list(unit.ledger.count)
+        new[card] = 0
+        _set_count(unit, new)
+
+
+# -- what it shows ------------------------------------------------------------------------------
+
+
+def display(unit):
+    """What game night shows when no entry, message or card number does, or None."""
+    view = unit.view
+    led = unit.ledger
+    if view == "clock":
+        clk = unit.game_clock
+        return ("--.--" if clk is None else clk.text(clk.at), False, False)
+    if view == "pot":
+        return money.fmt(led.bal[POT], led.profile)
+    if not counting_on(unit):
+        return None
+    if isinstance(view, int):
+        rows = counting.ranking(counting.counts(led))
+        if view < len(rows):
+            return (counting.place_text(rows[view]), False, False)
+    card = _one_card(unit)
+    if not card:
+        return SHOW_COUNT
+    n = counting.of(led, card)
+    return SHOW_NONE if n is None else money.fmt(n, led.profile)
+
+
+# -- time ---------------------------------------------------------------------------------------
+
+
+def due(unit):
+    """Ticks of game night's next timed change, or None; switched off, the clock's alone."""
+    clk = unit.game_clock
+    out = None if clk is None else clk.due()
+    if not unit.power:
+        return out
+    if unit.minus is not None:
+        out = _sooner(out, ticks_add(unit.minus[0], unit.hold_ms))
+    if unit.view == "clock" and clk is not None:
+        out = _sooner(out, clk.next_second(clk.at))
+    return out
+
+
+def tick(unit, now):
+    """Game night's timers at now (the clock's whether on or off); True if anything changed."""
+    changed = False
+    clk = unit.game_clock
+    if clk is not None:
+        shown = clk.text(clk.at) if unit.view == "clock" else None
+        clk.at = now
+        step = clk.step(now)
+        while step is not None:
+            changed = True
+            gameclock.stepped(unit, clk, step, now)
+            step = clk.step(now)
+        if shown is not None and clk.text(now) != shown:
+            unit.rev += 1
+            changed = True
+    if unit.power and unit.minus is not None:
+        if ticks_diff(now, ticks_add(unit.minus[0], unit.hold_ms)) >= 0:
+            _bankrupt(unit, now)
+            changed = True
+    return changed
+
+
+def _sooner(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return b if ticks_diff(b, a) < 0 else a
+
+
+def state(unit):
+    """(pot, clock, count) as STATE and the events show them (docs/protocol-extensions.md)."""
+    led = unit.ledger
+    in_pot = led.bal[POT] if led.pot_on or led.bal[POT] else None  # money in it always shows
+    clk = unit.game_clock
+    clock = None
+    if clk is not None:
+        now = clk.at
+        clock = (("minutes", clk.minutes), ("left", clk.left_at(now)), ("running", clk.running),
+                 ("over", bool(clk.over())))
+    cnt = None
+    if led.count is not None:
+        pairs = counting.counts(led)
+        cnt = (("on", led.count[0] == 1), ("cards", tuple((str(c), n) for c, n in pairs)),
+               ("ranking", [r[1] for r in counting.ranking(pairs)]))
+    return in_pot, clock, cnt
+

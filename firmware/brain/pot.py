@@ -1,0 +1,68 @@
+"""The Free Parking pot on the unit (B22): turned on and off (maintenance's M, a host's SET POT,
+the simulator's --pot, the page's ?pot=), seen, filled and collected. Its money is the
+ledger's POT account, moved by transactions like a card's; its setting the ledger's pot_on,
+kept by the store as game night's "p" line. brain/night.py hands it the sequences B1-B18
+refuse that are the pot's.
+"""
+
+from brain import money
+from brain.ledger import POT
+
+SHOW_POT = ("Pot", False, False)
+
+
+def set_on(unit, on):
+    """The pot on or off, kept (B17): None, or the error ("pot-not-empty": its money must be
+    collected first; "store-failed"), which leaves it as it was."""
+    led = unit.ledger
+    on = bool(on)
+    if on == led.pot_on:
+        return None
+    if not on and led.bal[POT]:
+        return "pot-not-empty"  # on with money in it (a game brought back) is how to collect it
+    led.pot_on = on
+    try:
+        led.store.save_night(led, "p")
+    except OSError:
+        led.pot_on = not on
+        return "store-failed"
+    unit.rev += 1
+    unit._emit("pot", None)
+    return None
+
+
+def toggle(unit, now):
+    """Maintenance's M with no card and nothing typed: on or off, `Pot 1` or `Pot 0` shown."""
+    err = set_on(unit, not unit.ledger.pot_on)
+    if err:
+        unit._refuse(err)
+        return
+    unit._show(("Pot 1" if unit.ledger.pot_on else "Pot 0", False, False), now,
+               unit.message_ms)
+    unit._tone("click")
+
+
+def show(unit, now):
+    """M with no card and nothing typed: `Pot` for a second, then its money (night.display)."""
+    unit.view = "pot"
+    unit._show(SHOW_POT, now, unit.card_ms)
+    unit._tone("click")
+
+
+def into(unit, right, now, via):
+    """The card alone in R, an amount, +: that amount into the pot (B2's limits, B8)."""
+    led = unit.ledger
+    amount, err = money.parse(unit.entry, led.profile, True)
+    if err:
+        unit._refuse(err)
+        return
+    unit._moved(led.move("pot-in", right, POT, amount, 0, via), "-", now)
+
+
+def collect(unit, left, now, via):
+    """The card alone in L, nothing typed, +: the whole pot, whatever its size."""
+    led = unit.ledger
+    if not led.bal[POT]:
+        unit._refuse("pot-empty")
+        return
+    unit._moved(led.move("pot-out", POT, left, led.bal[POT], 0, via), "+", now)

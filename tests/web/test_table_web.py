@@ -1,0 +1,148 @@
+"""The page that is itself a unit, at the table (docs/table.md, "Serving it"): served by
+`--web`, it feeds that server's table view with its own protocol's lines, and every phone
+follows it there. Real Chromium: the unit's page in one browser, the phones in others; a page
+the table does not take says it is a unit of its own. Served from 127.0.0.1 only."""
+
+import threading
+import time
+
+import pytest
+from browserpage import Page, start_chromium, stop_chromium
+
+from simulator import web
+
+
+def wait_for(cond, timeout=8.0, every=0.02):
+    end = time.monotonic() + timeout
+    while True:
+        got = cond()
+        if got:
+            return got
+        assert time.monotonic() < end, "not within %.1f s" % timeout
+        time.sleep(every)
+
+
+@pytest.fixture
+def served(site, tmp_path, monkeypatch):
+    """`--web`'s server with its table, its secret kept in a folder of the test's own."""
+    monkeypatch.setenv("BANK_SIM_STATE", str(tmp_path))
+    srv = web.server(site, 0, "127.0.0.1", web.make_table())
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    origin = "http://127.0.0.1:%d" % srv.server_address[1]
+    yield srv, origin, "%s/%s/" % (origin, srv.table_site.secret)
+    srv.shutdown()
+    srv.table_feed.stop()
+    srv.table_site.table.close()
+    srv.server_close()
+
+
+@pytest.fixture(scope="module")
+def phone():
+    drv = start_chromium(390, 844)
+    yield drv
+    stop_chromium(drv)
+
+
+def follow(drv, url):
+    drv.get(url)
+    drv.execute_async_script("const done = arguments[arguments.length - 1];"
+                             "table.ready.then(() => done(true));")
+
+
+def said(drv):
+    return drv.execute_script("""
+        const t = (id) => { const e = document.getElementById(id);
+          return e && !e.hidden ? e.textContent.trim() : null; };
+        return {banner: t('banner'), balance: t('me-balance'),
+          history: [...document.querySelectorAll('#hist li')].map((li) =>
+            [...li.children].map((c) => c.textContent))};""")
+
+
+def own_unit(drv):
+    return drv.execute_script("""
+        const e = document.getElementById('own-unit');
+        return e.hidden ? null : e.textContent.trim();""")
+
+
+def test_the_units_page_feeds_the_table_and_every_phone_follows_its_taps(served, browser,
+                                                                        phone):
+    srv, origin, url = served
+    browser.get_log("browser")
+    unit = Page(browser, origin).load()
+    follow(phone, url)
+    wait_for(lambda: phone.execute_script("return table.model() && table.model().unit") ==
+             "live")
+    phone.find_element("css selector", '.card-pick[data-card="3"]').click()
+    assert said(phone)["balance"] == "15 M"
+    unit.tap("card-3")
+    unit.tap("slot-L")
+    unit.keys("1", "5", "0", "K")
+    t = time.monotonic()
+    unit.keys("+")  # B4: card 3 receives 150 k, at the unit's own keypad
+    wait_for(lambda: said(phone)["balance"] == "15.15 M", 0.5, 0.01)
+    assert time.monotonic() - t < 0.5
+    assert said(phone)["history"] == [["#1", "from the bank", "+150 k", "then 15.15 M"]]
+    assert own_unit(browser) is None  # the unit on this machine is the table's
+    assert unit.console_errors() == []
+
+
+def test_a_page_the_table_does_not_take_says_it_is_a_unit_of_its_own(served, browser):
+    srv, origin, url = served
+    unit = Page(browser, origin).load()
+    wait_for(lambda: srv.table_site.table.whole()["unit"] == "live")
+    other = start_chromium()  # a second tab's game, while the first feeds the table
+    try:
+        Page(other, origin).load()
+        wait_for(lambda: own_unit(other), 5)
+        assert own_unit(other).startswith("This phone is a unit of its own; scan the table's "
+                                          "code to follow the game.")
+        other.find_element("id", "own-unit-ok").click()
+        assert own_unit(other) is None
+        assert srv.table_site.table.whole()["unit"] == "live"
+        assert [e for e in other.get_log("browser") if e.get("level") == "SEVERE"] == []
+    finally:
+        stop_chromium(other)
+    assert unit.console_errors() == []
+
+
+def test_a_page_on_a_phone_is_never_the_tables_unit(served, browser, monkeypatch):
+    # Seen from the server, a phone's page comes from another machine: the decision is
+    # _this_machine's (its own test below), here made "no" for every page.
+    srv, origin, url = served
+    monkeypatch.setattr(web, "_this_machine", lambda peer, local: False)
+    browser.get("about:blank")  # the last test's page says goodbye to its own, gone, server
+    browser.get_log("browser")  # ... which is no error of this page's
+    page = Page(browser, origin).load()
+    wait_for(lambda: own_unit(browser), 5)
+    page.keys("5")
+    time.sleep(0.5)
+    assert srv.table_site.table.whole()["unit"] == "waiting"  # it fed nothing
+    browser.find_element("id", "own-unit-ok").click()
+    assert page.console_errors() == []
+
+
+def test_the_units_page_closed_is_said_on_the_phones_and_back_when_it_opens(served, browser,
+                                                                           phone):
+    srv, origin, url = served
+    unit = Page(browser, origin).load()
+    follow(phone, url)
+    wait_for(lambda: said(phone)["banner"] is None)
+    browser.get("about:blank")  # the banker's tab closed: it says goodbye
+    wait_for(lambda: (said(phone)["banner"] or "").startswith("The unit is not answering"), 3)
+    unit.load()
+    wait_for(lambda: said(phone)["banner"] is None, 8)
+
+
+@pytest.mark.parametrize("peer, local, mine", [
+    ("127.0.0.1", "127.0.0.1", True),
+    ("127.0.0.2", "127.0.0.2", True),
+    ("192.0.2.2", "192.0.2.2", True),  # a browser on this machine, at its LAN address
+    ("192.0.2.7", "192.0.2.2", False),  # a phone on the network
+    ("::1", "::1", True),
+    ("::ffff:127.0.0.1", "::ffff:192.0.2.2", True),
+    ("fd00::7", "fd00::2", False),
+    ("nonsense", "192.0.2.2", False),
+])
+def test_only_a_page_on_this_machine_may_feed_the_table(peer, local, mine):
+    assert web._this_machine(peer, local) is mine

@@ -1,0 +1,90 @@
+// The page's feed to the table view of the simulator that serves it (--web; docs/table.md):
+// what the unit does, as its own protocol says it (desktop/reads.py's TableFeed: the events, the
+// state when it changed, the whole game when the table asks), posted to table/feed on this
+// origin, and every few seconds even when nothing moves, so the table knows the unit is there.
+// Read-only toward the unit: nothing comes back but whether this page is the table's unit. A
+// page the table does not take (opened on a phone, or while another page is the table's unit)
+// says so and plays on as a unit of its own; a page served without a table (any static host)
+// feeds nothing and says nothing.
+const FEED = "table/feed";
+const BEAT_MS = 3000;
+
+function pageId(game) {
+  // One id per game in this browser: a reload, or another tab taking the game over, is the
+  // same unit for the table.
+  const key = "bank-unit/" + game + "/table-page";
+  let id = null;
+  try { id = localStorage.getItem(key); } catch (e) { /* not kept: a new id each load */ }
+  if (!id) {
+    id = [...crypto.getRandomValues(new Uint8Array(12))]
+      .map((b) => b.toString(16).padStart(2, "0")).join("");
+    try { localStorage.setItem(key, id); } catch (e) { /* fine */ }
+  }
+  return id;
+}
+
+export class Feed {
+  constructor(body, game, refused) {
+    this.body = body;
+    this.page = pageId(game);
+    this.refusedSay = refused;  // what the page shows when the table takes another unit
+    this.on = true;
+    this.taken = true;  // the table hears this page (until it says otherwise)
+    this.busy = false;
+    this.again = false;
+    this.whole = true;
+    this.beat = setInterval(() => this.push(true), BEAT_MS);
+    addEventListener("pagehide", () => {
+      if (this.on && this.taken) {
+        navigator.sendBeacon(FEED, JSON.stringify({ page: this.page, bye: true }));
+      }
+    });
+  }
+
+  push(beat = false) {
+    if (!this.on) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    const lines = this.taken ? JSON.parse(this.body.table_lines(this.whole)) : [];
+    this.whole = false;
+    if (!lines.length && !beat) return;
+    this.busy = true;
+    fetch(FEED, { method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ page: this.page, lines }) })
+      .then(async (r) => {
+        if (r.status === 404 || r.status === 405 || r.status === 501) return this.stop();
+        const got = await r.json().catch(() => ({}));
+        if (got.unit === false) return this.notTaken(got.why);
+        if (!this.taken || got.whole) this.whole = true;
+        this.taken = true;
+        return null;
+      })
+      .catch(() => { this.whole = true; })  // the server away: tell it all when it is back
+      .finally(() => {
+        this.busy = false;
+        if (this.again) {
+          this.again = false;
+          this.push();
+        }
+      });
+  }
+
+  notTaken(why) {
+    if (this.taken) {
+      this.taken = false;
+      this.body.table_stop();  // its events are kept no more
+      this.refusedSay();
+    }
+    // A page on another machine is never the table's unit; on this one, it asks again
+    // (every beat), and is taken once the other unit's page has gone quiet.
+    if (why === "lan") this.stop();
+  }
+
+  stop() {
+    this.on = false;
+    clearInterval(this.beat);
+    if (this.taken) this.body.table_stop();
+  }
+}
