@@ -68,6 +68,31 @@ def test_waking_writes_the_picture_before_the_lcd_is_switched_on(pico):
     wake_shows_only_the_new_picture(pico)  # and leaves it showing 0, as the game starts
 
 
+def test_a_silent_beeper_runs_no_pwm_alarms_and_its_next_click_sounds_true(pico):
+    # The rig stops the alarms of a PWM slice whose output cannot change (rig.py): the silent
+    # beeper's 2 kHz slice costs the emulator nothing, and a tone brings them back in phase.
+    ch = pico.mcu.pwm.channels[pico.parts.piezo.slice]
+    alarms = (ch.alarm_a, ch.alarm_b, ch.alarm_bottom)
+    inner = [a.callback for a in alarms]
+    fired = []
+    for a, fn in zip(alarms, inner, strict=True):
+        a.callback = lambda fn=fn: (fired.append(pico.now_ms()), fn())
+    try:
+        pico.run(1000)
+        assert pico.parts.piezo.now() is None and fired == []
+        t0 = pico.now_ms()
+        press(pico, "5")
+        assert fired and heard(pico, t0) == [("click", "loud")]
+        del fired[:]
+        pico.run(1000)
+        assert fired == []  # silent again
+    finally:
+        for a, fn in zip(alarms, inner, strict=True):
+            a.callback = fn
+    press(pico, "C")
+    assert shown(pico) == expect("0")
+
+
 # -- the game ---------------------------------------------------------------------------------
 
 def test_b3_a_card_shows_its_number_then_its_balance(pico):

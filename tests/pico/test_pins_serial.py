@@ -1,9 +1,10 @@
 """The USB serial protocol on the emulated Pico, while a player uses the keypad and the slots.
 
-A host on the USB port (the emulated host enumerates the Pico's CDC port as a computer does),
-the genuine rp2 port underneath: replies, events and what the glass shows must agree, and
-nothing a host sends or fails to send may stop the keypad (issue 18, point 1). HELLO names the
-firmware: the frozen image ("+frozen") or deployed files ("+files"), and the build.
+A host on the USB port (the emulated host enumerates the Pico's CDC port as a computer does,
+and sends a packet only when it has bytes, rig.py), the genuine rp2 port underneath: replies,
+events and what the glass shows must agree, and nothing a host sends or fails to send may stop
+the keypad (issue 18, point 1). HELLO names the firmware: the frozen image ("+frozen") or
+deployed files ("+files"), and the build.
 """
 
 import json
@@ -64,6 +65,17 @@ def test_hello_says_which_firmware_it_is(pico, image, version):
     else:
         name = os.path.basename(image)
         assert name == "bank-unit-%s-RPI_PICO.uf2" % built  # the build the file is named for
+
+
+def test_a_host_with_nothing_to_send_lets_the_unit_sleep(pico):
+    """A real host sends an OUT packet only when a program writes to the port (rig.py): with
+    the host enumerated and silent the loop sleeps between its deadlines, as with no host."""
+    pico.run(300)
+    c0, t0 = pico.mcu.core.cycles, pico.now_ms()
+    pico.run(1000)
+    busy = (pico.mcu.core.cycles - c0) / ((pico.now_ms() - t0) * 125e3)  # 125 MHz
+    assert busy < 0.1, "the core was busy %.0f %% of an idle second" % (busy * 100)
+    assert pico.command("HELLO").startswith("OK {")  # and the port answers at once
 
 
 def test_the_protocol_sees_what_the_pins_did_and_the_glass_agrees(pico):
