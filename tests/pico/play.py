@@ -133,3 +133,40 @@ def tone_started(pico, name, t_ms):
     first = TONES[name][0]
     return any(s is not None and abs(s[0] - first) <= first * 0.01
                for t, s in pico.parts.piezo.history if t >= t_ms)
+
+
+def _watch_lit(pico):
+    """[(lit, what the glass shows)] after every frame the display chip takes, and a function
+    that stops the watch."""
+    disp = pico.parts.display
+    seen = []
+    inner = disp._frame
+
+    def frame(*args):
+        inner(*args)
+        seen.append((disp.lit(), shown(pico)))
+
+    disp._frame = frame
+
+    def stop():
+        disp._frame = inner
+
+    return seen, stop
+
+
+def wake_shows_only_the_new_picture(pico):
+    """B16, on a unit awake showing 0 with no card in: 150 typed, a minute without input
+    switches it off, a key wakes it (no input) and the glass lights on the new picture, 0,
+    never on the 150 of before: the picture is written before the glass is switched on."""
+    type_keys(pico, "1 5 0")
+    assert shown(pico) == expect("150")
+    pico.idle(61000)
+    assert shown(pico) == ("", "")
+    seen, stop = _watch_lit(pico)
+    try:
+        press(pico, "7")
+        wait_shown(pico, "0", timeout_ms=200)
+    finally:
+        stop()
+    lit = [s for on, s in seen if on]
+    assert lit and all(s == expect("0") for s in lit), seen

@@ -164,13 +164,83 @@ class Firmware:
 class Pico(EmulatedPico):
     """One emulated Pico with the unit's parts (parts.Unit) at its pins, booted on `flash` (the
     file system region's bytes; None: the freshly deployed firmware, or for the frozen image a
-    blank flash). fs_extra: [(path, bytes)] put on that flash too."""
+    blank flash). fs_extra: [(path, bytes)] put on that flash too.
+
+    What costs the emulator and changes nothing at the pins is left out:
+    - The USB host (usb=True) sends an OUT packet only when it has bytes for the unit, as a real
+      host does: rp2040py's answers every OUT buffer the firmware arms at once, with a
+      zero-length packet when it has nothing (docs/performance.md, "key contact to its digit
+      shown, USB host attached"), so the emulated core never slept and a host made every
+      emulated second cost six times the wall time of one without. chatty_host=True keeps
+      rp2040py's (make bench measures a key under it).
+    - A PWM slice whose outputs cannot change (both compare levels 0, nothing waiting for the
+      next wrap, free-running, no PWM interrupt enabled) runs no alarms: rp2040py's counter
+      fires three Python alarms a period, and the silent beeper's slice (2 kHz, duty 0) made
+      them most of what an idle second cost. Its counter still reads true (it is computed from
+      the clock), and the first write to the block brings the alarms back in phase."""
 
     def __init__(self, image, flash=None, display="ht1621", vbus=True, usb=True, fs_extra=(),
-                 pins=None, box=None):
+                 chatty_host=False, pins=None, box=None):
         spec, deployed, self.mpy = Firmware.for_image(image)
         if flash is None and fs_extra:
             plan = [] if self.mpy is None else deploy_plan(self.mpy)
             flash = flash_image(plan, spec.layout, fs_extra)
         super().__init__(image, spec, deployed if flash is None else flash, display=display,
                          vbus=vbus, usb=usb, pins=pins, box=box)
+        self._held = None  # the size of the OUT buffer the firmware armed while the host had none
+        self._answer = None
+        if self.cdc is not None and not chatty_host:
+            self._hold_empty_reads()
+        self._still_pwm()
+
+    def _hold_empty_reads(self):
+        cdc = self.cdc
+        usb = cdc.usb
+        self._answer = usb.on_endpoint_read
+        reset = usb.on_reset
+
+        def armed(endpoint, size):
+            if endpoint == cdc._out_endpoint and not cdc.tx_fifo.item_count:
+                self._held = size  # NAKed until the host has bytes
+            else:
+                self._answer(endpoint, size)
+
+        def on_reset():
+            self._held = None
+            reset()
+
+        usb.on_endpoint_read = armed
+        usb.on_reset = on_reset
+
+    def _still_pwm(self):
+        from rp2040py.peripherals.pwm import CSR_PH_CORRECT, PWMDivMode
+
+        pwm = self.mcu.pwm
+
+        def settle(ch):
+            still = (ch.cc == 0 and not ch.cc_updated and not ch.top_updated
+                     and ch.div_mode == PWMDivMode.FREE_RUNNING and not ch.csr & CSR_PH_CORRECT
+                     and not (pwm._int_enable | pwm._int_force) >> ch.index & 1)
+            for alarm in (ch.alarm_a, ch.alarm_b, ch.alarm_bottom):
+                alarm.enable = not still
+
+        write = pwm.write_uint32
+
+        def written(offset, value):
+            write(offset, value)
+            for ch in pwm.channels:
+                settle(ch)
+
+        pwm.write_uint32 = written
+        for ch in pwm.channels:
+            def wrapped(ch=ch, wrap=ch.alarm_bottom.callback):
+                wrap()  # a CC or TOP written since takes effect here
+                settle(ch)
+
+            ch.alarm_bottom.callback = wrapped
+
+    def send(self, data):
+        super().send(data)
+        if self._held is not None and self.cdc.tx_fifo.item_count:
+            size, self._held = self._held, None
+            self._answer(self.cdc._out_endpoint, size)

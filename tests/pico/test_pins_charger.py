@@ -7,6 +7,9 @@ The scenario of a table's first minutes, keys held 60 ms with 60 ms between: car
 player): the payer's new balance, then the payee's a second later, then, untouched, the glass
 goes dark within a minute and a little (the minute warped to 1.5 s before it is due, the rest
 emulated). Then the same again on that unit with VBUS the other way. Pico time throughout.
+
+With no USB host at all (a charger), with a host that enumerated the port and never spoke, and
+with one that said HELLO and then went quiet.
 """
 
 import pytest
@@ -61,9 +64,13 @@ def table_minute(pico, first, payer, payee):
     pico.run(200)
 
 
-@pytest.mark.parametrize("host", ["no-host", "host-spoke"])
+@pytest.mark.parametrize("host", ["no-host", "host-silent", "host-spoke"])
 def test_b6_b16_a_unit_keeps_time_on_a_charger_and_on_batteries(image, host):
-    pico = rig.Pico(image, usb=host == "host-spoke", vbus=True)
+    # host-silent: rp2040py's own host enumerates the port and never sends a byte, answering
+    # every OUT buffer at once with an empty packet (a USB interrupt each time, the core never
+    # asleep), as its MicroPythonDevice does with its handshake left out: ten times the wall
+    # time of the others, so make test plays it on v1.28.0's deployed files only.
+    pico = rig.Pico(image, usb=host != "no-host", vbus=True, chatty_host=host == "host-silent")
     pico.boot()
     if host == "host-spoke":
         assert pico.command("HELLO").startswith("OK {")  # then silent, as a host gone quiet

@@ -6,18 +6,16 @@
   boot left, the game is there.
 - Firmware files on that flash (a `make deploy` of another version, a main.py) are never run:
   the unit runs the frozen firmware whole, never half one version, half another.
-- HELLO's firmware string tells the frozen image ("+frozen") from deployed files ("+files")
-  and names the build (`git describe`).
 
-The rest of the pin suite runs on the frozen image too ("frozen" among its versions).
+The rest of the pin suite runs on the frozen image too ("frozen" among its versions), HELLO's
+firmware string, which tells the frozen image ("+frozen") from deployed files ("+files") and
+names the build, among it (tests/pico/test_pins_serial.py).
 """
 
 import json
-import os
 
 import pytest
 
-from host_tools import manifest
 from tests.pico import rig
 from tests.pico.play import expect, insert, shown, type_keys, wait_shown
 
@@ -84,18 +82,3 @@ def test_the_frozen_image_never_runs_firmware_files_on_the_flash(frozen):
     assert hello(pico)["firmware"].endswith("+frozen")
     type_keys(pico, "1 2 K")
     assert shown(pico) == expect("12", "k")
-
-
-def test_hello_says_which_firmware_it_is(image, version):
-    pico = rig.Pico(image, usb=True, vbus=True)
-    pico.boot()
-    got = hello(pico)["firmware"]
-    kind = "frozen" if version == rig.FROZEN else "files"
-    assert got.endswith("+" + kind), got
-    built = got[:-len("+" + kind)]
-    assert built.startswith(manifest.base_version())
-    if kind == "files":
-        assert built == manifest.describe()  # this checkout, as deploy writes it
-    else:
-        name = os.path.basename(image)
-        assert name == "bank-unit-%s-RPI_PICO.uf2" % built  # the build the file is named for

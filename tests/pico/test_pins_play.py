@@ -3,15 +3,23 @@
 One unit per MicroPython image, deployed as `make deploy` deploys it and booted by main.py,
 on batteries (no USB host): the scenarios run in order on it, as one game at a table, and check
 only what a player sees on the glass, hears from the piezo and sees on the two LEDs. Rule ids
-are docs/rules.md's.
+are docs/rules.md's. Before the first card, asleep and awake:
+
+- Between presses the keypad is not scanned: its rows are held low and a column's edge wakes
+  the loop (idle CPU), the glass on all the while.
+- On wake the new picture is written before the glass is switched on: the balance from before
+  the switch-off never shows (B16); the LED option's is tests/pico/test_pins_tm1637.py's.
+
+A key's time to the glass is `make bench`'s (docs/performance.md); a line end before any other
+byte is tests/pico/test_pins_serial.py's. Times are Pico time (rig.py).
 """
 
 import pytest
 
 from tests.pico import rig
 from tests.pico.play import (expect, heard, insert, press, remove, shown, tones_heard,
-                             tone_started, type_keys,
-                             wait_shown)
+                             tone_started, type_keys, wait_shown,
+                             wake_shows_only_the_new_picture)
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +40,60 @@ def test_b1_b16_the_unit_boots_showing_0(pico):
     assert lit and lit[0] > first_write, frames[:12]
     assert not pico.parts.red.is_on() and not pico.parts.green.is_on()
 
+
+# -- asleep between presses, and the picture before the glass lights --------------------------
+
+def _rows_changes(pico):
+    """A list that grows by one at every level change of a keypad row pin, and a function that
+    stops it."""
+    changes = []
+    stops = [pico.mcu.gpio[n].add_listener(lambda new, old: changes.append(pico.now_ms()))
+             for n in pico.parts.pins["KEY_ROWS"]]
+    return changes, lambda: [stop() for stop in stops]
+
+
+def test_idle_the_keypad_is_not_scanned_and_its_rows_are_held_low(pico):
+    changes, stop = _rows_changes(pico)
+    pico.run(100)
+    del changes[:]
+    pico.run(500)
+    stop()
+    assert changes == []
+    rows = [pico.mcu.gpio[n] for n in pico.parts.pins["KEY_ROWS"]]
+    assert all(not r.value for r in rows)  # every row low: a closing switch pulls its column
+    assert shown(pico) == expect("0")  # the display on all the while
+
+
+def test_waking_writes_the_picture_before_the_lcd_is_switched_on(pico):
+    wake_shows_only_the_new_picture(pico)  # and leaves it showing 0, as the game starts
+
+
+def test_a_silent_beeper_runs_no_pwm_alarms_and_its_next_click_sounds_true(pico):
+    # The rig stops the alarms of a PWM slice whose output cannot change (rig.py): the silent
+    # beeper's 2 kHz slice costs the emulator nothing, and a tone brings them back in phase.
+    ch = pico.mcu.pwm.channels[pico.parts.piezo.slice]
+    alarms = (ch.alarm_a, ch.alarm_b, ch.alarm_bottom)
+    inner = [a.callback for a in alarms]
+    fired = []
+    for a, fn in zip(alarms, inner, strict=True):
+        a.callback = lambda fn=fn: (fired.append(pico.now_ms()), fn())
+    try:
+        pico.run(1000)
+        assert pico.parts.piezo.now() is None and fired == []
+        t0 = pico.now_ms()
+        press(pico, "5")
+        assert fired and heard(pico, t0) == [("click", "loud")]
+        del fired[:]
+        pico.run(1000)
+        assert fired == []  # silent again
+    finally:
+        for a, fn in zip(alarms, inner, strict=True):
+            a.callback = fn
+    press(pico, "C")
+    assert shown(pico) == expect("0")
+
+
+# -- the game ---------------------------------------------------------------------------------
 
 def test_b3_a_card_shows_its_number_then_its_balance(pico):
     t0 = pico.now_ms()

@@ -1,14 +1,18 @@
 """The USB serial protocol on the emulated Pico, while a player uses the keypad and the slots.
 
-A host on the USB port (the emulated host enumerates the Pico's CDC port as a computer does),
-the genuine rp2 port underneath: replies, events and what the glass shows must agree, and
-nothing a host sends or fails to send may stop the keypad.
+A host on the USB port (the emulated host enumerates the Pico's CDC port as a computer does,
+and sends a packet only when it has bytes, rig.py), the genuine rp2 port underneath: replies,
+events and what the glass shows must agree, and nothing a host sends or fails to send may stop
+the keypad. HELLO names the firmware: the frozen image ("+frozen") or deployed files
+("+files"), and the build.
 """
 
 import json
+import os
 
 import pytest
 
+from host_tools import manifest
 from tests.pico import rig
 from tests.pico.play import expect, insert, press, shown, type_keys, wait_shown
 
@@ -48,6 +52,30 @@ def test_hello_over_usb(pico):
     hello = json.loads(reply[3:])
     assert hello["device"] == "bank-unit" and hello["protocol"] == 1
     assert hello["store"] in ("new", "ok")
+
+
+def test_hello_says_which_firmware_it_is(pico, image, version):
+    got = json.loads(pico.command("HELLO")[3:])["firmware"]
+    kind = "frozen" if version == rig.FROZEN else "files"
+    assert got.endswith("+" + kind), got
+    built = got[:-len("+" + kind)]
+    assert built.startswith(manifest.base_version())
+    if kind == "files":
+        assert built == manifest.describe()  # this checkout, as deploy writes it
+    else:
+        name = os.path.basename(image)
+        assert name == "bank-unit-%s-RPI_PICO.uf2" % built  # the build the file is named for
+
+
+def test_a_host_with_nothing_to_send_lets_the_unit_sleep(pico):
+    """A real host sends an OUT packet only when a program writes to the port (rig.py): with
+    the host enumerated and silent the loop sleeps between its deadlines, as with no host."""
+    pico.run(300)
+    c0, t0 = pico.mcu.core.cycles, pico.now_ms()
+    pico.run(1000)
+    busy = (pico.mcu.core.cycles - c0) / ((pico.now_ms() - t0) * 125e3)  # 125 MHz
+    assert busy < 0.1, "the core was busy %.0f %% of an idle second" % (busy * 100)
+    assert pico.command("HELLO").startswith("OK {")  # and the port answers at once
 
 
 def test_the_protocol_sees_what_the_pins_did_and_the_glass_agrees(pico):
@@ -131,7 +159,8 @@ def test_mpremote_gets_the_repl_only_once_the_keypad_put_the_unit_in_maintenance
         assert pico.command("HELLO").startswith("OK {"), noise
     assert b"raw REPL" not in bytes(pico.rx)
     pico.parts.keys.press("DEAL")
-    pico.run(3300)  # B-rules' maintenance: DEAL held 3 s on the unit itself
+    pico.run(60)  # the firmware sees the key go down, then the hold's time passes (B11's way)
+    pico.idle(3240)  # B-rules' maintenance: DEAL held 3 s on the unit itself
     pico.parts.keys.release("DEAL")
     wait_shown(pico, "SErv")
     start = len(pico.rx)

@@ -1,6 +1,8 @@
 """The LED option: the same firmware with `DISPLAY = "tm1637"` in pins.py, a TM1637 module at
 CLK/DIO (GP1/GP2) emulated from its datasheet, read through the module's grid order
-(simulator/pico/glass.py: 2 1 0 5 4 3 from the left). B1, B3, B4 at the pins.
+(simulator/pico/glass.py: 2 1 0 5 4 3 from the left). B1, B3, B4 at the pins, and B16: on wake
+the new picture is written before the LEDs are switched on, as on the LCD
+(tests/pico/test_pins_play.py).
 """
 
 import os
@@ -8,7 +10,8 @@ import os
 import pytest
 
 from tests.pico import rig
-from tests.pico.play import expect, insert, press, shown, type_keys, wait_shown
+from tests.pico.play import (expect, insert, press, remove, shown, type_keys, wait_shown,
+                             wake_shows_only_the_new_picture)
 
 
 def tm1637_pins():
@@ -43,3 +46,9 @@ def test_b3_b4_a_card_and_a_receive_on_the_leds(pico):
     assert shown(pico) == expect("12.5", "k")
     type_keys(pico, "C 2 . 5 M +")
     assert shown(pico) == expect("17.5", "M")
+
+
+def test_the_led_display_wakes_the_same_way(pico):
+    remove(pico, "L")
+    assert shown(pico) == expect("0")
+    wake_shows_only_the_new_picture(pico)
