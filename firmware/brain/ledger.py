@@ -51,8 +51,8 @@ class Ledger:
         self.profile = profiles.get(profile or profiles.DEFAULT)
         self.bal = [0] * (POT + 1)  # index 0 is the bank, never read; POT the pot (B22)
         self.seq = 0
-        # The seq the current game's transactions count from (seq - start of them), None if
-        # unknown (a store from before they were counted); the games before are the store's.
+        # The seq the current game's transactions count from (seq - start of them); the
+        # games before are the store's.
         self.start = 0
         self.volume = 2
         # Game night's settings and state, kept by the store as the volume is (B19-B22): the
