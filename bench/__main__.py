@@ -218,7 +218,7 @@ def main():
         # Each rare path: its first use (its module imported, and kept), the heap that leaves
         # on the unit, and a later use (bench/rare_mp.py).
         for key, fig in (
-                ("log20", "LOG 20 read back from flash (RAM LittleFS), 300 transactions"),
+                ("log20", "LOG 20 from the store's RAM, 300 transactions"),
                 ("deal", "DEAL press (B13), deal.py"),
                 ("newgame", "new game (C held, B11), games.py + the game written"),
                 ("wake", "key press that wakes the unit (B16)")):

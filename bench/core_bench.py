@@ -75,10 +75,11 @@ def press(u, k, now):
 
 
 def bench_keys(n=2000, rounds=15):
-    from desktop.memstore import MemoryStore
+    from desktop.memfs import MemFS
+    from store import FileStore
 
     clock = VirtualClock()
-    u = Unit(MemoryStore(), seeded.Seeded(1), None)
+    u = Unit(FileStore("bank", MemFS()), seeded.Seeded(1), None)
     startup.boot_unit(u, 0)
     u.card_in("L", 1, 0)
     keys = ("1", "5", "0", "K", "C")

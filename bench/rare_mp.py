@@ -10,10 +10,8 @@ over a RAM block device with the Pico's settings (tests/core/lfsdev.py), booted 
 the Pico's random source. Then, for each rare path, `<path>_first_us` and `<path>_heap` (the
 bytes its first use leaves allocated, after a collection) and `<path>_us` (median of 21 later
 uses):
-- `log20`: `store.records(ledger, 20)`, what `LOG 20` sends: the slot's lines read back by
-  store/slot.py's reader (loaded with the store, kept), the last 20 parsed. The unix port's
-  own files would measure its read(2) calls instead: its readline asks the kernel for every
-  byte.
+- `log20`: `ledger.store.records(20)`, what `LOG 20` sends: the last 20 of the records the
+  store holds in RAM.
 - `deal`: a DEAL press that starts the deal timer (B13): brain/deal.py for the first (the
   random source, board/rng.py, is handed to the unit at boot), a number drawn from os.urandom.
 - `newgame`: C held 3 s (B11), the moment it fires: brain/games.py for the first, the new game
@@ -34,7 +32,7 @@ sys.path.append(__file__.rsplit("/", 2)[0] + "/firmware")
 
 from lfsdev import RamDev, mkfs, mount  # noqa: E402
 from store import FileStore  # noqa: E402
-from desktop.memstore import VfsFS  # noqa: E402
+from desktop.memfs import VfsFS  # noqa: E402
 from brain.unit import Unit  # noqa: E402
 from board.rng import Entropy  # noqa: E402
 from startup import BOOT_ONLY, boot_unit, forget  # noqa: E402
@@ -81,9 +79,7 @@ now = [0]
 
 
 def log20():
-    import store
-
-    t, got = timed(store.records, u.ledger, 20)  # as LOG 20 reads it
+    t, got = timed(u.ledger.store.records, 20)  # as LOG 20 reads it
     assert [r[0] for r in got] == list(range(281, 301))
     return t
 

@@ -23,11 +23,10 @@ CYCLES = 100000  # erase cycles of the Pico's NOR flash
 
 
 def _game(store, n):
-    from store import load as storeload
     from brain.ledger import Ledger
 
     led = Ledger(store, None)
-    storeload.into(led, None)
+    led.store.load(led, None)
     move = led.move
     go = led.profile.go
     x = 12345
@@ -54,7 +53,7 @@ def _lfs():
     """On the unix port: the figures, measured on VfsLfs2."""
     from lfsdev import RamDev, mkfs, mount  # the RAM flash the storage tests use
     from store import FileStore
-    from desktop.memstore import VfsFS
+    from desktop.memfs import VfsFS
 
     dev = RamDev(64)
     mkfs(dev)

@@ -2,8 +2,9 @@
 events (the protocol's rule), and the JSON in the store's lines. Neither owns it: both import it,
 and it imports nothing.
 
-MicroPython's dicts do not keep insertion order and its `json` has no `separators`, so objects
-are written from a tuple of (key, value) pairs, in that order, with ", " and ": ". Lists are
+MicroPython's dicts do not keep insertion order (and its `json.dumps` escapes strings
+otherwise than CPython's), so objects are written from a tuple of (key, value) pairs, in that
+order, with ", " and ": ". Lists are
 arrays. Strings are escaped to plain ASCII (`\\uXXXX`, a surrogate pair beyond U+FFFF, as
 JSON has it), or, with utf8 (what the store writes: a player's name kept as UTF-8), only their
 control characters are: MicroPython's `json` reads no surrogate pair back into one character.

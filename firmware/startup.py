@@ -2,8 +2,8 @@
 game loaded and the first display drawn (README, "Flash a Pico").
 
 Boot-only code: `app.boot` imports this module for the boot and drops it after, with the board
-builder (board/build.py), the pin map and the store's loader (store/load.py; the slot reader
-it uses, store/slot.py, stays): `forget_boot`, so a unit in play keeps none of it on its heap.
+builder (board/build.py), the pin map and the store's loader (store/load.py; the slot format
+it reads through, store/slot.py, stays): `forget_boot`, so a unit in play keeps none of it.
 """
 
 import os
@@ -45,10 +45,9 @@ def build(board=None, directory=None):
         board = board_build.build()
     directory = directory or state_dir()
     make_dir(directory)
-    store = FileStore(directory)
-    # The games it puts away are dated once a host has set the clock (brain/games.py: a Pico's
+    # The games it puts away are dated once a host has set the clock (store/kept.py: a Pico's
     # starts at 2021 at every power-up, and such a date is not kept).
-    store.wall = time.time
+    store = FileStore(directory, wall=time.time)
     clock = RealClock(time.ticks_ms, time.sleep_ms)
     unit = make_unit(store, Entropy(), clock)
     if getattr(board, "writes_cards", False):
@@ -77,27 +76,23 @@ def make_unit(store, rng, clock, profile=None, maintenance=False):
 
 
 def boot_unit(unit, now):
-    """The unit switched on with its game: read back from its store into its ledger by the
-    store's loader (store/load.py), a new one started in the profile the unit was given when
-    the store is new; the store's status, 'ok', 'new' or 'damaged' (B17). Every body boots its
-    unit here, so the brain never imports the store's loader."""
-    from store import load
-
-    return unit.boot(now, load.into(unit.ledger, unit.profile_wanted))
+    """The unit switched on with its game: read back from its store into its ledger
+    (FileStore.load), a new one started in the profile the unit was given when the store is
+    new; the store's status, 'ok', 'new' or 'damaged' (B17). Every body boots its unit here, so
+    the brain never asks its store to load."""
+    return unit.boot(now, unit.ledger.store.load(unit.ledger, unit.profile_wanted))
 
 
 # What boot ran, forgotten once the unit is up. Only boot runs the builders, the pin map they
 # read, the store's loader (with game night's lines, store/night.py, where it had some) and
-# this module. A first boot (a new store) also starts a game (brain/games.py) and writes the
-# first checkpoint (store/checkpoint.py): rare code that play imports where it first needs it
-# and then keeps, as on any later boot, which loads neither.
-BOOT_ONLY = ("board.build", "pins", "store.load", "brain.games", "store.checkpoint", "startup",
-             "store.night")
+# this module. A first boot (a new store) also starts a game (brain/games.py): rare code that
+# play imports where it first needs it and then keeps, as on any later boot, which loads none.
+BOOT_ONLY = ("board.build", "pins", "store.load", "brain.games", "startup", "store.night")
 
 
 def forget_boot():
-    """Forget BOOT_ONLY (the slot reader boot used, store/slot.py, stays: every transaction
-    writes its lines, and LOG and checkpoints read them)."""
+    """Forget BOOT_ONLY (the slot format boot read through, store/slot.py, stays: every
+    transaction writes its lines)."""
     for name in BOOT_ONLY:
         forget(name)
 

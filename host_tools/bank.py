@@ -386,7 +386,7 @@ class Bank:
 
     def games(self):
         """The games the unit keeps (B11), newest first: dicts of id, profile, seq,
-        transactions (None: unknown) and balances ({"1": n, ...})."""
+        transactions and balances ({"1": n, ...}); a damaged one with nulls for what is lost."""
         return self._shaped("GAMES", shapes.GAMES)
 
     def restore_game(self, game_id):

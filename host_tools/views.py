@@ -242,7 +242,7 @@ def cmd_games(bank, args):
             say("%6s %-8s %6s  %s" % (game_number(g), "-", "?",
                                       "DAMAGED: cannot be brought back" + note))
             continue
-        say("%6s %-8s %6s  %s" % (game_number(g), g.get("profile"), "?" if n is None else n,
+        say("%6s %-8s %6s  %s" % (game_number(g), g.get("profile"), n,
                                   " ".join(money(bal.get(c)) for c in CARDS) + note))
     # What a column is, and whose balances: a name belongs to the player, not to a game.
     say("txns: how many transactions the game had")

@@ -19,7 +19,6 @@ import time
 
 from board import lights
 from board import segments
-import store
 from brain import tones
 from brain.ledger import CARDS
 from desktop.simapp import SimApp
@@ -158,11 +157,8 @@ class Session:
         return [(c, bal[c]) for c in range(1, CARDS + 1)]
 
     def recent(self, n):
-        """The last n transactions, read back from the store (none if it cannot be read)."""
-        try:
-            return store.records(self.unit.ledger, n) if n else []
-        except OSError:
-            return []
+        """The last n transactions, as the store keeps them."""
+        return self.unit.ledger.store.records(n) if n else []
 
     @property
     def profile(self):

@@ -8,7 +8,7 @@ from desktop import seeded
 from desktop import vclock
 from protocol import Protocol
 from store import FileStore
-from desktop.memstore import MemoryStore
+from desktop.memfs import MemFS
 import startup
 
 try:
@@ -197,19 +197,20 @@ class Host:
     def __init__(self, opts):
         startup.check_profile(opts.profile)  # before the state folder is made or held
         self.lock = None
-        if opts.state:
-            self.lock = open_state(opts.state)
-            self.store = FileStore(opts.state)
-        else:
-            self.store = MemoryStore()
         self.rng = seeded.Seeded(opts.seed) if opts.seed is not None else rng.Entropy()
+        # The games it puts away are dated (GAMES' "kept"); a virtual clock's run is the same
+        # whenever it is made, so its games are not.
+        wall = None
         if opts.virtual_clock:
             self.clock = vclock.VirtualClock()
         else:
             self.clock = fwclock.RealClock(ticks_ms, sleep_ms)
-            # The games it puts away are dated (GAMES' "kept"); a virtual clock's run is the
-            # same whenever it is made, so its games are not.
-            self.store.wall = time.time
+            wall = time.time
+        if opts.state:
+            self.lock = open_state(opts.state)
+            self.store = FileStore(opts.state, wall=wall)
+        else:
+            self.store = FileStore("bank", MemFS(), wall=wall)  # kept in RAM only
         try:
             self.unit = startup.make_unit(self.store, self.rng, self.clock, opts.profile,
                                           opts.maintenance)

@@ -78,17 +78,57 @@ def test_the_brain_knows_no_body():
             assert not outside, (m, outside)
 
 
-def test_the_store_reads_its_slots_through_one_reader():
-    # Boot's loader and the checkpoint writer read slot files only through store/slot.py, the
-    # format's one reader (LOG and BACKUP read through it too: store.records, store.history).
+def test_the_store_reads_its_files_through_one_reader():
+    # Boot's loader and the kept games' files read through store/slot.py, the format's one
+    # reader; the store itself (store/__init__.py) writes through it and reads nothing back.
     deps, _ = graph()
     store = {m: {d for d in ds if d.split(".")[0] == "store"} for m, ds in deps.items()}
     # store/night.py is game night's lines as text (B19-B22), read by slot.py: it opens no file
     # and imports no part of the store.
     assert store["store.load"] == {"store.slot", "store.night"}
+    assert store["store.kept"] == {"store.slot"}
     assert store["store.night"] == set()
-    assert "store.slot" in store["store.checkpoint"]
+    assert not {d for d in store["store"] if d not in ("store.slot", "store.load", "store.kept",
+                                                       "store.night")}
     assert not {d for d in store["store.slot"] if d != "store.crc"}  # it imports no other part
+
+
+def store_fields_used(path):
+    """The names of `store.<name>` / `<...>.store.<name>` a module uses, other than a call's."""
+    import ast
+
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    got = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Attribute) and id(n) not in called:
+            v = n.value
+            if (isinstance(v, ast.Name) and v.id == "store") or (
+                    isinstance(v, ast.Attribute) and v.attr == "store"):
+                got.add(n.attr)
+    return got
+
+
+def test_only_the_store_reads_or_writes_its_state():
+    # One store that owns its state: the brain, the protocol and the bodies in firmware/ ask it
+    # (its methods) and are told; none reads or writes its fields (its folder, given to it, is
+    # the crash file's too).
+    used = {m: store_fields_used(path) - {"dir"} for m, path in modules().items()
+            if m.split(".")[0] != "store"}
+    assert {m: u for m, u in used.items() if u} == {}
+
+
+def test_a_field_of_the_store_used_from_outside_is_caught():
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write("def f(ledger, store):\n    ledger.store.games.append(1)\n"
+                "    store.number = 2\n    ledger.store.kept()\n")
+    try:
+        assert store_fields_used(f.name) == {"games", "number"}
+    finally:
+        os.remove(f.name)
 
 
 

@@ -45,7 +45,6 @@ from desktop.simboard import SimBoard  # noqa: E402
 from protocol import Protocol  # noqa: E402
 import startup  # noqa: E402
 from store import FileStore, OsFS  # noqa: E402
-import store  # noqa: E402
 
 import js  # noqa: E402  # the webassembly port's bridge to the page
 
@@ -239,10 +238,7 @@ class Page:
         key = (led.seq, self.store.writes, tuple(self.names or ()))
         if key != self._log_key:
             self._log_key = key
-            try:
-                recs = store.records(led, LOG_LINES)
-            except OSError:
-                recs = []
+            recs = self.store.records(LOG_LINES)
             prof = led.profile
             self._log = [words.txn_line(r, prof, named) for r in reversed(recs)]
             reply = self.desk.handle("GAMES")[-1]

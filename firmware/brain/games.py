@@ -9,7 +9,7 @@ as it was and gives "store-failed".
 """
 
 from brain import profiles
-from brain.ledger import CARDS, POT
+from brain.ledger import CARDS
 
 
 KEEP_GAMES = 3  # B11: at least the last three games that had transactions
@@ -27,22 +27,17 @@ def start(ledger, profile):
 
 def reset(ledger, profile=None):
     """B11/B15: a new game in the ledger, the one before kept as a backup if it had
-    transactions."""
+    transactions (a game that had none is not kept: the next one takes its number)."""
     store = ledger.store
-    push = _current(ledger)
-    old = (ledger.profile, ledger.bal, ledger.ready, ledger.start, store.number, store.count,
-           ledger.count, ledger.clock)
-    start(ledger, profile)
-    ledger.ready = True
-    if push is not None:
-        store.count = max(store.count, store.number)
-    # A game that had no transaction is not kept: the next one takes its number.
-    store.number = store.count + 1
+    old = (ledger.profile, ledger.bal, ledger.ready, ledger.start, ledger.count, ledger.clock)
     try:
-        _save(ledger, push, None, ())
+        put = store.put_away(ledger) if _worth_keeping(ledger) else None
+        start(ledger, profile)
+        ledger.ready = True
+        store.new_game(ledger, put, KEEP_GAMES)
     except OSError:
-        (ledger.profile, ledger.bal, ledger.ready, ledger.start, store.number,
-         store.count, ledger.count, ledger.clock) = old
+        (ledger.profile, ledger.bal, ledger.ready, ledger.start, ledger.count,
+         ledger.clock) = old
         return "store-failed"
     return None
 
@@ -82,127 +77,46 @@ def toggle_maintenance(unit, now):
     unit._tone("click")
 
 
-def restore_previous(ledger, via="key"):
-    """Bring back the newest backup (the game before the last new game); None or the error."""
-    r = restore_game(ledger, None, via)
-    return r if isinstance(r, str) else None
-
-
 def restore_game(ledger, gid, via="key"):
     """Bring back the backup gid (the newest with None), its balances and its log; the current
     game becomes a backup if it had transactions. The restored game's log goes on with a
     `restore` record (that came from via), which is returned (or the error: "no-backup",
     "game-damaged": a kept game whose file does not read, "store-failed")."""
     store = ledger.store
+    ids = store.kept()
     if gid is None:
-        if not store.games:
+        if not ids:
             return "no-backup"
-        gid = store.games[0]
-    g = store.get_game(gid)
+        gid = ids[0]
+    g = store.game(gid)
     if g is None:
-        return "game-damaged" if gid in store.games else "no-backup"
+        return "game-damaged" if gid in ids else "no-backup"
     prof = profiles.get(g["profile"])
     if prof is None:
         return "no-backup"
-    push = _current(ledger)
-    old = (ledger.profile, ledger.bal, ledger.seq, ledger.start, store.number, store.count,
-           ledger.count, ledger.clock)
-    ledger.profile = prof
-    ledger.bal = [0] + list(g["balances"]) + [g.get("pot", 0)]  # B22: its pot comes back
-    ledger.count = ledger.clock = None  # B19, B20: the game in play's, gone with it
-    ledger.seq += 1
-    n = g["transactions"]
-    # The restore record is one more transaction of the restored game.
-    ledger.start = None if n is None else ledger.seq - n - 1
-    rec = (ledger.seq, "restore", 0, 0, 0, 0, 0, 0, via)
-    if push is not None:
-        store.count = max(store.count, store.number)
-    store.number = store.numbers.get(gid) or store.count + 1
+    old = (ledger.profile, ledger.bal, ledger.seq, ledger.start, ledger.count, ledger.clock)
     try:
-        _save(ledger, push, gid, [rec], gid)
+        put = store.put_away(ledger) if _worth_keeping(ledger) else None
+        ledger.profile = prof
+        ledger.bal = [0] + list(g["balances"]) + [g["pot"]]  # B22: its pot comes back
+        ledger.count = ledger.clock = None  # B19, B20: the game in play's, gone with it
+        ledger.seq += 1
+        # The restore record is one more transaction of the restored game.
+        ledger.start = ledger.seq - g["transactions"] - 1
+        rec = (ledger.seq, "restore", 0, 0, 0, 0, 0, 0, via)
+        store.bring_back(ledger, gid, rec, put, KEEP_GAMES)
     except OSError:
-        (ledger.profile, ledger.bal, ledger.seq, ledger.start, store.number,
-         store.count, ledger.count, ledger.clock) = old
+        (ledger.profile, ledger.bal, ledger.seq, ledger.start, ledger.count,
+         ledger.clock) = old
         return "store-failed"
     ledger.ready = True
     return rec
 
 
-# -- the kept games (B11) ---------------------------------------------------------------------
-# A backup is a dict: id (the seq the game had reached: unique, as seq numbers only grow and
-# an empty game is never kept), number (game 1, 2, ...: the store's count of games that had
-# transactions when it was started, plus one), kept (when it was put away, None where the unit
-# does not know the time), profile, seq, transactions (None: unknown, a game from a store
-# written before they were counted), balances (6) and pot (B22: the Free Parking pot's money,
-# 0 where none was kept); the store keeps its log with it. The
-# store keeps their ids newest first in `store.games` and their numbers in `store.numbers`,
-# and the games themselves through store.put_game, get_game and drop_game (FileStore: in
-# every checkpoint's header, the game in a file of its own; docs/storage.md).
-
-
-def _current(ledger):
-    """The current game as a backup, or None when it is not worth keeping: no balances, no
-    transactions, or kept already (its seq is a backup's: nothing happened since)."""
-    n = None if ledger.start is None else ledger.seq - ledger.start
-    store = ledger.store
-    if not ledger.ready or n == 0 or ledger.seq in store.games:
-        return None
-    wall = store.wall
-    return {"id": ledger.seq, "number": store.number,
-            "kept": None if wall is None else _when(wall),
-            "profile": ledger.profile.name, "seq": ledger.seq, "transactions": n,
-            "balances": ledger.bal[1:CARDS + 1], "pot": ledger.bal[POT]}
-
-
-def _when(wall):
-    """Seconds since 1970 UTC from the clock wall (time.time), or None if it was never set: a
-    Pico's clock starts again at 2021-01-01 at every power-up, until a host sets it."""
-    import time
-
-    t = int(wall())
-    if time.gmtime(0)[0] == 2000:  # a port whose time counts from 2000
-        t += 946684800
-    return t if t >= 1735689600 else None  # before 2025: this firmware did not exist
-
-
-def _save(ledger, push, drop, log, bring=None):
-    """The whole-game change in ledger made durable, push (or None) kept as the newest backup
-    and the backup drop (or None) no longer one; bring (or None): the kept game whose log the
-    game in play starts with, log after it. OSError leaves store.games as it was; a game file
-    written for nothing is named by no header and goes at the next boot."""
-    store = ledger.store
-    before = (store.games, store.numbers)
-    ids = [i for i in before[0] if i != drop]
-    numbers = {}
-    for i in ids:
-        numbers[i] = before[1].get(i)
-    if push is not None:
-        store.put_game(push, True)
-        ids.insert(0, push["id"])
-        numbers[push["id"]] = push["number"]
-    base = None
-    if bring is not None:
-        # Read after the push is written: one game's log in RAM at a time.
-        g = store.get_game(bring, True)
-        if g is None:
-            raise OSError("kept game unreadable")
-        base = g["base"]
-        log = g["log"] + log
-        g = None
-    gone = ids[KEEP_GAMES:]
-    if drop is not None:
-        gone.append(drop)
-    store.games = ids[:KEEP_GAMES]
-    for i in gone:
-        numbers.pop(i, None)
-    store.numbers = numbers
-    try:
-        store.save(ledger, log, base)
-    except BaseException:
-        store.games, store.numbers = before
-        raise
-    for i in gone:
-        store.drop_game(i)
+def _worth_keeping(ledger):
+    """Whether the game in play is kept when another replaces it: it has balances and
+    transactions, and is not kept already (its seq is a backup's: nothing happened since)."""
+    return ledger.ready and ledger.seq != ledger.start and ledger.seq not in ledger.store.kept()
 
 
 def set_balance(ledger, card, amount, via="key"):

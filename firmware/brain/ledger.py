@@ -6,9 +6,8 @@ more transaction, and a store that loses the tail of its log loses whole transac
 half of one. Every change is handed to the store, which makes it durable, *before* the balances
 in memory move (B17): a store that fails leaves the ledger as it was.
 
-The log lives in the store, not in RAM: the ledger keeps the balances it folds to, and
-`store.history(ledger.seq, n, raw)` reads the last n back (store.records: LOG). A unit in
-play so keeps no copy of what its flash already holds.
+The log lives in the store: the ledger keeps the balances it folds to, and `store.records(n)`
+gives the last n (LOG) of those the store keeps for its next checkpoint.
 
 A record is a tuple:
     (seq, kind, from, to, amount, from_after, to_after, undoes, via)
@@ -17,10 +16,9 @@ account like a card's; *_after are the balances the move left (0 for the bank); 
 seq a reversal names (0 otherwise); via is "key" or "serial".
 
 Only what play needs lives here: the balances and `move`, the one way money moves. Loading
-the game (store/load.py) runs at boot only; the log is read back by the store (store/slot.py)
-for LOG; whole-game changes (new game, restore, a balance set by the banker) and the volume
-(brain/games.py) a few times a game: each is imported where it is first needed, and kept, so a
-unit that never needs one never loads it.
+the game (store/load.py) runs at boot only; whole-game changes (new game, restore, a balance
+set by the banker) and the volume (brain/games.py) a few times a game: each is imported where
+it is first needed, and kept, so a unit that never needs one never loads it.
 """
 
 from brain import profiles
@@ -53,8 +51,8 @@ class Ledger:
         self.profile = profiles.get(profile or profiles.DEFAULT)
         self.bal = [0] * (POT + 1)  # index 0 is the bank, never read; POT the pot (B22)
         self.seq = 0
-        # The seq the current game's transactions count from (seq - start of them), None if
-        # unknown (a store from before they were counted); the games before are the store's.
+        # The seq the current game's transactions count from (seq - start of them); the
+        # games before are the store's.
         self.start = 0
         self.volume = 2
         # Game night's settings and state, kept by the store as the volume is (B19-B22): the

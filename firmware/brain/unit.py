@@ -184,7 +184,6 @@ class Unit:
         """B17: damage the store found (at boot, or since: a kept game's or a names file) is
         reported on the display and over serial until the banker presses a key."""
         self.store_status = "damaged"
-        self.ledger.store.news = False
         self._unseen = True
         self.error = "store-damaged"
         if self.ledger.ready:

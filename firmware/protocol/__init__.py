@@ -11,7 +11,6 @@ commands (docs/protocol-extensions.md) are protocol/extensions.py's, imported at
 them and kept.
 """
 
-import store
 import jsonw
 from brain.clock import ticks_add, ticks_diff
 from brain.ledger import (AMOUNT, CARDS, FROM, FROM_AFTER, KIND, POT, SEQ, TO, TO_AFTER, UNDOES,
@@ -399,10 +398,7 @@ class Protocol:
         refused = self.no_game()
         if refused:
             return refused
-        try:
-            recs = store.records(self.unit.ledger, n)  # read back by the store's one reader
-        except OSError:
-            return "ERR store-failed the log could not be read back"
+        recs = self.unit.ledger.store.records(n)
         return "OK " + jsonw.dumps(_log_json(self.unit.ledger, recs))
 
     def _advance(self, args):

@@ -80,7 +80,7 @@ def do_set(p, args):
 def _news(p):
     """Damage the store found while it answered (a kept game's file, a names file), reported
     as boot's is (B17)."""
-    if p.unit.ledger.store.news:
+    if p.unit.ledger.store.news():
         p.unit.store_damaged(p.clock.now())
 
 def do_backup(p, args):
@@ -89,12 +89,7 @@ def do_backup(p, args):
     refused = p.no_game()
     if refused:
         return refused
-    from store import kept
-
-    try:
-        snap = kept.snapshot(p.unit.ledger)
-    except OSError:
-        return "ERR store-failed the log could not be read back"
+    snap = p.unit.ledger.store.backup(p.unit.ledger)
     _news(p)
     return "OK " + jsonw.dumps(snap)
 
@@ -115,9 +110,7 @@ def do_names(p, args):
 def do_games(p, args):
     if args:
         return "ERR bad-argument GAMES takes no argument"
-    from store import kept
-
-    got = kept.listing(p.unit.ledger.store)
+    got = p.unit.ledger.store.listing()
     _news(p)
     return "OK " + jsonw.dumps(got)
 
@@ -132,7 +125,8 @@ def do_restore(p, args):
     rec = u.restore_game(gid, p.via)
     _news(p)
     if rec == "game-damaged":
-        n = u.ledger.store.numbers.get(gid if gid is not None else u.ledger.store.games[0])
+        store = u.ledger.store
+        n = store.number_of(gid if gid is not None else store.kept()[0])
         return "ERR game-damaged game %s does not read: it cannot be brought back" % n
     if isinstance(rec, str):
         return "ERR " + rec

@@ -7,9 +7,8 @@ never shows them (its five cells say digits); host tools and the simulator's ban
 Run a few times an evening: protocol/extensions.py imports this module at the first NAME or
 NAMES, so a unit whose host never asks keeps it off its heap.
 
-The store keeps them (`get_names`, `put_names`): on flash (FileStore) two small files written in
-turn, `bank.n0` and `bank.n1`, so a power cut while writing leaves the names of before (B17's
-rule, kept for names too); a store in RAM (MemoryStore) on the store object.
+The store keeps them (`names`, `put_names`): two small files written in turn, so a power cut
+while writing leaves the names of before (B17's rule, kept for names too; store/kept.py).
 
 A name is any text (UTF-8 on the wire and on flash: "José", "李雷") of at most MAX_LEN
 characters (code points) and MAX_BYTES bytes of UTF-8, with no control character (CONTROL):
@@ -107,12 +106,12 @@ WHY = {
 
 def get(store):
     """The six names, card 1 first: each a str or None."""
-    return store.get_names()[1]
+    return store.names()[1]
 
 
 def put(store, card, text):
     """Card's name set (None clears it), durable on return; OSError leaves the old names."""
-    gen, names = store.get_names()
+    gen, names, _ = store.names()
     names = list(names)
     names[card - 1] = text
     store.put_names(gen + 1, names)
@@ -131,10 +130,10 @@ def command(store, name, args):
         if args:
             return "ERR bad-argument NAMES takes no argument"
         try:
-            got = get(store)
+            _, got, bad = store.names()
         except OSError:
             return "ERR store-failed the names could not be read"
-        return "OK " + as_json(got, store.names_bad)
+        return "OK " + as_json(got, bad)
     card = args[0] if args else ""
     if len(card) != 1 or card < "1" or card > "9" or int(card) > CARDS:
         return "ERR bad-argument NAME <card 1-%d> [name: 1-%d characters]" % (CARDS, MAX_LEN)
@@ -144,7 +143,7 @@ def command(store, name, args):
         return "ERR bad-argument " + WHY[why]
     try:
         put(store, int(card), text or None)
-        got = get(store)
-        return "OK " + as_json(got, store.names_bad)
+        _, got, bad = store.names()
+        return "OK " + as_json(got, bad)
     except OSError:
         return "ERR store-failed the name was not kept"

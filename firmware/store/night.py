@@ -5,7 +5,7 @@ ledger's (brain/ledger.py, POT), moved by transactions like a card's.
 
 A game that never plays game night never writes any of it, and its store never loads this
 module: slot.py keeps a night line's payload as it reads it, and this module reads it when
-there is one (boot) or writes one (a change, a checkpoint).
+there is one (boot) or writes one (a change, a checkpoint, BACKUP).
 
     p <0|1>                               the pot on or off (B22)
     n - | n <on 0|1> <a1> ... <a6>        the count (B19): each card's additions, - for none
@@ -69,35 +69,22 @@ def check_clock(t):
 
 
 def plain(ledger, pot=None):
-    """The "night" entry (JSON pairs) of a checkpoint's header, or of a snapshot with pot (the
-    pot's money at the snapshot's base: a header keeps it beside "base" and "bal", as "pot"),
-    or None when there is nothing of game night to keep."""
-    if not ledger.pot_on and not pot and ledger.count is None and ledger.clock is None:
-        return None
+    """The "night" entry (JSON pairs) of a checkpoint's header, or of BACKUP's with pot (the
+    pot's money at its base: a header keeps it beside "base" and "bal", as "pot")."""
     pairs = (("pot_on", ledger.pot_on), ("count", ledger.count),
              ("clock", None if ledger.clock is None else list(ledger.clock)))
     return pairs if pot is None else pairs + (("pot", pot),)
 
 
 def read(entry, lines):
-    """{pot_on, pot, count, clock} from a "night" entry (a dict, or None; pot: a snapshot's, 0
-    in a header's) and the night lines read after it ({tag: payload bytes}); ValueError (or
-    the like) if they do not read."""
+    """(pot on, count, clock) from a header's "night" entry (a dict, or None) and the night
+    lines read after it ({tag: payload bytes}, the last of each); ValueError (or the like) if
+    they do not read."""
     entry = entry or {}
-    got = {"pot_on": bool(entry.get("pot_on", False)), "pot": int(entry.get("pot", 0)),
-           "count": check_count(entry.get("count")), "clock": check_clock(entry.get("clock"))}
-    if got["pot"] < 0:
-        raise ValueError("pot")
-    for tag in TAGS:
-        b = lines.get(tag)
+    got = [bool(entry.get("pot_on", False)), check_count(entry.get("count")),
+           check_clock(entry.get("clock"))]
+    for i in range(3):
+        b = lines.get(TAGS[i])
         if b is not None:
-            value = parse(tag, b.decode())
-            got[("pot_on", "count", "clock")[TAGS.index(tag)]] = value
-    return got
-
-
-def into(ledger, got):
-    """The ledger's game night from what read() gave (load.restore)."""
-    ledger.pot_on = got["pot_on"]
-    ledger.count = got["count"]
-    ledger.clock = got["clock"]
+            got[i] = parse(TAGS[i], b.decode())
+    return tuple(got)

@@ -5,13 +5,14 @@ from board import rng
 from desktop import seeded
 from desktop.vclock import VirtualClock
 from protocol import Protocol
-from desktop.memstore import MemoryStore
+from desktop.memfs import MemFS
+from store import FileStore
 from brain.unit import Unit
 
 
 class Rig:
     def __init__(self, profile=None, seed=1, store=None):
-        self.store = store if store is not None else MemoryStore()
+        self.store = store if store is not None else FileStore("bank", MemFS())
         self.clock = VirtualClock()
         # seed None: the hardware's random numbers, as a Pico draws them (rng.Entropy)
         self.unit = Unit(self.store, rng.Entropy() if seed is None else seeded.Seeded(seed),

@@ -8,7 +8,6 @@ part of it landed). `session` is a scripted game of mixed transactions (with nig
 night's writes among them: B19-B22); `state` is what a reboot must find.
 """
 
-from store import load as storeload
 from brain import games
 from brain import ledger as L
 from brain.ledger import Ledger
@@ -147,12 +146,12 @@ def state(ledger):
     if not ledger.ready:
         return None
     kept = []  # the kept games (B11), as the banker would see them
-    for gid in ledger.store.games:
-        g = ledger.store.get_game(gid)
+    for gid in ledger.store.kept():
+        g = ledger.store.game(gid)
         kept.append(None if g is None else (g["id"], g["profile"], g["seq"], g["transactions"],
                                             tuple(g["balances"]), g["pot"]))
     prev = (tuple(kept), ledger.start)
-    log = storeload.records(ledger)
+    log = ledger.store.records()
     ends = (len(log), log[0] if log else None, log[-1] if log else None)
     night = (ledger.pot_on, None if ledger.count is None else tuple(ledger.count),
              None if ledger.clock is None else tuple(ledger.clock))
@@ -238,7 +237,8 @@ def session(ledger, n, seed=7, before=None, after=None, night=False):
         elif c < 99:
             r = games.reset(ledger)
         else:
-            r = games.restore_previous(ledger)
+            r = games.restore_game(ledger, None)
+            r = r if isinstance(r, str) else None  # a restore is not counted as a move
         if isinstance(r, tuple):
             last = r
             txns += 1

@@ -1,17 +1,16 @@
-"""The log lives in the store, not in RAM (brain/ledger.py, store/): what LOG (docs/protocol.md,
-serial protocol), BACKUP and a checkpoint read back is exactly what was committed (B6, B10,
-B17), a write that failed never shows, and a slot that no longer reads costs the history, never the
-money. The rare code is imported where it is first used and kept: a reboot mid-game loads
-neither the new-game code nor the deal timer (B11, B12, B13); the store's reader
-(store/slot.py) and checkpoint writer stay imported once used."""
+"""The log lives in the store (brain/ledger.py, store/): what LOG (docs/protocol.md, serial
+protocol), BACKUP and a checkpoint carry is exactly what was committed (B6, B10, B17), a write
+that failed never shows, and a slot that goes bad under a running unit costs neither the money
+nor the history: the store holds its last records in RAM and never reads the slot back. The rare
+code is imported where it is first used and kept: a reboot mid-game loads neither the new-game
+code nor the deal timer (B11, B12, B13); the store's format (store/slot.py) stays imported."""
 
-from store import load as storeload
 import sys
 
 from brain import ledger as L
 from harness import Rig
 from store import FileStore
-from desktop.memstore import MemoryStore
+from desktop.memfs import MemFS
 from storerig import FaultFS
 
 
@@ -23,7 +22,7 @@ def _file_rig(journal_max=None, keep=None):
 
 
 def test_records_give_the_balances_each_move_left():
-    for store in (MemoryStore(), FileStore("bank", FaultFS())):
+    for store in (FileStore("bank", MemFS()), FileStore("bank", FaultFS())):
         r = Rig(store=store)
         r.unit.card_in("L", 1, r.clock.now())
         r.unit.card_in("R", 2, r.clock.now())
@@ -32,25 +31,25 @@ def test_records_give_the_balances_each_move_left():
         r.press("1M-")  # 2 pays the bank
         led = r.unit.ledger
         # What each commit announced, balances after included:
-        assert r.txns == storeload.records(led)
-        assert storeload.records(led, 1) == [r.txns[-1]]
-        assert storeload.records(led, 0) == [] and storeload.records(led, -3) == []
+        assert r.txns == led.store.records()
+        assert led.store.records(1) == [r.txns[-1]]
+        assert led.store.records(0) == [] and led.store.records(-3) == []
 
 
 def test_the_store_keeps_its_last_records_and_folds_older_ones_into_its_base():
-    for store in (MemoryStore(), FileStore("bank", FaultFS(), journal_max=4)):
+    for store in (FileStore("bank", MemFS()), FileStore("bank", FaultFS(), journal_max=4)):
         store.keep = 10
         r = Rig(store=store)
         led = r.unit.ledger
         r.unit.card_in("L", 1, r.clock.now())
         for _ in range(25):
             r.press("10K+")
-        assert storeload.records(led) == r.txns[-10:]
-        base, log = led.store.history(led.seq, None, False)
+        assert led.store.records() == r.txns[-10:]
+        base = led.store.base
         assert base[1] == led.profile.start + 15 * 10000  # the 15 folded away
         assert led.bal[1] == led.profile.start + 25 * 10000
         r2 = Rig(store=store)  # a reboot reads the same back
-        assert storeload.records(r2.unit.ledger) == r.txns[-10:] and r2.unit.ledger.bal == led.bal
+        assert r2.unit.ledger.store.records() == r.txns[-10:] and r2.unit.ledger.bal == led.bal
 
 
 def test_a_write_that_failed_but_landed_is_not_in_the_log_and_the_next_checkpoint_drops_it():
@@ -58,19 +57,19 @@ def test_a_write_that_failed_but_landed_is_not_in_the_log_and_the_next_checkpoin
     led = r.unit.ledger
     fs = led.store.fs
     r.press("10K+")
-    before = (led.seq, list(led.bal), storeload.records(led))
+    before = (led.seq, list(led.bal), led.store.records())
     fs.fail_at = fs.steps + 3  # open, write, then the flush fails: the line is on flash
     r.press("20K+")
     fs.fail_at = None
     assert r.unit.error == "store-failed"
     # B17: refused means nothing happened
-    assert (led.seq, led.bal, storeload.records(led)) == before
+    assert (led.seq, led.bal, led.store.records()) == before
     r.press("C", "30K+")  # B2 kept the refused entry. The store no longer trusts its slot's
     # end: this write is a fresh checkpoint
-    assert [t[L.AMOUNT] for t in storeload.records(led)] == [10000, 30000]
+    assert [t[L.AMOUNT] for t in led.store.records()] == [10000, 30000]
     r2 = Rig(store=FileStore("bank", fs))
     assert r2.unit.store_status == "ok"
-    assert storeload.records(r2.unit.ledger) == storeload.records(led)
+    assert r2.unit.ledger.store.records() == led.store.records()
     assert r2.unit.ledger.bal == led.bal
 
 
@@ -87,29 +86,27 @@ def test_a_volume_change_the_store_refuses_leaves_the_volume_as_it_was_b12():
     assert Rig(store=FileStore("bank", fs)).unit.ledger.volume == 1
 
 
-def test_a_slot_that_no_longer_reads_loses_the_log_not_the_money():
+def test_a_slot_that_goes_bad_under_a_running_unit_costs_neither_money_nor_history():
+    # B17: the checkpoint carries the log the store holds, not what the damaged slot would
+    # read back.
     r = _file_rig(journal_max=3)
     led = r.unit.ledger
     store = led.store
     r.press("10K+")
     path = store.paths[store.cur]
     store.fs.files[path][20] ^= 0x01  # the header line of the slot in use goes bad
-    try:
-        storeload.records(led)
-        assert False, "a bad slot read back"
-    except OSError:
-        pass
+    assert led.store.records() == r.txns
     for _ in range(3):  # the third append fills the journal: a checkpoint from the balances
         r.press("10K+")
     assert led.bal[1] == led.profile.start + 4 * 10000
-    assert storeload.records(led) == r.txns[-1:]  # the checkpoint started the log again from there
+    assert led.store.records() == r.txns  # the checkpoint carried the whole log on
     r2 = Rig(store=FileStore("bank", store.fs))
     assert r2.unit.ledger.bal == led.bal and r2.unit.ledger.seq == led.seq
+    assert r2.unit.ledger.store.records() == r.txns
 
 
-def test_a_bad_line_mid_slot_stops_the_log_there_and_no_checkpoint_carries_a_short_one():
-    # B17: LOG shows what reads, as boot does; a checkpoint takes the whole log or none, since
-    # a short log under the balances would fold to less money at the next boot.
+def test_a_bad_line_mid_slot_is_not_carried_into_the_next_checkpoint():
+    # B17: the store's records are what was committed, whatever the slot's lines turned into.
     r = _file_rig(journal_max=6)
     led = r.unit.ledger
     store = led.store
@@ -119,15 +116,16 @@ def test_a_bad_line_mid_slot_stops_the_log_there_and_no_checkpoint_carries_a_sho
     lines = bytes(data).split(b"\n")
     at = sum(len(x) + 1 for x in lines[:-3]) + 20  # inside the second-to-last record's line
     data[at] ^= 0x01
-    assert [t[L.AMOUNT] for t in storeload.records(led)] == [10000]  # up to the bad line
+    assert [t[L.AMOUNT] for t in led.store.records()] == [10000, 20000, 30000]
     assert led.bal[1] == led.profile.start + 60000  # the balances in RAM stand
     for _ in range(4):  # 3 more fill the journal (6 lines); the 4th is a checkpoint
         r.press("10K+")
     assert len(r.txns) == 7
-    assert storeload.records(led) == r.txns[-1:]  # the checkpoint began again from the balances
+    assert led.store.records() == r.txns
     r2 = Rig(store=FileStore("bank", store.fs))
     assert r2.unit.ledger.bal == led.bal and r2.unit.ledger.seq == led.seq
     assert r2.unit.ledger.bal[1] == led.profile.start + 100000
+    assert r2.unit.ledger.store.records() == r.txns
 
 
 def test_a_line_with_a_good_crc_but_no_record_in_it_is_not_read_as_one():
@@ -139,15 +137,12 @@ def test_a_line_with_a_good_crc_but_no_record_in_it_is_not_read_as_one():
     store = led.store
     r.press("10K+")
     store.fs.files[store.paths[store.cur]].extend(line("r 2"))
-    assert [t[0] for t in storeload.records(led)] == [1]
-    r.press("20K+")  # appended after the odd line: LOG stops before both, as boot would
-    assert [t[0] for t in storeload.records(led)] == [1]
-    try:
-        led.store.history(led.seq, None, False)
-        assert False, "a checkpoint would carry a log that stops short"
-    except OSError:
-        pass
+    r.press("20K+")  # appended after the odd line: boot stops before both
     assert led.bal[1] == led.profile.start + 30000
+    r2 = Rig(store=FileStore("bank", store.fs))
+    assert r2.unit.store_status == "damaged"
+    assert [t[0] for t in r2.unit.ledger.store.records()] == [1]
+    assert r2.unit.ledger.bal[1] == led.profile.start + 10000  # the lines before the damage
 
 
 def _unload(*names):
@@ -186,7 +181,7 @@ def test_rare_changes_load_their_code_where_first_used_and_keep_it():
 
 
 def test_a_new_game_and_the_volume_read_back_after_a_reboot():
-    store = MemoryStore()
+    store = FileStore("bank", MemFS())
     r = Rig(store=store)
     r.hold("C", 3000)  # B11: a new game
     assert r.games == 1
@@ -197,8 +192,8 @@ def test_a_new_game_and_the_volume_read_back_after_a_reboot():
 
 
 def test_the_store_keeps_its_code_once_imported_and_reads_the_same_log_again():
-    # The slot reader and the checkpoint writer are plain imports, kept once loaded
-    # (plain imports in store/); reading the log does not change what it reads.
+    # The slot format is a plain import, kept once loaded; reading the log does not change
+    # what it reads.
     store = FileStore("bank", FaultFS(), journal_max=2)
     r = Rig(store=store)
     r.unit.card_in("L", 1, r.clock.now())
@@ -207,16 +202,16 @@ def test_the_store_keeps_its_code_once_imported_and_reads_the_same_log_again():
     for _ in range(3):
         r.press("10K+")
     assert store.gen > gen  # a checkpoint was written
-    code = (sys.modules["store.slot"], sys.modules["store.checkpoint"])
-    first = storeload.records(led)
-    assert len(first) == 3 and storeload.records(led) == first  # LOG twice: the same records
-    assert storeload.records(led, 2) == first[1:]
+    code = sys.modules["store.slot"]
+    first = led.store.records()
+    assert len(first) == 3 and led.store.records() == first  # LOG twice: the same records
+    assert led.store.records(2) == first[1:]
     gen = store.gen
     for _ in range(3):  # two appends fill the journal; the third is a checkpoint
         r.press("10K+")
     assert store.gen > gen  # another checkpoint, from the same code
-    assert (sys.modules["store.slot"], sys.modules["store.checkpoint"]) == code
-    assert storeload.records(led)[:3] == first and len(storeload.records(led)) == 6
+    assert sys.modules["store.slot"] is code
+    assert led.store.records()[:3] == first and len(led.store.records()) == 6
     r2 = Rig(store=FileStore("bank", store.fs))  # and it reads back
-    assert storeload.records(r2.unit.ledger) == storeload.records(led)
+    assert r2.unit.ledger.store.records() == led.store.records()
     assert r2.unit.ledger.bal == led.bal

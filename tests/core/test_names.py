@@ -175,7 +175,7 @@ def test_names_in_a_store_in_ram():
 
 try:
     from lfsdev import LFS2, mkfs, mount, RamDev
-    from desktop.memstore import VfsFS
+    from desktop.memfs import VfsFS
 except ImportError:  # lfsdev needs nothing CPython lacks, but stay safe
     LFS2 = None
 

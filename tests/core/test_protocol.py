@@ -260,19 +260,10 @@ def test_unprintable_characters_in_text_lines_too():
 
 def _recovered():
     """A unit whose store had to fall back to its last good copy at boot (B17)."""
-    from desktop.memstore import MemoryStore
-
     from harness import Rig
 
-    class Recovered(MemoryStore):
-        def load(self):
-            snap = MemoryStore.load(self)
-            if snap is not None:
-                self.status = "damaged"
-            return snap
-
-    st = Recovered()
-    Rig(store=st)  # a game is stored
+    st = Rig().store  # a game is stored
+    st.fs.files[st.paths[st.cur]].extend(b"00000000 r junk\n")  # then a line goes bad
     return Rig(store=st)
 
 

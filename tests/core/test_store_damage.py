@@ -5,7 +5,6 @@ finds the last state, or an earlier state it has a whole copy of, or reports the
 
 import json
 
-from store import load as storeload
 from desktop import seeded
 from protocol import Protocol
 from storerig import FaultFS, Rand, SmallLedger, copy_files, session, state
@@ -22,7 +21,7 @@ def _played(ops=70, seed=5):
     """A game on FaultFS; the files, the final state and every state the game went through."""
     fs = FaultFS()
     led = SmallLedger(FileStore("/bank", fs=fs, journal_max=J))
-    storeload.into(led, None)
+    led.store.load(led, None)
     history = [state(led)]
 
     def after(i):
@@ -35,7 +34,7 @@ def _played(ops=70, seed=5):
 def _boot(files):
     fs = FaultFS(copy_files(files))
     led = SmallLedger(FileStore("/bank", fs=fs, journal_max=J))
-    status = storeload.into(led, None)
+    status = led.store.load(led, None)
     return led, status
 
 

@@ -5,7 +5,7 @@ line whose newline was flipped counts and is carried on whole by the next checkp
 last line whose newline is missing was never committed."""
 
 from brain.ledger import Ledger
-from store import FileStore, line, load as storeload
+from store import FileStore, line
 from storerig import FaultFS, copy_files
 
 
@@ -13,7 +13,7 @@ def _played(txns, journal_max=4):
     """A game of txns receipts on card 1 (one checkpoint every journal_max + 1)."""
     fs = FaultFS()
     led = Ledger(FileStore("/bank", fs=fs, journal_max=journal_max), None)
-    assert storeload.into(led, None) == "new"
+    assert led.store.load(led, None) == "new"
     for i in range(txns):
         led.move("receive", 0, 1, 10000 * (i + 1), 0)
     return fs, led
@@ -21,7 +21,7 @@ def _played(txns, journal_max=4):
 
 def _boot(fs):
     led = Ledger(FileStore("/bank", fs=fs, journal_max=4), None)
-    return led, storeload.into(led, None)
+    return led, led.store.load(led, None)
 
 
 def _in_use(fs, led):
@@ -61,33 +61,33 @@ def test_a_slot_too_big_for_ram_is_unreadable_and_the_other_slot_is_used():
 
 def test_a_flipped_last_newline_counts_and_the_next_checkpoint_carries_it_on():
     fs, led = _played(7)
-    want = storeload.records(led)
+    want = led.store.records()
     _in_use(fs, led)[-1] ^= 0x01  # "\n" -> "\x0b": the line is whole, its end is damaged
     led2, status = _boot(FaultFS(copy_files(fs.files)))
     assert status == "damaged" and led2.bal == led.bal and led2.seq == 7
-    assert storeload.records(led2) == want
+    assert led2.store.records() == want
     gen = led2.store.gen
     led2.move("receive", 0, 2, 5000, 0)  # the slot is not appended to: a checkpoint
     assert led2.store.gen == gen + 1
     led3, status = _boot(FaultFS(copy_files(led2.store.fs.files)))
     assert status == "ok" and led3.bal == led2.bal
-    assert storeload.records(led3)[:-1] == want and len(storeload.records(led3)) == 8
+    assert led3.store.records()[:-1] == want and len(led3.store.records()) == 8
 
 
 def test_a_last_line_without_its_newline_was_never_acknowledged_and_does_not_count():
     # B17: a line is committed only once its "\n" is on flash. A short write to a full flash
     # lands all but the "\n": the CRC of what landed reads, yet the line is a cut append.
     fs, led = _played(7)
-    want = storeload.records(led)
+    want = led.store.records()
     r8 = "r 8 receive 0 1 80000 0 %d 0 key" % (led.bal[1] + 80000)  # the next one, whole
     _in_use(fs, led).extend(line(r8)[:-1])
     led2, status = _boot(FaultFS(copy_files(fs.files)))
     assert status == "ok" and led2.bal == led.bal and led2.seq == 7
-    assert storeload.records(led2) == want
+    assert led2.store.records() == want
     gen = led2.store.gen
     led2.move("receive", 0, 2, 5000, 0)  # nothing may follow a cut line: a checkpoint
     assert led2.store.gen == gen + 1
     led3, status = _boot(FaultFS(copy_files(led2.store.fs.files)))
     assert status == "ok" and led3.bal == led2.bal and led3.seq == 8
-    assert storeload.records(led3)[:-1] == want
-    assert storeload.records(led3)[-1][1:5] == ("receive", 0, 2, 5000)
+    assert led3.store.records()[:-1] == want
+    assert led3.store.records()[-1][1:5] == ("receive", 0, 2, 5000)

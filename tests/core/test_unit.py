@@ -1,6 +1,5 @@
 """The unit's rules B2-B16 and B18, through its events, on a virtual clock."""
 
-from store import load as storeload
 from harness import Rig
 
 START = 15000000
@@ -97,7 +96,7 @@ def test_b6_transfer_is_one_transaction():
     r.insert("R", 1)
     r.insert("L", 2)
     r.press("1M-")
-    (rec,) = storeload.records(r.unit.ledger)
+    (rec,) = r.unit.ledger.store.records()
     assert rec[1] == "transfer" and rec[2] == 1 and rec[3] == 2 and rec[4] == 1000000
 
 
@@ -193,7 +192,7 @@ def test_b9_go_once_per_insertion():
     r.insert("L", 1)
     r.press("M")
     assert r.bal(1) == START + 4000000
-    assert storeload.records(r.unit.ledger)[-1][1] == "go"
+    assert r.unit.ledger.store.records()[-1][1] == "go"
 
 
 def test_b9_go_needs_one_card_in_l():
@@ -228,7 +227,7 @@ def test_b10_undo_one_level_logged():
     r.insert("L", 1)
     r.press("100K+", "C")
     assert r.bal(1) == START
-    log = storeload.records(r.unit.ledger)
+    log = r.unit.ledger.store.records()
     assert log[-1][1] == "undo" and log[-1][7] == log[-2][0]
     r.press("C")  # one level only: nothing more happens
     assert r.bal(1) == START and len(log) == 2
@@ -292,13 +291,13 @@ def test_b11_new_game_after_3s_hold():
     assert r.bal(1) == START - 5000000
     r.hold("C", 3000)
     assert r.bal(1) == START
-    assert storeload.records(r.unit.ledger) == []
+    assert r.unit.ledger.store.records() == []
     assert "new-game" in r.take_tones()
     r.insert("R", 1)
     r.press("1M-")
-    assert storeload.records(r.unit.ledger)[0][0] == seq + 1  # seq numbers continue
+    assert r.unit.ledger.store.records()[0][0] == seq + 1  # seq numbers continue
     st = r.unit.ledger.store
-    assert st.get_game(st.games[0])["balances"][0] == START - 5000000  # the game before, kept
+    assert st.game(st.games[0])["balances"][0] == START - 5000000  # the game before, kept
 
 
 def test_b11_a_hosts_new_game_ends_the_session_as_the_keypads_does():
@@ -337,7 +336,7 @@ def test_the_log_says_where_each_move_came_from():
     r.press("M")  # the keypad's Go (B9)
     assert [(t[1], t[8]) for t in r.txns] == [("receive", "serial"), ("undo", "key"),
                                               ("go", "key")]
-    assert storeload.records(u.ledger) == r.txns  # and the store keeps it so
+    assert u.ledger.store.records() == r.txns  # and the store keeps it so
     # Maintenance needs someone at the unit: DEAL held over serial is only a DEAL.
     u.key_down("DEAL", r.clock.now(), "serial")
     r.advance(3000)
