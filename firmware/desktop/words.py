@@ -275,6 +275,9 @@ TEXTS = {
         "table.no-game": ("The unit found no good copy of the game: the banker starts a new "
                           "game or brings a kept one back."),
         "table.read-only": "Read only: the banker moves the money on the unit.",
+        "table.to-pot": "into the Free Parking pot",
+        "table.from-pot": "from the Free Parking pot",
+        "table.count": "The count",
         "page.own-unit": ("This phone is a unit of its own; scan the table's code to follow "
                           "the game."),
         "term.table": "phones at the table: {url} (t: its QR code)",
@@ -541,6 +544,9 @@ TEXTS = {
                           "banquier lance une nouvelle partie ou en reprend une gard\u00e9e."),
         "table.read-only": ("Lecture seule : le banquier fait les op\u00e9rations sur "
                             "l'appareil."),
+        "table.to-pot": "au pot du Parc gratuit",
+        "table.from-pot": "du pot du Parc gratuit",
+        "table.count": "Le d\u00e9compte",
         "page.own-unit": ("Ce t\u00e9l\u00e9phone est un appareil \u00e0 part ; scannez le code "
                           "de la table pour suivre la partie."),
         "term.table": "t\u00e9l\u00e9phones \u00e0 la table : {url} (t : son code QR)",
@@ -942,8 +948,7 @@ def night(pot, clock, count, profile=None, names=None, lang=None):
     if pot is not None:
         out.append(say("night.pot", lang, amount=amount(pot, profile)))
     if clock:
-        left = clock.get("left") or 0
-        m = (left + 59999) // 60000
+        m = minutes_left(clock.get("left") or 0)
         if clock.get("over"):
             out.append(say("night.clock.over", lang))
         else:
@@ -952,6 +957,12 @@ def night(pot, clock, count, profile=None, names=None, lang=None):
     if count and count.get("on"):
         out.append(counted(count, profile, names, lang))
     return out
+
+
+def minutes_left(left):
+    """The game clock's milliseconds left as the minutes said (B20): whole minutes, rounded up,
+    so that "1 min left" lasts until the end."""
+    return (left + 59999) // 60000
 
 
 def counted(count, profile=None, names=None, lang=None):
