@@ -154,6 +154,13 @@ TEXTS = {
         "panel.back-needs": ("bringing a game back needs maintenance mode: hold DEAL for 3 "
                              "seconds on the unit, then try again"),
         "panel.back-refused": "game {game} was not brought back: {why}",
+        "panel.pot": "Free Parking pot",
+        "panel.pot-on": ("the Free Parking pot is on: a card in R, an amount and + put money "
+                         "in it"),
+        "panel.pot-off": "the Free Parking pot is off",
+        "panel.pot-needs": ("turning the Free Parking pot on or off needs maintenance mode: hold "
+                            "DEAL for 3 seconds on the unit, then try again"),
+        "panel.pot-refused": "the Free Parking pot was not switched: {why}",
         "panel.every": "every player",
         # the terminal
         "term.help1": ("keys: 0-9 . m k c  +/= -  d/space: DEAL   n: new game (hold C 3 s)   S: "
@@ -415,6 +422,14 @@ TEXTS = {
         "panel.back-needs": ("reprendre une partie demande le mode maintenance : maintenez DEAL "
                              "3 secondes sur l'appareil, puis r\u00e9essayez"),
         "panel.back-refused": "la partie {game} n'a pas \u00e9t\u00e9 reprise : {why}",
+        "panel.pot": "pot du Parc gratuit",
+        "panel.pot-on": ("le pot du Parc gratuit est activ\u00e9 : une carte en R, un montant et "
+                         "+ y mettent de l'argent"),
+        "panel.pot-off": "le pot du Parc gratuit est d\u00e9sactiv\u00e9",
+        "panel.pot-needs": ("activer ou d\u00e9sactiver le pot du Parc gratuit demande le mode "
+                            "maintenance : maintenez DEAL 3 secondes sur l'appareil, puis "
+                            "r\u00e9essayez"),
+        "panel.pot-refused": "le pot du Parc gratuit n'a pas \u00e9t\u00e9 chang\u00e9 : {why}",
         "panel.every": "tous les joueurs",
         "term.help1": ("touches : 0-9 . m k c  +/= -  d/espace : DEAL   n : nouvelle partie "
                        "(C maintenu 3 s)   S : maintenance (DEAL maintenu 3 s)"),
@@ -898,6 +913,19 @@ def brought_back(game, reply, lang=None):
     if reply.split()[1:2] == ["maintenance-required"]:
         return say("panel.back-needs", lang)
     return say("panel.back-refused", lang, game=game_number(game), why=reply[4:])
+
+
+def pot_switched(on, reply, pot=0, profile=None, lang=None):
+    """What a banker panel's pot switch says of SET POT's reply (B22): on, off, or the unit's
+    refusal in words (maintenance mode needed; the money in it to collect first, `pot`)."""
+    if reply.startswith("OK"):
+        return say("panel.pot-on" if on else "panel.pot-off", lang)
+    code = (reply.split() + [""])[1]
+    if code == "maintenance-required":
+        return say("panel.pot-needs", lang)
+    if code == "pot-not-empty":
+        return explain(code, balances={POT: pot}, profile=profile, lang=lang)
+    return say("panel.pot-refused", lang, why=reply[4:])
 
 
 def when(t, lang=None):
