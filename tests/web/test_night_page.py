@@ -70,15 +70,18 @@ def test_b22_the_panels_pot_switch_asks_the_unit_and_says_its_refusals(page):
     box.click()  # off with money in it: refused, with its amount
     assert _text(drv, "pot-said") == "the pot holds 1 M: collect it before turning the pot off"
     assert switch.is_selected() and '"pot": 1000000' in page.send("STATE")[-1]
-    drv.find_element("id", "lang").send_keys("Fran\u00e7ais")
-    assert box.text == "pot du Parc gratuit"
-    box.click()
-    assert _text(drv, "pot-said") == ("le pot contient 1 M : ramassez-le avant de "
-                                      "d\u00e9sactiver le pot")
-    _hold_deal(page)
-    _act(drv, ("in", "L", 3), ("key", "+"), ("out", "L"))  # the pot collected
-    _hold_deal(page)
-    box.click()
-    assert _text(drv, "pot-said") == "le pot du Parc gratuit est d\u00e9sactiv\u00e9"
-    assert not switch.is_selected() and _text(drv, "pot-amount") == ""
-    assert '"pot": null' in page.send("STATE")[-1]
+    drv.find_element("id", "lang").send_keys("Fran\u00e7ais")  # kept for the next load...
+    try:
+        assert box.text == "pot du Parc gratuit"
+        box.click()
+        assert _text(drv, "pot-said") == ("le pot contient 1 M : ramassez-le avant de "
+                                          "d\u00e9sactiver le pot")
+        _hold_deal(page)
+        _act(drv, ("in", "L", 3), ("key", "+"), ("out", "L"))  # the pot collected
+        _hold_deal(page)
+        box.click()
+        assert _text(drv, "pot-said") == "le pot du Parc gratuit est d\u00e9sactiv\u00e9"
+        assert not switch.is_selected() and _text(drv, "pot-amount") == ""
+        assert '"pot": null' in page.send("STATE")[-1]
+    finally:
+        drv.find_element("id", "lang").send_keys("English")  # ... so English again
