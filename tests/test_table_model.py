@@ -194,6 +194,12 @@ def test_a_feed_that_sends_nonsense_changes_nothing():
                  "balances": {"1": "lots"}}),
         ("newgame", {"profile": "world", "balances": {"1": 1}}),
         ("power", {"power": "dim"}),
+        ("txn", {"seq": 9, "kind": "pot-in", "from": 1, "to": "pot", "amount": 5,
+                 "balances": {"pot": -5}}),
+        ("pot", {"pot": "full"}),
+        ("clock", {"clock": {"minutes": 45, "left": 9, "running": "yes", "over": False}}),
+        ("count", {"count": {"on": True, "cards": {"7": 1}, "ranking": [7]}}),
+        ("count", ["on"]),
     ]
     for kind, data in bad:
         with pytest.raises(Bad):
@@ -204,6 +210,55 @@ def test_a_feed_that_sends_nonsense_changes_nothing():
         table.snapshot(unit.ask("HELLO"), unit.ask("STATE"), {"1": 5}, [])
     after = table.whole()
     assert after == before
+
+
+def whole_now(unit):
+    """The view of a table that reads the whole game now (its STATE, BALANCES, LOG)."""
+    table = Table()
+    follow.read_whole(table, ProtocolClient(unit.host))
+    return table.whole()
+
+
+def test_b19_b20_b22_game_night_on_the_phones_from_the_events_alone():
+    # The pot's money, the clock's minutes and the count's ranking, kept from the events as
+    # they come (no STATE asked after the first): each time what a table reading STATE now
+    # shows, and the history with the pot's moves in it.
+    unit = Unit("--pot", "on")
+    table = followed(unit)
+
+    def night(*lines):
+        for line in lines:
+            unit.do(line)
+        take_events(unit, table)
+        got = table.whole()
+        assert got["night"] == whole_now(unit)["night"]
+        assert got["balances"] == unit.ask("BALANCES") and as_logged(got) == logged(unit)
+        return got["night"]
+
+    assert night() == {"pot": 0, "pot_shown": "0", "clock": None, "count": None}
+    got = night("INSERT R 2", "KEY 1M+", "REMOVE R")  # into the pot (B22)
+    assert got["pot"] == 1000000 and got["pot_shown"] == "1 M"
+    assert table.whole()["log"][-1]["to"] == "pot"
+    assert night("INSERT L 4", "KEY +", "REMOVE L")["pot"] == 0  # collected whole
+    assert night("INSERT R 5", "KEY 500K+", "REMOVE R")["pot_shown"] == "500 k"
+    got = night("KEY K 4 5 +", "KEY K")  # a 45-minute clock (B20)
+    assert got["clock"] == {"minutes": 45, "min_left": 45, "running": True, "over": False}
+    assert night("ADVANCE 60000")["clock"]["min_left"] == 44
+    got = night("KEY C", "KEY K", "KEY -", "KEY K")  # woken, then the clock stopped
+    assert got["clock"] == {"minutes": 45, "min_left": 44, "running": False, "over": False}
+    got = night("KEY K +", "KEY K", "ADVANCE %d" % (44 * 60000))
+    assert got["clock"] == {"minutes": 45, "min_left": 0, "running": False, "over": True}
+    got = night("KEY C", "KEY 5")  # woken; the key after End starts the count (B19)
+    assert got["count"] == {"on": True, "rows": []}
+    got = night("INSERT L 3", "KEY 9M+", "REMOVE L", "INSERT L 6", "KEY 9M+", "REMOVE L",
+                "INSERT R 2", "REMOVE R")
+    assert got["count"]["rows"] == [[1, 3, 24000000, "24 M"], [1, 6, 24000000, "24 M"],
+                                    [3, 2, 14000000, "14 M"]]  # a shared first place
+    unit.host.unit.maintenance = True  # as DEAL held 3 s on the keypad leaves it
+    got = night("SET BALANCE 2 30000000")  # a count follows its card's balance
+    assert got["count"]["rows"][0] == [1, 2, 30000000, "30 M"]
+    got = night("HOLD C 3000")  # a new game (B11): the pot empty, no clock, no count
+    assert got == {"pot": 0, "pot_shown": "0", "clock": None, "count": None}
 
 
 def test_the_units_state_is_said_switched_off_and_in_maintenance():

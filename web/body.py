@@ -35,7 +35,7 @@ from board import segments  # noqa: E402
 from brain import clock as fwclock  # noqa: E402
 from brain.clock import ticks_diff  # noqa: E402
 from brain import tones  # noqa: E402
-from brain.ledger import CARDS  # noqa: E402
+from brain.ledger import CARDS, POT  # noqa: E402
 from desktop import seeded  # noqa: E402
 from desktop import vclock  # noqa: E402
 from desktop import words  # noqa: E402
@@ -52,7 +52,8 @@ LOG_LINES = 12
 HOLD_TICK_MS = 100  # how often a held C or DEAL redraws its countdown on a real clock
 # The window's words the page shows as they are (the maintenance label, the dark glass's, the
 # kept games'): its sentences, not copies of them.
-SHARED = ("win.maintenance", "win.off-glass", "win.previous", "win.none-kept", "win.bring-back")
+SHARED = ("win.maintenance", "win.off-glass", "win.previous", "win.none-kept", "win.bring-back",
+          "panel.pot")
 
 
 def _ticks_ms():
@@ -167,6 +168,7 @@ class Page:
         self.key = None
         self.status = ""
         self.panel_said = ""
+        self.pot_said = ""  # the pot switch's outcome, beside it
         self.note = ""
         self.held_at = {}
         self.unit.listeners.append(self._on_unit)
@@ -223,6 +225,13 @@ class Page:
         reply = self.desk.handle("RESTORE GAME %s" % gid)[-1]
         self.status = self.panel_said = words.brought_back(game, reply)
 
+    def switch_pot(self, on):
+        """The panel's pot switch: SET POT on the panel's own line, as the window's (B22): the
+        unit decides (maintenance mode, never off while the pot holds money), said in words."""
+        reply = self.desk.handle("SET POT %s" % ("ON" if on else "OFF"))[-1]
+        led = self.unit.ledger
+        self.status = self.pot_said = words.pot_switched(on, reply, led.bal[POT], led.profile)
+
     def step(self):
         """App's step at the clock's now: the timers that are due, the events put on the board,
         the picture, the tones, the protocol's events."""
@@ -278,7 +287,9 @@ class Page:
             "log": self._recent(), "games": self._games, "wait": wait, "names": self.names,
             "events": self.console.take(), "said": self.said(held),
             "hold": [held[0], held[1]] if held else None, "maintenance": u.maintenance,
-            "panel_said": self.panel_said,
+            "panel_said": self.panel_said, "pot_on": led.pot_on, "pot_said": self.pot_said,
+            # the pot's money whenever it holds some, as STATE shows it
+            "pot": self._amount(led.bal[POT]) if led.pot_on or led.bal[POT] else None,
         })
 
 
@@ -316,12 +327,14 @@ def call(op, a=None, b=None):
     """One input from the page, as an event on the board that App's step takes, then the view.
     op: 'down'/'up' (a: the key), 'in' (a: the slot, b: the card), 'out' (a: the slot),
     'tick' (a step: the page's timer, set at the view's wait, ran out), 'view', 'restore'
-    (a: a kept game's id, the panel's "bring back")."""
+    (a: a kept game's id, the panel's "bring back"), 'pot' (a: "on" or "off", the panel's
+    switch)."""
     p = page
     app = p.app
-    if op in ("down", "in", "out", "restore"):  # as the window's (simulator/window/inputs.py)
+    if op in ("down", "in", "out", "restore", "pot"):  # as the window's (window/inputs.py)
         p.status = ""
         p.panel_said = ""
+        p.pot_said = ""
         p.note = ""
     if op == "down":
         p.key = a
@@ -345,6 +358,9 @@ def call(op, a=None, b=None):
     elif op == "restore":
         p.key = None
         p.restore(int(a))
+    elif op == "pot":
+        p.key = None
+        p.switch_pot(a == "on")
     elif op == "tick":
         p.step()
     return p.view()

@@ -474,6 +474,10 @@ function draw(old, v) {
   $("maint").textContent = TEXTS["win.maintenance"];
   $("glass-note").textContent = v.power ? "" : TEXTS["win.off-glass"];
   $("games-said").textContent = v.panel_said;
+  // The pot's switch shows what the unit keeps: a refused tap leaves it as it was (B22).
+  $("pot").checked = v.pot_on;
+  $("pot-amount").textContent = v.pot || "";
+  $("pot-said").textContent = v.pot_said;
   $("sound").setAttribute("class", "sound v" + v.volume);
   $("sound").setAttribute("aria-label", "volume " + v.volume);
   for (const [i, s] of ["L", "R"].entries()) {
@@ -723,6 +727,11 @@ function buildGames() {
   });
 }
 
+function buildPot() {
+  // SET POT on the panel's own line (web/body.py): the unit decides, as for a host.
+  $("pot").addEventListener("change", () => act("pot", $("pot").checked ? "on" : "off"));
+}
+
 function buildConsole() {
   $("console-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -787,6 +796,7 @@ async function start() {
   buildConsole();
   buildNames();
   buildGames();
+  buildPot();
   $("take-over").addEventListener("click", takeOver);
   if (navigator.serviceWorker && navigator.serviceWorker.controller) {
     // Served from the offline copy: no bar, the unit as it stands until its display lights.

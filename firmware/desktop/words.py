@@ -167,6 +167,13 @@ TEXTS = {
         "panel.back-needs": ("bringing a game back needs maintenance mode: hold DEAL for 3 "
                              "seconds on the unit, then try again"),
         "panel.back-refused": "game {game} was not brought back: {why}",
+        "panel.pot": "Free Parking pot",
+        "panel.pot-on": ("the Free Parking pot is on: a card in R, an amount and + put money "
+                         "in it"),
+        "panel.pot-off": "the Free Parking pot is off",
+        "panel.pot-needs": ("turning the Free Parking pot on or off needs maintenance mode: hold "
+                            "DEAL for 3 seconds on the unit, then try again"),
+        "panel.pot-refused": "the Free Parking pot was not switched: {why}",
         "panel.every": "every player",
         # the terminal
         "term.help1": ("keys: 0-9 . m k c  +/= -  d/space: DEAL   n: new game (hold C 3 s)   S: "
@@ -288,6 +295,9 @@ TEXTS = {
         "table.no-game": ("The unit found no good copy of the game: the banker starts a new "
                           "game or brings a kept one back."),
         "table.read-only": "Read only: the banker moves the money on the unit.",
+        "table.to-pot": "into the Free Parking pot",
+        "table.from-pot": "from the Free Parking pot",
+        "table.count": "The count",
         "page.own-unit": ("This phone is a unit of its own; scan the table's code to follow "
                           "the game."),
         "term.table": "phones at the table: {url} (t: its QR code)",
@@ -439,6 +449,14 @@ TEXTS = {
         "panel.back-needs": ("reprendre une partie demande le mode maintenance : maintenez DEAL "
                              "3 secondes sur l'appareil, puis r\u00e9essayez"),
         "panel.back-refused": "la partie {game} n'a pas \u00e9t\u00e9 reprise : {why}",
+        "panel.pot": "pot du Parc gratuit",
+        "panel.pot-on": ("le pot du Parc gratuit est activ\u00e9 : une carte en R, un montant et "
+                         "+ y mettent de l'argent"),
+        "panel.pot-off": "le pot du Parc gratuit est d\u00e9sactiv\u00e9",
+        "panel.pot-needs": ("activer ou d\u00e9sactiver le pot du Parc gratuit demande le mode "
+                            "maintenance : maintenez DEAL 3 secondes sur l'appareil, puis "
+                            "r\u00e9essayez"),
+        "panel.pot-refused": "le pot du Parc gratuit n'a pas \u00e9t\u00e9 chang\u00e9 : {why}",
         "panel.every": "tous les joueurs",
         "term.help1": ("touches : 0-9 . m k c  +/= -  d/espace : DEAL   n : nouvelle partie "
                        "(C maintenu 3 s)   S : maintenance (DEAL maintenu 3 s)"),
@@ -568,6 +586,9 @@ TEXTS = {
                           "banquier lance une nouvelle partie ou en reprend une gard\u00e9e."),
         "table.read-only": ("Lecture seule : le banquier fait les op\u00e9rations sur "
                             "l'appareil."),
+        "table.to-pot": "au pot du Parc gratuit",
+        "table.from-pot": "du pot du Parc gratuit",
+        "table.count": "Le d\u00e9compte",
         "page.own-unit": ("Ce t\u00e9l\u00e9phone est un appareil \u00e0 part ; scannez le code "
                           "de la table pour suivre la partie."),
         "term.table": "t\u00e9l\u00e9phones \u00e0 la table : {url} (t : son code QR)",
@@ -922,6 +943,19 @@ def brought_back(game, reply, lang=None):
     return say("panel.back-refused", lang, game=game_number(game), why=reply[4:])
 
 
+def pot_switched(on, reply, pot=0, profile=None, lang=None):
+    """What a banker panel's pot switch says of SET POT's reply (B22): on, off, or the unit's
+    refusal in words (maintenance mode needed; the money in it to collect first, `pot`)."""
+    if reply.startswith("OK"):
+        return say("panel.pot-on" if on else "panel.pot-off", lang)
+    code = (reply.split() + [""])[1]
+    if code == "maintenance-required":
+        return say("panel.pot-needs", lang)
+    if code == "pot-not-empty":
+        return explain(code, balances={POT: pot}, profile=profile, lang=lang)
+    return say("panel.pot-refused", lang, why=reply[4:])
+
+
 def when(t, lang=None):
     """Seconds since 1970 as the day and time here: '03 Dec 14:05' (strftime's "%d %b %H:%M",
     which MicroPython has not), the month in the language's words."""
@@ -970,8 +1004,7 @@ def night(pot, clock, count, profile=None, names=None, lang=None):
     if pot is not None:
         out.append(say("night.pot", lang, amount=amount(pot, profile)))
     if clock:
-        left = clock.get("left") or 0
-        m = (left + 59999) // 60000
+        m = minutes_left(clock.get("left") or 0)
         if clock.get("over"):
             out.append(say("night.clock.over", lang))
         else:
@@ -980,6 +1013,12 @@ def night(pot, clock, count, profile=None, names=None, lang=None):
     if count and count.get("on"):
         out.append(counted(count, profile, names, lang))
     return out
+
+
+def minutes_left(left):
+    """The game clock's milliseconds left as the minutes said (B20): whole minutes, rounded up,
+    so that "1 min left" lasts until the end."""
+    return (left + 59999) // 60000
 
 
 def counted(count, profile=None, names=None, lang=None):

@@ -4,26 +4,31 @@ One `Table` per served game: whatever feeds it (the simulator's own unit over a 
 a real unit through host_tools.Bank, the page that is itself a unit) hands it the replies to
 the protocol's read-only commands (`snapshot`: HELLO, STATE, BALANCES, LOG, NAMES; `state`,
 `names` when polled) and its events (`event`: `! txn` with the balances it left, `! newgame`,
-`! power`), and says when the unit stops answering (`lost`). The phones' stream subscribes
-(`subscribe`): its first message is the whole view, the history included, then one message a
-change, each numbered (`v`), so a phone that misses one knows to ask for the whole again.
+`! power`, game night's `! pot`, `! clock` and `! count`), and says when the unit stops
+answering (`lost`). The phones' stream subscribes (`subscribe`): its first message is the whole
+view, the history included, then one message a change, each numbered (`v`), so a phone that
+misses one knows to ask for the whole again.
 
 Nothing here decides a rule: balances are the unit's, amounts are put in words by the unit's
-own money format (desktop/words.py, as the window shows them). Input is checked before it is
-kept (a feed that sends nonsense changes nothing). Thread-safe: the feeds and the phones'
-stream run in threads of their own.
+own money format (desktop/words.py, as the window shows them), the count's places by the
+unit's own ranking (brain/count.py, B19). Input is checked before it is kept (a feed that
+sends nonsense changes nothing). Thread-safe: the feeds and the phones' stream run in threads
+of their own.
 """
 
 import json
 import queue
 import threading
 
+from brain.count import ranking
 from brain.ledger import CARDS
 from desktop import words
 from desktop.reads import LOG_KEPT
+
 CLOSED = object()  # what a subscriber's queue holds when the stream must end
 QUEUE_MAX = 2000  # messages waiting for one phone before it is let go (it asks again)
 CARD_KEYS = tuple(str(c) for c in range(1, CARDS + 1))
+ACCOUNT_KEYS = CARD_KEYS + ("pot",)  # a transaction's balances: the cards', the pot's (B22)
 
 
 class Bad(ValueError):
@@ -35,7 +40,8 @@ def _whole(v):
 
 
 def _card(v):
-    return v if v == "bank" or (_whole(v) and 1 <= v <= CARDS) else None
+    # The Free Parking pot is an account too (B22): money goes into it and is collected
+    return v if v in ("bank", "pot") or (_whole(v) and 1 <= v <= CARDS) else None
 
 
 def checked_txn(t):
@@ -46,7 +52,8 @@ def checked_txn(t):
     if _card(t.get("from")) is None or _card(t.get("to")) is None or not _whole(t.get("amount")):
         raise Bad("not a transaction")
     bal = t.get("balances")
-    if not isinstance(bal, dict) or not all(k in CARD_KEYS and _whole(v) for k, v in bal.items()):
+    if not isinstance(bal, dict) or not all(k in ACCOUNT_KEYS and _whole(v)
+                                            for k, v in bal.items()):
         raise Bad("not a transaction's balances")
     out = {"seq": t["seq"], "kind": t["kind"][:16], "from": t["from"], "to": t["to"],
            "amount": t["amount"], "balances": dict(bal)}
@@ -87,6 +94,50 @@ def checked_state(s):
             "no_game": isinstance(shown, dict) and shown.get("text") == "Err6"}
 
 
+def _flag(v):
+    return v is True or v is False
+
+
+def checked_pot(v):
+    """STATE's "pot": None while the pot is off and empty, else the money in it (B22)."""
+    if v is not None and not _whole(v):
+        raise Bad("not the pot")
+    return v
+
+
+def checked_clock(c):
+    """STATE's "clock" (B20) as the phones show it: None, or its length, the minutes left as
+    the other bodies say them (whole minutes, rounded up), whether it runs, whether it is over.
+    Kept in minutes so that a STATE polled while it runs changes nothing between minutes."""
+    if c is None:
+        return None
+    if not isinstance(c, dict) or not _whole(c.get("minutes")) or not _whole(c.get("left")) \
+            or not _flag(c.get("running")) or not _flag(c.get("over")):
+        raise Bad("not the game clock")
+    return {"minutes": c["minutes"], "min_left": words.minutes_left(c["left"]),
+            "running": c["running"], "over": c["over"]}
+
+
+def checked_count(c):
+    """STATE's "count" (B19): None, or whether it is on and each card's count."""
+    if c is None:
+        return None
+    cards = c.get("cards") if isinstance(c, dict) else None
+    if not isinstance(cards, dict) or not _flag(c.get("on")) or \
+            not all(k in CARD_KEYS and _whole(v) for k, v in cards.items()):
+        raise Bad("not the count")
+    return {"on": c["on"], "cards": {int(k): v for k, v in cards.items()}}
+
+
+NIGHT = {"pot": checked_pot, "clock": checked_clock, "count": checked_count}
+
+
+def checked_night(s):
+    """Game night's keys of a STATE (B19-B22), each checked; a unit from before game night has
+    none of them: nothing on."""
+    return {k: check(s.get(k)) for k, check in NIGHT.items()}
+
+
 class Subscriber:
     """One phone's stream: the messages for it, in order."""
 
@@ -123,6 +174,7 @@ class Table:
         self.balances = None
         self.names = {c: None for c in range(1, CARDS + 1)}
         self.log = []
+        self.night = checked_night({})  # the pot, the game clock, the count (B19-B22)
         self.closed = False
 
     # -- what the feeds hand in ---------------------------------------------------------------
@@ -133,6 +185,7 @@ class Table:
         if not isinstance(hello, dict) or hello.get("device") != "bank-unit":
             raise Bad("not a bank unit's HELLO")
         st = checked_state(state)
+        night = checked_night(state)
         bal = {} if balances is None else checked_balances(balances)  # None: Err6's none
         if not isinstance(log, list):
             raise Bad("not a log")
@@ -143,6 +196,7 @@ class Table:
             self.profile = hello.get("profile") if isinstance(hello.get("profile"), str) \
                 else None
             self.state = st
+            self.night = night
             self.balances = bal
             self.log = recs
             self.names = named
@@ -150,16 +204,15 @@ class Table:
             self._publish("snapshot")
 
     def event(self, kind, data):
-        """An event line of the unit's (`! txn`, `! newgame`, `! power`; others change nothing
-        here). Returns True when what it says needs the whole game read again (a restore: the
-        history it brought back is not in the event)."""
+        """An event line of the unit's (`! txn`, `! newgame`, `! power`, `! pot`, `! clock`,
+        `! count`; others change nothing here). Returns True when what it says needs the whole
+        game read again (a restore: the history it brought back is not in the event)."""
         with self.lock:
             if self.balances is None:
                 return False  # no snapshot yet: the one coming has it
             if kind == "txn":
                 t = checked_txn(data)
-                for k, v in t["balances"].items():
-                    self.balances[int(k)] = v
+                self._moved(t["balances"])
                 if t["kind"] == "restore" and isinstance(t.get("profile"), str):
                     self.profile = t["profile"]
                 fresh = not self.log or t["seq"] > self.log[-1]["seq"]
@@ -176,6 +229,9 @@ class Table:
                 if isinstance(data.get("profile"), str):
                     self.profile = data["profile"]
                 self.log = []
+                # B11: the pot emptied (its setting stays), the clock and the count gone
+                pot = self.night["pot"]
+                self.night = {"pot": None if pot is None else 0, "clock": None, "count": None}
                 self._publish("snapshot")
                 return False
             if kind == "power":
@@ -186,13 +242,40 @@ class Table:
                     if data["power"] == "off":
                         self.state.update(maintenance=False, deal="idle")
                     self._publish("update")
+            if kind in NIGHT:
+                if not isinstance(data, dict):
+                    raise Bad("not game night's %s" % kind)
+                got = NIGHT[kind](data.get(kind))
+                if got != self.night[kind]:
+                    self.night = dict(self.night, **{kind: got})
+                    self._publish("update")
             return False
+
+    def _moved(self, after):
+        """Under the lock: the balances a transaction left (a card's, the pot's). A count
+        follows its card's balance (B19: its balance plus what was added), so it moves by as
+        much."""
+        count = self.night["count"]
+        if count is not None:
+            count = dict(count, cards=dict(count["cards"]))
+        for k, v in after.items():
+            if k == "pot":
+                self.night = dict(self.night, pot=v)
+                continue
+            card = int(k)
+            if count is not None and card in count["cards"] and card in self.balances:
+                count["cards"][card] += v - self.balances[card]
+            self.balances[card] = v
+        if count is not None:
+            self.night = dict(self.night, count=count)
 
     def polled_state(self, state):
         st = checked_state(state)
+        night = checked_night(state)
         with self.lock:
-            if self.state is not None and st != self.state:
+            if self.state is not None and (st != self.state or night != self.night):
                 self.state = st
+                self.night = night
                 self._publish("update")
 
     def polled_names(self, names):
@@ -245,6 +328,19 @@ class Table:
     def _shown(self, amount):
         return words.amount(amount, self.profile)
 
+    def _night(self):
+        """Game night as a phone shows it: the pot's money, the clock in minutes, the count's
+        ranking (places shared by equal counts, as the unit names them: B19), each amount in
+        the unit's words."""
+        pot, clock, count = self.night["pot"], self.night["clock"], self.night["count"]
+        out = {"pot": pot, "pot_shown": None if pot is None else self._shown(pot),
+               "clock": clock, "count": None}
+        if count is not None:
+            rows = ranking(sorted(count["cards"].items()))
+            out["count"] = {"on": count["on"], "rows": [
+                [place, card, n, self._shown(n)] for place, card, n in rows]}
+        return out
+
     def _view(self):
         bal = self.balances or {}
         state = dict(self.state) if self.state else None
@@ -252,7 +348,7 @@ class Table:
                 "names": {str(c): n for c, n in self.names.items()},
                 "balances": {str(c): v for c, v in sorted(bal.items())},
                 "shown": {str(c): self._shown(v) for c, v in sorted(bal.items())},
-                "ping_ms": self.ping_ms}
+                "night": self._night(), "ping_ms": self.ping_ms}
 
     def _txn(self, t):
         return dict(t, shown=self._shown(t["amount"]),

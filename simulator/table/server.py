@@ -33,7 +33,9 @@ PAGE = os.path.join(HERE, "page")
 SECRET_FILE = "table.secret"
 # The sentences the phones' page says, besides its own (table.*): the window's, not copies.
 SHARED_WORDS = ("card", "named", "bank", "txn.undoes", "deal.running", "deal.ending",
-                "deal.done", "page.lang")
+                "deal.done", "page.lang", "night.pot", "night.clock", "night.clock.stopped",
+                "night.clock.over", "night.count.none", "night.winner", "night.tie",
+                "night.and")
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8", ".json": "application/json",
          ".webmanifest": "application/manifest+json", ".png": "image/png"}

@@ -1,13 +1,13 @@
-"""The banker panel: the cards' names (NAME), their balances, the log by player and the previous
-games (GAMES, RESTORE GAME), spoken to the unit in the protocol on a line of its own, as a host
-tool would.
+"""The banker panel: the cards' names (NAME), their balances, the Free Parking pot's switch
+(SET POT), the log by player and the previous games (GAMES, RESTORE GAME), spoken to the unit in
+the protocol on a line of its own, as a host tool would.
 """
 
 import json
 
 import tkinter as tk
 
-from brain.ledger import CARDS, FROM, TO
+from brain.ledger import CARDS, FROM, POT, TO
 from desktop import words
 from simulator.window.layout import CARD_COLOURS
 
@@ -56,6 +56,18 @@ class BankerPanel:
             short = tk.Label(grid, text="", bg=bg, fg="#555555", font=small, anchor="w", width=8)
             short.grid(row=n, column=3, sticky="w")
             self.bal_labels[n] = (lab, short)
+        # The Free Parking pot (B22), an account under the cards': its switch asks the unit, as
+        # a host's SET POT does, and shows what the unit keeps (a refusal leaves it as it was).
+        self.pot_var = tk.BooleanVar(master=self.root, value=False)
+        self.pot_switch = self.worded(tk.Checkbutton(
+            grid, variable=self.pot_var, command=self.switch_pot, bg=bg, font=text, anchor="w",
+            takefocus=0, highlightthickness=0, activebackground=bg), "panel.pot")
+        self.pot_switch.grid(row=CARDS + 1, column=0, columnspan=2, sticky="w", pady=(3, 0))
+        lab = tk.Label(grid, text="", bg=bg, font=mono, anchor="e", width=11)
+        lab.grid(row=CARDS + 1, column=2, sticky="e", padx=(6, 4), pady=(3, 0))
+        short = tk.Label(grid, text="", bg=bg, fg="#555555", font=small, anchor="w", width=8)
+        short.grid(row=CARDS + 1, column=3, sticky="w", pady=(3, 0))
+        self.pot_labels = (lab, short)
         self.worded(tk.Label(p, bg=bg, fg="#777777", font=self._font("panel-hint", 9)),
                     "win.name-hint").pack(anchor="w")
         top = tk.Frame(p, bg=bg)
@@ -115,6 +127,17 @@ class BankerPanel:
         self.refresh()
         return ok
 
+    def switch_pot(self):
+        """The pot's switch, as the banker ticked it: SET POT on the panel's line (maintenance
+        mode, B22); what the unit answered said in words, the switch showing what it keeps."""
+        on = bool(self.pot_var.get())
+        ok, got = self.ask("SET POT %s" % ("ON" if on else "OFF"))
+        led = self.unit.ledger
+        self.status = words.pot_switched(on, "OK" if ok else got, led.bal[POT], led.profile)
+        self._panel_key = None
+        self.refresh()
+        return ok
+
     def _entry_done(self):
         self.root.focus_set()  # the keyboard goes back to the unit
 
@@ -146,7 +169,7 @@ class BankerPanel:
         if not self.panel_shown:
             return
         led = self.unit.ledger
-        key = (led.seq, led.store.writes, tuple(led.bal), self.log_filter)
+        key = (led.seq, led.store.writes, tuple(led.bal), led.pot_on, self.log_filter)
         if key == self._panel_key:
             return
         self._panel_key = key
@@ -160,6 +183,11 @@ class BankerPanel:
             if self.root.focus_get() is not ent:
                 ent.delete(0, "end")
                 ent.insert(0, self.names.get(n, ""))
+        self.pot_var.set(led.pot_on)
+        lab, short = self.pot_labels
+        shown = led.pot_on or led.bal[POT]  # its money shows whenever it holds some, as STATE's
+        lab.configure(text=words.grouped(led.bal[POT]) if shown else "")
+        short.configure(text=words.amount(led.bal[POT], prof) if shown else "")
         menu = self.filter_menu["menu"]
         menu.delete(0, "end")
         for n in range(7):

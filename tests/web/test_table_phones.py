@@ -206,6 +206,66 @@ def test_a_damaged_game_is_said_in_words_until_the_banker_sees_it(phones, tmp_pa
     assert errors(drv) == []
 
 
+NIGHT = """
+const t = (id) => { const e = document.getElementById(id); return e && !e.hidden ?
+  e.textContent.trim() : null; };
+const night = document.getElementById('night');
+return {shown: !night.hidden, pot: t('night-pot'), clock: t('night-clock'),
+  count: t('night-count') === null ? null : [...document.querySelectorAll('#count-rows li')].map(
+    (li) => [...li.children].map((c) => c.textContent)),
+  winner: t('night-count') === null ? null : t('count-winner')};
+"""
+
+
+def night(drv):
+    return drv.execute_script(NIGHT)
+
+
+def test_game_night_on_every_phone_the_pot_the_clock_and_the_count_by_name(phones):
+    # B22 the pot's money, B20 the game clock's minutes and its end, B19 the count's places and
+    # who wins, by the banker's names, in each phone's language, as the unit plays them.
+    p, tcp, url = simulator("--pot", "on")
+    ann, bob = phones[0], phones[1]
+    try:
+        with Bank.open("socket://" + tcp) as bank:
+            bank.set_name(3, "Ann")
+            load(ann, url)
+            load(bob, url, "fr")
+            tap_card(ann, 3)
+            tap_card(bob, 2)
+            assert night(ann) == {"shown": True, "pot": "Free Parking pot: 0", "clock": None,
+                                  "count": None, "winner": None}
+            bank.insert("R", 3), bank.press("1M+"), bank.remove("R")  # into the pot
+            wait_for(lambda: night(ann)["pot"] == "Free Parking pot: 1 M", 1)
+            wait_for(lambda: night(bob)["pot"] == "pot du Parc gratuit : 1 M", 1)
+            assert shown(ann)["history"] == [["#1", "into the Free Parking pot", "\u22121 M",
+                                              "then 14 M"]]
+            assert shown(ann)["balance"] == "14 M"
+            bank.press("K 4 5 +"), bank.press("K")  # a 45-minute clock, started
+            wait_for(lambda: night(ann)["clock"] == "game clock: 45 min left", 1)
+            wait_for(lambda: night(bob)["clock"] == "chrono de partie : 45 min restantes", 1)
+            bank.advance(60000)
+            wait_for(lambda: night(ann)["clock"] == "game clock: 44 min left", 1)
+            bank.press("C")  # woken (B16)
+            bank.advance(44 * 60000)
+            wait_for(lambda: night(ann)["clock"] == "game clock: time is up", 1)
+            bank.press("C"), bank.press("5")  # woken; the key after the end starts the count
+            wait_for(lambda: night(ann)["winner"] == "count: put each remaining player's card "
+                     "in", 1)
+            bank.insert("L", 3), bank.press("9M+"), bank.remove("L")
+            bank.insert("L", 5), bank.press("2M+"), bank.remove("L")
+            want = [["1.", "Ann (card 3)", "23 M"], ["2.", "card 5", "17 M"]]
+            wait_for(lambda: night(ann)["count"] == want, 1)
+            assert night(ann)["winner"] == "Ann (card 3) wins with 23 M"
+            wait_for(lambda: night(bob)["winner"] == "Ann (carte 3) gagne avec 23 M", 1)
+            assert night(bob)["count"][1] == ["2.", "carte 5", "17 M"]
+            assert night(bob)["pot"] == "pot du Parc gratuit : 1 M"
+    finally:
+        p.stop()
+    for d in (ann, bob):
+        assert errors(d) == []
+
+
 def test_maintenance_mode_is_said_on_the_phones(phones):
     p, tcp, url = simulator("--maintenance")
     drv = phones[2]

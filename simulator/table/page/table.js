@@ -13,7 +13,7 @@
   let WORDS = null;
   let W = {};
   let locale = "en-GB";
-  let model = null;  // the last view: v, unit, profile, state, names, balances, shown, log
+  let model = null;  // the last view: v, unit, profile, state, names, balances, shown, night, log
   let src = null;
   let connected = false;
   let heard = 0;  // performance.now() of the stream's last message
@@ -188,6 +188,7 @@
     const other = into ? t.from : t.to;
     let what;
     if (t.kind === "go") what = say("table.go");
+    else if (other === "pot") what = say(into ? "table.from-pot" : "table.to-pot");
     else if (t.kind === "set") what = say("table.set");
     else if (t.kind === "restore") what = say("table.restore");
     else what = say(into ? "table.from" : "table.to", { who: who(other) });
@@ -224,6 +225,39 @@
     }
   }
 
+  function drawNight() {
+    // Game night as the unit keeps it (B19-B22): the pot's money, the clock's minutes left,
+    // the count's places (shared by equal counts, as the unit gives them) and who wins.
+    const n = model && model.balances ? model.night : null;
+    const pot = n && n.pot !== null ? say("night.pot", { amount: n.pot_shown }) : "";
+    const c = n && n.clock;
+    let clock = "";
+    if (c && c.over) clock = say("night.clock.over");
+    else if (c) clock = say(c.running ? "night.clock" : "night.clock.stopped", { n: c.min_left });
+    const count = n && n.count && n.count.on ? n.count : null;
+    for (const [id, text] of [["night-pot", pot], ["night-clock", clock]]) {
+      $(id).hidden = !text;
+      $(id).textContent = text;
+    }
+    $("night-count").hidden = !count;
+    $("night").hidden = !pot && !clock && !count;
+    if (!count) return;
+    const ol = $("count-rows");
+    ol.replaceChildren();
+    for (const [place, c, , shown] of count.rows) {
+      const li = el("li", c === card ? "you" : "");
+      li.dataset.card = c;
+      li.append(el("span", "place", place + "."), el("span", "who", who(c)),
+        el("span", "amount", shown));
+      ol.append(li);
+    }
+    const first = count.rows.filter((r) => r[0] === 1).map((r) => who(r[1]));
+    const best = count.rows.length ? count.rows[0][3] : "";
+    $("count-winner").textContent = !first.length ? say("night.count.none")
+      : first.length === 1 ? say("night.winner", { who: first[0], amount: best })
+        : say("night.tie", { who: first.join(say("night.and")), amount: best });
+  }
+
   function draw() {
     drawLink();
     drawState();
@@ -231,6 +265,7 @@
     $("pick").hidden = !model || !model.balances || known;
     $("me").hidden = !known;
     $("views").hidden = !known;
+    drawNight();
     if (!model || !model.balances) return;
     if (!known) {
       drawPick();
