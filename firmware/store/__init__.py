@@ -121,7 +121,11 @@ class FileStore:
             self.detail = "; ".join(damage) or "store files missing"
             return self.status
         self.journal = s.journal
-        self.games, self.numbers, self.number, self.count = load.numbers(s.head)
+        kept = load.numbers(s.head)
+        if kept is None:
+            damage.append("the kept games' list unreadable")
+            kept = [], {}, 1, 0
+        self.games, self.numbers, self.number, self.count = kept
         # A kept game that does not read stays named, listed by GAMES as damaged, until the
         # banker has seen it reported (seen); the game in play is not touched.
         self.bad, self.names_bad = load.unreadable(self.fs, self.dir, self.games)

@@ -48,7 +48,7 @@ def find(fs, d, keep):
 
 def numbers(h):
     """(the kept games' ids, newest first, {id: its number}, the game in play's number, the
-    highest number a played game got) from a slot's header."""
+    highest number a played game got) from a slot's header; None when they do not read."""
     try:
         ids = [int(i) for i in h["games"]]
         nums = [int(x) for x in h["numbers"]]
@@ -59,7 +59,7 @@ def numbers(h):
             got[ids[i]] = nums[i]
         return ids, got, int(h["game"]), int(h["count"])
     except (KeyError, TypeError, ValueError):
-        return [], {}, 1, 0  # the game itself reads; only the kept ones are lost
+        return None  # the game itself reads; only the kept ones are lost (damage, B17)
 
 
 def unreadable(fs, d, ids):

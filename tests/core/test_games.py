@@ -164,6 +164,19 @@ def test_the_store_header_is_version_1_and_names_the_kept_games_b11():
     assert r2.unit.store_status == "damaged"
 
 
+def test_a_header_whose_kept_games_do_not_read_is_damage_said_not_a_list_dropped_b17():
+    r, p = _rig()
+    _pay(p, 1, "1M-")
+    ok(p.handle("NEWGAME"))
+    path, head = _newest_header(r.fs.files)
+    files = copy_files(r.fs.files)
+    # The line's CRC is good, so only the fields can tell: more ids than numbers.
+    files[path][:len(line(head))] = line(head.replace('"numbers": [1]', '"numbers": []', 1))
+    r2, p2 = _rig(files)
+    assert r2.unit.store_status == "damaged"  # reported (B17), the game in play still read
+    assert r2.unit.ledger.ready and ok(p2.handle("GAMES")) == []
+
+
 def _damaged_kept_game():
     """A unit booting on a store whose one kept game (game 1, id 1) has a flipped bit."""
     r, p = _rig()
