@@ -17,8 +17,10 @@ from desktop.vclock import VirtualClock
 J = 16
 
 
-def _played(ops=70, seed=5):
-    """A game on FaultFS; the files, the final state and every state the game went through."""
+def _played(ops=70, seed=5, night=False):
+    """A game on FaultFS; the files, the final state and every state the game went through.
+    night: game night's writes among them (B19-B22: the pot, the count, the clock, a
+    bankruptcy), so their journal lines and header entry are in the files too."""
     fs = FaultFS()
     led = SmallLedger(FileStore("/bank", fs=fs, journal_max=J))
     led.store.load(led, None)
@@ -27,7 +29,7 @@ def _played(ops=70, seed=5):
     def after(i):
         history.append(state(led))
 
-    session(led, ops, seed, None, after)
+    session(led, ops, seed, None, after, night=night)
     return fs.files, state(led), history
 
 
@@ -75,7 +77,17 @@ def test_both_slots_are_in_use_in_the_played_game():
 
 
 def test_torn_at_every_length():
-    files, final, history = _played()
+    _torn(_played())
+
+
+def test_game_nights_lines_torn_at_every_length_b19_b22():
+    files, final, history = _played(50, 11, night=True)
+    assert final[6] != (False, None, None)  # the game ended with game night's state in it
+    _torn((files, final, history))
+
+
+def _torn(played):
+    files, final, history = played
     damaged = 0
     for name in files:
         data = files[name]
@@ -91,7 +103,16 @@ def test_torn_at_every_length():
 
 
 def test_a_bit_flipped_anywhere_is_caught_or_harmless():
-    files, final, history = _played()
+    _flipped(_played())
+
+
+def test_a_bit_flipped_anywhere_in_game_nights_lines_is_caught_or_harmless_b19_b22():
+    files, final, history = _played(50, 11, night=True)
+    _flipped((files, final, history))
+
+
+def _flipped(played):
+    files, final, history = played
     caught = 0
     for name in files:
         data = files[name]
