@@ -12,6 +12,7 @@
   in by startup.py.
 """
 
+import ast
 import os
 import re
 import sys
@@ -129,3 +130,27 @@ def test_a_row_or_a_name_left_out_of_the_design_tree_is_caught():
     assert "firmware/version.py" not in design_tree(text.replace(row[0] + "\n", ""))
     assert "firmware/board/drivers/latch.py" not in design_tree(
         text.replace("`latch.py`", "latch"))
+
+
+def replies_written(paths):
+    """{an ERR reply's sentence as written in the source: [where]}, for every string literal
+    that starts one (a code alone, "ERR " + err, is not a sentence)."""
+    out = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        for node in ast.walk(tree):
+            value = getattr(node, "value", None)
+            if isinstance(node, ast.Constant) and isinstance(value, str):
+                if value.startswith("ERR ") and " " in value[4:].strip():
+                    out.setdefault(value, []).append("%s:%d" % (path, node.lineno))
+    return out
+
+
+def test_each_refusal_of_the_protocol_is_written_once():
+    # One fact in one place: a reply given by two commands (the maintenance refusal of every
+    # extension that changes money, the bad key of KEY and HOLD) is one constant both use.
+    twice = {text: where for text, where in replies_written(modules().values()).items()
+             if len(where) > 1}
+    assert twice == {}
+
