@@ -132,6 +132,93 @@ def test_a_row_or_a_name_left_out_of_the_design_tree_is_caught():
         text.replace("`latch.py`", "latch"))
 
 
+def all_modules():
+    """{dotted name: path} for the firmware (by bare names, as it imports), simulator/ and web/:
+    the modules docs/design.md's tree table maps."""
+    mods = modules()
+    mods.update(importgraph.modules(os.path.join(ROOT, "simulator"), "simulator."))
+    mods.update(importgraph.modules(os.path.join(ROOT, "web"), "web."))
+    return mods
+
+
+def design_imports(text):
+    """[(the row's folders and files as module prefixes, the modules its imports column
+    names)] for each row of docs/design.md's tree table. A name is a module or a package in
+    backticks (`brain`, `brain.clock`, `simulator.frontend`); a file named with .py is one of
+    the row's own, said in passing."""
+    section = text.split("\n## The tree\n")[1].split("\n## ")[0]
+    rows = []
+    for line in section.splitlines():
+        if not line.startswith("| `"):
+            continue
+        where, _, imports = [c.strip() for c in line.strip().strip("|").split("|")][:3]
+        prefixes = []
+        for path in re.findall(r"`([^`]+)`", where):
+            path = path[len("firmware/"):] if path.startswith("firmware/") else path
+            path = path[:-3] if path.endswith(".py") else path.rstrip("/")
+            prefixes.append(path.replace("/", "."))
+        names = {n for n in re.findall(r"`([A-Za-z_][\w.]*)`", imports)
+                 if not n.endswith(".py")}
+        rows.append((tuple(prefixes), names))
+    return rows
+
+
+def map_drift(text, deps):
+    """(imported but not in its row's column, in a row's column but not imported), as
+    {row: sorted modules}. A row's modules are those under its prefixes and in no row of a
+    subfolder; what they import from outside the row's folders is what its column must name,
+    each name covering the module or the package it names."""
+    rows = design_imports(text)
+
+    def within(m, prefix):
+        return m == prefix or m.startswith(prefix + ".")
+
+    def row_of(m):
+        best = None
+        for prefixes, _ in rows:
+            for prefix in prefixes:
+                if within(m, prefix) and (best is None or len(prefix) > len(best[0])):
+                    best = (prefix, prefixes)
+        return best[1] if best else None
+
+    unlisted, unimported = {}, {}
+    for prefixes, names in rows:
+        out = set()
+        for m, ds in deps.items():
+            if row_of(m) == prefixes:
+                out |= {d for d in ds if not any(within(d, p) for p in prefixes)}
+        key = ", ".join(prefixes)
+        missing = sorted(d for d in out if not any(within(d, n) for n in names))
+        extra = sorted(n for n in names if not any(within(d, n) for d in out))
+        if missing:
+            unlisted[key] = missing
+        if extra:
+            unimported[key] = extra
+    return unlisted, unimported
+
+
+def test_the_design_tree_says_what_each_folder_imports_and_only_that():
+    deps, _ = importgraph.graph(all_modules())
+    unlisted, unimported = map_drift(design_text(), deps)
+    assert unlisted == {}, "imported, but not in its row's imports column of docs/design.md"
+    assert unimported == {}, "in a row's imports column of docs/design.md, but not imported"
+
+
+def test_an_import_left_out_of_the_map_or_one_it_names_in_vain_is_caught():
+    deps = {"app": {"startup", "protocol"}, "startup": set(), "protocol": {"jsonw"},
+            "jsonw": set()}
+    text = ("\n## The tree\n\n| folder | job | imports |\n| --- | --- | --- |\n"
+            "| `firmware/app.py` | the loop | `protocol`, `startup` |\n"
+            "| `firmware/startup.py` | boot | nothing |\n"
+            "| `firmware/protocol/` | the protocol | `jsonw` |\n"
+            "| `firmware/jsonw.py` | JSON | nothing |\n")
+    assert map_drift(text, deps) == ({}, {})
+    left_out = text.replace("`protocol`, `startup`", "`protocol`")
+    assert map_drift(left_out, deps) == ({"app": ["startup"]}, {})
+    in_vain = text.replace("| boot | nothing |", "| boot | `jsonw` |")
+    assert map_drift(in_vain, deps) == ({}, {"startup": ["jsonw"]})
+
+
 def replies_written(paths):
     """{an ERR reply's sentence as written in the source: [where]}, for every string literal
     that starts one (a code alone, "ERR " + err, is not a sentence)."""
