@@ -6,7 +6,9 @@
   `__import__` by name.
 - What only a desktop runs (firmware/desktop/) is never imported by code the Pico runs, and
   `make deploy`'s plan (tools/deploy.py) leaves it out.
-- docs/design.md's tree table names every firmware module, and every module it names exists.
+- docs/design.md's tree table names every firmware module, and every module it names exists;
+  its imports column names what each row imports and nothing it does not.
+- A reply two commands give is written once (one constant both use).
 - The brain knows no pins, no board, no serial and no files: brain/ imports only brain/. What
   it needs from outside (the store, the random source, the game read back at boot) is handed
   in by startup.py.
