@@ -5,23 +5,27 @@ by `make deploy`, so at boot a Pico compiles only the few lines of main.py); it 
 no `sys.argv`, and prints nothing until a host asks (output written before a host opens the USB
 port is lost).
 
-The loop, each turn:
-1. fire the unit's timers that are due (`unit.tick`);
-2. scan the keypad and poll the card slots (debounced in the drivers) into key and card events,
-   but only those that need it: a keypad idle with every row low waits for a column's falling
-   edge (a pin IRQ), a settled slot for an edge on one of its contacts;
-3. draw the outputs when `unit.rev` changed, advance the beeper and the blinking lights;
-4. sleep in `select.poll` on the USB serial port and on `Waker` (readable once a key or card
-   IRQ came) until the next scan (only while a key is down or a card settles), the unit's next
-   deadline, the beeper's next note or a light's next blink, whichever is first; read with
-   `read(1)` one byte at a time, each after a poll that said a byte is there (on rp2 a
-   `read()` with nothing waiting blocks, and a multi-byte one blocks after a poll), cut lines
-   with protocol.LineReader and answer each line with `Protocol.handle`. A half line is dropped
-   when the host closes, opens or sets up the port (`Board.host_session`); a host that stays
-   resynchronises by sending a line end: a partial line in front of it gets one `ERR` reply.
-Steps 1-3 are `step(now)`, the loop of every body: the simulator's window, terminal and
-headless server run it on a simulated board and serve their own ports in their own waits
-(desktop/simapp.py); step 4 is the Pico's (`turn`).
+The loop, each turn (`turn`):
+1. read the inputs: the keypad and the card slots (debounced in the drivers), each only when
+   it needs it (a keypad idle with every row low waits for a column's falling edge, a pin IRQ;
+   a settled slot for an edge on one of its contacts), and the host's lines, unless a key
+   came (its digit first: the lines wait a turn);
+2. let time pass: the unit's timers that are due fire (`unit.tick`), before the keys and cards
+   act (a C held past 3 s is a new game even when its release is in this scan, B11);
+3. draw once, when `unit.rev` changed, then the tone (a key's digit before its click), the
+   beeper's and the lights' next steps;
+4. send the unit's events to the host;
+5. sleep until the next deadline or input (`wait_ms`): in `select.poll` on the USB serial port
+   and on `Waker` (readable once a key or card IRQ came).
+Steps 1-4 are `step(now)`, which every body runs: the simulator's window, terminal, headless
+server and page run it on a simulated board, serve their own ports and sleep in their own
+waits for the same `wait_ms` (desktop/simapp.py).
+
+Serial is read with `read(1)` one byte at a time, each after a poll that said a byte is there
+(on rp2 a `read()` with nothing waiting blocks, and a multi-byte one blocks after a poll);
+protocol.LineReader cuts the lines and `Protocol.handle` answers each. A half line is dropped
+when the host closes, opens or sets up the port (`Board.host_session`); a host that stays
+resynchronises by sending a line end: a partial line in front of it gets one `ERR` reply.
 
 Switched off (B16) everything is blanked and the loop slows to one scan every `standby_ms`:
 on battery it spends that time in `machine.lightsleep` (about 1 mA for the Pico, see
@@ -96,13 +100,11 @@ class App:
         # A host's session starts at its first byte (_connect).
         self.protocol = None  # type: Protocol | None
         self.unit.listeners.append(self._on_event)
-        self.busy = True  # a key down or a card settling: scan again in scan_ms
         self.eof = False
         self.host_seen = False  # a byte came over USB serial since boot
         self._rev = -1
         self._power = None
         self._tone = None  # a tone the unit asked for, started once the display is drawn
-        self.refused = None  # the error code of the last card moved, or None (slots)
         self.heap = None  # (in use before the firmware, after boot), bytes: MEM (main())
         self._seen = -1  # the unit's rev at the last turn; -1: a line was answered since
         self._active_at = 0  # ticks the unit last changed or answered
@@ -125,118 +127,144 @@ class App:
         self._prev = 10  # the byte before: the stream starts as if after a line end
         self.session = self.board.host_session()
 
-    # -- the unit's outputs ---------------------------------------------------------------------
+    # -- the loop -------------------------------------------------------------------------------
 
-    def _on_event(self, kind, arg):
-        if kind == "tone":
-            # Started after the turn's frame (_sound): a key's digit is on the glass first,
-            # its click a millisecond later, which no ear tells apart.
-            self._tone = arg
+    def run(self):
+        while self.turn():
+            pass
 
-    def _sound(self):
-        name = self._tone
-        if name is not None:
-            self._tone = None
-            self.board.tone(name, self.unit.ledger.volume, self.clock.now())
+    def turn(self):
+        """One turn of the loop: step, then sleep until the next thing due or an input. False
+        at the end of input (the unix port's stdin; on the Pico it never ends)."""
+        now = self.clock.now()
+        self.step(now)
+        self.sleep(now)
+        return not self.eof
 
-    def render(self, now):
+    def step(self, now):
+        """A turn's work at now, without sleeping: the inputs read, the timers due fired, the
+        picture drawn, the events sent (the module's docstring, steps 1-4)."""
         u = self.unit
+        keys = self.read_keys(now)
+        cards = self.read_cards(now)
+        u.tick(now)
+        for kind, key in keys:
+            if kind == "down":
+                u.key_down(key, now, "key")
+            else:
+                u.key_up(key, now, "key")
+        for name, ev in cards:
+            kind = ev[0]
+            if kind == "in":
+                u.card_in(name, ev[1], now)
+            elif kind == "out":
+                u.card_out(name, now)
+            else:
+                u.card_unknown(name, now)  # an RFID tag with no number
+        if not keys:
+            self.serial()
+        self.render(now)
+        self.drain()
+
+    def wait_ms(self, now, timers=True):
+        """How long the loop may sleep: 0 when a key or a card moved (an IRQ came), scan_ms
+        while one settles (a key down or its debounce, a card's contacts), else until the
+        unit's next timer, the beeper's next note, a light's next blink or an RFID reader's
+        next look (timers False: none
+        of those, a clock whose time moves only when told); None: until an input."""
         board = self.board
-        if u.power != self._power:
-            self._power = u.power
-            self._rev = -1
-            if not u.power:
-                board.blank()
-                self._tone = None  # silenced with the rest, as blank() silences one playing
-                clock = u.game_clock
-                if board.latch is not None and (clock is None or not clock.running):
-                    # With a latch fitted the power goes here; not while the game clock runs
-                    # (B20: it keeps time switched off), only at the next switch-off after it.
-                    board.latch.release()
-        if u.power:
-            if u.rev != self._rev:
-                self._rev = u.rev
-                text, k, m = u.display()
-                board.show(text, k, m)
-                board.lights(u.red(), u.green())
-            board.leds.update(now)
-        self._sound()
-        board.beeper.update(now)
+        pad = board.keypad
+        left, right = board.slots["L"], board.slots["R"]
+        if (pad.armed and pad.woke) or left.woke or right.woke:
+            return 0
+        wait = self.scan_ms if not pad.armed or left.due(now) or right.due(now) else None
+        if not timers:
+            return wait
+        modes = board.leds.modes
+        for due in (self.unit.deadline(), board.beeper.deadline(),
+                    lights.next_change(modes[0], now), lights.next_change(modes[1], now),
+                    left.deadline(), right.deadline()):
+            if due is not None:
+                ms = ticks_diff(due, now)
+                ms = ms if ms > 0 else 0
+                if wait is None or ms < wait:
+                    wait = ms
+        return wait
+
+    def sleep(self, now):
+        """Until the next thing due or an input: in poll on USB serial and the pins' IRQs
+        (Waker), switched off on battery in the board's light sleep."""
+        if self.unit.power:
+            wait = self.wait_ms(now)
+            self._wait(self._collect(now, self.idle_ms if wait is None or wait > self.idle_ms
+                                     else wait))
+        elif self.host_seen or self.board.usb_powered():
+            # A host that has spoken is on USB, whatever the VBUS pin says: a light sleep
+            # would drop its serial port.
+            self._wait(self.standby_ms)
+        else:
+            self.board.sleep(self.standby_ms)
+
+    def _wait(self, ms):
+        if ms:
+            for _ in self.waiter.ipoll(ms):
+                break  # ipoll: the wait without a list allocated
+
+    def _collect(self, now, wait):
+        """Collect once the unit has been quiet for quiet_ms; the wait, cut short to then."""
+        rev = self.unit.rev
+        if rev != self._seen:
+            self._seen = rev
+            self._active_at = now
+            self._garbage = True
+        if not self._garbage:
+            return wait
+        left = self.quiet_ms - ticks_diff(now, self._active_at)
+        if left > 0 and self._lines < self.lines_per_collect:
+            return left if left < wait else wait
+        gc.collect()
+        self._garbage = False
+        self._lines = 0
+        return wait
 
     # -- the unit's inputs ----------------------------------------------------------------------
 
-    def scan(self, now):
-        """Read the keys (poll_slots: the slots) that need it; sets `busy` when they need it
-        again soon.
-
-        On, the keypad is scanned only after a column's IRQ and while a key is down (or its
-        debounce lockout runs), a slot only after a contact's IRQ and while its reading
-        settles; switched off, both at every standby turn (rp2's timed lightsleep)."""
-        u = self.unit
-        board = self.board
-        pad = board.keypad
-        on = u.power
-        busy = False
-        events = ()
-        if not on or not pad.armed or pad.woke:
-            woken = on and pad.armed  # by a column's edge: a contact closed a moment ago
+    def read_keys(self, now):
+        """The keypad's events, when it needs a scan: on, only after a column's IRQ and while a
+        key is down (or its debounce lockout runs); switched off, at every standby turn (rp2's
+        timed lightsleep). Idle again, the matrix is armed for the next edge."""
+        pad = self.board.keypad
+        if self.unit.power and pad.armed and not pad.woke:
+            return ()
+        woken = self.unit.power and pad.armed  # by a column's edge: a contact closed just now
+        events = pad.scan(now)
+        tries = self.rescans if woken else 0
+        while not events and tries:
+            # The contact bounces for a few ms after the edge: a scan in an open spell sees
+            # nothing. Look again at once rather than at the next edge or turn.
+            tries -= 1
             events = pad.scan(now)
-            tries = self.rescans if woken else 0
-            while not events and tries:
-                # The contact bounces for a few ms after the edge: a scan in an open spell
-                # sees nothing. Look again at once rather than at the next edge or turn.
-                tries -= 1
-                events = pad.scan(now)
-        u.tick(now)  # the timers due fire before the keys act (turn())
-        if events:
-            for kind, key in events:
-                if kind == "down":
-                    u.key_down(key, now, "key")
-                elif kind == "up":
-                    u.key_up(key, now, "key")
-        if not on or not pad.armed or pad.woke:
-            busy = not pad.idle(now)
-        self.busy = busy
+        pad.idle(now)
+        return events
 
-    def poll_slots(self, now):
-        """Poll the slots that need it (scan()'s docstring); sets `busy` as scan() does."""
-        u = self.unit
-        board = self.board
-        on = u.power
-        busy = self.busy
+    def read_cards(self, now):
+        """The slots' events, [(slot, event)], from those that need a poll (on: after a
+        contact's IRQ and while the reading settles; off: every standby turn); () for none."""
+        got = ()
+        on = self.unit.power
         for name in ("L", "R"):
-            slot = board.slots[name]
+            slot = self.board.slots[name]
             if on and not slot.due(now):
                 continue
             ev = slot.poll(now)
             if ev is not None:
-                kind = ev[0]
-                if kind == "in":
-                    self.refused = u.card_in(name, ev[1], now)
-                elif kind == "out":
-                    self.refused = u.card_out(name, now)
-                else:
-                    self.refused = u.card_unknown(name, now)  # an RFID tag with no number
-            if slot.due(now):
-                busy = True
-        self.busy = busy
+                if not got:
+                    got = []
+                got.append((name, ev))
+        return got
 
-    # -- serial ---------------------------------------------------------------------------------
-
-    def write(self, lines):
-        out = self.stdout
-        for line in lines:
-            out.write((line + "\n").encode())
-
-    def serial(self, timeout_ms):
-        """Wait up to timeout_ms for serial input, a key or a card; answer every complete
-        line."""
-        if timeout_ms:
-            for _ in self.waiter.ipoll(timeout_ms):
-                break  # ipoll: the wait without a list allocated
-            pad = self.board.keypad
-            if pad.armed and pad.woke:
-                return  # a key: scanned at once, bytes read next turn
+    def serial(self):
+        """Answer every complete line the host has sent, up to burst bytes."""
         session = self.board.host_session()
         if session != self.session:
             # The host closed, opened or set up the port: a line it left unfinished is no
@@ -296,83 +324,50 @@ class App:
         at_line_start = reader is None or (not reader.buf and not reader.over)
         return self._prev == 3 or (self._prev == 13 and at_line_start)
 
-    # -- the loop -------------------------------------------------------------------------------
+    # -- the unit's outputs ---------------------------------------------------------------------
 
-    def wait_ms(self, now):
-        """How long the loop may sleep: until the next scan (while busy), timer, note, change
-        of a blinking light or RFID reader's look; a key or a card ends the wait sooner
-        (Waker)."""
-        wait = self.scan_ms if self.busy else self.idle_ms
+    def _on_event(self, kind, arg):
+        if kind == "tone":
+            # Started after the turn's frame (render): a key's digit is on the glass first,
+            # its click a millisecond later, which no ear tells apart.
+            self._tone = arg
+
+    def render(self, now):
+        u = self.unit
         board = self.board
-        modes = board.leds.modes
-        slots = board.slots
-        for due in (self.unit.deadline(), board.beeper.deadline(),
-                    lights.next_change(modes[0], now), lights.next_change(modes[1], now),
-                    slots["L"].deadline(), slots["R"].deadline()):
-            if due is not None:
-                left = ticks_diff(due, now)
-                if left < wait:
-                    wait = left if left > 0 else 0
-        return wait
+        if u.power != self._power:
+            self._power = u.power
+            self._rev = -1
+            if not u.power:
+                board.blank()
+                self._tone = None  # silenced with the rest, as blank() silences one playing
+                clock = u.game_clock
+                if board.latch is not None and (clock is None or not clock.running):
+                    # With a latch fitted the power goes here; not while the game clock runs
+                    # (B20: it keeps time switched off), only at the next switch-off after it.
+                    board.latch.release()
+        if u.power:
+            if u.rev != self._rev:
+                self._rev = u.rev
+                text, k, m = u.display()
+                board.show(text, k, m)
+                board.lights(u.red(), u.green())
+            board.leds.update(now)
+        name = self._tone
+        if name is not None:
+            self._tone = None
+            board.tone(name, u.ledger.volume, self.clock.now())
+        board.beeper.update(now)
 
-    def step(self, now):
-        """The loop's work at now, without sleeping: timers, keys, slots, the picture, the
-        events for serial. Every body runs it: the Pico's turn() below, and the simulator's
-        window, terminal and headless server between their own waits (desktop/simapp.py)."""
-        # The unit's timers that are due fire (tick does nothing else), before the keys (a C
-        # held past 3 s is a new game even if its release is in this scan: scan() ticks between
-        # reading the keypad and acting on it, so a press is read the sooner) and after them.
-        self.scan(now)
-        # A key's picture first (nothing else delays its digit), then the timers the keys made
-        # due, the slots, and the picture again if they changed it (render draws only a new rev).
-        self.render(now)
-        self.unit.tick(now)
-        self.poll_slots(now)
-        self.render(now)
-        self.drain()
+    def write(self, lines):
+        out = self.stdout
+        for line in lines:
+            out.write((line + "\n").encode())
 
     def drain(self):
         """Send the events of keys, cards and timers to the host (the serial port)."""
         if self.protocol is not None and self.protocol.pending:
             self.write(self.protocol.drain())
-
-    def turn(self):
-        """One pass of the loop: step, then sleep (poll or lightsleep) until the next input or
-        the next thing due, answering serial. False at end of input."""
-        now = self.clock.now()
-        self.step(now)
-        if self.unit.power:
-            self.serial(self._collect(now, self.wait_ms(now)))
-        elif self.host_seen or self.board.usb_powered():
-            # A host that has spoken is on USB, whatever the VBUS pin says: a light sleep
-            # would drop its serial port.
-            self.serial(self.standby_ms)
-        else:
-            self.board.sleep(self.standby_ms)
-            self.serial(0)
-        self._sound()  # one a serial command asked for
-        return not self.eof
-
-    def _collect(self, now, wait):
-        """Collect once the unit has been quiet for quiet_ms; the wait, cut short to then."""
-        rev = self.unit.rev
-        if rev != self._seen:
-            self._seen = rev
-            self._active_at = now
-            self._garbage = True
-        if not self._garbage:
-            return wait
-        left = self.quiet_ms - ticks_diff(now, self._active_at)
-        if left > 0 and self._lines < self.lines_per_collect:
-            return left if left < wait else wait
-        gc.collect()
-        self._garbage = False
-        self._lines = 0
-        return wait
-
-    def run(self):
-        while self.turn():
-            pass
 
 
 def boot(board, directory):

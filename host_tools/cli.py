@@ -134,7 +134,7 @@ def build_parser():
     s.add_argument("--firmware", help="the firmware directory (default: the repo's firmware/)")
     s.add_argument("--no-reset", action="store_true", help="do not reset the board after")
     s.add_argument("--mpy", action="store_true", help="compile with mpy-cross first "
-                   "(tools/deploy.py only)")
+                   "(without it: when the board imports what mpy-cross writes)")
     table.add_parser(sub)
     return p
 

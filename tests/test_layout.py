@@ -6,12 +6,15 @@
   `__import__` by name.
 - What only a desktop runs (firmware/desktop/) is never imported by code the Pico runs, and
   `make deploy`'s plan (tools/deploy.py) leaves it out.
-- docs/design.md's tree table names every firmware module, and every module it names exists.
+- docs/design.md's tree table names every firmware module, and every module it names exists;
+  its imports column names what each row imports and nothing it does not.
+- A reply two commands give is written once (one constant both use).
 - The brain knows no pins, no board, no serial and no files: brain/ imports only brain/. What
   it needs from outside (the store, the random source, the game read back at boot) is handed
   in by startup.py.
 """
 
+import ast
 import os
 import re
 import sys
@@ -169,3 +172,114 @@ def test_a_row_or_a_name_left_out_of_the_design_tree_is_caught():
     assert "firmware/version.py" not in design_tree(text.replace(row[0] + "\n", ""))
     assert "firmware/board/drivers/latch.py" not in design_tree(
         text.replace("`latch.py`", "latch"))
+
+
+def all_modules():
+    """{dotted name: path} for the firmware (by bare names, as it imports), simulator/ and web/:
+    the modules docs/design.md's tree table maps."""
+    mods = modules()
+    mods.update(importgraph.modules(os.path.join(ROOT, "simulator"), "simulator."))
+    mods.update(importgraph.modules(os.path.join(ROOT, "web"), "web."))
+    return mods
+
+
+def design_imports(text):
+    """[(the row's folders and files as module prefixes, the modules its imports column
+    names)] for each row of docs/design.md's tree table. A name is a module or a package in
+    backticks (`brain`, `brain.clock`, `simulator.frontend`); a file named with .py is one of
+    the row's own, said in passing."""
+    section = text.split("\n## The tree\n")[1].split("\n## ")[0]
+    rows = []
+    for line in section.splitlines():
+        if not line.startswith("| `"):
+            continue
+        where, _, imports = [c.strip() for c in line.strip().strip("|").split("|")][:3]
+        prefixes = []
+        for path in re.findall(r"`([^`]+)`", where):
+            path = path[len("firmware/"):] if path.startswith("firmware/") else path
+            path = path[:-3] if path.endswith(".py") else path.rstrip("/")
+            prefixes.append(path.replace("/", "."))
+        names = {n for n in re.findall(r"`([A-Za-z_][\w.]*)`", imports)
+                 if not n.endswith(".py")}
+        rows.append((tuple(prefixes), names))
+    return rows
+
+
+def map_drift(text, deps):
+    """(imported but not in its row's column, in a row's column but not imported), as
+    {row: sorted modules}. A row's modules are those under its prefixes and in no row of a
+    subfolder; what they import from outside the row's folders is what its column must name,
+    each name covering the module or the package it names."""
+    rows = design_imports(text)
+
+    def within(m, prefix):
+        return m == prefix or m.startswith(prefix + ".")
+
+    def row_of(m):
+        best = None
+        for prefixes, _ in rows:
+            for prefix in prefixes:
+                if within(m, prefix) and (best is None or len(prefix) > len(best[0])):
+                    best = (prefix, prefixes)
+        return best[1] if best else None
+
+    unlisted, unimported = {}, {}
+    for prefixes, names in rows:
+        out = set()
+        for m, ds in deps.items():
+            if row_of(m) == prefixes:
+                out |= {d for d in ds if not any(within(d, p) for p in prefixes)}
+        key = ", ".join(prefixes)
+        missing = sorted(d for d in out if not any(within(d, n) for n in names))
+        extra = sorted(n for n in names if not any(within(d, n) for d in out))
+        if missing:
+            unlisted[key] = missing
+        if extra:
+            unimported[key] = extra
+    return unlisted, unimported
+
+
+def test_the_design_tree_says_what_each_folder_imports_and_only_that():
+    deps, _ = importgraph.graph(all_modules())
+    unlisted, unimported = map_drift(design_text(), deps)
+    assert unlisted == {}, "imported, but not in its row's imports column of docs/design.md"
+    assert unimported == {}, "in a row's imports column of docs/design.md, but not imported"
+
+
+def test_an_import_left_out_of_the_map_or_one_it_names_in_vain_is_caught():
+    deps = {"app": {"startup", "protocol"}, "startup": set(), "protocol": {"jsonw"},
+            "jsonw": set()}
+    text = ("\n## The tree\n\n| folder | job | imports |\n| --- | --- | --- |\n"
+            "| `firmware/app.py` | the loop | `protocol`, `startup` |\n"
+            "| `firmware/startup.py` | boot | nothing |\n"
+            "| `firmware/protocol/` | the protocol | `jsonw` |\n"
+            "| `firmware/jsonw.py` | JSON | nothing |\n")
+    assert map_drift(text, deps) == ({}, {})
+    left_out = text.replace("`protocol`, `startup`", "`protocol`")
+    assert map_drift(left_out, deps) == ({"app": ["startup"]}, {})
+    in_vain = text.replace("| boot | nothing |", "| boot | `jsonw` |")
+    assert map_drift(in_vain, deps) == ({}, {"startup": ["jsonw"]})
+
+
+def replies_written(paths):
+    """{an ERR reply's sentence as written in the source: [where]}, for every string literal
+    that starts one (a code alone, "ERR " + err, is not a sentence)."""
+    out = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        for node in ast.walk(tree):
+            value = getattr(node, "value", None)
+            if isinstance(node, ast.Constant) and isinstance(value, str):
+                if value.startswith("ERR ") and " " in value[4:].strip():
+                    out.setdefault(value, []).append("%s:%d" % (path, node.lineno))
+    return out
+
+
+def test_each_refusal_of_the_protocol_is_written_once():
+    # One fact in one place: a reply given by two commands (the maintenance refusal of every
+    # extension that changes money, the bad key of KEY and HOLD) is one constant both use.
+    twice = {text: where for text, where in replies_written(modules().values()).items()
+             if len(where) > 1}
+    assert twice == {}
+

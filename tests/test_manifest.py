@@ -9,7 +9,6 @@ import sys
 
 import pytest
 
-from host_tools import deploy as bank_deploy
 from host_tools import manifest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -70,14 +69,34 @@ def test_deploy_writes_which_build_it_is(tmp_path):
     assert manifest.describe().startswith(manifest.base_version())
 
 
-def test_bank_deploy_of_another_tree_copies_what_its_manifest_names(tmp_path):
+def test_bank_deploy_of_another_tree_follows_make_deploys_plan(tmp_path, capsys, monkeypatch):
+    # One deployer: another tree goes by tools/deploy.py's plan, as the repository's own does:
+    # what its manifest lists, compiled with --mpy (main.py kept as source), desktop/ and
+    # anything else in the folder left at home.
+    from host_tools import cli
+
     fw = tmp_path / "firmware"
     shutil.copytree(FIRMWARE, fw)
     (fw / "notes.txt").write_text("not for the Pico")
-    files, dirs = bank_deploy.firmware_parts(str(fw))
-    names = sorted(os.path.basename(p) for p in files + dirs)
-    assert names == sorted({rel.split("/")[0] for rel in listed()})
-    assert "desktop" not in names and "notes.txt" not in names and "manifest.py" not in names
+    monkeypatch.setenv("MPREMOTE", "mpremote-never-run")
+    code = cli.main(["--port", "/dev/ttyACM7", "deploy", "--firmware", str(fw), "--dry-run",
+                     "--mpy"])
+    out = capsys.readouterr().out
+    assert code == 0
+    sent = sorted(w[2:] for w in out.split() if w.startswith(":/"))
+    assert sent == sorted(rel if rel == "main.py" else rel[:-3] + ".mpy" for rel in listed())
+    assert str(fw / "main.py") in out  # the tree named, not the repository's
+    assert "notes.txt" not in out and "desktop" not in out
+
+
+def test_a_tree_without_a_manifest_is_refused_and_nothing_runs(tmp_path, capsys, monkeypatch):
+    from host_tools import cli
+
+    (tmp_path / "main.py").write_text("")
+    monkeypatch.setenv("MPREMOTE", str(tmp_path / "no-such-mpremote"))
+    code = cli.main(["--port", "/dev/ttyACM7", "deploy", "--firmware", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 2 and "no manifest.py in %s" % tmp_path in err
 
 
 def test_the_page_runs_the_manifest_and_the_desktop_code():

@@ -4,7 +4,7 @@ gets exactly one reply, and a refused line changes nothing."""
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from harness import proto_rig
+from harness import cut_lines, proto_rig
 from protocol import LineReader
 
 WORDS = ["KEY", "HOLD", "INSERT", "REMOVE", "STATE", "BALANCES", "LOG", "ADVANCE", "EVENTS",
@@ -24,7 +24,7 @@ def test_one_reply_per_line_and_refusals_change_nothing(batch):
     rd = LineReader()
     for text in batch:
         raw = text.encode("latin-1")
-        got = rd.feed(raw + b"\n")
+        got = cut_lines(rd, raw + b"\n")
         assert len(got) == 1
         before = (p.handle("STATE"), p.handle("BALANCES"), p.handle("LOG 200"))
         out = p.handle(got[0])
@@ -60,7 +60,7 @@ def test_the_events_alone_rebuild_balances(batch):
     host = eventplay.Follower(eventplay.reply_json(p.handle("BALANCES")))
     rd = LineReader()
     for text in batch:
-        for line in rd.feed(text.encode("latin-1") + b"\n"):
+        for line in cut_lines(rd, text.encode("latin-1") + b"\n"):
             for x in p.handle(line):
                 host.take(x)
             assert host.bal == eventplay.reply_json(p.handle("BALANCES")), (text, batch)

@@ -1,7 +1,11 @@
 """`make deploy [PORT=...] [MPY=1|0]`: put the firmware on a Raspberry Pi Pico with mpremote.
-The one deployer: `bank deploy` (host_tools/deploy.py) runs this file.
+The one deployer: `bank deploy` (host_tools/deploy.py) runs this file's `main`.
 
     python tools/deploy.py [--port PORT] [--mpy [auto|yes|no]] [--no-reset] [--dry-run]
+                           [--firmware DIR]
+
+- DIR is the firmware tree to deploy (default: this repository's firmware/); what goes is what
+  its manifest.py lists, and a tree without one is refused.
 
 - PORT is a device (`/dev/ttyACM0`, `COM5`) or a pyserial URL (`socket://host:port`,
   `rfc2217://...`, which mpremote opens with serial_for_url). Without it: $BANK_PORT, else the
@@ -71,8 +75,12 @@ def sources(root=FIRMWARE):
     """What the manifest lists, as (path on the Pico, absolute path), sorted. version.py is
     written for this deploy into build/deploy/ (not build/mpy/, which compile_all clears),
     whole then renamed: processes deploying side by side (the pin suite's) write the same."""
+    listing = os.path.join(root, "manifest.py")
+    if not os.path.isfile(listing):
+        raise SystemExit("deploy: no manifest.py in %s: what goes on a Pico is what it lists "
+                         "(firmware/manifest.py)" % root)
     out = []
-    for rel, full in manifest.files(os.path.join(root, "manifest.py")):
+    for rel, full in manifest.files(listing):
         if rel == "version.py":
             full = os.path.join(REPO, "build", "deploy", "version.py")
             os.makedirs(os.path.dirname(full), exist_ok=True)
@@ -178,14 +186,16 @@ def main(argv=None):
                     "MicroPython imports what mpy-cross writes)")
     ap.add_argument("--no-reset", action="store_true", help="do not reset the Pico after")
     ap.add_argument("--dry-run", action="store_true", help="print the mpremote command only")
+    ap.add_argument("--firmware", default=FIRMWARE,
+                    help="the firmware tree, with its manifest.py (default: firmware/)")
     args = ap.parse_args(argv)
+    files = sources(os.path.abspath(args.firmware))
     port = args.port or os.environ.get("BANK_PORT") or find_pico()
     if not args.dry_run:
         why = refusal(port)
         if why:
             print("deploy: %s" % why, file=sys.stderr)
             return 1
-    files = sources()
     use_mpy = args.mpy == "yes" if args.dry_run else choose_mpy(args.mpy, port)
     plan = compile_all(files) if use_mpy else files
     cmd = command(port, plan, reset=not args.no_reset)
@@ -196,7 +206,11 @@ def main(argv=None):
     # busy board, or a Pico emulated on a loaded machine, can take that long for one file.
     # Copying again is harmless (the same files, the ledger untouched): once more, then fail.
     for attempt in range(2):
-        result = subprocess.run(cmd)
+        try:
+            result = subprocess.run(cmd)
+        except OSError as exc:
+            print("deploy: cannot run %s: %s" % (cmd[0], exc.strerror), file=sys.stderr)
+            return 1
         if result.returncode == 0:
             break
         print("deploy: mpremote exited with %d%s" % (

@@ -443,15 +443,29 @@ class Unit:
 
     # -- cards (B3) ----------------------------------------------------------------------------
 
-    def card_in(self, slot, card, now):
-        if slot not in SLOTS or not isinstance(card, int) or not 1 <= card <= CARDS:
-            return "bad-argument"
+    def card_refusal(self, slot, card=None):
+        """What card_in(slot, card) would refuse (card None: card_out(slot)), or None: a body
+        that draws its slots (the simulator's) asks before a card moves, as no real slot
+        could take a card into a full slot or the same card twice."""
         slots = self.slots
+        if slot not in SLOTS:
+            return "bad-argument"
+        if card is None:
+            return "slot-empty" if slots[slot] is None else None
+        if not isinstance(card, int) or not 1 <= card <= CARDS:
+            return "bad-argument"
         if slots[slot] is not None:
             return "slot-occupied"
-        other = slots["R" if slot == "L" else "L"]
-        if other == card:
+        if slots["R" if slot == "L" else "L"] == card:
             return "card-in-use"
+        return None
+
+    def card_in(self, slot, card, now):
+        err = "bad-argument" if card is None else self.card_refusal(slot, card)
+        if err is not None:
+            return err
+        slots = self.slots
+        other = slots["R" if slot == "L" else "L"]
         if not self.power:
             self.wake(now)  # B16: and the card is input
         self._input(now, True)
@@ -480,11 +494,10 @@ class Unit:
         return "unknown-card"
 
     def card_out(self, slot, now):
-        if slot not in SLOTS:
-            return "bad-argument"
+        err = self.card_refusal(slot)
+        if err is not None:
+            return err
         card = self.slots[slot]
-        if card is None:
-            return "slot-empty"
         self.slots[slot] = None
         if slot == "L":
             self._go_used = False

@@ -1,8 +1,9 @@
 """app.App on the simulated board: the Pico's loop, driven by a desktop body.
 
-The loop is App's own (`step`: timers, keys, slots, picture, events); only its serial side and
-its wait differ from the Pico's, because a desktop has any number of ports (desktop/ports.py)
-and sleeps in its own event loop rather than in `select.poll` on USB:
+The loop is App's own (`step`: the inputs, the timers, the picture, the events; `wait_ms`: how
+long to sleep); only its serial side differs from the Pico's, because a desktop has any number
+of ports (desktop/ports.py) and sleeps in its own event loop rather than in `select.poll` on
+USB:
 - the headless server: `step`, then `select.poll` on the ports for `wait()` ms, then `io`;
 - the terminal: the same with `select` over the keyboard and the ports;
 - the window: Tk calls `step` from `after()` and schedules the next at `wait()`, and calls
@@ -12,8 +13,6 @@ taken by the next step as the Pico's scan takes the keypad's. Never deployed.
 """
 
 from app import App
-from board import lights
-from brain.clock import ticks_diff
 from desktop.ports import Ports
 from desktop.simboard import SimBoard
 
@@ -27,28 +26,22 @@ class SimApp(App):
     def open_serial(self, stdin, stdout):
         pass  # no USB port: the ports serve (drain, io)
 
+    def serial(self):
+        pass  # the ports' lines are answered by io, at what the body's wait saw
+
     def drain(self):
         self.ports.drain()
 
     def wait(self, now):
         """Milliseconds the body may sleep before the next step (0: at once; -1: until input):
-        the unit's next deadline or a light's next blink, whichever is first. On a virtual
-        clock time moves only when told (ADVANCE, HOLD): until input."""
-        if self.board.pending() or self.ports.more():
+        App's wait_ms, and at once while a port has lines to answer. On a virtual clock time
+        moves only when told (ADVANCE, HOLD): until input."""
+        if self.ports.more():
             return 0
-        # A port with no client yet (a pty) is looked at again soon, whatever the clock.
-        wait = self.ports.recheck_ms if self.ports.waiting() else -1
-        if self.clock.virtual:
-            return wait
-        modes = self.board.leds.modes
-        for due in (self.unit.deadline(), lights.next_change(modes[0], now),
-                    lights.next_change(modes[1], now)):
-            if due is not None:
-                left = ticks_diff(due, now)
-                left = left if left > 0 else 0
-                if wait < 0 or left < wait:
-                    wait = left
-        return wait
+        wait = self.wait_ms(now, not self.clock.virtual)
+        if self.ports.waiting() and (wait is None or wait > self.ports.recheck_ms):
+            wait = self.ports.recheck_ms  # a port with no client yet (a pty): looked at soon
+        return -1 if wait is None else wait
 
     def io(self, ready):
         """What the body's wait saw on the ports: accepted, read, answered, sent."""
@@ -67,14 +60,17 @@ class SimApp(App):
         self.step(self.clock.now() if now is None else now)
 
     def insert(self, slot, card):
-        """A card into slot; the error code the unit gave (slot-occupied, ...) or None."""
-        self.refused = None
-        self.board.slots[slot].push("in", card)
+        """A card into slot; the error code the unit gives (slot-occupied, ...) or None. A
+        card the unit refuses is not put in: a drawn slot takes what a real one could not."""
+        err = self.unit.card_refusal(slot, card)
+        if err is None:
+            self.board.slots[slot].push("in", card)
         self.step(self.clock.now())
-        return self.refused
+        return err
 
     def remove(self, slot):
-        self.refused = None
-        self.board.slots[slot].push("out")
+        err = self.unit.card_refusal(slot)
+        if err is None:
+            self.board.slots[slot].push("out")
         self.step(self.clock.now())
-        return self.refused
+        return err

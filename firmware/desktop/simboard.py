@@ -1,8 +1,8 @@
 """The simulator's body: board.Board with no pins behind it.
 
 A front end (the window's clicks, the terminal's keys, the page's touches) puts key and card
-events here, as the keypad and slot drivers produce them on the Pico, and app.App's scan picks
-them up at its next step. What App draws is kept (`shown`, `leds.modes`, `beeper.playing`) as
+events here, as the keypad and slot drivers produce them on the Pico, and app.App's next step
+picks them up. What App draws is kept (`shown`, `leds.modes`, `beeper.playing`) as
 the Pico's drivers would take it; the front ends draw what the unit says, as App does
 (`unit.display()`, `unit.red()`, `unit.green()`), at their own moments. Runs under CPython and
 the MicroPython unix port (the headless simulator runs there); never deployed.
@@ -12,7 +12,7 @@ from board import Board
 
 
 class Keys:
-    """The keypad as App.scan reads it: the events a front end pressed, in order."""
+    """The keypad as App.read_keys reads it: the events a front end pressed, in order."""
 
     armed = True  # scanned only when woken: an idle simulator never scans
 
@@ -36,7 +36,7 @@ class Keys:
 
 
 class Slot:
-    """A card slot as App.poll_slots reads it: the cards a front end moved, one per poll."""
+    """A card slot as App.read_cards reads it: the cards a front end moved, one per poll."""
 
     def __init__(self):
         self.events = []
@@ -129,10 +129,3 @@ class SimBoard(Board):
 
     def write_card(self, slot, number):
         return "unsupported"  # the simulator's cards are numbered: nothing to write on
-
-    # -- what a front end does --------------------------------------------------------------
-
-    def pending(self):
-        """Events put here that App has not yet taken."""
-        s = self.slots
-        return bool(self.keypad.events or s["L"].events or s["R"].events)

@@ -22,6 +22,10 @@ MAX_LINE = 200
 TOO_LONG = object()  # what LineReader returns for a line it had to skip
 NO_GAME = ("ERR no-game no good copy of the game (Err6): none is invented; hold C for 3 s on "
            "the unit for a new game")
+# Replies written once, wherever they are given (the extensions' too).
+BAD_KEY = "ERR bad-key keys are 0-9 . M K C DEAL + -"
+TOO_LONG_REPLY = "ERR line-too-long lines end within %d characters" % MAX_LINE
+MS_RANGE = "ERR bad-argument ms is a whole number from 0 to %d"
 HOLD_MAX_MS = 600000  # on a virtual clock, where a hold costs no one any time
 # On a real clock a hold is waited out, and every other client (and the Pico's keypad, the
 # window) waits with it: long enough for the 3 s holds (B11, maintenance), not ten minutes.
@@ -64,15 +68,6 @@ class LineReader:
     def partial(self):
         """Bytes of an unfinished line are waiting."""
         return bool(self.buf) or self.over
-
-    def feed(self, data):
-        """Every complete line in data, in order."""
-        out = []
-        for b in data:
-            r = self.push(b)
-            if r is not None:
-                out.append(r)
-        return out
 
 
 def _card_json(card):
@@ -211,7 +206,7 @@ class Protocol:
 
     def handle(self, line):
         if line is TOO_LONG:
-            return self.drain() + ["ERR line-too-long lines end within %d characters" % MAX_LINE]
+            return self.drain() + [TOO_LONG_REPLY]
         if isinstance(line, str):
             try:
                 line = line.encode()
@@ -225,7 +220,7 @@ class Protocol:
             elif b > 127:
                 wide = True
         if len(line) > MAX_LINE:
-            return self.drain() + ["ERR line-too-long lines end within %d characters" % MAX_LINE]
+            return self.drain() + [TOO_LONG_REPLY]
         if wide:
             # Only a player's name may be other than ASCII (NAME's text): checked where NAME
             # is, so that a unit whose host never names a card keeps that code off its heap.
@@ -310,7 +305,7 @@ class Protocol:
             for i in range(len(k)):
                 c = k[i]
                 if c not in KEYS or (c in "+-" and i != len(k) - 1):
-                    return "ERR bad-key keys are 0-9 . M K C DEAL + -"
+                    return BAD_KEY
                 keys.append(c)
         if not keys:
             return "ERR bad-argument KEY needs at least one key"
@@ -327,11 +322,11 @@ class Protocol:
             return "ERR bad-argument HOLD <key> <ms>"
         k = args[0].upper()
         if k not in KEYS:
-            return "ERR bad-key keys are 0-9 . M K C DEAL + -"
+            return BAD_KEY
         ms = _int(args[1])
         if self.clock.virtual:
             if ms is None or ms > HOLD_MAX_MS:
-                return "ERR bad-argument ms is a whole number from 0 to %d" % HOLD_MAX_MS
+                return MS_RANGE % HOLD_MAX_MS
         elif ms is None or ms > HOLD_REAL_MAX_MS:
             return ("ERR bad-argument ms is a whole number from 0 to %d on a real clock (all "
                     "else waits while the key is held)" % HOLD_REAL_MAX_MS)
@@ -406,7 +401,7 @@ class Protocol:
             return "ERR bad-argument ADVANCE <ms>"
         ms = _int(args[0])
         if ms is None or ms > ADVANCE_MAX_MS:
-            return "ERR bad-argument ms is a whole number from 0 to %d" % ADVANCE_MAX_MS
+            return MS_RANGE % ADVANCE_MAX_MS
         if not self.clock.virtual:
             return "ERR unsupported this clock is real; ADVANCE needs --virtual-clock"
         self.clock.advance(self.unit, ms)

@@ -9,6 +9,10 @@ from brain import profiles
 from brain.ledger import CARDS, MOST, POT
 import jsonw
 
+# A host changes money or the game in play only once someone at the unit let it: DEAL held
+# 3 s on the keypad (docs/protocol-extensions.md, beyond B13).
+MAINTENANCE_REQUIRED = "ERR maintenance-required hold DEAL for 3 s on the unit first"
+
 
 def do_maint(p, args):
     if args:
@@ -21,7 +25,7 @@ def do_newgame(p, args):
     if args:
         return "ERR bad-argument NEWGAME takes no argument"
     if not p.unit.maintenance:
-        return "ERR maintenance-required hold DEAL for 3 s on the unit first"
+        return MAINTENANCE_REQUIRED
     err = p.unit.new_game(p.clock.now(), None, p.via)
     if err:
         return "ERR " + err
@@ -43,13 +47,13 @@ def do_set(p, args):
         if profiles.get(args[1]) is None:
             return "ERR bad-argument profiles are " + " ".join(sorted(profiles.PROFILES))
         if not u.maintenance:
-            return "ERR maintenance-required hold DEAL for 3 s on the unit first"
+            return MAINTENANCE_REQUIRED
         err = u.new_game(now, args[1].lower(), p.via)
         return "ERR " + err if err else p._ok_state()
     if what == "POT" and len(args) == 2 and args[1].upper() in ("ON", "OFF"):
         # B22: where the profile is chosen, the pot is turned on and off (no new game)
         if not u.maintenance:
-            return "ERR maintenance-required hold DEAL for 3 s on the unit first"
+            return MAINTENANCE_REQUIRED
         from brain import pot
 
         err = pot.set_on(u, args[1].upper() == "ON")
@@ -69,7 +73,7 @@ def do_set(p, args):
             return "ERR bad-argument amount is not a multiple of %d" % (
                 u.ledger.profile.resolution)
         if not u.maintenance:
-            return "ERR maintenance-required hold DEAL for 3 s on the unit first"
+            return MAINTENANCE_REQUIRED
         rec = u.set_balance(card, amount, p.via)
         if isinstance(rec, str):
             return "ERR " + rec
@@ -121,7 +125,7 @@ def do_restore(p, args):
         return "ERR bad-argument RESTORE PREVIOUS | RESTORE GAME <id>"
     u = p.unit
     if not u.maintenance:
-        return "ERR maintenance-required hold DEAL for 3 s on the unit first"
+        return MAINTENANCE_REQUIRED
     rec = u.restore_game(gid, p.via)
     _news(p)
     if rec == "game-damaged":

@@ -76,3 +76,14 @@ class Rig:
 def proto_rig(profile=None, seed=1):
     r = Rig(profile, seed)
     return r, Protocol(r.unit, r.clock)
+
+
+def cut_lines(reader, data):
+    """Every complete line a protocol.LineReader cuts from data (bytes), in order: what a
+    port's bytes make, fed byte by byte as the loop's serial side pushes them."""
+    out = []
+    for b in data:
+        line = reader.push(b)
+        if line is not None:
+            out.append(line)
+    return out

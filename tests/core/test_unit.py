@@ -43,6 +43,21 @@ def test_b3_slot_errors_change_nothing():
     assert r.unit.slots == {"L": 1, "R": None}
 
 
+def test_b3_the_unit_says_what_a_card_movement_would_refuse_and_nothing_moves():
+    # A body that draws its slots (the simulator's) asks before a card moves.
+    r = Rig()
+    r.insert("L", 1)
+    r.press("5")
+    rev = r.unit.rev
+    assert r.unit.card_refusal("L", 2) == "slot-occupied"
+    assert r.unit.card_refusal("R", 1) == "card-in-use"
+    assert r.unit.card_refusal("R") == "slot-empty"
+    assert r.unit.card_refusal("X", 2) == r.unit.card_refusal("R", 7) == "bad-argument"
+    assert r.unit.card_refusal("R", 2) is None and r.unit.card_refusal("L") is None
+    assert r.insert("R", None) == "bad-argument"
+    assert r.unit.slots == {"L": 1, "R": None} and r.unit.entry == "5" and r.unit.rev == rev
+
+
 def test_b3_removing_a_card_discards_the_entry():
     r = Rig()
     r.insert("L", 1)

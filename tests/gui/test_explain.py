@@ -40,7 +40,7 @@ def said(*lines, key=None, names=None, profile=None):
 def test_a_payment_larger_than_the_balance():  # B8
     code, text = said("INSERT R 3", "INSERT L 1", "KEY 5 0 0 K -", "KEY 2 0 M -", key="-")
     assert code == "insufficient-funds"
-    assert text == "card 3 cannot pay 20 M: it has 14.5 M"  # the issue's own example
+    assert text == "card 3 cannot pay 20 M: it has 14.5 M"  # the payer, the amount, its balance
     _, text = said("INSERT R 3", "KEY 5 . 5 M -", "KEY 1 0 M -", key="-", names={3: "Ann"})
     assert text == "Ann (card 3) cannot pay 10 M: it has 9.5 M"
 

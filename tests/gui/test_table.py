@@ -12,6 +12,7 @@ import pytest
 import simulator  # noqa: F401  (firmware/ on sys.path)
 from tests.gui.hands import advance, settle
 from simulator.window import layout
+from protocol.extensions import MAINTENANCE_REQUIRED
 
 tk = pytest.importorskip("tkinter")
 
@@ -295,7 +296,7 @@ class FakeDesk:
         if line == "GAMES":
             return ["OK " + json.dumps(self.games)]
         if line.startswith("RESTORE GAME"):
-            return ["ERR maintenance-required hold DEAL for 3 s on the unit first"]
+            return [MAINTENANCE_REQUIRED]
         return self.real.handle(line)
 
 

@@ -18,6 +18,7 @@ if REPO not in sys.path:
 
 from host_tools import procs  # noqa: E402
 from host_tools.bank import Bank  # noqa: E402
+from harness import cut_lines  # noqa: E402  (tests/core: the tests' helpers)
 
 START_TIMEOUT = 15.0
 
@@ -69,7 +70,7 @@ class InProcessPort:
         self.is_open = True
 
     def write(self, data):
-        for line in self.reader.feed(data):
+        for line in cut_lines(self.reader, data):
             for reply in self.protocol.handle(line):
                 self.out += reply.encode() + b"\n"
         return len(data)

@@ -632,23 +632,26 @@ def fake_mpremote(tmp_path, exit_code):
 
 
 def test_deploy(capsys, tmp_path, monkeypatch):
+    # Another tree, by make deploy's plan: what its manifest lists, each file to its place.
     fw = tmp_path / "fw"
     (fw / "drivers").mkdir(parents=True)
     (fw / "main.py").write_text("")
     (fw / "unit.py").write_text("")
+    (fw / "drivers" / "keys.py").write_text("")
     (fw / "__pycache__").mkdir()
+    (fw / "manifest.py").write_text('module("main.py")\nmodule("unit.py")\npackage("drivers")\n')
     tool, calls = fake_mpremote(tmp_path, 0)
     monkeypatch.setenv("MPREMOTE", tool)
     code, out, _ = run(capsys, "--port", "/dev/ttyACM7", "deploy", "--firmware", fw)
-    assert code == 0 and "deployed" in out
-    assert calls.read_text() == (
-        "connect /dev/ttyACM7 fs cp {0}/main.py {0}/unit.py : + fs cp -r {0}/drivers : "
-        "+ reset\n".format(fw)
-    )
+    assert code == 0 and "deployed 3 files to /dev/ttyACM7" in out
+    done = calls.read_text()  # the board asked which .mpy it takes, then the copy
+    assert "connect /dev/ttyACM7 exec import os" in done  # its folders made, stale forms gone
+    assert done.endswith("+ fs cp {0}/drivers/keys.py :/drivers/keys.py + fs cp {0}/main.py "
+                         ":/main.py + fs cp {0}/unit.py :/unit.py + reset\n".format(fw))
     code, out, _ = run(capsys, "--port", "/dev/ttyACM7", "deploy", "--firmware", fw,
                        "--dry-run", "--no-reset")
-    assert code == 0 and out.startswith(tool + " connect /dev/ttyACM7 fs cp")
-    assert "reset" not in out and calls.read_text().count("\n") == 1  # nothing more ran
+    assert code == 0 and out.startswith(tool + " connect /dev/ttyACM7 exec")
+    assert "reset" not in out and calls.read_text() == done  # nothing more ran
 
 
 def test_deploy_uses_the_repos_tool(capfd, tmp_path, monkeypatch):
@@ -669,8 +672,9 @@ def test_deploy_errors(capsys, tmp_path, monkeypatch):
     (fw / "main.py").write_text("")
     tool, _ = fake_mpremote(tmp_path, 1)
     monkeypatch.setenv("MPREMOTE", tool)
+    (fw / "manifest.py").write_text('module("main.py")\n')
     code, _, err = run(capsys, "--port", "/dev/ttyACM7", "deploy", "--firmware", fw)
-    assert code == 1 and "deploy failed: mpremote exited with 1" in err
+    assert code == 1 and err.count("mpremote exited with 1") == 2  # once more, then it fails
     code, _, err = run(capsys, "--port", "/dev/x", "deploy", "--firmware", tmp_path / "none")
     assert code == 2 and "no firmware directory" in err
 

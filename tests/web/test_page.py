@@ -294,8 +294,6 @@ def test_c_held_three_seconds_starts_a_new_game(page):
     assert page.drawn() == shows("0")
 
 
-@pytest.mark.skipif(not os.path.exists(os.path.join(ROOT, "firmware", "protocol", "names.py")),
-                    reason="this firmware has no player names (NAME, the issue 'At the table')")
 def test_the_players_names_in_the_panel_given_by_a_tap(page):
     page.load()
     assert page.send("NAME 2 Ada")[-1].startswith('OK {"1": null, "2": "Ada"')
