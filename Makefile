@@ -42,8 +42,10 @@ web-serve: setup
 # The stages side by side, where one needs nothing of another (the pin suite's runs on the stock
 # images start at once, the frozen one's and pytest's once the image is built): each pin-suite run
 # is one core's work and pytest's window and browser tests mostly wait on real time, so the
-# machine's cores are kept busy. Each stage's output comes whole, as it ends (make -O). The
-# Debian packages come first, one apt-get at a time.
+# machine's cores are kept busy. The pin suite runs niced: what it reads is Pico time, which no
+# load changes, while pytest's windows, browsers and processes keep real time and go first. Each
+# stage's output comes whole, as it ends (make -O). The Debian packages come first, one apt-get
+# at a time.
 TEST_JOBS ?= 4
 test: setup gui-deps web-deps uf2-deps case-deps
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) -Otarget uf2-image $(PICO_RUNS) lint mpy \
@@ -107,7 +109,7 @@ $(PICO_RUNS): test-pico-%: setup
 	  $$PICO_UF2, ../shared/pico/, or a network for rp2040py to fetch one; frozen: make uf2)"))' \
 	  $*); \
 	if [ -n "$$why" ]; then echo "SKIPPED: pin suite on $*: $$why"; exit 0; fi; \
-	set -o pipefail; $(BIN)/pytest -q -p no:cacheprovider --durations=15 \
+	set -o pipefail; nice -n 10 $(BIN)/pytest -q -p no:cacheprovider --durations=15 \
 	  $(or $(PICO_SCENARIOS_$*),tests/pico) -k "$(PICO_K)" 2>&1 | sed -u "s/^/[pico $*] /"
 
 # The GUI tests and the screenshot need an X server (Xvfb), xdotool and ImageMagick, and Tk.
