@@ -116,3 +116,31 @@ def virtual(bank):
     if not bank.virtual:
         pytest.skip("needs a virtual clock (ADVANCE)")
     return bank
+
+
+def run(capsys, *argv):
+    """`bank ARGV...` in process: (exit code, stdout, stderr)."""
+    from host_tools import cli
+
+    code = cli.main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _fresh(sims, *args):
+    sim = sims("tcp", *args)
+    with Bank.open(sim.url) as b:
+        reset(b, True)
+    return sim.url
+
+
+@pytest.fixture
+def url(sims):
+    """A simulator over TCP, in a new game: its URL."""
+    return _fresh(sims)
+
+
+@pytest.fixture
+def murl(sims):
+    """The same, in maintenance."""
+    return _fresh(sims, "--maintenance")

@@ -5,27 +5,12 @@ fake RFID unit."""
 import pytest
 
 import fakes
-from conftest import reset
+from conftest import run
 from host_tools import cli
-from host_tools.bank import Bank
 
 STATE = ('OK {"power": "on", "display": {"text": "3", "k": false, "M": false}, "red": "off", '
          '"green": "on", "slots": {"L": null, "R": null}, "entry": "", "deal": "idle", '
          '"sound": 2, "error": null, "tally": 0, "maintenance": true}')
-
-
-def run(capsys, *argv):
-    code = cli.main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-@pytest.fixture
-def url(sims):
-    sim = sims("tcp", "--maintenance")
-    with Bank.open(sim.url) as b:
-        reset(b, True)
-    return sim.url
 
 
 def rfid_unit(reply):
@@ -64,8 +49,8 @@ def test_card_write_says_why_the_unit_refused(capsys, reply, said):
     assert code == 1 and said in err
 
 
-def test_card_write_on_a_unit_of_contacts_says_its_cards_are_cut(capsys, url):
-    code, _, err = run(capsys, "--port", url, "card", "write", "L", 3)
+def test_card_write_on_a_unit_of_contacts_says_its_cards_are_cut(capsys, murl):
+    code, _, err = run(capsys, "--port", murl, "card", "write", "L", 3)
     assert code == 1
     assert "this unit reads its cards by contacts" in err and "(unsupported)" in err
 

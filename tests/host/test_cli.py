@@ -18,34 +18,12 @@ import serial
 
 import fakes
 import targets
-from conftest import reset
+from conftest import reset, run
 from desktop import words
 from host_tools import cli, link
 from host_tools.bank import Bank
 
 START = 15000000
-
-
-def run(capsys, *argv):
-    code = cli.main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-@pytest.fixture
-def url(sims):
-    sim = sims("tcp")
-    with Bank.open(sim.url) as b:
-        reset(b, True)
-    return sim.url
-
-
-@pytest.fixture
-def murl(sims):
-    sim = sims("tcp", "--maintenance")
-    with Bank.open(sim.url) as b:
-        reset(b, True)
-    return sim.url
 
 
 def talk(url):

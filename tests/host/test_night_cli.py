@@ -8,25 +8,10 @@ import json
 
 import pytest
 
-from conftest import reset
-from host_tools import cli
+from conftest import reset, run
 from host_tools.bank import Bank
 
 START = 15000000
-
-
-def run(capsys, *argv):
-    code = cli.main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-@pytest.fixture
-def url(sims):
-    sim = sims("tcp")
-    with Bank.open(sim.url) as b:
-        reset(b, True)
-    return sim.url
 
 
 @pytest.fixture
