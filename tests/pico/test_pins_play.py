@@ -10,7 +10,9 @@ are docs/rules.md's. Before the first card, asleep and awake:
 - On wake the new picture is written before the glass is switched on: the balance from before
   the switch-off never shows (B16); the LED option's is tests/pico/test_pins_tm1637.py's.
 
-A key's time to the glass is `make bench`'s (docs/performance.md); a line end before any other
+What the brain alone decides on keys and cards these scenarios already carry (GO once per
+insertion B9, the undo B10, the tally B14) is proven in the core, on both interpreters
+(tests/core), not again here. A key's time to the glass is `make bench`'s (docs/performance.md); a line end before any other
 byte is tests/pico/test_pins_serial.py's. Times are Pico time (rig.py).
 """
 
@@ -119,22 +121,6 @@ def test_b4_receive_from_the_bank(pico):
     tones = heard(pico, t0)
     assert tones[-1] == ("money-in", "loud")
     assert [n for n, _ in tones[:-1]] == ["click"] * 4
-
-
-def test_b9_go_once_per_insertion(pico):
-    press(pico, "M")
-    assert shown(pico) == expect("17.15", "M")
-    t0 = pico.now_ms()
-    press(pico, "M")
-    assert shown(pico) == expect("17.15", "M")  # refused: nothing moved
-    assert ("error", "loud") in heard(pico, t0)
-
-
-def test_b10_c_undoes_the_last_transaction(pico):
-    press(pico, "C")
-    assert shown(pico) == expect("15.15", "M")
-    press(pico, "C")  # nothing typed, nothing open: nothing happens
-    assert shown(pico) == expect("15.15", "M")
 
 
 def test_b6_player_to_player(pico):
@@ -251,19 +237,9 @@ def test_b11_holding_c_three_seconds_starts_a_new_game(pico):
     wait_shown(pico, "15", "M", timeout_ms=1500)
 
 
-def test_b14_the_tally_adds_up_with_no_card(pico):
-    remove(pico, "L")
-    type_keys(pico, "2 M +")
-    type_keys(pico, "5 0 0 K +")
-    assert shown(pico) == expect("2.5", "M")
-    type_keys(pico, "1 M -")
-    assert shown(pico) == expect("1.5", "M")
-    press(pico, "C")
-    assert shown(pico) == expect("0")
-
-
 def test_two_keys_at_once_are_both_taken_in_the_order_pressed(pico):
     # "1" and "4" share a column, "4" and "5" a row: the open-drain scan tells each apart.
+    remove(pico, "L")
     keys = pico.parts.keys
     keys.press("1")
     pico.run(40)
