@@ -34,6 +34,8 @@ class Xvfb:
     """A private X server on a display number it picks itself (-displayfd)."""
 
     def __init__(self, size="1024x900x24"):
+        if shutil.which("Xvfb") is None:
+            raise RuntimeError("Xvfb is not installed (make gui-deps installs it on Debian)")
         r, w = os.pipe()
         self.proc = subprocess.Popen(
             ["Xvfb", "-displayfd", str(w), "-screen", "0", size, "-nolisten", "tcp"],

@@ -140,8 +140,8 @@ def test_the_window_fits_a_small_screen_with_the_panel_open(screen, lang, quiet_
 
     try:
         x = Xvfb(size=screen + "x24")
-    except RuntimeError:
-        pytest.skip("Xvfb did not start")
+    except RuntimeError as why:
+        pytest.skip(str(why))
     try:
         # in each language: the French labels are longer
         got = subprocess.run([sys.executable, __file__, lang],

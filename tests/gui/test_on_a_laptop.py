@@ -75,8 +75,8 @@ def laptop(quiet_env_module):
 
     try:
         x = Xvfb(size="1366x768x24")
-    except RuntimeError:
-        pytest.skip("Xvfb did not start")
+    except RuntimeError as why:
+        pytest.skip(str(why))
     try:
         got = subprocess.run([sys.executable, __file__], cwd=ROOT,
                              env=dict(quiet_env_module, DISPLAY=x.display),
