@@ -12,8 +12,9 @@ are docs/rules.md's. Before the first card, asleep and awake:
 
 What the brain alone decides on keys and cards these scenarios already carry (GO once per
 insertion B9, the undo B10, the tally B14) is proven in the core, on both interpreters
-(tests/core), not again here. A key's time to the glass is `make bench`'s (docs/performance.md); a line end before any other
-byte is tests/pico/test_pins_serial.py's. Times are Pico time (rig.py).
+(tests/core), not again here. A key's time to the glass is `make bench`'s
+(docs/performance.md); a line end before any other byte is tests/pico/test_pins_serial.py's.
+Times are Pico time (rig.py).
 """
 
 import pytest
