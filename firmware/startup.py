@@ -2,8 +2,7 @@
 game loaded and the first display drawn (README, "Flash a Pico").
 
 Boot-only code: `app.boot` imports this module for the boot and drops it after, with the board
-builder (board/build.py), the pin map and the store's loader (store/load.py; the slot format
-it reads through, store/slot.py, stays): `forget_boot`, so a unit in play keeps none of it.
+builder (board/build.py) and the pin map: `forget_boot`, so a unit in play keeps none of it.
 """
 
 import os
@@ -45,8 +44,8 @@ def build(board=None, directory=None):
         board = board_build.build()
     directory = directory or state_dir()
     make_dir(directory)
-    # The games it puts away are dated once a host has set the clock (store/kept.py: a Pico's
-    # starts at 2021 at every power-up, and such a date is not kept).
+    # The games it puts away are dated once a host has set the clock (FileStore.put_away: a
+    # Pico's starts at 2021 at every power-up, and such a date is not kept).
     store = FileStore(directory, wall=time.time)
     clock = RealClock(time.ticks_ms, time.sleep_ms)
     unit = make_unit(store, Entropy(), clock)
@@ -84,15 +83,13 @@ def boot_unit(unit, now):
 
 
 # What boot ran, forgotten once the unit is up. Only boot runs the builders, the pin map they
-# read, the store's loader (with game night's lines, store/night.py, where it had some) and
-# this module. A first boot (a new store) also starts a game (brain/games.py): rare code that
-# play imports where it first needs it and then keeps, as on any later boot, which loads none.
-BOOT_ONLY = ("board.build", "pins", "store.load", "brain.games", "startup", "store.night")
+# read and this module. A first boot (a new store) also starts a game (brain/games.py): rare
+# code that play imports where it first needs it and then keeps, as on any later boot, which
+# loads none.
+BOOT_ONLY = ("board.build", "pins", "brain.games", "startup")
 
 
 def forget_boot():
-    """Forget BOOT_ONLY (the slot format boot read through, store/slot.py, stays: every
-    transaction writes its lines)."""
     for name in BOOT_ONLY:
         forget(name)
 

@@ -16,9 +16,9 @@ account like a card's; *_after are the balances the move left (0 for the bank); 
 seq a reversal names (0 otherwise); via is "key" or "serial".
 
 Only what play needs lives here: the balances and `move`, the one way money moves. Loading
-the game (store/load.py) runs at boot only; whole-game changes (new game, restore, a balance
-set by the banker) and the volume (brain/games.py) a few times a game: each is imported where
-it is first needed, and kept, so a unit that never needs one never loads it.
+the game (FileStore.load) runs at boot only; whole-game changes (new game, restore, a balance
+set by the banker) and the volume a few times a game: brain/games.py is imported where it is
+first needed, and kept, so a unit that never needs it never loads it.
 """
 
 from brain import profiles

@@ -114,7 +114,18 @@ def do_names(p, args):
 def do_games(p, args):
     if args:
         return "ERR bad-argument GAMES takes no argument"
-    got = p.unit.ledger.store.listing()
+    store = p.unit.ledger.store
+    got = []
+    for gid in store.kept():
+        g = store.game(gid)
+        known = g or {"seq": gid}  # a damaged game: what is still known of it
+        bal = known.get("balances")
+        got.append((("id", gid), ("profile", known.get("profile")), ("seq", known["seq"]),
+                    ("transactions", known.get("transactions")),
+                    ("balances", None if bal is None else
+                     tuple((str(i + 1), b) for i, b in enumerate(bal))),
+                    ("number", store.number_of(gid)), ("kept", known.get("kept")),
+                    ("damaged", g is None)))
     _news(p)
     return "OK " + jsonw.dumps(got)
 

@@ -8,7 +8,7 @@ Run a few times an evening: protocol/extensions.py imports this module at the fi
 NAMES, so a unit whose host never asks keeps it off its heap.
 
 The store keeps them (`names`, `put_names`): two small files written in turn, so a power cut
-while writing leaves the names of before (B17's rule, kept for names too; store/kept.py).
+while writing leaves the names of before (B17's rule, kept for names too; FileStore.put_names).
 
 A name is any text (UTF-8 on the wire and on flash: "José", "李雷") of at most MAX_LEN
 characters (code points) and MAX_BYTES bytes of UTF-8, with no control character (CONTROL):

@@ -1,37 +1,28 @@
-"""Where the game lives between power cycles (B17: nothing lost). docs/storage.md has the why.
+"""Where the game lives between power cycles (B17: nothing lost); docs/storage.md has the why,
+store/slot.py the files.
 
-`FileStore` is the one store, on the Pico's flash, a desktop's folder or a file system in RAM
-(desktop/memfs.py), and the only code that reads or writes its state; the brain asks and tells:
-
-    load(ledger, profile)        boot: the game into the ledger; 'ok', 'new' or 'damaged'
-    commit(ledger, rec)          a transaction, durable before the ledger moves its balances
-    save_settings(ledger)        the volume (B12); save_night(ledger, tag): game night's (B19-B22)
-    records(n)                   the log: its last n records (all it keeps), oldest first
-    kept(), number_of(gid), game(gid)   the kept games (B11): ids newest first, numbers, one game
-    put_away(ledger)             the game in play into a kept game's file
-    new_game(ledger, put, most), bring_back(ledger, gid, rec, put, most)   a game written whole
-    listing(), backup(ledger)    GAMES, BACKUP
-    names(), put_names(gen, names)   the players' names
-    news(), seen()               damage found since boot, to report; the banker has seen it
-
-Every write is durable when it returns, or raises OSError and leaves the store as it was, on
-flash and in RAM. A transaction is one line appended to the slot in use; every `journal_max`
-lines, and for a whole game, a checkpoint is written into the other slot from what the store
-holds in RAM (the last `keep` records and the balances before them): it never reads flash back.
+Every write of `FileStore` is durable when it returns, or raises OSError and leaves the store
+as it was, on flash and in RAM. A transaction is one line appended to the slot in use; every
+`journal_max` lines, and for a whole game, a checkpoint goes into the other slot from what the
+store holds in RAM (the last `keep` records, the balances before them): it never reads back.
 """
 
+import json
+import os
+import time
+
+from brain import profiles
 from brain.ledger import CARDS, POT, apply
-from store.slot import (GAME, MARK_NAME, MARK_TEXT, SLOT_NAMES, VERSION, chunks, line,
-                        rec_payload, write)
+import jsonw
+from store.slot import (CORRUPT, GAME, MARK_NAME, MARK_TEXT, NAME_FILES, SLOT_NAMES, VALID,
+                        VERSION, Slot, chunks, crc32, kept_game, line, night_head, night_words,
+                        payload, rec_payload, write)
 
 
 class OsFS:
-    """The real file system: `open(path, mode)`, `remove(path)` and `listdir(dir)` as builtin
-    open and os have them; `done(f)` returns once f is durable."""
+    """The real file system, as builtin open and os have it; done(f) returns once f is durable."""
 
     def __init__(self):
-        import os
-
         # The builtins themselves, not methods calling them: a method's code takes heap.
         self.open = open
         self.remove = os.remove
@@ -48,10 +39,9 @@ class OsFS:
 
 
 class FileStore:
-    """Two alternating checkpoint+journal slot files in `directory` on fs (OsFS by default).
-    journal_max: journal lines before the next write is a checkpoint; keep: the records it
-    keeps (LOG's reach; older ones fold into the base); wall: a clock (time.time) a game put
-    away is dated by, where the unit may know the time."""
+    """Two alternating slot files in `directory` on fs (OsFS by default). journal_max: journal
+    lines before the next write is a checkpoint; keep: the records it keeps (LOG's reach; older
+    ones fold into the base); wall: the clock (time.time) a game put away is dated by."""
 
     journal_max = 128
     keep = 200
@@ -75,7 +65,6 @@ class FileStore:
         self._fresh()
 
     def _fresh(self):
-        """What the store holds before boot reads it."""
         self.status = "new"
         self.detail = None  # why it is damaged, for logs and tests
         self.appendable = False  # False: the next write must be a checkpoint
@@ -91,22 +80,17 @@ class FileStore:
         self.names_bad = False  # a names file found damaged, until the banker has seen it
         self.unreported = False  # damage found since boot that the unit has not reported
 
-    # -- boot -----------------------------------------------------------------------------
-
     def load(self, ledger, profile=None):
-        """The newest good game into the ledger (a new one in profile for a new store; B15: in
-        profile when it is another); the status. Damage with no good copy leaves the ledger
-        not ready: nothing is invented."""
-        from store import load  # boot-only: app.boot drops it
-
+        """Boot: the newest good game into the ledger (a new one in profile for a new store;
+        B15: in profile when it is another); 'ok', 'new' or 'damaged'."""
         self._fresh()
-        s, self.cur, self.gen, damage, self.marked = load.find(self.fs, self.dir, self.keep)
+        s, damage = self._find()
         self.scrub = bool(damage)
         got = None
         if s is not None:
             try:
-                got = load.night(s)
-            except (KeyError, IndexError, TypeError, ValueError, UnicodeError):
+                got = s.night_of()
+            except (KeyError, IndexError, TypeError, ValueError):
                 s = self.cur = None  # nothing of it is trusted: Err6, not a game half read
                 damage = ["game night's lines unreadable"]
         if s is None:
@@ -120,72 +104,136 @@ class FileStore:
             self.status = "damaged"  # B17: it was there; never invent balances
             self.detail = "; ".join(damage) or "store files missing"
             return self.status
+        h = s.head
         self.journal = s.journal
-        kept = load.numbers(s.head)
-        if kept is None:
-            damage.append("the kept games' list unreadable")
+        try:
+            ids = [int(i) for i in h["games"]]
+            nums = [int(x) for x in h["numbers"]]
+            if len(nums) != len(ids):
+                raise ValueError("numbers")
+            kept = ids, {ids[i]: nums[i] for i in range(len(ids))}, int(h["game"]), int(h["count"])
+        except (KeyError, TypeError, ValueError):
+            damage.append("the kept games' list unreadable")  # the game itself still reads
             kept = [], {}, 1, 0
         self.games, self.numbers, self.number, self.count = kept
         # A kept game that does not read stays named, listed by GAMES as damaged, until the
         # banker has seen it reported (seen); the game in play is not touched.
-        self.bad, self.names_bad = load.unreadable(self.fs, self.dir, self.games)
+        self.bad = [i for i in self.games if kept_game(self.fs, self._game(i), i, 0) is None]
         damage += ["game.%d unreadable" % gid for gid in self.bad]
+        self.names_bad = bool(self._names()[2])
         if self.names_bad:
             damage.append("a names file unreadable")  # the good copy is used
         self.appendable = s.clean and not damage and not s.superseded
         self.status = "damaged" if damage else "ok"
         self.detail = "; ".join(damage) or None
         try:
-            load.into(ledger, s, got)
+            prof = profiles.get(h["profile"])
+            if prof is None or not s.adds_up or min(s.bal) < 0 or len(s.bal) != POT + 1:
+                raise ValueError("no game of this firmware's")
+            start = int(h["start"])
+            ledger.profile = prof
+            ledger.bal = list(s.bal)
+            ledger.seq = s.seq
+            ledger.start = start
+            ledger.volume = int(h.get("volume", 2) if s.volume is None else s.volume) % 3
         except (KeyError, IndexError, TypeError, ValueError):
             self.status = "damaged"
             return self.status
+        if got is not None:
+            ledger.pot_on, ledger.count, ledger.clock = got
         self.base = s.base
         self.log = s.log
         ledger.ready = True
-        from brain import profiles
-
         if profile and profiles.get(profile) is not ledger.profile:
             from brain import games
 
             games.reset(ledger, profile)
         return self.status
 
-    # -- the game in play -----------------------------------------------------------------
+    def _find(self):
+        """(the newest complete Slot or None, the damage found)."""
+        slots = (Slot(self.keep), Slot(self.keep))
+        for i in (0, 1):
+            try:
+                f = self.fs.open(self.paths[i], "rb")
+            except OSError:
+                continue
+            try:
+                slots[i].read(f)
+            except MemoryError:
+                slots[i].state = CORRUPT  # too big for RAM: no slot of ours
+            finally:
+                f.close()
+        try:
+            self.fs.open(self.dir + MARK_NAME, "rb").close()
+            self.marked = True
+        except OSError:  # not there: nothing was ever stored here
+            self.marked = False
+        best = self.cur = None
+        self.gen = max(slots[0].gen, slots[1].gen)
+        damage = []
+        for i in (0, 1):
+            s = slots[i]
+            if s.state == CORRUPT:
+                damage.append("%s unreadable" % SLOT_NAMES[i])
+            elif s.bad:
+                damage.append("%s has bad lines" % SLOT_NAMES[i])
+            if s.state == VALID and (best is None or s.gen > best.gen):
+                best = s
+                self.cur = i
+        for s in slots:
+            if s.superseded and (best is None or s.superseded > best.gen):
+                damage.append("checkpoint %d is lost" % s.superseded)
+        if best is None or CORRUPT in (slots[0].state, slots[1].state):
+            return best, damage
+        # Game files no readable header names go (a cut between a game file and the checkpoint
+        # naming it, or before a file no longer named was removed): with neither slot
+        # unreadable, the headers read are every reference there is.
+        d = self.dir
+        try:
+            named = set()
+            for s in slots:
+                if s.state == VALID:
+                    named.update(int(i) for i in s.head.get("games", ()))
+            found = self.fs.listdir(d[:-1] if len(d) > 1 else (d or "."))
+        except (OSError, TypeError, ValueError):
+            return best, damage  # a header whose games do not read names any file
+        for name in found:
+            name = name[name.rfind("/") + 1:]
+            if name.startswith(GAME) and name[5:].isdigit() and int(name[5:]) not in named:
+                self._remove(d + name)
+        return best, damage
 
     def commit(self, ledger, rec):
-        if self.appendable and self.journal < self.journal_max:
-            self._append(rec_payload("r", rec))
-            log = self.log
-            log.append(rec)
-            if len(log) > self.keep:
-                apply(self.base, log.pop(0))
-        else:
-            self._checkpoint(ledger, self.base, self.log + [rec], rec)
+        """A transaction, durable before the ledger moves its balances."""
+        self._note(ledger, rec_payload("r", rec), rec)
 
     def save_settings(self, ledger):
         self._note(ledger, "v %d" % ledger.volume)
 
     def save_night(self, ledger, tag):
-        """Game night's tag ("p" the pot on, "n" the count, "t" the clock) as the ledger has
-        it now (store/night.py has the lines)."""
-        from store import night
+        """Game night's "p" (the pot on), "n" (the count) or "t" (the clock)."""
+        value = ledger.count if tag == "n" else ledger.clock
+        words = ("1" if ledger.pot_on else "0") if tag == "p" else night_words(value)
+        self._note(ledger, tag + " " + words)
 
-        self._note(ledger, night.payload(ledger, tag))
-
-    def _note(self, ledger, payload):
-        if self.appendable and self.journal < self.journal_max:
-            self._append(payload)
-        else:
-            self._checkpoint(ledger, self.base, self.log)
+    def _note(self, ledger, payload, rec=None):
+        if not (self.appendable and self.journal < self.journal_max):
+            self._checkpoint(ledger, self.base, self.log if rec is None else self.log + [rec], rec)
+            return
+        self._append(payload)
+        if rec is not None:
+            log = self.log
+            log.append(rec)
+            if len(log) > self.keep:
+                apply(self.base, log.pop(0))
 
     def records(self, n=None):
-        """The last n records committed (all it keeps by default), oldest first."""
+        """The last n records (all it keeps by default), oldest first."""
         log = self.log
         return list(log) if n is None else log[-n:] if n > 0 else []
 
     def _append(self, payload):
-        """One line onto the slot in use, durable on return."""
         self.appendable = False  # until it is known whole
         size = write(self.fs, self.paths[self.cur], "ab", (line(payload),))
         self.appendable = True
@@ -194,9 +242,9 @@ class FileStore:
         self.bytes_written += size
 
     def _checkpoint(self, ledger, base, log, rec=None, kept=None):
-        """The whole game (rec applied, the log from base) into the other slot as the next
-        generation; kept: the kept games it names (ids, numbers, the game's number, the
-        count), the store's own by default. Only once it is durable is any of it the store's."""
+        """The whole game (rec applied, log from base) into the other slot; kept: the kept games
+        it names (ids, numbers, the game's number, the count). Only once it is durable is any
+        of it the store's."""
         base = list(base)
         drop = len(log) - self.keep
         if drop > 0:
@@ -217,14 +265,11 @@ class FileStore:
                 ("numbers", [numbers.get(i) for i in games]), ("game", number),
                 ("count", count))
         if base[POT] or bal[POT]:
-            head += (("pot", [base[POT], bal[POT]]),)  # B22: the pot's money
+            head += (("pot", [base[POT], bal[POT]]),)
         if ledger.pot_on or ledger.count is not None or ledger.clock is not None:
-            from store import night
-
-            head += (("night", night.plain(ledger)),)
+            head += (("night", night_head(ledger)),)
         new = 0 if self.cur is None else 1 - self.cur
-        fs = self.fs
-        size = write(fs, self.paths[new], "wb", chunks(head, log))
+        size = write(self.fs, self.paths[new], "wb", chunks(head, log))
         # Durable: the new slot wins at boot from here on. Tell the old one, so a boot that
         # finds the new slot gone knows it is damage rather than a cut checkpoint.
         self.games, self.numbers, self.number, self.count = games, numbers, number, count
@@ -248,12 +293,12 @@ class FileStore:
             self._remove(self.paths[1 - new])
             self.scrub = False
         for gid in self.gone:  # kept games the banker saw damaged, named no more
-            self._remove(self.dir + GAME + str(gid))
+            self._remove(self._game(gid))
         self.gone = []
         if not self.marked:
             # From the first durable checkpoint on, an empty store is damage, not new.
             try:
-                write(fs, self.dir + MARK_NAME, "wb", (MARK_TEXT,))
+                write(self.fs, self.dir + MARK_NAME, "wb", (MARK_TEXT,))
                 self.marked = True
             except OSError:
                 pass  # tried again at the next checkpoint
@@ -264,23 +309,22 @@ class FileStore:
         except OSError:
             pass  # a file nothing names: boot removes a game's
 
-    # -- the kept games (B11): a few times a game, store/kept.py ----------------------------
+    def _game(self, gid):
+        return self.dir + GAME + str(gid)
 
     def kept(self):
+        """The kept games' ids (B11), newest first."""
         return list(self.games)
 
     def number_of(self, gid):
         return self.numbers.get(gid)
 
     def game(self, gid, keep=0):
-        """The kept game gid (kept.py has its dict; keep: with its last keep records), or None:
-        not kept, or its file does not read (damage, in `bad` and news until seen)."""
+        """The kept game gid (slot.kept_game's), or None: not kept, or damaged (then in `bad`)."""
         if gid not in self.games:
             return None
-        from store import kept
-
         try:
-            g = kept.get(self.fs, self.dir + GAME + str(gid), gid, keep)
+            g = kept_game(self.fs, self._game(gid), gid, keep)
         except OSError:
             return None  # the file system failing is no damage of the game's
         if g is None and gid not in self.bad:
@@ -289,29 +333,46 @@ class FileStore:
         return g
 
     def put_away(self, ledger):
-        """The game in play into its kept game's file, durable on return; named (kept) once a
-        whole game's checkpoint names it (new_game, bring_back). Its id."""
-        from store import kept
-
-        kept.put(self.fs, self.dir + GAME + str(ledger.seq), ledger, self.base, self.log,
-                 self.wall)
+        """The game in play into a kept game's file (kept once a checkpoint names it); its id."""
+        base = self.base
+        bal = ledger.bal
+        size = crc = 0
+        for r in self.log:
+            b = line(rec_payload("c", r))
+            size += len(b)
+            crc = crc32(b, crc)
+        when = None
+        if self.wall is not None:
+            when = int(self.wall())
+            if time.gmtime(0)[0] == 2000:  # a port whose time counts from 2000
+                when += 946684800
+            if when < 1735689600:
+                when = None  # a clock no host set: a Pico's starts at 2021 at every power-up
+        head = (("v", VERSION), ("id", ledger.seq), ("kept", when),
+                ("profile", ledger.profile.name), ("seq", ledger.seq),
+                ("transactions", ledger.seq - ledger.start), ("n", len(self.log)),
+                ("size", size), ("crc", crc & 0xFFFFFFFF), ("base", base[1:CARDS + 1]),
+                ("bal", bal[1:CARDS + 1]))
+        if base[POT] or bal[POT]:
+            head += (("pot", [base[POT], bal[POT]]),)
+        write(self.fs, self._game(ledger.seq), "wb", chunks(head, self.log))
         return ledger.seq
 
     def new_game(self, ledger, put, most):
-        """The new game in the ledger written whole; put (an id from put_away, or None) kept
-        as the newest, the oldest past most no longer."""
-        self._whole(ledger, put, None, ledger.bal, [], most)
+        """The ledger's new game written whole; put (put_away's id, or None) kept as the newest,
+        the oldest past most no longer."""
+        self.bring_back(ledger, None, None, put, most)
 
     def bring_back(self, ledger, gid, rec, put, most):
         """The kept game gid, put in the ledger, written whole with its log and rec after it;
-        put kept as the newest, gid no longer. Its log is read once put is written: one game's
-        log besides the store's in RAM."""
-        g = self.game(gid, self.keep)
-        if g is None:
-            raise OSError("kept game unreadable")
-        self._whole(ledger, put, gid, g["base"], g["log"] + [rec], most)
-
-    def _whole(self, ledger, put, gid, base, log, most):
+        put kept, gid no longer. Its log is read once put is written: RAM holds one besides
+        the store's."""
+        base, log = ledger.bal, []
+        if gid is not None:
+            g = self.game(gid, self.keep)
+            if g is None:
+                raise OSError("kept game unreadable")
+            base, log = g["base"], g["log"] + [rec]
         count = self.count
         ids = [i for i in self.games if i != gid]
         if put is not None:
@@ -324,20 +385,7 @@ class FileStore:
         self._checkpoint(ledger, base, log, None, (ids[:most], numbers, number, count))
         for i in ids[most:] + [gid]:
             if i is not None:
-                self._remove(self.dir + GAME + str(i))
-
-    def listing(self):
-        """GAMES: the kept games, newest first, each with its number, when it was put away and
-        whether it is damaged (then with what is still known of it: its id and number)."""
-        from store import kept
-
-        out = []
-        for gid in self.games:
-            g = self.game(gid)
-            out.append(kept.pairs(gid, g) + (("number", self.numbers.get(gid)),
-                                             ("kept", None if g is None else g["kept"]),
-                                             ("damaged", g is None)))
-        return out
+                self._remove(self._game(i))
 
     def backup(self, ledger):
         """BACKUP: everything the store keeps, as plain data."""
@@ -350,29 +398,59 @@ class FileStore:
                 "log": [list(r) for r in self.log], "previous": prev, "start": ledger.start,
                 "games": list(self.games)}
         if base[POT] or ledger.pot_on or ledger.count is not None or ledger.clock is not None:
-            from store import night
-
-            snap["night"] = dict(night.plain(ledger, base[POT]))  # B19-B22
+            snap["night"] = dict(night_head(ledger, base[POT]))  # B19-B22
         return snap
 
-    # -- the players' names, and damage found since boot ----------------------------------
+    def _names(self):
+        """(the newest good (gen, names), its file's index or None, the damaged files' indexes:
+        a line whole (but for a flipped newline) that is no names line; a cut one is none)."""
+        best = (0, (None,) * CARDS)
+        where = None
+        bad = []
+        for i in (0, 1):
+            try:
+                f = self.fs.open(self.dir + NAME_FILES[i], "rb")
+            except OSError:
+                continue
+            try:
+                raw = f.readline()
+            except OSError:
+                raw = b""
+            finally:
+                f.close()
+            whole = raw.endswith(b"\n")
+            p = payload(raw if whole else raw[:-1])
+            try:
+                gen, got = p.split(" ", 1)
+                gen, got = int(gen), json.loads(got)
+                ok = whole and isinstance(got, list) and len(got) == CARDS and not [
+                    n for n in got if n is not None and not isinstance(n, str)]
+            except (AttributeError, ValueError):
+                ok = False
+            if not ok:
+                if whole or p is not None:
+                    bad.append(i)
+            elif gen > best[0]:
+                best = (gen, tuple(got))
+                where = i
+        return best, where, bad
 
     def names(self):
         """(gen, the six names, whether a names file is damaged): the newest good names."""
-        from store import kept
-
-        best, _, bad = kept.names(self.fs, self.dir)
+        best, _, bad = self._names()
         if bad and not self.names_bad:
             self._found("a names file unreadable")
-        self.names_bad = bad
-        return best[0], best[1], bad
+        self.names_bad = bool(bad)
+        return best[0], best[1], self.names_bad
 
     def put_names(self, gen, names):
-        """names (6) kept as generation gen, durable on return; OSError leaves the old ones."""
-        from store import kept
-
-        _, where, _ = kept.names(self.fs, self.dir)
-        kept.put_names(self.fs, self.dir, gen, names, where)
+        """names (6) as generation gen, into the file the newest good ones are not in."""
+        _, where, bad = self._names()
+        i = 0 if where == 1 else 1
+        got = "%d %s" % (gen, jsonw.dumps(list(names), True))
+        write(self.fs, self.dir + NAME_FILES[i], "wb", (line(got),))
+        if 1 - i in bad:
+            self._remove(self.dir + NAME_FILES[1 - i])  # damage the names written supersede
         self.names_bad = False
 
     def _found(self, why):
@@ -387,15 +465,14 @@ class FileStore:
         return n
 
     def seen(self):
-        """The banker has seen the damage reported (B17): what does not read is kept no more
-        (the next write is a checkpoint that no longer names it), a bad names file goes."""
+        """The banker has seen the damage reported (B17): what does not read goes (a kept game
+        at the next checkpoint, which no longer names it)."""
         if self.bad:
             self.games = [i for i in self.games if i not in self.bad]
             self.gone.extend(self.bad)
             self.bad = []
             self.appendable = False
         if self.names_bad:
-            from store import kept
-
-            kept.drop_bad_names(self.fs, self.dir)
+            for i in self._names()[2]:
+                self._remove(self.dir + NAME_FILES[i])
             self.names_bad = False

@@ -1,28 +1,32 @@
-"""The store's files (docs/storage.md): their names, their lines, and the one reader of them.
+"""The store's files, format version 1 (docs/storage.md has the why): their lines, written and
+read back. Every line is `<crc32 of the payload, 8 hex digits> <payload>\\n`.
 
-Every line is `<crc32 of the payload, 8 hex digits> <payload>\\n`. A slot file is a checkpoint
-followed by a journal; a kept game's file is a checkpoint with no journal:
+A slot, bank.a or bank.b, is a checkpoint followed by a journal:
 
     H {"v": 1, "gen": 7, "profile": ..., "seq": ..., "volume": ..., "n": 3, "base": [6],
-       "bal": [6], "start": ..., "games": [ids], "numbers": [numbers], "game": n,
-       "count": n}                        the header (a kept game's has "id", "kept",
-                                          "transactions", "size" and "crc" instead of "gen",
-                                          "volume", "start" and the games)
+       "bal": [6], "start": ..., "games": [ids], "numbers": [numbers], "game": n, "count": n,
+       "pot": [at base, at bal] (B22, when it has money),
+       "night": {"pot_on", "count", "clock"} (B19-B22, when one is set)}      the header
     c <seq> <kind> <from> <to> <amount> <from_after> <to_after> <undoes> <via>   n log lines
     r <seq> ...                           journal: one line appended per transaction
-    v <volume>                            journal: a volume change
-    p ... | n ... | t ...                 journal: game night's (B19-B22, store/night.py)
+    v <volume>                            journal: a volume change (B12)
+    p <0|1>                               journal: the pot on or off (B22)
+    n - | n <on 0|1> <a1> ... <a6>        journal: the count (B19), - for a card not in it
+    t - | t <minutes> <ms left> <running 0|1> <End seen 0|1>   journal: the game clock (B20)
     s <gen>                               this slot is superseded by the checkpoint <gen>
+
+A kept game (B11), game.<id> (the seq it had reached: seqs only grow and an empty game is never
+kept), is a checkpoint with no journal, its header `{"v", "id", "kept", "profile", "seq",
+"transactions", "n", "size", "crc", "base", "bal"[, "pot"]}` (kept: when it was put away,
+seconds since 1970 UTC, or null; size and crc: its log lines', boot's check in a few reads).
+The names, bank.n0 and bank.n1 written in turn, are one line each, `<gen> <JSON list of 6
+names or nulls>` as UTF-8 (a JSON escape beyond U+FFFF would not read back on MicroPython).
+The marker bank.id says a checkpoint was once written here.
 """
 
 import json
 
-try:
-    from binascii import crc32
-except ImportError:  # built without deflate: crc.py's bitwise one, same numbers, slower
-    from store.crc import bitwise as crc32
-
-from brain.ledger import FROM, FROM_AFTER, KINDS, POT, TO, TO_AFTER, VIAS, apply
+from brain.ledger import CARDS, FROM, FROM_AFTER, KINDS, POT, TO, TO_AFTER, VIAS, apply
 import jsonw
 
 VERSION = 1
@@ -30,20 +34,33 @@ SLOT_NAMES = ("bank.a", "bank.b")
 MARK_NAME = "bank.id"
 MARK_TEXT = b"bank-unit store v1\n"
 NAME_FILES = ("bank.n0", "bank.n1")
-GAME = "game."  # a kept game's file: GAME + its id
+GAME = "game."
+CUT, CORRUPT, VALID = range(3)  # a slot missing or cut while written is no damage
 
-MISSING, INCOMPLETE, CORRUPT, VALID = range(4)  # what a slot file turned out to be
+
+def bitwise(data, crc=0):
+    """CRC-32 as zlib and binascii have it, for a port built without deflate (slower)."""
+    crc ^= 0xFFFFFFFF
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0xEDB88320 if crc & 1 else 0)
+    return crc ^ 0xFFFFFFFF
+
+
+try:
+    from binascii import crc32
+except ImportError:
+    crc32 = bitwise
 
 
 def line(payload):
-    """One stored line of payload (str or bytes)."""
-    b = payload if isinstance(payload, bytes) else payload.encode()
+    b = payload.encode()
     return b"%08x " % (crc32(b) & 0xFFFFFFFF) + b + b"\n"
 
 
 def write(fs, path, mode, chunks):
-    """chunks (bytes) written to path ("wb" anew, "ab" appended), durable on return (fs.done);
-    the bytes written. OSError if not, the file closed either way: every write of the store."""
+    """Every write of the store: durable on return (the bytes written), or OSError."""
     f = fs.open(path, mode)
     size = 0
     try:
@@ -63,8 +80,7 @@ def rec_payload(tag, r):
 
 
 def chunks(head, log):
-    """A checkpoint's or a kept game's file, about 512 bytes at a time: its header (the JSON of
-    the pairs head), then its log's lines."""
+    """A checkpoint's lines, head (JSON pairs) then log's, about 512 bytes at a time."""
     chunk = line("H " + jsonw.dumps(head))
     for r in log:
         chunk += line(rec_payload("c", r))
@@ -75,52 +91,34 @@ def chunks(head, log):
         yield chunk
 
 
+def night_words(value):
+    """The count's or the clock's words in a night line: - for none, and for a card not in."""
+    return "-" if value is None else " ".join("-" if v is None else "%d" % v for v in value)
+
+
+def night_head(ledger, pot=None):
+    """The header's "night" entry; BACKUP's has the pot's money at its base too."""
+    pairs = (("pot_on", ledger.pot_on), ("count", ledger.count),
+             ("clock", None if ledger.clock is None else list(ledger.clock)))
+    return pairs if pot is None else pairs + (("pot", pot),)
+
+
 def payload(raw):
-    """The payload (bytes) of a stored line, with or without its newline; None if its CRC does
-    not match."""
+    """A stored line's payload (text), with or without its newline; None if it does not read."""
     end = len(raw) - 1 if raw.endswith(b"\n") else len(raw)
     if end < 10 or raw[8:9] != b" ":
         return None
     try:
         crc = int(raw[:8], 16)
-    except ValueError:
-        return None
-    b = raw[9:end]
-    return b if crc32(b) & 0xFFFFFFFF == crc else None
-
-
-def check(raw):
-    """The payload of a stored line as text, or None."""
-    b = payload(raw)
-    try:
-        return None if b is None else b.decode()
-    except UnicodeError:
+        b = raw[9:end]
+        return b.decode() if crc32(b) & 0xFFFFFFFF == crc else None
+    except (ValueError, UnicodeError):
         return None
 
 
-def first_line(fs, path):
-    """(the payload of a small file's one line, None if missing or not whole; whether that line
-    is damage: whole, or but for a flipped newline, and its CRC fails). A cut write is a prefix
-    of its line, never damage."""
-    try:
-        f = fs.open(path, "rb")
-    except OSError:
-        return None, False
-    try:
-        raw = f.readline()
-    except OSError:
-        raw = b""
-    finally:
-        f.close()
-    if raw.endswith(b"\n"):
-        p = check(raw)
-        return p, p is None
-    return None, len(raw) > 10 and payload(raw[:-1]) is not None
-
-
-def parse_rec(b):
-    """A record tuple from a 'c'/'r' payload (bytes); ValueError if it is none of ours."""
-    w = b.decode().split(" ")
+def parse_rec(p):
+    """A 'c' or 'r' payload's record; ValueError if it is none of ours."""
+    w = p.split(" ")
     if len(w) != 10:
         raise ValueError("record")
     # The kind and via as the constants, not fresh strings: 200 records hold one copy of each.
@@ -134,62 +132,164 @@ def parse_rec(b):
 
 
 def accounts(head, key):
-    """The balances a header gives as key ("base" or "bal") as the ledger holds them: the
-    bank's 0, the cards', the pot's (B22: "pot": [at base, at bal], 0 without it)."""
+    """A header's "base" or "bal" as the ledger holds balances: the bank's 0 first, the pot's
+    last."""
     pot = head.get("pot") or (0, 0)
     return [0] + [int(x) for x in head[key]] + [int(pot[0 if key == "base" else 1])]
 
 
-def game_head(fs, path):
-    """A kept game's header (dict) if its file reads whole: the header's CRC, and the size and
-    CRC of the log lines after it (a few reads of 512 bytes); else None."""
+def kept_game(fs, path, gid, keep):
+    """The kept game gid in path (id, kept, profile, seq, transactions, balances (6), pot; with
+    keep, also base and log: its last keep records), or None if it does not read whole."""
+    s = Slot(keep)
     try:
         f = fs.open(path, "rb")
     except OSError:
         return None
     try:
-        p = check(f.readline())
-        if p is None or not p.startswith("H "):
-            return None
-        h = json.loads(p[2:])
-        size = int(h["size"])
-        crc = 0
-        while True:
-            b = f.read(512)
-            if not b:
-                break
-            size -= len(b)
-            crc = crc32(b, crc)
-        return h if size == 0 and crc & 0xFFFFFFFF == int(h["crc"]) else None
-    except (KeyError, TypeError, ValueError, AttributeError):
-        return None
+        s.read(f)
     finally:
         f.close()
+    d = s.head
+    if s.state != VALID or s.bad or not s.clean or s.journal or not s.adds_up:
+        return None
+    try:
+        bal = accounts(d, "bal")
+        g = {"id": int(d["id"]), "kept": None if d["kept"] is None else int(d["kept"]),
+             "profile": str(d["profile"]), "seq": int(d["seq"]),
+             "transactions": int(d["transactions"]), "balances": bal[1:POT], "pot": bal[POT]}
+    except (KeyError, TypeError, ValueError, IndexError):
+        return None
+    if g["id"] != gid or len(bal) != POT + 1 or min(bal) < 0 or keep and (
+            s.seq != g["seq"] or s.bal != bal):
+        return None
+    if keep:
+        g["base"] = s.base
+        g["log"] = s.log
+    return g
 
 
 class Slot:
-    """A slot file (or a kept game's) read line by line: what it holds and how it ends."""
+    """A slot file, or a kept game's (keep 0: checked whole, its log not read), read: what it
+    holds and how it ends."""
 
     def __init__(self, keep):
-        self.state = MISSING
-        self.head = None  # the header dict
+        self.keep = keep
+        self.state = CUT
+        self.head = None
         self.gen = 0
-        self.seq = 0  # the seq it has reached
+        self.seq = 0
         self.base = None  # the balances before log[0]
         self.bal = None  # the balances after the whole log
-        self.log = []  # the last keep records, oldest first; older ones folded into base
+        self.log = []  # the last keep records; older ones folded into base
         self.adds_up = True  # every record's balances after are the fold's
-        self.ckpt_ok = True  # every checkpoint line read
         self.bad = False  # damage: a whole line did not read
         self.clean = False  # ends with a whole good line: more may be appended
-        self.journal = 0  # journal lines
-        self.volume = None  # the last volume line's
-        self.night = {}  # game night's last lines, {tag: payload after it} (store/night.py)
-        self.superseded = 0  # the generation that replaced this slot, 0 if none
-        self.keep = keep
+        self.journal = 0
+        self.volume = None
+        self.night = {}  # {tag: what follows it} of game night's last line of each
+        self.superseded = 0
+
+    def read(self, f):
+        """A checkpoint line that does not read costs the checkpoint's log (the header's
+        balances stand in); a journal line that does not read ends the slot (damage)."""
+        raw = f.readline()
+        if not raw.endswith(b"\n"):
+            return  # the checkpoint was cut while it was written
+        p = payload(raw)
+        try:
+            head = json.loads(p[2:]) if p is not None and p.startswith("H ") else None
+            if head.get("v") != VERSION:
+                head = None  # a future version: a migration would go here
+            n = int(head["n"])
+            seq = int(head["seq"])
+            gen = int(head.get("gen", 0))  # a kept game's has none
+            self.base = accounts(head, "base")
+            self.bal = list(self.base)
+            want = None if self.keep else (int(head["size"]), int(head["crc"]))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            self.state = CORRUPT
+            return
+        self.head = head
+        self.gen = gen
+        if want is not None:
+            # A kept game's lines, but only their size and CRC, a block at a time: boot checks
+            # every kept game, and a line at a time would be the slow part of boot.
+            size = crc = 0
+            b = f.read(512)
+            while b:
+                size += len(b)
+                crc = crc32(b, crc)
+                b = f.read(512)
+            self.state = VALID if (size, crc & 0xFFFFFFFF) == want else CORRUPT
+            self.clean = True
+            return
+        last = 0
+        good = True
+        for _ in range(n):
+            raw = f.readline()
+            if not raw.endswith(b"\n"):
+                return
+            p = payload(raw)
+            try:
+                rec = parse_rec(p) if p is not None and p[:2] == "c " else None
+            except ValueError:
+                rec = None
+            if rec is None or not last < rec[0] <= seq:
+                good = False
+            elif good:
+                last = rec[0]
+                self._take(rec)
+        if not good:
+            self.bad = True
+            self.log = []
+            self.base = accounts(head, "bal")
+            self.bal = list(self.base)
+        self.seq = seq
+        self.state = VALID
+        self.clean = True
+        while True:
+            raw = f.readline()
+            if not raw:
+                return
+            whole = raw.endswith(b"\n")
+            # A line is committed only once its "\n" is on flash: a last line without it is a
+            # cut append, never acknowledged, even when all but the "\n" landed (a short write
+            # to a full flash) and its CRC reads; unless the newline reads as another byte (a
+            # bit flip): then the line stands and the flip is damage.
+            p = payload(raw if whole else raw[:-1])
+            if p is None and not whole:
+                self.clean = False  # nothing may follow a cut line
+                return
+            ok = p is not None and self._line(p)
+            if ok:
+                self.journal += 1
+            if not (ok and whole):
+                self.bad = True
+                self.clean = False
+                return
+
+    def _line(self, p):
+        tag = p[:2]
+        try:
+            if tag == "r ":
+                rec = parse_rec(p)
+                if rec[0] != self.seq + 1:
+                    return False  # a gap: what follows cannot be folded
+                self._take(rec)
+            elif tag == "v ":
+                self.volume = int(p[2:]) % 3
+            elif tag in ("p ", "n ", "t "):
+                self.night[p[0]] = p[2:]  # read at boot's end: one that does not read is Err6
+            elif tag == "s ":
+                self.superseded = int(p[2:])
+            else:
+                return False
+        except ValueError:
+            return False
+        return True
 
     def _take(self, rec):
-        """rec onto the log, checked against the fold."""
         self.seq = rec[0]
         bal = self.bal
         apply(bal, rec)
@@ -201,108 +301,29 @@ class Slot:
         if len(log) > self.keep:
             apply(self.base, log.pop(0))
 
-    def read(self, f):
-        """f read from its start. A checkpoint line that does not read costs the checkpoint's
-        log (the header's balances stand in); a journal line that does not read ends the slot
-        (damage); a torn last line was a cut append: not taken."""
-        raw = f.readline()
-        if not raw.endswith(b"\n"):
-            self.state = INCOMPLETE  # the checkpoint was cut while it was written
-            return
-        p = check(raw)
-        try:
-            head = json.loads(p[2:]) if p is not None and p.startswith("H ") else None
-            if head.get("v") != VERSION:
-                head = None  # a future version: a migration would go here
-            n = int(head["n"])
-            seq = int(head["seq"])
-            self.base = accounts(head, "base")
-            self.bal = list(self.base)
-        except (KeyError, TypeError, ValueError, AttributeError):
-            self.state = CORRUPT
-            return
-        self.head = head
-        last = 0
-        for _ in range(n):
-            raw = f.readline()
-            if not raw.endswith(b"\n"):
-                self.state = INCOMPLETE
-                return
-            b = payload(raw)
-            try:
-                rec = parse_rec(b) if b is not None and b[:2] == b"c " else None
-            except (ValueError, UnicodeError):
-                rec = None
-            if rec is None or not last < rec[0] <= seq:
-                self.ckpt_ok = False
-            elif self.ckpt_ok:
-                last = rec[0]
-                self._take(rec)
-        if not self.ckpt_ok:
-            self.bad = True
-            self.log = []  # the header's balances stand in for the lost history
-            self.base = accounts(head, "bal")
-            self.bal = list(self.base)
-        self.seq = seq
-        self.state = VALID
-        self.clean = True
-        self._journal(f)
+    def night_of(self):
+        """(pot on, count, clock) as the header and the lines after it leave them, or None;
+        ValueError (or the like) if they say nothing this firmware writes."""
+        entry = self.head.get("night")
+        if not self.night and entry is None:
+            return None
+        entry = entry or {}
+        lines = {"p": "1" if entry.get("pot_on") else "0", "n": night_words(entry.get("count")),
+                 "t": night_words(entry.get("clock"))}  # read as the lines that follow are
+        lines.update(self.night)
+        if lines["p"] not in ("0", "1"):
+            raise ValueError("pot")
+        count = clock = None
+        if lines["n"] != "-":
+            count = [None if a == "-" else int(a) for a in lines["n"].split(" ")]
+            if len(count) != CARDS + 1 or count[0] not in (0, 1) or [
+                    a for a in count[1:] if a is not None and a < 0]:
+                raise ValueError("count")
+        if lines["t"] != "-":
+            clock = tuple(int(a) for a in lines["t"].split(" "))
+            if (len(clock) != 4 or not 1 <= clock[0] <= 999
+                    or not 0 <= clock[1] <= clock[0] * 60000 or clock[2] not in (0, 1)
+                    or clock[3] not in (0, 1)):
+                raise ValueError("clock")
+        return lines["p"] == "1", count, clock
 
-    def _journal(self, f):
-        while True:
-            raw = f.readline()
-            if not raw:
-                return
-            whole = raw.endswith(b"\n")
-            # A line is committed only once its "\n" is on flash: a last line without it is a
-            # cut append, never acknowledged, even when all but the "\n" landed (a short write
-            # to a full flash) and its CRC reads; unless the newline reads as another byte (a
-            # bit flip): then the line stands and the flip is damage.
-            b = payload(raw if whole else raw[:-1])
-            if b is None and not whole:
-                self.clean = False  # nothing may follow a cut line
-                return
-            ok = b is not None and self._line(b)
-            if ok:
-                self.journal += 1
-            if not (ok and whole):
-                self.bad = True
-                self.clean = False
-                return
-
-    def _line(self, b):
-        """One whole journal line's payload taken; False if it does not read."""
-        tag = b[:2]
-        try:
-            if tag == b"r ":
-                rec = parse_rec(b)
-                if rec[0] != self.seq + 1:
-                    return False  # a gap: what follows cannot be folded
-                self._take(rec)
-            elif tag == b"v ":
-                self.volume = int(b[2:]) % 3
-            elif tag in (b"p ", b"n ", b"t "):
-                self.night[tag[:1].decode()] = b[2:]
-            elif tag == b"s ":
-                self.superseded = int(b[2:])
-            else:
-                return False
-        except (ValueError, UnicodeError):
-            return False
-        return True
-
-
-def read(fs, path, keep):
-    """The Slot in path (MISSING if there is none); a file too big for RAM is no slot of ours."""
-    s = Slot(keep)
-    try:
-        f = fs.open(path, "rb")
-    except OSError:
-        return s
-    try:
-        s.read(f)
-    except MemoryError:
-        s.state = CORRUPT
-    finally:
-        f.close()
-    return s
