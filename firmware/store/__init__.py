@@ -221,7 +221,11 @@ class FileStore:
         if not (self.appendable and self.journal < self.journal_max):
             self._checkpoint(ledger, self.base, self.log if rec is None else self.log + [rec], rec)
             return
-        self._append(payload)
+        self.appendable = False  # until the line is known whole
+        self.bytes_written += write(self.fs, self.paths[self.cur], "ab", (line(payload),))
+        self.appendable = True
+        self.journal += 1
+        self.writes += 1
         if rec is not None:
             log = self.log
             log.append(rec)
@@ -232,14 +236,6 @@ class FileStore:
         """The last n records (all it keeps by default), oldest first."""
         log = self.log
         return list(log) if n is None else log[-n:] if n > 0 else []
-
-    def _append(self, payload):
-        self.appendable = False  # until it is known whole
-        size = write(self.fs, self.paths[self.cur], "ab", (line(payload),))
-        self.appendable = True
-        self.journal += 1
-        self.writes += 1
-        self.bytes_written += size
 
     def _checkpoint(self, ledger, base, log, rec=None, kept=None):
         """The whole game (rec applied, log from base) into the other slot; kept: the kept games
@@ -269,19 +265,16 @@ class FileStore:
         if ledger.pot_on or ledger.count is not None or ledger.clock is not None:
             head += (("night", night_head(ledger)),)
         new = 0 if self.cur is None else 1 - self.cur
-        size = write(self.fs, self.paths[new], "wb", chunks(head, log))
+        self.bytes_written += write(self.fs, self.paths[new], "wb", chunks(head, log))
         # Durable: the new slot wins at boot from here on. Tell the old one, so a boot that
         # finds the new slot gone knows it is damage rather than a cut checkpoint.
         self.games, self.numbers, self.number, self.count = games, numbers, number, count
-        self.base = base
-        self.log = log
-        self.gen = gen
+        self.base, self.log, self.gen = base, log, gen
         self.writes += 1
-        self.bytes_written += size
         if self.cur is not None and self.appendable:
             try:
-                self._append("s %d" % gen)
-                self.writes -= 1  # the note is part of this write, not a write of its own
+                self.bytes_written += write(self.fs, self.paths[self.cur], "ab",
+                                            (line("s %d" % gen),))
             except OSError:
                 pass  # the new slot is whole; the note only sharpens damage reports
         self.cur = new

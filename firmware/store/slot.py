@@ -173,22 +173,19 @@ class Slot:
     """A slot file, or a kept game's (keep 0: checked whole, its log not read), read: what it
     holds and how it ends."""
 
+    state = CUT
+    head = volume = None
+    gen = seq = journal = superseded = 0
+    base = None  # the balances before log[0]
+    bal = None  # the balances after the whole log
+    adds_up = True  # every record's balances after are the fold's
+    bad = False  # damage: a whole line did not read
+    clean = False  # ends with a whole good line: more may be appended
+
     def __init__(self, keep):
         self.keep = keep
-        self.state = CUT
-        self.head = None
-        self.gen = 0
-        self.seq = 0
-        self.base = None  # the balances before log[0]
-        self.bal = None  # the balances after the whole log
         self.log = []  # the last keep records; older ones folded into base
-        self.adds_up = True  # every record's balances after are the fold's
-        self.bad = False  # damage: a whole line did not read
-        self.clean = False  # ends with a whole good line: more may be appended
-        self.journal = 0
-        self.volume = None
         self.night = {}  # {tag: what follows it} of game night's last line of each
-        self.superseded = 0
 
     def read(self, f):
         """A checkpoint line that does not read costs the checkpoint's log (the header's
