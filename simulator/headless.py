@@ -170,8 +170,9 @@ def listen(socket, port):
     raise StartError("cannot find a free TCP port; give one with --tcp PORT")
 
 
-def client(host, sock):
-    """A Link for a new TCP connection, with a protocol of its own (events off), cut at a line
+def client(host, sock, http_guard=True, wrap=None):
+    """A Link for a new connection to host's unit, with a protocol of its own (events off),
+    wrapped by wrap when given (the table's read-only line); a TCP client's is cut at a line
     that reads as HTTP (desktop/ports.py: any web page can send to 127.0.0.1)."""
     sock.setblocking(False)
     proto = Protocol(host.unit, host.clock)
@@ -201,7 +202,8 @@ def client(host, sock):
                 break
         sock.close()
 
-    return Link(proto, sock, recv, send, close, http_guard=True)
+    return Link(proto if wrap is None else wrap(proto), sock, recv, send, close,
+                http_guard=http_guard)
 
 
 def run_tcp(host, port, table=None):

@@ -9,12 +9,10 @@ answers only the commands the table reads (desktop/reads.py): any other line is 
 
 import socket
 
-from desktop.ports import CHUNK, Link
-from protocol import TOO_LONG, Protocol
+from protocol import TOO_LONG
 from desktop.reads import READS
+from simulator import headless
 from simulator.table.follow import LineClient
-
-EAGAIN = 11
 
 
 class ReadOnly:
@@ -40,35 +38,7 @@ def attach(host, ports):
     """A read-only line from the table to host's unit: its unit end served by `ports` (the
     body's loop), its other end returned as a LineClient for the table's Follower."""
     mine, theirs = socket.socketpair()
-    mine.setblocking(False)
-    proto = Protocol(host.unit, host.clock)
-    listener = host.unit.listeners[-1]  # the one Protocol() added; removed when it goes
-
-    def recv():
-        try:
-            return mine.recv(CHUNK)
-        except OSError as e:
-            if e.args and e.args[0] == EAGAIN:
-                return None
-            return b""
-
-    def send(b):
-        try:
-            return mine.send(b) or 0
-        except OSError as e:
-            if e.args and e.args[0] == EAGAIN:
-                return 0
-            raise
-
-    def close():
-        ls = host.unit.listeners
-        for i in range(len(ls)):
-            if ls[i] is listener:
-                del ls[i]
-                break
-        mine.close()
-
-    link = Link(ReadOnly(proto), mine, recv, send, close)
+    link = headless.client(host, mine, http_guard=False, wrap=ReadOnly)
     link.internal = True  # not one of the TCP clients MAX_CLIENTS counts
     ports.links.append(link)
     return LineClient(theirs)
