@@ -2,6 +2,7 @@
 an unusable folder or a taken port is one line and exit status 2, and no TCP client or half
 line can stall the unit or the other clients. Real processes, real TCP sockets, real pipes."""
 
+import contextlib
 import json
 import os
 import select
@@ -396,7 +397,10 @@ def test_a_web_pages_request_to_the_tcp_port_is_cut_before_its_body_runs(interp,
     assert "a TCP client sent a line that reads as HTTP" in err, err
 
 
-def test_the_window_and_terminal_port_cuts_a_web_pages_request_too():
+@contextlib.contextmanager
+def window_server(order=list):
+    """serve.Server on a virtual clock, driven as the window's Tk loop and the terminal's
+    select() loop drive it (one ready descriptor at a time, in `order`), in a thread; its port."""
     import threading
 
     sys.path.insert(0, ROOT)
@@ -405,26 +409,30 @@ def test_the_window_and_terminal_port_cuts_a_web_pages_request_too():
     from simulator.options import parse
     from simulator.serve import Server
 
-    host = Host(parse(["--virtual-clock"]))
-    srv = Server(host, "tcp", 0)
+    srv = Server(Host(parse(["--virtual-clock"])), "tcp", 0)
     port = int(srv.start().split(":")[-1])
     done = threading.Event()
 
     def loop():
         while not done.is_set():
             r, _, _ = select.select(srv.fds(), [], [], 0.05)
-            for fd in r:
+            for fd in order(r):
                 srv.ready(fd)
             srv.flush()
 
     t = threading.Thread(target=loop)
     t.start()
     try:
-        _a_page_drives_nothing(port, _browser_requests(port)["post"])
+        yield port
     finally:
         done.set()
         t.join()
         srv.close()
+
+
+def test_the_window_and_terminal_port_cuts_a_web_pages_request_too():
+    with window_server() as port:
+        _a_page_drives_nothing(port, _browser_requests(port)["post"])
 
 
 def test_no_line_of_the_protocol_reads_as_http():
@@ -538,29 +546,7 @@ def test_a_huge_line_without_newline_does_not_kill_the_micropython_simulator():
 def test_the_window_and_terminal_server_serves_clients_at_once():
     # serve.Server, as the window's Tk loop and the terminal's select() loop drive it: a
     # half-line client does not block another, and events are per client.
-    import threading
-
-    sys.path.insert(0, ROOT)
-    import simulator  # noqa: F401  (firmware/ on sys.path)
-    from simulator.host import Host
-    from simulator.options import parse
-    from simulator.serve import Server
-
-    host = Host(parse(["--virtual-clock"]))
-    srv = Server(host, "tcp", 0)
-    port = int(srv.start().split(":")[-1])
-    done = threading.Event()
-
-    def loop():
-        while not done.is_set():
-            r, _, _ = select.select(srv.fds(), [], [], 0.05)
-            for fd in r:
-                srv.ready(fd)
-            srv.flush()
-
-    t = threading.Thread(target=loop)
-    t.start()
-    try:
+    with window_server() as port:
         half = connect(port)
         half[0].sendall(b"EVENTS ON\nHEL")
         other = connect(port)
@@ -592,39 +578,13 @@ def test_the_window_and_terminal_server_serves_clients_at_once():
         flood.close()
         half[0].close()
         other[0].close()
-    finally:
-        done.set()
-        t.join()
-        srv.close()
 
 
 def test_the_window_and_terminal_server_frees_a_closed_clients_place_at_once():
     # The window and the terminal hand the server one ready descriptor at a time, the
     # listening socket first when it has the lowest: a close not yet handed over still frees
     # its place for the host that connects right after it.
-    import threading
-
-    sys.path.insert(0, ROOT)
-    import simulator  # noqa: F401  (firmware/ on sys.path)
-    from simulator.host import Host
-    from simulator.options import parse
-    from simulator.serve import Server
-
-    host = Host(parse(["--virtual-clock"]))
-    srv = Server(host, "tcp", 0)
-    port = int(srv.start().split(":")[-1])
-    done = threading.Event()
-
-    def loop():
-        while not done.is_set():
-            r, _, _ = select.select(srv.fds(), [], [], 0.05)
-            for fd in sorted(r):
-                srv.ready(fd)
-            srv.flush()
-
-    t = threading.Thread(target=loop)
-    t.start()
-    try:
+    with window_server(sorted) as port:
         clients = [connect(port) for _ in range(8)]
         for c in clients:
             assert ask(c, "HELLO").startswith('OK {"device"')
@@ -640,10 +600,6 @@ def test_the_window_and_terminal_server_frees_a_closed_clients_place_at_once():
         for s, f in clients:
             f.close()
             s.close()
-    finally:
-        done.set()
-        t.join()
-        srv.close()
 
 
 def _small_fs(mnt, setup, run):
