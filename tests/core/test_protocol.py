@@ -111,9 +111,9 @@ def test_garbage_and_long_lines():
     assert r.unit.entry == ""
 
 
-def test_hold_on_a_real_clock_holds_the_key_for_its_time_b11():
-    # A unit's clock (clock.RealClock): HOLD waits in sleep_ms, firing the unit's timers on the
-    # way. Its time here is a counter the sleeps move, so no test sleeps for real.
+def on_a_real_clock():
+    """A protocol on a unit's clock (clock.RealClock) whose time is a counter its sleeps move,
+    so no test sleeps for real; card 1 has paid 1 M to the bank. (protocol, time, sleeps)"""
     from brain.clock import RealClock
     from protocol import Protocol
 
@@ -129,6 +129,13 @@ def test_hold_on_a_real_clock_holds_the_key_for_its_time_b11():
     p.handle("INSERT R 1")
     p.handle("KEY 1M-")
     p.handle("REMOVE R")
+    return p, t, slept
+
+
+def test_hold_on_a_real_clock_holds_the_key_for_its_time_b11():
+    # A unit's clock (clock.RealClock): HOLD waits in sleep_ms, firing the unit's timers on the
+    # way. Its time here is a counter the sleeps move, so no test sleeps for real.
+    p, t, slept = on_a_real_clock()
     st = ok(p.handle("HOLD C 2999"))  # released before 3 s: a plain C, nothing reversed
     assert ok(p.handle("BALANCES"))["1"] == 14000000 and st["power"] == "on"
     assert sum(slept) == 2999 and max(slept) <= 20  # the key scanned as a unit scans it
@@ -141,21 +148,7 @@ def test_hold_on_a_real_clock_holds_the_key_for_its_time_b11():
 def test_hold_on_a_real_clock_is_bounded_so_no_one_waits_minutes_b11():
     # A real clock's HOLD is waited out, and every other client, the keypad and the window
     # wait with it: ten minutes of that is refused, at once; the 3 s holds still work (B11).
-    from brain.clock import RealClock
-    from protocol import Protocol
-
-    r, _ = proto_rig()
-    t = [5000]
-    slept = []
-
-    def sleep_ms(ms):
-        slept.append(ms)
-        t[0] += ms
-
-    p = Protocol(r.unit, RealClock(lambda: t[0], sleep_ms))
-    p.handle("INSERT R 1")
-    p.handle("KEY 1M-")
-    p.handle("REMOVE R")
+    p, t, slept = on_a_real_clock()
     before = p.handle("STATE")
     for line in ("HOLD C 600000", "HOLD 1 10001"):
         assert p.handle(line) == ["ERR bad-argument ms is a whole number from 0 to 10000 on a "
