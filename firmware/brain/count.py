@@ -1,9 +1,6 @@
-"""The count (B19): each remaining player's wealth, their balance plus what the banker adds for
-their properties, and the ranking that names the winner. No account changes.
+"""The count (B19): a card's balance now plus what the banker added for it, and the ranking.
 
-The ledger keeps the count as the store writes it: None (nothing counted this game) or a list,
-[on (0/1), then for each card what was added for it, or None when it takes no part]. A count is
-always its card's balance now plus its additions, so money that moves later moves it too.
+ledger.count is None or [on (0/1), then each card's additions, None when it takes no part].
 """
 
 from brain.ledger import CARDS
@@ -21,7 +18,6 @@ def of(ledger, card):
 
 
 def counts(ledger):
-    """[(card, count)] of the cards that take part, in card order."""
     out = []
     for card in range(1, CARDS + 1):
         n = of(ledger, card)
@@ -39,8 +35,3 @@ def ranking(pairs):
         place = out[-1][0] if out and out[-1][2] == n else i + 1
         out.append((place, card, n))
     return out
-
-
-def place_text(row):
-    """A place as the five cells show it: "1-3" is first place, card 3."""
-    return "%d-%d" % (row[0], row[1])

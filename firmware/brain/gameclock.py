@@ -1,17 +1,13 @@
-"""The game clock (B20): a length in minutes that runs down on the unit's ticks, whether the unit
-is on or switched off, with a warning 5 minutes and 1 minute before its end.
+"""The game clock (B20), and its view on the unit.
 
-Everything it does happens as the time left crosses a whole minute: the warnings (at 5 and 1),
-the end (at 0) and the line the store keeps (every minute), so a power cut costs at most a
-minute. The clock keeps its own state; the unit holds one while a length is set
-(brain/night.py plays its tones and shows its pictures) and the ledger keeps `kept()`, the
-tuple the store writes: (minutes, ms left, running 0/1, End seen 0/1).
+All it does happens as the time left crosses a whole minute: the warnings, the end, and the
+copy the store keeps, so a power cut costs at most a minute.
 """
 
 from brain.clock import ticks_add, ticks_diff
 
 MINUTE = 60000
-MOST = 999  # minutes: three digits, as the five cells show them with their seconds
+MOST = 999  # minutes: the five cells show three digits and the seconds
 WARN = (5 * MINUTE, MINUTE)  # the warnings, as time left
 SHOW_MS = 3000  # a warning's time left on the display
 
@@ -24,7 +20,7 @@ class Clock:
         self.end = 0  # ticks the running clock reaches 0
         self.mark = 0  # ms left when last looked at: warnings cross it (step)
         self.seen = True  # the End picture was answered by a key
-        self.at = 0  # ticks the unit last told it (what its view and STATE show)
+        self.at = 0  # ticks the unit last told it: what its view and STATE show
         if kept is not None:
             self.minutes, self.left, running, seen = kept
             self.mark = self.left
@@ -32,7 +28,7 @@ class Clock:
             self.running = bool(running) and self.left > 0
 
     def kept(self):
-        """What the store keeps: None with no clock."""
+        """(minutes, ms left, running 0/1, End seen 0/1), or None with no clock."""
         if not self.minutes:
             return None
         return (self.minutes, self.left, 1 if self.running else 0, 1 if self.seen else 0)
@@ -41,7 +37,7 @@ class Clock:
         return self.minutes and not self.running and not self.left
 
     def ending(self):
-        """Over, and its End picture not yet answered by a key."""
+        """Over, its End not yet answered by a key."""
         return self.over() and not self.seen
 
     def left_at(self, now):
@@ -51,7 +47,7 @@ class Clock:
         return left if left > 0 else 0
 
     def resume(self, now):
-        """At boot: a clock that was running runs on from what was kept."""
+        """At boot: running, it runs on from what was kept."""
         self.at = now
         if self.running:
             self.end = ticks_add(now, self.left)
@@ -81,8 +77,7 @@ class Clock:
         return ticks_add(self.end, -((self.mark - 1) // MINUTE) * MINUTE)
 
     def step(self, now):
-        """What crossing to now brings: None (nothing due), "minute" (to keep), "warning" or
-        "end"."""
+        """None (nothing due), "minute" (to keep), "warning" or "end"."""
         if not self.running:
             return None
         old = self.mark
@@ -100,26 +95,23 @@ class Clock:
         return "minute"
 
     def text(self, now):
-        """The time left as the five cells show it: minutes, a point, seconds ("90.00")."""
+        """The time left: "90.00"."""
         if not self.minutes:
             return "--.--"
         s = (self.left_at(now) + 999) // 1000
         return "%d.%02d" % (s // 60, s % 60)
 
     def next_second(self, now):
-        """Ticks the text changes next, while the clock runs (the view follows it), or None."""
+        """Ticks the text changes next, or None while stopped."""
         if not self.running:
             return None
         left = self.left_at(now)
         return ticks_add(self.end, -((left - 1) // 1000) * 1000) if left else None
 
 
-# -- on the unit ------------------------------------------------------------------------------
-
-
 def keep(unit, clock):
-    """clock (a Clock, or None for no clock) kept (B17) and made the unit's; False if the store
-    failed (refused, and the clock is as it was)."""
+    """clock (None: no clock) kept (B17) and made the unit's; False, refused and as it was,
+    if the store failed."""
     led = unit.ledger
     old = (led.clock, unit.game_clock)
     led.clock = None if clock is None else clock.kept()
@@ -136,7 +128,7 @@ def keep(unit, clock):
 
 
 def view_key(unit, key, now):
-    """A key in the clock's view (B20): True if the view took it."""
+    """A key in the clock's view: True if the view took it."""
     entry = unit.entry
     clk = unit.game_clock
     if key in "0123456789" and len(key) == 1:
@@ -195,8 +187,8 @@ def view_key(unit, key, now):
 
 
 def stepped(unit, clk, step, now):
-    """What a step of the running clock (Clock.step) does on the unit: kept, said, and for a
-    warning or the end a tone and a picture; a unit switched off wakes for those."""
+    """A step of Clock.step on the unit: kept, said, and a warning's or the end's tone and
+    picture."""
     led = unit.ledger
     led.clock = clk.kept()
     try:

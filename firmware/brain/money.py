@@ -1,11 +1,12 @@
-"""Amounts on the 5-digit display (B1) and amounts typed on the keypad (B2), per profile (B15)."""
+"""Amounts on the 5-cell display (B1) and typed on the keypad (B2), per profile (B15)."""
 
 CELLS = 5
+OVERFLOW = ("-----", False, True)  # 100,000 M and more
 
 
 def _scaled(amount, unit, decimals):
-    # Integer part, then as many decimals as the cells left allow: truncated, never rounded up,
-    # trailing zeros and a bare point dropped (B1).
+    # B1: as many decimals as the cells left allow, truncated, trailing zeros and a bare point
+    # dropped.
     whole = amount // unit
     text = str(whole)
     room = CELLS - len(text)
@@ -20,14 +21,9 @@ def _scaled(amount, unit, decimals):
     return text
 
 
-OVERFLOW = ("-----", False, True)  # 100,000 M and more: no 5 cells can say it
-
-
 def fmt(amount, profile):
-    """(text, k, M) the display shows for amount: 14995000 -> ("14.995", False, True).
-
-    A profile without millions (classic) still goes to M where thousands no longer fit.
-    """
+    """(text, k, M) for amount: 14995000 -> ("14.995", False, True). A profile without millions
+    (classic) still goes to M where thousands no longer fit."""
     if amount >= 100000000000:
         return OVERFLOW
     if amount >= 100000000 or (profile.m_from is not None and amount >= profile.m_from):
@@ -38,33 +34,25 @@ def fmt(amount, profile):
 
 
 def accepts(digits, dot, suffix, key):
-    """Whether key may extend an entry of that many digits, with or without its point and
-    suffix, as typed (B2): digits, at most one `.`, then K or M. Allocation-free: it runs on
-    every key press.
-
-    A refused key sounds the error tone and is ignored; `M` on an empty entry is the Go key
-    (B9) and is decided by the unit, not here.
-    """
+    """Whether key may extend an entry with that many digits, its point and its suffix (B2):
+    digits, at most one `.`, then K or M. It runs on every key press: it allocates nothing."""
     if suffix:
-        return False  # nothing may follow the suffix
+        return False
     if key == ".":
         return not dot
     if key == "K" or key == "M":
         return digits > 0
-    return digits < CELLS  # a digit
+    return digits < CELLS
 
 
 def parse(entry, profile, limits):
-    """The amount an entry commits to, as (amount, None), or (None, error code) (B2, B15).
-
-    limits: True for a transaction; False is the tally (B14): the format and resolution hold,
-    the 10k-20M range does not.
-    """
+    """(amount, None) or (None, error code) for an entry (B2, B15); without limits (the tally,
+    B14) the profile's minimum and maximum do not apply."""
     for c in entry:
         if "0" <= c <= "9":
             break
     else:
-        return None, "no-amount"  # empty, or a point and a suffix with no digit
+        return None, "no-amount"
     mult = 1
     body = entry
     last = entry[-1]
@@ -84,7 +72,7 @@ def parse(entry, profile, limits):
         return None, "too-fine"  # a fraction of the currency unit
     amount = (int(whole) if whole else 0) * mult + fine // scale
     if amount % profile.resolution:
-        return None, "too-fine"  # e.g. 12.5K in world, where 1k is the resolution
+        return None, "too-fine"  # 12.5K in world, whose resolution is 1k
     if limits:
         if amount < profile.minimum:
             return None, "below-minimum"

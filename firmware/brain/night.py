@@ -1,14 +1,8 @@
-"""Game night on the unit (B19-B22): the count, the game clock, a bankruptcy in one step and the
-Free Parking pot. The unit's own code, in a module of its own so that a unit that never plays
-them never loads it: brain/unit.py imports it at the first sequence B1-B18 refuse (each of game
-night's was one: `refused`) and while any of them has the keys or the display (`unit.night`).
-The count and the bankruptcy are here; the clock's view and steps are brain/gameclock.py's, the
-pot's moves brain/pot.py's.
+"""Game night (B19-B22): the unit's keys for the count, the clock, the pot and a bankruptcy.
 
-What the unit keeps for them: `view` (None, "clock": the clock's view, "pot": the pot's
-amount, or a place of the ranking, 0 the first), `game_clock` (a gameclock.Clock while a length
-is set) and `minus` (while `-` is held for a bankruptcy: when, and from where). The ledger keeps
-what the store writes: `pot_on`, `count` (brain/count.py), `clock` (Clock.kept()).
+The unit imports it at the first sequence B1-B18 refuse (`refused`: each of game night's was
+one) and holds it as `unit.night` while any of it has the keys or the display. `unit.view` is
+None, "clock", "pot" or a place of the ranking (0 the first).
 """
 
 import sys
@@ -24,7 +18,7 @@ SHOW_NONE = ("----", False, False)  # in the count, a card that takes no part
 
 
 def settle(unit):
-    """Game night keeps the unit's keys and display (unit.night) while anything of it is on."""
+    """unit.night: this module while anything of game night is on."""
     led = unit.ledger
     on = (unit.view is not None or unit.game_clock is not None or unit.minus is not None
           or (led.count is not None and led.count[0]))
@@ -32,7 +26,7 @@ def settle(unit):
 
 
 def boot(unit, now):
-    """The game clock and the count as the store kept them (B19, B20)."""
+    """The game clock and the count as the store kept them."""
     kept = unit.ledger.clock
     unit.game_clock = None
     if kept is not None:
@@ -51,12 +45,8 @@ def _one_card(unit):
     return slots["R"] or slots["L"]
 
 
-# -- keeping it (B17) ---------------------------------------------------------------------------
-
-
 def _set_count(unit, new):
-    """The count (B19) as new, kept; False if the store failed (refused, and it is as it
-    was)."""
+    """The count as new, kept (B17); False, refused and as it was, if the store failed."""
     led = unit.ledger
     old = led.count
     led.count = new
@@ -72,11 +62,8 @@ def _set_count(unit, new):
     return True
 
 
-# -- the sequences B1-B18 refuse --------------------------------------------------------------
-
-
 def refused(unit, key, code, now, via):
-    """Whether the key that B1-B18 refuse with code is one of game night's: then it is done."""
+    """Whether key, which B1-B18 refuse with code, is game night's: then it is done."""
     entry = unit.entry
     left = unit.slots["L"]
     right = unit.slots["R"]
@@ -145,11 +132,8 @@ def _bankrupt(unit, now):
     unit._moved(rec, "-", now)
 
 
-# -- while it has the keys ----------------------------------------------------------------------
-
-
 def key(unit, key, now, via):
-    """A key pressed while game night is on (unit.night): True if it took it."""
+    """A key while game night is on: True if it took it."""
     clk = unit.game_clock
     if clk is not None:
         clk.at = now
@@ -214,7 +198,7 @@ def clear(unit):
 
 
 def _start_count(unit, now):
-    """B19: the count on, the tally and the entry dropped."""
+    """B19: the count on; the tally and the entry dropped."""
     led = unit.ledger
     new = counting.fresh() if led.count is None else list(led.count)
     new[0] = 1
@@ -269,16 +253,12 @@ def card(unit, card):
     """A card moved (card: the card put in, or None): a view ends; in the count a card put in
     takes part (B19)."""
     unit.minus = None  # a bankruptcy's cards moved while - was held: none
-    if unit.view is not None:
-        unit.view = None
+    unit.view = None
     settle(unit)
     if card and counting_on(unit) and unit.ledger.count[card] is None:
         new = list(unit.ledger.count)
         new[card] = 0
         _set_count(unit, new)
-
-
-# -- what it shows ------------------------------------------------------------------------------
 
 
 def display(unit):
@@ -295,7 +275,7 @@ def display(unit):
     if isinstance(view, int):
         rows = counting.ranking(counting.counts(led))
         if view < len(rows):
-            return (counting.place_text(rows[view]), False, False)
+            return ("%d-%d" % rows[view][:2], False, False)  # "1-3": first place, card 3
     card = _one_card(unit)
     if not card:
         return SHOW_COUNT
@@ -303,11 +283,8 @@ def display(unit):
     return SHOW_NONE if n is None else money.fmt(n, led.profile)
 
 
-# -- time ---------------------------------------------------------------------------------------
-
-
 def due(unit):
-    """Ticks of game night's next timed change, or None; switched off, the clock's alone."""
+    """Ticks of game night's next timed change, or None; switched off, the clock's."""
     clk = unit.game_clock
     out = None if clk is None else clk.due()
     if not unit.power:
@@ -320,7 +297,7 @@ def due(unit):
 
 
 def tick(unit, now):
-    """Game night's timers at now (the clock's whether on or off); True if anything changed."""
+    """Game night's timers (the clock's, on or off); True if anything changed."""
     changed = False
     clk = unit.game_clock
     if clk is not None:

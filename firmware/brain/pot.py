@@ -1,9 +1,4 @@
-"""The Free Parking pot on the unit (B22): turned on and off (maintenance's M, a host's SET POT,
-the simulator's --pot, the page's ?pot=), seen, filled and collected. Its money is the
-ledger's POT account, moved by transactions like a card's; its setting the ledger's pot_on,
-kept by the store as game night's "p" line. brain/night.py hands it the sequences B1-B18
-refuse that are the pot's.
-"""
+"""The Free Parking pot (B22): the ledger's POT account, and its setting, ledger.pot_on."""
 
 from brain import money
 from brain.ledger import POT
@@ -12,14 +7,13 @@ SHOW_POT = ("Pot", False, False)
 
 
 def set_on(unit, on):
-    """The pot on or off, kept (B17): None, or the error ("pot-not-empty": its money must be
-    collected first; "store-failed"), which leaves it as it was."""
+    """The pot on or off, kept (B17): None or the error, which leaves it as it was."""
     led = unit.ledger
     on = bool(on)
     if on == led.pot_on:
         return None
     if not on and led.bal[POT]:
-        return "pot-not-empty"  # on with money in it (a game brought back) is how to collect it
+        return "pot-not-empty"  # on with money in it (a game brought back), it can be collected
     led.pot_on = on
     try:
         led.store.save_night(led, "p")
@@ -32,7 +26,7 @@ def set_on(unit, on):
 
 
 def toggle(unit, now):
-    """Maintenance's M with no card and nothing typed: on or off, `Pot 1` or `Pot 0` shown."""
+    """Maintenance's M with no card and nothing typed."""
     err = set_on(unit, not unit.ledger.pot_on)
     if err:
         unit._refuse(err)
@@ -43,14 +37,14 @@ def toggle(unit, now):
 
 
 def show(unit, now):
-    """M with no card and nothing typed: `Pot` for a second, then its money (night.display)."""
+    """M with no card and nothing typed: `Pot`, then its money (night.display)."""
     unit.view = "pot"
     unit._show(SHOW_POT, now, unit.card_ms)
     unit._tone("click")
 
 
 def into(unit, right, now, via):
-    """The card alone in R, an amount, +: that amount into the pot (B2's limits, B8)."""
+    """The card alone in R, an amount, +: into the pot, within B2's limits."""
     led = unit.ledger
     amount, err = money.parse(unit.entry, led.profile, True)
     if err:
@@ -60,7 +54,7 @@ def into(unit, right, now, via):
 
 
 def collect(unit, left, now, via):
-    """The card alone in L, nothing typed, +: the whole pot, whatever its size."""
+    """The card alone in L, nothing typed, +: the whole pot."""
     led = unit.ledger
     if not led.bal[POT]:
         unit._refuse("pot-empty")

@@ -1,13 +1,8 @@
-"""The money of each edition (B15). The rules of B1-B14 are written for `world`.
+"""The money of each edition (B15); B1-B14 are written for `world`.
 
-A profile is a named tuple, not an object with a dict: about a third of the heap.
-- start: every account at a new game
-- go: the Go salary (B9)
-- resolution: every amount is a multiple of this
-- minimum, maximum: one entry, at least and at most (B2)
-- suffix_required: an entry needs K or M (B2)
-- k_from: shown in thousands with `k` from here (B1)
-- m_from: shown in millions with `M` from here, or never (None)
+start: each account at a new game; go: B9's salary; every amount a multiple of resolution;
+minimum, maximum and suffix_required: an entry's (B2); k_from, m_from: shown with k, with M
+(None: never) from there (B1). A named tuple, not a class: the heap.
 """
 
 from collections import namedtuple
@@ -23,13 +18,10 @@ _ALL = (
     Profile("francs", 150000, 20000, 100, 100, 1000000, False, 100000, 1000000),
 )
 PROFILES = {p.name: p for p in _ALL}
-# The names in the order above: every list of them a person reads (the simulator's usage and
-# its refusal of an unknown one, the host tools' help) is made from this one.
-NAMES = tuple(p.name for p in _ALL)
-
+NAMES = tuple(p.name for p in _ALL)  # every list of them a person reads is this one
 DEFAULT = NAMES[0]
 
 
 def get(name):
-    """The profile called name (case-insensitive), or None."""
+    """The profile called name, in any case, or None."""
     return PROFILES.get(name.lower()) if isinstance(name, str) else None

@@ -1,19 +1,6 @@
-"""The unit's brain: a state machine driven by keys, cards and time, with no pins and no clock.
+"""The unit: a state machine driven by keys, cards and time (docs/design.md, "The brain's API").
 
-Every public method that acts takes `now`, in ticks (see brain/clock.py), and those that take input
-take `via`, where it came from: "key" (the unit's own keypad and slots, the default) or
-"serial" (a host), which the log records. Outputs are read back from the object (`display()`,
-`red()`, `green()`, `deal_phase()`, `power`, `ledger.volume`, ...) and tones are announced to
-`listeners` as ("tone", name); each transaction as ("txn", record); power changes as ("power",
-"on"/"off"); a new game as ("game", profile).
-
-The unit's state is its own: other modules call these methods and read its public fields; the
-rare changes (a new game, the volume, the deal timer) import their module where they run and
-keep it once loaded (brain/games.py, brain/deal.py). Game night (B19-B22) is brain/night.py's,
-the unit's own code in a module of its own: imported at the first sequence B1-B18 refuse (each
-of game night's was one), and holding the keys and display while it is on (`night`). What the
-brain needs from outside it is handed in (startup.py): the store, the random source, the game
-the store's loader read. Rule ids (B1-B22) are those of docs/rules.md.
+The rare code (brain/games.py, brain/deal.py, brain/night.py) is imported where first needed.
 """
 
 from brain import money
@@ -24,17 +11,15 @@ DIGITS = "0123456789"
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M", "K", "C", "DEAL", "+", "-")
 SLOTS = ("L", "R")
 
-# What the display says when the unit refuses, or cannot trust its store (docs/rules.md, "What
-# the display says").
-SHOW_FUNDS = ("Err1", False, False)  # B8: the payer cannot afford it
-SHOW_STORE = ("Err5", False, False)  # B17: the store was damaged; the last good copy is in use
-SHOW_NO_GAME = ("Err6", False, False)  # B17: no good copy at all; hold C for a new game
-SHOW_END = ("End", False, False)  # B20: the game clock is over, until a key
+# docs/rules.md, "What the display says"
+SHOW_FUNDS = ("Err1", False, False)  # B8
+SHOW_STORE = ("Err5", False, False)  # B17: the last good copy is in use
+SHOW_NO_GAME = ("Err6", False, False)  # B17: no good copy at all
+SHOW_END = ("End", False, False)  # B20, until a key
 OFF = ("", False, False)
 
 
 class Unit:
-    # Tuning, in milliseconds (the seed's numbers where it gives them).
     card_ms = 1000  # B3: the card number before the balance
     transfer_ms = 1000  # B6: the payer's new balance before the payee's
     message_ms = 1000  # B12: the volume digit; B8: the refusal
@@ -44,12 +29,12 @@ class Unit:
     def __init__(self, store, rng, profile):
         self.ledger = Ledger(store, profile)
         self.profile_wanted = profile
-        self.rng = rng  # the deal timer's numbers (B13): randint(lo, hi)
+        self.rng = rng  # randint(lo, hi), for the deal timer (B13)
         self.listeners = []
         self.power = True
         self.slots = {"L": None, "R": None}
-        self.entry = ""  # the keys typed, as the protocol shows them ("2.5M")
-        self._etext = ""  # the entry as the display shows it, without its suffix
+        self.entry = ""  # the keys typed: "2.5M"
+        self._etext = ""  # the entry without its suffix, as the display shows it
         self._ndig = 0
         self._dot = False
         self._suffix = ""
@@ -57,7 +42,7 @@ class Unit:
         self._disp_rev = -1
         self.tally = 0
         self.error = None
-        self.deal_timer = None  # deal.Timer, from the first DEAL press (B13)
+        self.deal_timer = None  # deal.Timer, from the first DEAL
         self.maintenance = False
         self.store_status = "new"
         self._unseen = False  # damage reported that the banker has not seen yet (B17)
@@ -72,29 +57,26 @@ class Unit:
         self._go_used = False  # B9: the Go of this insertion of the L card is taken
         self._c_down = None  # ticks C went down, while it is held (B11)
         self._c_fired = False
-        self._deal_down = None  # ticks DEAL went down, while it is held (maintenance)
+        self._deal_down = None  # ticks DEAL went down, while it is held
         self._ignore_up = None  # the key that woke the unit is not input (B16)
         self._held = []  # the keys down now: activity until released (B16)
         self.night = None  # brain/night.py while game night has the keys or the display
-        self.view = None  # B19, B20, B22: what game night shows (night.py)
+        self.view = None  # what game night shows
         self.game_clock = None  # B20: a gameclock.Clock while a length is set
-        self.minus = None  # B21: (ticks, via) while - is held for a bankruptcy
-        # Writes a card's number on the tag on a slot's reader: writer(slot, n) -> None or the
-        # error; handed in by startup.py where the slots are RFID readers, else None.
-        self.card_writer = None
+        self.minus = None  # B21: (ticks, via) while - is held
+        self.card_writer = None  # RFID slots: writer(slot, n) -> None or the error
 
     # -- outputs -------------------------------------------------------------------------------
 
-    # The lights and the deal's phase are worked out when asked, by methods: not properties,
-    # since in MicroPython a class with a property makes every attribute store on its instances
-    # look the class up first, which cost a key press about a third of its time.
+    # Methods, not properties: in MicroPython a class with a property makes every attribute
+    # store on its instances look the class up first.
     def deal_phase(self):
-        """B13: 'idle', 'running', 'ending' (its last 5 s) or 'done' (its green light)."""
+        """B13: 'idle', 'running', 'ending' (its last 5 s) or 'done' (the green light's 5 s)."""
         timer = self.deal_timer
         return "idle" if timer is None else timer.phase
 
     def red(self):
-        """The red light's mode (board/lights.py): the deal running (B13)."""
+        """B13: the deal running."""
         if self.power:
             deal = self.deal_phase()
             if deal == "running":
@@ -104,7 +86,7 @@ class Unit:
         return "off"
 
     def green(self):
-        """The green light's mode: a deal just ended (B13), or maintenance."""
+        """A deal just ended (B13), or maintenance."""
         if not self.power:
             return "off"
         if self.deal_phase() == "done":
@@ -112,8 +94,7 @@ class Unit:
         return "on" if self.maintenance else "off"
 
     def display(self):
-        """(text, k, M): what the five cells and the two annunciators show."""
-        # Worked out once per change (rev), however many bodies and hosts ask.
+        """(text, k, M), worked out once a change (rev) however many ask."""
         if self._disp_rev == self.rev:
             return self._disp
         self._disp_rev = self.rev
@@ -138,7 +119,7 @@ class Unit:
         return shown
 
     def shown_card(self):
-        """The card whose balance the display shows when it shows one, or None (no card in)."""
+        """The card whose balance the display shows, or None."""
         slots = self.slots
         card = self._focus  # the payee of a transfer, once its second has come (B6)
         if not (card and (slots["L"] == card or slots["R"] == card)):
@@ -147,15 +128,14 @@ class Unit:
 
     def _emit(self, kind, arg):
         if kind != "power" and self.store_status == "new":
-            # A transaction or a whole game is on flash now: the store found empty at boot is
-            # no longer new (B17's "ok"); damage found at boot stays reported.
+            # Something is on flash now: the store found empty at boot is no longer new (B17).
             self.store_status = "ok"
         for fn in self.listeners:
             fn(kind, arg)
 
     def _tone(self, name):
         if self.ledger.volume:  # B18: at volume 0 nothing sounds
-            for fn in self.listeners:  # _emit's loop: one call less on every key press
+            for fn in self.listeners:  # not _emit: one call less a key press
                 fn("tone", name)
 
     def _show(self, msg, now, ms):
@@ -165,9 +145,8 @@ class Unit:
     # -- power (B16, B17) ----------------------------------------------------------------------
 
     def boot(self, now, status):
-        """Switched on, with the game the store's loader put in the ledger (startup.boot_unit)
-        and the status it gave: 'ok', 'new' or 'damaged'; returns the status. Damage is
-        reported until the banker presses a key."""
+        """Switched on with the game the store loaded and its status, 'ok', 'new' or 'damaged',
+        which it returns."""
         self.store_status = status
         self.power = True
         self._last = now
@@ -176,13 +155,12 @@ class Unit:
         if self.ledger.clock is not None or self.ledger.count is not None:
             from brain import night
 
-            night.boot(self, now)  # B19, B20: as the store kept them
+            night.boot(self, now)
         self.rev += 1
         return status
 
     def store_damaged(self, now):
-        """B17: damage the store found (at boot, or since: a kept game's or a names file) is
-        reported on the display and over serial until the banker presses a key."""
+        """B17: damage the store found, at boot or since, reported until the banker's key."""
         self.store_status = "damaged"
         self._unseen = True
         self.error = "store-damaged"
@@ -191,8 +169,7 @@ class Unit:
         self.rev += 1
 
     def switch_off(self):
-        """Dark (B16), with the entry, the tally, the undo and any deal or maintenance dropped;
-        cards stay where they are."""
+        """B16: the session, any deal and maintenance dropped; the cards stay."""
         self.power = False
         self._end_session()
         self._c_down = None
@@ -204,16 +181,15 @@ class Unit:
         self._emit("power", "off")
 
     def wake(self, now):
-        """On again, as it was left (B16)."""
+        """B16: on again, as it was left."""
         self.power = True
         self._last = now
         self.rev += 1
         self._emit("power", "on")
 
     def _end_session(self):
-        """What a session at the table leaves behind, dropped: the entry, the tally (B14), the
-        undo (B10), a message and the focus of a transfer (B6). Switching off, a new game and
-        the first card in each end one."""
+        """The entry, the tally (B14), the undo (B10), a message and a transfer's focus (B6)
+        dropped: switched off, a new game, the first card in."""
         self._clear_entry()
         self.tally = 0
         self._undoable = None
@@ -227,14 +203,12 @@ class Unit:
     # -- input ---------------------------------------------------------------------------------
 
     def _input(self, now, card, via="key"):
-        """A key (from via) or a card movement: activity, and the end of whatever it
-        interrupts (B3)."""
+        """A key or a card: activity (B16), and the end of what it interrupts (B3)."""
         self._last = now
         seen = via == "key" and not card
         if seen and self._unseen:
-            # B17: damage is the banker's to see, reported until a key on the unit's own keypad
-            # (a host's key, a card, is none); what they saw reported as lost (a kept game, a
-            # names file that does not read) is kept no more.
+            # B17: damage is reported until a key at the unit (not a host's, not a card); what
+            # the banker saw reported lost is then kept no more.
             self._unseen = False
             self.ledger.store.seen()
         if self.error is not None:
@@ -246,7 +220,7 @@ class Unit:
         self.rev += 1
 
     def _no_error(self):
-        """The last refusal is over; damage the banker has not seen stays reported."""
+        """The last refusal over; damage unseen stays reported."""
         self.error = "store-damaged" if self._unseen else None
 
     def _refuse(self, code):
@@ -262,7 +236,7 @@ class Unit:
             self._held.append(key)
         if not self.power:
             self.wake(now)  # B16
-            self._ignore_up = key  # B16: the waking key is not taken as input
+            self._ignore_up = key  # B16: the waking key is not input
             return None
         self._input(now, False, via)
         if self.night is not None and self.night.key(self, key, now, via):
@@ -272,7 +246,7 @@ class Unit:
             self._c_fired = False
             self._tone("click")
         elif key == "DEAL":
-            # Maintenance needs someone at the unit: a DEAL held over serial is only a DEAL.
+            # Maintenance needs someone at the unit: held over serial, DEAL is only a DEAL.
             self._deal_down = now if via == "key" else None
             if self.entry and self.maintenance and self.card_writer is not None:
                 self._number_card(now)  # a number typed, then DEAL: the L reader's tag
@@ -326,7 +300,7 @@ class Unit:
                     self._ndig += 1
             self._tone("click")
         else:
-            self._or_night(key, "bad-entry", now, via)  # B2: ignored, the entry stays as it was
+            self._or_night(key, "bad-entry", now, via)  # B2: the entry stays as it was
 
     def _clear_entry(self):
         self.entry = ""
@@ -338,11 +312,11 @@ class Unit:
     def _go(self, now, via):
         left = self.slots["L"]
         if left is None or self.slots["R"] is not None:
-            # B9 needs one card, in L; with no card at all M is a suffix with no digits (B2).
+            # B9 needs one card, in L; with no card M is a suffix with no digits (B2).
             self._or_night("M", "bad-entry" if self.slots["R"] is None else "wrong-slot", now, via)
             return
         if self._go_used:
-            self._refuse("go-taken")  # once per insertion
+            self._refuse("go-taken")  # B9: once per insertion
             return
         rec = self.ledger.move("go", 0, left, self.ledger.profile.go, 0, via)
         if isinstance(rec, str):
@@ -378,8 +352,7 @@ class Unit:
         self._moved(rec, sign, now)
 
     def _moved(self, rec, sign, now):
-        """A move of the keypad's made (the record) or refused (its code), with what it shows
-        and sounds (B4-B8, and game night's moves: brain/night.py)."""
+        """A move made (the record) or refused (its code): what it shows and sounds (B4-B8)."""
         if isinstance(rec, str):
             self._refuse(rec)
             if rec == "insufficient-funds":
@@ -411,7 +384,7 @@ class Unit:
         self._tone("click")
 
     def _or_night(self, key, code, now, via):
-        """A sequence B1-B18 refuse with code: game night's where it is one (B19-B22)."""
+        """Refused with code, unless game night's (B19-B22)."""
         from brain import night
 
         if not night.refused(self, key, code, now, via):
@@ -429,7 +402,7 @@ class Unit:
             return
         rec = self._undoable
         if rec is None:
-            return  # nothing to clear or reverse: nothing happens
+            return
         # B10: the money goes back the way it came, as a transaction of its own.
         undo = self.ledger.move("undo", rec[TO], rec[FROM], rec[AMOUNT], rec[SEQ], via)
         if isinstance(undo, str):
@@ -439,14 +412,13 @@ class Unit:
         if rec[KIND] == "go":
             self._go_used = False  # B9: a reversed Go may be taken again
         self._emit("txn", undo)
-        self._tone("money-in" if 1 <= undo[TO] <= CARDS else "money-out")  # a card's, or not
+        self._tone("money-in" if 1 <= undo[TO] <= CARDS else "money-out")
 
     # -- cards (B3) ----------------------------------------------------------------------------
 
     def card_refusal(self, slot, card=None):
-        """What card_in(slot, card) would refuse (card None: card_out(slot)), or None: a body
-        that draws its slots (the simulator's) asks before a card moves, as no real slot
-        could take a card into a full slot or the same card twice."""
+        """What card_in (card None: card_out) would refuse, or None: the simulator asks before a
+        drawn card moves, as no real slot takes a card into a full slot or the same card twice."""
         slots = self.slots
         if slot not in SLOTS:
             return "bad-argument"
@@ -470,8 +442,7 @@ class Unit:
             self.wake(now)  # B16: and the card is input
         self._input(now, True)
         if other is None:
-            # B14: a card ends the tally, with whatever was typed for it (and the first card
-            # starts a session at the table: with no card in, nothing else is left to drop).
+            # B14: a card ends the tally and what was typed for it.
             self._end_session()
         slots[slot] = card
         if slot == "L":
@@ -483,8 +454,7 @@ class Unit:
         return None
 
     def card_unknown(self, slot, now):
-        """A tag with no card number on slot's reader (RFID slots): input, as a card is, and
-        refused ("unknown-card"); the slot stays as it was."""
+        """A tag with no card number on slot's reader: input, refused; the slot stays empty."""
         if slot not in SLOTS:
             return "bad-argument"
         if not self.power:
@@ -503,7 +473,7 @@ class Unit:
             self._go_used = False
         rec = self._undoable
         if rec is not None and (rec[FROM] == card or rec[TO] == card):
-            self._undoable = None  # B10: correcting needs the cards still in
+            self._undoable = None  # B10: undo needs the cards still in
         if not self.power:
             self.rev += 1  # a removal does not wake the unit
             return None
@@ -516,7 +486,6 @@ class Unit:
     # -- the rare changes ----------------------------------------------------------------------
 
     def _deal(self, now):
-        """The DEAL key (B13)."""
         timer = self.deal_timer
         if timer is None:
             from brain import deal
@@ -528,14 +497,12 @@ class Unit:
         self._tone(tone)
 
     def new_game(self, now, profile=None, via="key"):
-        """A host's new game (NEWGAME, SET PROFILE: B11, B15), taken as input from via; None or
-        the error, refused as the keypad's would be."""
+        """A host's new game (B11, B15): None or the error."""
         self._input(now, False, via)
         return self._new_game(profile)
 
     def _new_game(self, profile):
-        """B11: every account back to the start (the edition profile, B15, when given); log and
-        tally cleared; seq goes on. None or the error ("store-failed")."""
+        """B11: every account back to the start, in profile's money when given (B15)."""
         from brain import games
 
         err = games.reset(self.ledger, profile)
@@ -545,14 +512,14 @@ class Unit:
         self._end_session()
         self._go_used = False
         self._no_error()
-        self.game_clock = self.minus = self.night = None  # B19, B20: the game's, gone with it
+        self.game_clock = self.minus = self.night = None  # B19, B20: gone with the game
         self.rev += 1
         self._emit("game", self.ledger.profile.name)
         self._tone("new-game")
         return None
 
     def set_volume(self, volume):
-        """B12, from a host (SET SOUND): None or the error, which keeps it as it was."""
+        """B12 from a host: None or the error."""
         from brain import games
 
         err = games.set_volume(self.ledger, volume)
@@ -561,8 +528,8 @@ class Unit:
         return err
 
     def write_card(self, slot, card, now):
-        """Maintenance (RFID slots): card's number written on the tag on slot's reader, which
-        then reads it as that card; None or the error, refused as a key would be."""
+        """Maintenance, RFID slots: card's number written on the tag on slot's reader; None or
+        the error."""
         if slot not in SLOTS or not isinstance(card, int) or not 1 <= card <= CARDS:
             return "bad-argument"
         writer = self.card_writer
@@ -579,8 +546,7 @@ class Unit:
         return None
 
     def _number_card(self, now):
-        """In maintenance, a card number typed then DEAL: the tag on the L reader is that card.
-        The entry stays when it is no card number or the write failed."""
+        """Maintenance: a card number typed, then DEAL, numbers the tag on the L reader."""
         entry = self.entry
         card = DIGITS.find(entry) if len(entry) == 1 else -1
         if not 1 <= card <= CARDS:
@@ -590,15 +556,15 @@ class Unit:
             self._clear_entry()
 
     def set_balance(self, card, amount, via="key"):
-        """Maintenance (host tools): a balance put straight, logged as the move it took; the
-        record or the error. Not the banker's to undo (B10)."""
+        """Maintenance: a balance put straight, logged as the move it took; the record or the
+        error."""
         from brain import games
 
         return self._changed(games.set_balance(self.ledger, card, amount, via))
 
     def restore_game(self, gid, via="key"):
-        """Maintenance: the kept game gid (None: the newest) brought back (B11); its `restore`
-        record or the error."""
+        """Maintenance: the kept game gid (None: the newest) brought back (B11); its record or
+        the error."""
         from brain import games
 
         rec = self._changed(games.restore_game(self.ledger, gid, via))
@@ -616,7 +582,7 @@ class Unit:
     # -- time ----------------------------------------------------------------------------------
 
     def deadline(self):
-        """Ticks of the next timed change, or None: a host may sleep until then."""
+        """Ticks of the next timed change, or None."""
         due = None if self.night is None else self.night.due(self)  # B20 runs switched off
         if not self.power:
             return due
