@@ -1,7 +1,4 @@
-"""The Pico's body for the brain: board/pico.py's PicoBoard with every driver built from the
-pin map in pins.py. Boot-only code: app.boot drops this module and the pin map once the board
-is built.
-"""
+"""The PicoBoard, its drivers made from pins.py: boot-only, dropped once it is built."""
 
 import time
 
@@ -34,8 +31,6 @@ def _display(pins):
 
 
 def _slots(pins):
-    """{"L": slot, "R": slot}: the contacts' (board/drivers/slots.py), or with SLOTS = "rfid"
-    an MFRC522 each on one SPI bus (board/drivers/tags.py)."""
     if getattr(pins, "SLOTS", "contacts") != "rfid":
         from board.drivers.slots import Slot
 
@@ -51,10 +46,10 @@ def _slots(pins):
     from board.drivers.mfrc522 import MFRC522
     from board.drivers.tags import TagSlot
 
-    # Both chip selects high before the bus carries a byte, and both chips out of reset.
+    # Both chip selects high before the bus carries a byte; both chips out of reset.
     cs = [Pin(n, Pin.OUT, value=1) for n in (pins.RFID_CS_L, pins.RFID_CS_R)]
     Pin(pins.RFID_RST, Pin.OUT, value=1)
-    time.sleep_ms(5)  # the chips' crystals start (datasheet 8.8.2: start-up, then 37.74 us)
+    time.sleep_ms(5)  # the crystals start (MFRC522 datasheet 8.8.2)
     spi = SPI(pins.RFID_SPI, baudrate=4000000, polarity=0, phase=0, sck=Pin(pins.RFID_SCK),
               mosi=Pin(pins.RFID_MOSI), miso=Pin(pins.RFID_MISO))
     left, right = (TagSlot(MFRC522(spi, pin), time.sleep_ms) for pin in cs)
@@ -70,7 +65,7 @@ def build():
     display = _display(pins)
     keypad = Keypad([Pin(n, Pin.OPEN_DRAIN, value=1) for n in pins.KEY_ROWS],
                     [_in(n) for n in pins.KEY_COLS], pins.KEYPAD)
-    keypad.listen(Pin.IRQ_FALLING)  # the loop sleeps until a key (app.py, Waker)
+    keypad.listen(Pin.IRQ_FALLING)  # the loop sleeps until a key
     slots = _slots(pins)
     beeper = Beeper(PWM(Pin(pins.BEEPER), freq=2000, duty_u16=0))
     leds = Leds(_out(pins.LED_RED), _out(pins.LED_GREEN))

@@ -1,8 +1,7 @@
-"""The red and green lights' blink patterns (B13's slow and fast flashing) as a pure function of
-time, for every body."""
+"""The lights' blink patterns (B13), as a function of time for every body."""
 
-SLOW_MS = 500  # on 500 ms, off 500 ms
-FAST_MS = 125  # on 125 ms, off 125 ms
+SLOW_MS = 500  # on, then off as long
+FAST_MS = 125
 
 
 def lit(mode, now):
@@ -17,7 +16,7 @@ def lit(mode, now):
 
 
 def next_change(mode, now):
-    """Ticks at which lit(mode, .) next changes, or None: a host sleeps until then."""
+    """Ticks lit(mode, .) next changes, or None."""
     if mode == "slow":
         return (now // SLOW_MS + 1) * SLOW_MS
     if mode == "fast":

@@ -1,7 +1,4 @@
-"""The Pico's body: board.Board with the drivers behind it (board/drivers/), the USB host's
-port setup read from the USB controller, and the Pico's own power management (a timed
-lightsleep, see app.py). board/build.py's build() makes one from the pin map in pins.py.
-"""
+"""The Pico's body: board.Board on the drivers board/build.py makes from pins.py."""
 
 import sys
 
@@ -9,15 +6,13 @@ import machine
 
 try:
     from micropython import const
-except ImportError:  # CPython (the tests' fake machine): const(x) is x
+except ImportError:  # CPython, on the tests' fake machine
     const = int  # type: ignore[assignment]
 
 from board import Board, segments
 from brain import tones
 
-
-# RP2040 datasheet 4.1.2.5: the USB host's last SETUP packet is the first 8 bytes of the USB
-# DPRAM, there until the next one.
+# RP2040 datasheet 4.1.2.5: the host's last SETUP packet, the first 8 bytes of the USB DPRAM
 _SETUP = const(0x50100000)
 
 
@@ -25,13 +20,13 @@ class PicoBoard(Board):
     def __init__(self, display, keypad, slots, beeper, leds, latch=None, vbus=None):
         self.display = display
         self.keypad = keypad
-        self.slots = slots  # {'L': Slot, 'R': Slot}
+        self.slots = slots
         self.beeper = beeper
         self.leds = leds
         self.latch = latch
         self.vbus = vbus
         self._rp2 = sys.platform == "rp2"
-        # RFID slots (board/drivers/tags.py) rest while the unit is dark, and write cards.
+        # RFID slots rest while the unit is dark, and write cards.
         self._tags = [s for s in (slots or {}).values() if hasattr(s, "rest")]
         self.writes_cards = bool(self._tags)
         self._dark = False
@@ -65,13 +60,11 @@ class PicoBoard(Board):
         self.leds.set(red, green)
 
     def host_session(self):
-        """Changes whenever the USB host sends a control request: a terminal or a host tool
-        opening the port (DTR raised, line coding set) or closing it (DTR dropped).
-        MicroPython does not say whether a host has the port open; the last SETUP packet,
-        which stays in the USB controller's DPRAM until the next, does. 0 off rp2."""
+        """MicroPython does not say whether a host has the port open; the last control
+        request (DTR raised or dropped, line coding set) does, in the DPRAM. 0 off rp2."""
         if not self._rp2:
             return 0
-        m = machine.mem16  # 16-bit reads folded into a small int: nothing is allocated
+        m = machine.mem16  # folded into a small int: nothing allocated
         return (m[_SETUP] ^ (m[_SETUP + 2] << 5) ^ (m[_SETUP + 4] << 10)
                 ^ (m[_SETUP + 6] << 14))
 
@@ -79,5 +72,4 @@ class PicoBoard(Board):
         return True if self.vbus is None else bool(self.vbus.value())
 
     def sleep(self, ms):
-        """A timed light sleep: the clocks stop, the RP2040 draws about a milliamp."""
         machine.lightsleep(ms)

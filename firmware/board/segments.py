@@ -1,7 +1,7 @@
-"""Seven-segment glyphs and the layout of a display text on the unit's 5 cells (B1).
+"""Seven-segment glyphs, and a text laid out on the unit's 5 cells (B1).
 
-A glyph is a byte of segments, bit 0 = a (top) ... bit 6 = g (middle), bit 7 = the decimal
-point: the order of the HT1621 and TM1637 datasheets' examples and of most modules.
+A glyph is a byte: bit 0 = a (top) ... bit 6 = g (middle), bit 7 the point, the order of the
+HT1621 and TM1637 datasheets' examples.
 """
 
 CELLS = 5
@@ -12,20 +12,18 @@ DP = 0x80
 #      g
 #    e   c
 #      d
-# The glyphs: the character at CHARS[i] shows CODES[i] (a string and bytes, not a dict: a dict
-# of 37 entries cost the Pico 1 KB of heap).
+# CHARS[i] shows CODES[i]: a string and bytes, not a dict, for the heap.
 CHARS = "0123456789 -_AbCcdEFGHhIJLnoPrStUuvYy"
 CODES = (b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f\x00\x40\x08"
          b"\x77\x7c\x39\x58\x5e\x79\x71\x3d\x76\x74\x06\x1e\x38\x54"
          b"\x5c\x73\x50\x6d\x78\x3e\x1c\x1c\x6e\x6e")
 
-
 _POINT = 0xFF  # in _table: the character is a point
-_table = None  # bytes: the code of each ASCII character from 32 (_make_table)
+_table = None  # bytes: the code of each ASCII character from 32
 
 
 def _code(ch):
-    """A character's code as CHARS/CODES give it: in its other case if missing, else a dash."""
+    """A character's code, in its other case if missing, else a dash."""
     i = CHARS.find(ch)
     if i < 0:
         i = CHARS.find(ch.upper())
@@ -35,17 +33,16 @@ def _code(ch):
 
 
 def _make_table():
-    """Every printable ASCII character's code, once (96 bytes): a press's text is then a
-    lookup a character, not three searches."""
+    """Every printable ASCII character's code, once: a key press's text is then a lookup a
+    character, not three searches."""
     global _table
     _table = bytes(_POINT if c == 46 else _code(chr(c)) for c in range(32, 128))
     return _table
 
 
 def cells(text):
-    """The 5 cells' segment bytes for text, right-aligned; a '.' lights the point of the cell
-    before it ("14.995" -> 5 cells, the '4' with its point). Text too long keeps its right end.
-    A letter not in CHARS shows in its other case; anything else as a dash."""
+    """The 5 cells' bytes for text, right-aligned, its right end kept; a '.' lights the point of
+    the cell before it: "14.995" is 5 cells."""
     table = _table or _make_table()
     out = []  # type: list[int]
     for ch in text:
@@ -55,7 +52,7 @@ def cells(text):
             if out and not out[-1] & DP:
                 out[-1] |= DP
             else:
-                out.append(DP)  # a point on its own (an entry typed as ".5")
+                out.append(DP)  # a point on its own: an entry typed as ".5"
         else:
             out.append(code)
     n = len(out)
