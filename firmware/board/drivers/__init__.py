@@ -1,1 +1,1 @@
-"""Drivers: one small class per chip or part, built from the pins it is given."""
+"""One class per chip or part, given its pins."""

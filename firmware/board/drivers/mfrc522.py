@@ -1,28 +1,16 @@
-"""NXP MFRC522 contactless reader IC (an RC522 module) on SPI: ISO/IEC 14443 A cards.
+"""NXP MFRC522 contactless reader IC (datasheet Rev. 3.9), on SPI mode 0: ISO/IEC 14443 A cards.
 
-Follows the MFRC522 datasheet (NXP, Rev. 3.9):
-- 8.1.2 "SPI interface": an address byte (register << 1; bit 7 set to read), then data; a read
-  returns each register's value while the next address byte goes out, ended by a 0 byte.
-- 9 "MFRC522 registers" and 10.3 "MFRC522 command overview": the registers and commands below,
-  by the datasheet's names. A frame to a card is put in the FIFO and sent with Transceive
-  (BitFramingReg's StartSend); the answer comes back in the FIFO, with RxIRq in ComIrqReg, or
-  the chip's timer runs out (TimerIRq: TModeReg's TAuto starts it as the frame ends), so no wait
-  here reads the Pico's clock.
-- CRC_A by the chip's coprocessor (CalcCRC, CRCResultReg), preset 6363h by ModeReg. The cards'
-  commands: ISO/IEC 14443-3 WUPA, anticollision and SELECT over the cascade levels (4- and
-  7-byte UIDs; `first_part` says a known card from the first level alone) and HLTA; MIFARE
-  Classic authentication (MFAuthent, key A) then READ and WRITE of a 16-byte block;
-  NTAG/Ultralight READ (16 bytes) and WRITE of a 4-byte page.
-
-Pins are duck-typed: `spi` has write() and write_readinto() (machine.SPI, mode 0), `cs` has
-value() (an output, high: deselected). Buffers are made once: a look at a card allocates only
-the bytes it returns.
+A frame to a card goes into the FIFO and out with Transceive; the answer comes back in the FIFO
+or the chip's timer runs out (TModeReg's TAuto starts it as the frame ends), so no wait reads
+the Pico's clock. Cards: ISO/IEC 14443-3 WUPA, anticollision, SELECT and HLTA; MIFARE Classic
+authentication, READ and WRITE of a block; NTAG and Ultralight READ and WRITE of a page.
+Buffers are made once: a look at a card allocates only the bytes it returns.
 """
 
 try:
     from micropython import const
-except ImportError:  # CPython: const() is MicroPython's compile-time constant; int(x) is x
-    const = int  # type: ignore[assignment]  # not a def: a Pico would keep its code
+except ImportError:  # CPython
+    const = int  # type: ignore[assignment]
 
 # Registers (datasheet 9.2)
 _CommandReg = const(0x01)
@@ -93,8 +81,8 @@ class MFRC522:
         self.cs = cs
         self._pair = bytearray(2)
         self._back = bytearray(2)
-        self._frame = bytearray(18)  # the largest frame out: a block's 16 bytes and CRC_A
-        # FIFO bursts, one SPI transaction each: the address byte, then up to 18 data bytes
+        self._frame = bytearray(18)  # the largest out: a block's 16 bytes and CRC_A
+        # FIFO bursts, an SPI transaction each: the address byte, then up to 18 data bytes
         self._out = bytearray(19)
         self._in = bytearray(19)
         self._reads = bytearray(19)
@@ -103,8 +91,6 @@ class MFRC522:
         self._timeout = 0  # TReloadReg as last set
         self._last_bits = 0  # ControlReg's RxLastBits of the last answer (0: whole bytes)
         cs.value(1)
-
-    # -- registers -----------------------------------------------------------------------------
 
     def _set(self, reg, value):
         pair = self._pair
@@ -124,7 +110,7 @@ class MFRC522:
         return self._back[1]
 
     def _fill(self, data, n):
-        """The FIFO emptied, then n (18 at most) bytes of data put in it."""
+        """The FIFO emptied, then n bytes of data in it."""
         self._set(_FIFOLevelReg, 0x80)  # FlushBuffer
         out = self._out
         out[0] = _FIFODataReg << 1  # a write: every byte after the address goes to the FIFO
@@ -135,7 +121,7 @@ class MFRC522:
         self.cs.value(1)
 
     def _drain(self):
-        """What the FIFO holds (18 bytes at most: a card's longest answer here)."""
+        """What the FIFO holds, 18 bytes at most: a card's longest answer here."""
         n = self._get(_FIFOLevelReg) & 0x7F
         if n > 18:
             return None
@@ -148,18 +134,16 @@ class MFRC522:
         return bytes(self._in[1:n + 1])
 
     def _wait(self, reg, bits):
-        """Reads of reg until one of bits is set (the chip's timer ends every wait)."""
+        """reg once one of bits is set; the chip's timer ends every wait."""
         for _ in range(2000):
             got = self._get(reg)
             if got & bits:
                 return got
         return 0
 
-    # -- the chip ------------------------------------------------------------------------------
-
     def reset(self):
-        """SoftReset, then the settings every exchange below relies on; the chip's VersionReg
-        (0x91, 0x92; 0x00 or 0xFF: no chip answers)."""
+        """SoftReset, then the settings every exchange relies on; VersionReg (0x91, 0x92; 0x00 or
+        0xFF: no chip)."""
         self._set(_CommandReg, _SoftReset)
         self._wait_awake()
         self._timeout = 0  # the reset cleared TReloadReg
@@ -182,12 +166,12 @@ class MFRC522:
             self._set(_TReloadRegL, n & 0xFF)
 
     def antenna(self, on):
-        """The 13.56 MHz field on TX1 and TX2 (TxControlReg), on or off."""
+        """The field on TX1 and TX2, on or off."""
         got = self._get(_TxControlReg)
         self._set(_TxControlReg, got | 0x03 if on else got & ~0x03)
 
     def sleep(self, asleep):
-        """Soft power-down (10 uA), or awake again with every register kept."""
+        """Soft power-down, or awake again with every register kept."""
         if asleep:
             self._set(_CommandReg, _PowerDown)
         else:
@@ -195,7 +179,7 @@ class MFRC522:
             self._wait_awake()
 
     def _crc(self, data, n):
-        """CRC_A of data[:n] by the chip: (low byte, high byte), as they are sent."""
+        """CRC_A of data[:n] by the chip: (low byte, high byte), as sent."""
         self._set(_CommandReg, _Idle)
         self._set(_DivIrqReg, _CRCIRq)  # Set2 = 0: CRCIRq cleared
         self._fill(data, n)
@@ -205,9 +189,9 @@ class MFRC522:
         return self._get(_CRCResultRegL), self._get(_CRCResultRegH)
 
     def _exchange(self, n, bits=0, ticks=SHORT, command=_Transceive):
-        """self._frame[:n] to the card (bits: valid bits of its last byte, 0 for all 8); its
-        answer (bytes; b"" for a 4-bit ACK/NAK, read with nibble()), or None: no answer in time,
-        or a collision, parity or protocol error."""
+        """self._frame[:n] to the card (bits: of its last byte, 0 for 8); the answer (b"" for
+        Transmit and MFAuthent), or None: none in time, or a collision, parity or protocol
+        error."""
         self._ticks(ticks)
         self._set(_CommandReg, _Idle)
         self._set(_ComIrqReg, 0x7F)  # Set1 = 0: every request bit cleared
@@ -236,19 +220,16 @@ class MFRC522:
         return n + 2
 
     def _checked(self, got, n):
-        """got, if it is n bytes and a good CRC_A, without the CRC; else None."""
+        """got without its CRC_A, if it is n bytes and a good CRC_A; else None."""
         if got is None or len(got) != n + 2:
             return None
         if self._crc(got, n) != (got[n], got[n + 1]):
             return None
         return got[:n]
 
-    # -- ISO/IEC 14443-3 -----------------------------------------------------------------------
-
     def wake(self):
-        """A card in the field woken (WUPA: idle or halted ones answer) and its first cascade
-        level's UID part and BCC read by anticollision (5 bytes), or None: no card, or two
-        answering at once."""
+        """WUPA (idle and halted cards answer), then anticollision: the first cascade level's
+        UID part and BCC, or None: no card, or two at once."""
         f = self._frame
         f[0] = _WUPA
         if self._exchange(1, 7) is None:
@@ -265,8 +246,8 @@ class MFRC522:
         return got
 
     def select(self, part):
-        """The woken card, its first level `part` (wake()'s), selected through every cascade
-        level: (UID bytes, SAK), or None."""
+        """The card woken, part wake()'s, selected through every cascade level: (UID, SAK), or
+        None."""
         f = self._frame
         uid = b""
         for level in (0x93, 0x95, 0x97):  # cascade levels 1 to 3
@@ -287,9 +268,8 @@ class MFRC522:
         return None
 
     def halt(self):
-        """HLTA: the card keeps quiet until the next WUPA (a card only woken, not selected,
-        drops back to idle or halt: it takes HLTA for a frame it did not expect). Sent, not
-        answered."""
+        """HLTA: quiet until the next WUPA (a card woken, not selected, takes it for a frame it
+        did not expect: back to idle or halt). Not answered."""
         f = self._frame
         f[0] = _HLTA
         f[1] = 0
@@ -300,7 +280,7 @@ class MFRC522:
         self._set(_Status2Reg, 0)  # MFCrypto1On off: the next card is not this one's
 
     def authenticate(self, block, uid):
-        """MIFARE Classic: key A (KEY) for block's sector; True once the chip's crypto is on."""
+        """MIFARE Classic: key A for block's sector; True once the chip's crypto is on."""
         f = self._frame
         f[0] = _AUTH_KEY_A
         f[1] = block
@@ -312,7 +292,7 @@ class MFRC522:
         return self._exchange(12, command=_MFAuthent, ticks=LONG) is not None
 
     def read(self, address):
-        """READ: 16 bytes from a block (MIFARE Classic) or from four pages (NTAG), or None."""
+        """16 bytes of a MIFARE Classic block or of four NTAG pages, or None."""
         f = self._frame
         f[0] = _READ
         f[1] = address
@@ -323,8 +303,7 @@ class MFRC522:
         return got is not None and len(got) == 1 and self._last_bits == 4 and got[0] == _ACK
 
     def write(self, address, data, classic):
-        """WRITE: 16 bytes to a MIFARE Classic block, or data's first 4 to an NTAG page; True
-        once the card acknowledged it."""
+        """16 bytes to a MIFARE Classic block, or 4 to an NTAG page; True once acknowledged."""
         f = self._frame
         if not classic:
             f[0] = _WRITE_PAGE

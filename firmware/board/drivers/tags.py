@@ -1,23 +1,8 @@
-"""Card slot on an MFRC522 reader (the RFID build): which bank card (1-6) the tag on it carries.
+"""Card slot on an MFRC522 reader: the card number the tag on it carries.
 
-A card is any ISO/IEC 14443 A tag this reader can write (docs/hardware.md, "RFID card slots"):
-a MIFARE Classic card or fob, as RC522 modules ship with, on block 4 with the transport key; or
-an NTAG (or Ultralight) sticker, on pages 4 and 5. Its number is written on it in maintenance
-(`write`: the keypad's number then DEAL, or a host's WRITECARD): MAGIC, the number and its
-complement, so no tag reads as a card by chance. A tag without them (a new one, a bus pass)
-reads as an unknown card: one ('unknown', None) while it stays.
-
-No pin tells of a card coming, so the reader looks every `period_ms` (`deadline()` says when). A
-look wakes the card (WUPA) and halts it again; a card whose first UID part is not the one on the
-reader is selected, and its number read. A card is taken at its first good read (a read with a
-good CRC does not bounce) and is out once `misses` looks in a row found it gone, so a card at
-the edge of the field does not flicker. A card near both readers is read by one only: a tag
-whose UID the other slot (`rival`) holds is not this one's.
-
-Switched off, the unit rests the reader (`rest`: field off, soft power-down) and looks every
-`rest_ms`, the field on for `field_ms` first (a card answers within 5 ms of field, ISO/IEC
-14443-3); `wake` is the field on for good. Same interface as slots.Slot: poll(now), due(now),
-deadline(), card, woke. The chip is duck-typed: board/drivers/mfrc522.py's MFRC522.
+docs/hardware.md, "RFID card slots", has the tags, their number (MAGIC, the number and its
+complement, so no tag reads as a card by chance), the looks and the rest. The interface is
+slots.Slot's.
 """
 
 from board.drivers.mfrc522 import first_part
@@ -38,18 +23,18 @@ def number(data):
 
 
 class TagSlot:
-    period_ms = 100
-    misses = 2
-    rest_ms = 1000
-    field_ms = 5
-    woke = False  # no pin moves: the looks are timed
+    period_ms = 100  # between looks
+    misses = 2  # looks in a row without the card before it is out: none flickers at the edge
+    rest_ms = 1000  # between looks, switched off
+    field_ms = 5  # a card answers within 5 ms of field (ISO/IEC 14443-3)
+    woke = False  # no pin tells: the looks are timed
 
     def __init__(self, reader, pause):
         self.reader = reader
-        self.pause = pause  # pause(ms): a wait for the field (time.sleep_ms on a Pico)
-        self.rival = None  # the other slot's TagSlot
-        self.card = None  # the accepted card, or None
-        self.uid = None  # the UID of the tag on the reader, or None
+        self.pause = pause  # pause(ms), for the field
+        self.rival = None  # the other slot's: a tag it holds is not this one's
+        self.card = None  # the accepted card
+        self.uid = None  # the UID of the tag on the reader
         self.present = False  # the chip answered at start()
         self.resting = False
         self._number = 0  # the tag's number (0: none)
@@ -57,11 +42,10 @@ class TagSlot:
         self._next = None  # ticks of the next look; None: at once
         self._stale = False  # the tag was written: read its number again
         self._said = None  # the UID of the unknown tag reported
-        self._known = None  # first_part() of the tag on the reader: a look that finds it again
-        # need not select it
+        self._known = None  # first_part() of the tag on the reader: found again, not selected
 
     def start(self):
-        """Reset the chip and switch its field on; its VersionReg."""
+        """The chip reset, its field on; its VersionReg."""
         version = self.reader.reset()
         self.present = version not in (0, 0xFF)
         if self.present:
@@ -87,7 +71,7 @@ class TagSlot:
             self.reader.antenna(True)
 
     def poll(self, now):
-        """Look for the tag; None, or ('in', card), ('out', None), ('unknown', None)."""
+        """None, or ('in', card), ('out', None), ('unknown', None)."""
         if not self.present or (self.resting and not self.due(now)):
             return None
         self._next = ticks_add(now, self.rest_ms if self.resting else self.period_ms)
@@ -124,7 +108,7 @@ class TagSlot:
         return ("in", card) if card is not None else ("out", None)
 
     def _look(self):
-        """(UID, number) of the tag on the reader; (None, 0) when none is this reader's."""
+        """(UID, number) of the tag on the reader; (None, 0) when none is this one's."""
         r = self.reader
         if self.resting:
             r.sleep(False)
@@ -156,7 +140,7 @@ class TagSlot:
                 r.sleep(True)
 
     def _read(self, uid, sak):
-        """The number on the selected tag; 0 for none; None when the read failed."""
+        """The selected tag's number, 0 for none; None when the read failed."""
         r = self.reader
         if sak & 0x08:  # MIFARE Classic (SAK 08, 18, 09)
             if not r.authenticate(BLOCK, uid):
@@ -165,12 +149,12 @@ class TagSlot:
         elif sak == 0:  # NTAG, Ultralight
             data = r.read(PAGE)
         else:
-            return 0  # a card that speaks ISO/IEC 14443-4 (a bank card, a phone)
+            return 0  # ISO/IEC 14443-4: a bank card, a phone
         return None if data is None else number(data)
 
     def write(self, card):
-        """Maintenance: card (1-6) written on the tag on this reader, then read back; None, or
-        'no-tag', 'not-writable' or 'write-failed'."""
+        """Maintenance: card written on the tag on this reader, then read back; None or the
+        error."""
         if not 1 <= card <= CARDS:
             return "bad-argument"
         r = self.reader

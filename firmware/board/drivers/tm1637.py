@@ -1,37 +1,27 @@
-"""Titan Micro TM1637 LED driver (the LED display option: runs from 3.3 V logic).
+"""Titan Micro TM1637 LED driver (datasheet V2.4), on a 6-digit module: the LED display option.
 
-Follows the TM1637 datasheet (Titan Micro Electronics, V2.4):
-- "Interface interpretation": a two-wire bus, CLK and DIO, both open drain with pull-ups on the
-  module. Start: DIO falls while CLK is high. Stop: DIO rises while CLK is high. Data bits go
-  LSB first, DIO changed while CLK is low and read by the chip on the CLK rising edge; after
-  each byte a ninth clock in which the chip pulls DIO low (ACK).
-- "Data command setting": 0x40 = write to the display registers, addresses auto-increment.
-- "Address command setting": 0xC0 | address (0-5), followed by the data bytes.
-- "Display control": 0x80 | 0x08 (display on) | brightness 0-7; 0x80 alone = display off.
-- "Display register address": each grid is one byte, SEG1..SEG8 = bit 0..bit 7, which on
-  7-segment modules is a b c d e f g dp: the same bit order as segments.py.
-
-The chip scans the LEDs itself, so nothing here runs from a timer: a flash write that masks
-interrupts does not make the display flicker.
-
-The module: a 6-digit TM1637 board whose grids run 2 1 0 5 4 3 from the left (`grid_order`).
-Digits 0-4 are the unit's five cells; digit 5 is the annunciator cell showing `k_glyph` or
-`M_glyph`. Pins are duck-typed `.value()`: CLK an output, DIO an open-drain pin (value(1)
-releases it; reading it gives the line level, the chip's ACK).
+Two open-drain wires, data LSB first, an ACK clock after each byte. The chip scans the LEDs
+itself, so a flash write that masks interrupts does not make the display flicker. Digits 0-4
+are the unit's cells, digit 5 the annunciator. Pins: CLK an output, DIO open drain.
 """
+
+try:
+    from micropython import const
+except ImportError:  # CPython
+    const = int  # type: ignore[assignment]
+
+_DATA_WRITE = const(0x40)  # to the display registers, the address auto-incremented
+_ADDRESS = const(0xC0)
+_DISPLAY_ON = const(0x88)
+_DISPLAY_OFF = const(0x80)
 
 
 class TM1637:
-    DATA_WRITE = 0x40
-    ADDRESS = 0xC0
-    DISPLAY_ON = 0x88
-    DISPLAY_OFF = 0x80
-
-    brightness = 2  # 0-7: the pulse width of "Display control"
+    brightness = 2  # 0-7
     digits = 6
     cells = 5
     annunciator = 5
-    grid_order = (2, 1, 0, 5, 4, 3)  # grid address of each digit, left to right
+    grid_order = (2, 1, 0, 5, 4, 3)  # the grid of each digit, left to right
     k_glyph = 0x75  # a c e f g
     M_glyph = 0x37  # a b c e f
 
@@ -39,12 +29,9 @@ class TM1637:
         self.clk = clk
         self.dio = dio
         self._shown = None
-        self._lit = False  # Display control ON sent since the last OFF
-        self.acks = 0  # bytes the chip acknowledged: 0 means no display is there
+        self._lit = False  # DISPLAY_ON sent since the last DISPLAY_OFF
         clk.value(1)
         dio.value(1)
-
-    # -- the bus ----------------------------------------------------------------------------
 
     def _start(self):
         self.dio.value(1)
@@ -59,36 +46,31 @@ class TM1637:
         self.dio.value(1)  # DIO rises while CLK is high
 
     def _byte(self, b):
-        # Bound methods looked up once, DIO written only when the bit changes (the chip reads
-        # it at CLK's rising edge): the bits are most of the time from a key to its digit.
+        # The bits are most of the time from a key to its digit: bound methods looked up once,
+        # DIO written only when the bit changes (the chip reads it at CLK's rising edge).
         clk = self.clk.value
         dio = self.dio.value
         last = -1
-        for i in range(8):  # LSB first
+        for i in range(8):
             clk(0)
             bit = (b >> i) & 1
             if bit != last:
                 dio(bit)
                 last = bit
             clk(1)
-        clk(0)  # the ninth clock: release DIO, the chip pulls it low
+        clk(0)  # the ninth clock: DIO released, the chip's ACK
         dio(1)
         clk(1)
-        if not dio():
-            self.acks += 1
         clk(0)
 
     def frame(self, data):
-        """One start .. stop frame carrying the bytes `data`."""
         self._start()
         for b in data:
             self._byte(b)
         self._stop()
 
-    # -- the display ------------------------------------------------------------------------
-
     def show_patterns(self, patterns, k, M):
-        """Show five cell patterns (left to right) and an annunciator; writes only changes."""
+        """Five cells' patterns, left to right, and the annunciator; only changes are written."""
         grids = bytearray(self.digits)
         order = self.grid_order
         for i in range(self.cells):
@@ -99,8 +81,8 @@ class TM1637:
         self._update(grids)
 
     def _update(self, grids):
-        """Write the grids from the first that differs from what is shown to the last (the
-        addresses auto-increment), then switch on if off: the picture is in before it lights."""
+        """From the first grid that changed to the last, then on if off: the picture is in
+        before it lights."""
         shown = self._shown
         first = 0
         last = len(grids) - 1
@@ -109,14 +91,14 @@ class TM1637:
                 first += 1
             while grids[last] == shown[last]:
                 last -= 1
-        self.frame((self.DATA_WRITE,))
-        self.frame(bytes((self.ADDRESS | first,)) + grids[first:last + 1])
+        self.frame((_DATA_WRITE,))
+        self.frame(bytes((_ADDRESS | first,)) + grids[first:last + 1])
         if not self._lit:
-            self.frame((self.DISPLAY_ON | (self.brightness & 7),))
+            self.frame((_DISPLAY_ON | (self.brightness & 7),))
             self._lit = True
         self._shown = grids
 
     def off(self):
-        self.frame((self.DISPLAY_OFF,))
+        self.frame((_DISPLAY_OFF,))
         self._shown = None
         self._lit = False
