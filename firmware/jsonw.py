@@ -1,13 +1,9 @@
-"""A JSON writer whose bytes are the same on every interpreter: the protocol's replies and
-events (the protocol's rule), and the JSON in the store's lines. Neither owns it: both import it,
-and it imports nothing.
+"""A JSON writer whose bytes are the same on every interpreter: the protocol's and the store's.
 
-MicroPython's dicts do not keep insertion order (and its `json.dumps` escapes strings
-otherwise than CPython's), so objects are written from a tuple of (key, value) pairs, in that
-order, with ", " and ": ". Lists are
-arrays. Strings are escaped to plain ASCII (`\\uXXXX`, a surrogate pair beyond U+FFFF, as
-JSON has it), or, with utf8 (what the store writes: a player's name kept as UTF-8), only their
-control characters are: MicroPython's `json` reads no surrogate pair back into one character.
+MicroPython's dicts keep no insertion order and its json escapes otherwise than CPython's, so
+an object is a tuple of (key, value) pairs, written in order. Strings are escaped to ASCII
+(\\uXXXX, surrogate pairs beyond U+FFFF), or with utf8 (the store's names) only their control
+characters: MicroPython's json reads no surrogate pair back into one character.
 """
 
 
@@ -60,7 +56,7 @@ def _write(v, out, utf8=False):
             first = False
             _write(x, out, utf8)
         out.append("]")
-    elif isinstance(v, dict):  # only for keys whose order does not matter: sort them
+    elif isinstance(v, dict):  # keys whose order does not matter: sorted
         _write(tuple((k, v[k]) for k in sorted(v)), out, utf8)
     else:
         raise TypeError("cannot write %s" % type(v).__name__)

@@ -1,7 +1,5 @@
-# What goes on a Pico: MicroPython's manifest format (package(), module()), the one list read by
-# the frozen image's build (`make uf2`), by `make deploy` and `bank deploy`, and by the page's
-# build. desktop/ is never in it: that code only runs on a desktop (the simulator, the tests).
-# Paths are relative to this folder; package() takes every .py under it, sub-packages too.
+# What goes on a Pico, in MicroPython's manifest format: the one list every tool reads
+# (docs/design.md, "The tree"). desktop/ is never in it.
 
 module("main.py")
 module("app.py")
