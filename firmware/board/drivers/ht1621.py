@@ -47,7 +47,6 @@ class HT1621:
         self._shown = None
         self._on = False
         self._lit = False  # LCD ON sent since the last LCD OFF
-        self._mapped = None
         self._plan = None
         cs.value(1)
         wr.value(1)
@@ -92,13 +91,10 @@ class HT1621:
         """100, C7..C0, a don't-care bit."""
         self._frame((0b100 << 9) | (code << 1), 12, b"")
 
-    def write(self, address, data_bytes):
-        """Successive address writing from address: a byte's bits 7..4 are D0..D3 of one
-        address, bits 3..0 those of the next."""
-        self._frame((0b101 << 6) | address, 9, data_bytes)
-
     def _update(self, frame):
-        """frame, the RAM from address 0, written from its first byte that changed to its last."""
+        """frame, the RAM from address 0, written from its first byte that changed to its last
+        by successive address writing: a byte's bits 7..4 are D0..D3 of one address, bits 3..0
+        those of the next."""
         shown = self._shown
         first = 0
         last = len(frame) - 1
@@ -107,7 +103,7 @@ class HT1621:
                 first += 1
             while frame[last] == shown[last]:
                 last -= 1
-        self.write(2 * first, frame[first:last + 1])
+        self._frame((0b101 << 6) | 2 * first, 9, frame[first:last + 1])
         self._shown = frame
 
     def _start(self):
@@ -125,31 +121,24 @@ class HT1621:
         self._lit = False
         self._shown = None
 
-    def _map_all(self):
-        """map_pattern of every a-g pattern, once: a press's picture is then lookups."""
-        self._mapped = bytes(self.map_pattern(p) for p in range(128))
-        return self._mapped
-
-    def map_pattern(self, pattern):
-        """A segment pattern's a-g as this glass's digit byte."""
-        out = 0
-        bits = self.segment_bits
-        for i in range(7):
-            if pattern & (1 << i):
-                out |= 1 << bits[i]
-        return out
-
     def _plan_all(self):
-        """Where each cell's byte and point go in the frame, once (0xFF: no point)."""
+        """Where each cell's byte and point go in the frame, and each a-g pattern as this
+        glass's digit byte: worked out once, a press's picture is then lookups."""
         address = self.digit_address
         carrier = self.point_carrier
+        bits = self.segment_bits
         at = bytearray(self.cells)
-        points = bytearray(self.cells)
+        points = bytearray(self.cells)  # 0xFF: no point
         for i in range(self.cells):
             digit = self.first_cell + i
             at[i] = address[digit] >> 1
             points[i] = 0xFF if carrier[digit] < 0 else address[carrier[digit]] >> 1
-        self._plan = (bytes(at), bytes(points), self._mapped or self._map_all())
+        mapped = bytearray(128)
+        for p in range(128):
+            for i in range(7):
+                if p & (1 << i):
+                    mapped[p] |= 1 << bits[i]
+        self._plan = (bytes(at), bytes(points), bytes(mapped))
         return self._plan
 
     def show_patterns(self, patterns, k, M):
