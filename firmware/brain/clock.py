@@ -22,6 +22,15 @@ def ticks_diff(a, b):
     return ((a - b + _HALF) & _MASK) - _HALF
 
 
+def sooner(a, b):
+    """The sooner of two ticks, None for never."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return b if ticks_diff(b, a) < 0 else a
+
+
 class RealClock:
     """Wall time; only HOLD waits on it (protocol/__init__.py)."""
 

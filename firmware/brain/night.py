@@ -10,7 +10,7 @@ import sys
 from brain import count as counting
 from brain import gameclock, money, pot
 from brain.gameclock import Clock
-from brain.clock import ticks_add, ticks_diff
+from brain.clock import sooner, ticks_add, ticks_diff
 from brain.ledger import POT
 
 SHOW_COUNT = ("Count", False, False)
@@ -290,9 +290,9 @@ def due(unit):
     if not unit.power:
         return out
     if unit.minus is not None:
-        out = _sooner(out, ticks_add(unit.minus[0], unit.hold_ms))
+        out = sooner(out, ticks_add(unit.minus[0], unit.hold_ms))
     if unit.view == "clock" and clk is not None:
-        out = _sooner(out, clk.next_second(clk.at))
+        out = sooner(out, clk.next_second(clk.at))
     return out
 
 
@@ -316,14 +316,6 @@ def tick(unit, now):
             _bankrupt(unit, now)
             changed = True
     return changed
-
-
-def _sooner(a, b):
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return b if ticks_diff(b, a) < 0 else a
 
 
 def state(unit):

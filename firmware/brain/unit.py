@@ -4,7 +4,7 @@ The rare code (brain/games.py, brain/deal.py, brain/night.py) is imported where 
 """
 
 from brain import money
-from brain.clock import ticks_add, ticks_diff
+from brain.clock import sooner, ticks_add, ticks_diff
 from brain.ledger import AMOUNT, CARDS, FROM, KIND, SEQ, TO, Ledger
 
 DIGITS = "0123456789"
@@ -589,17 +589,17 @@ class Unit:
         timer = self.deal_timer
         dealing = timer is not None and timer.phase != "idle"
         if not self._held and not dealing:
-            due = _sooner(due, ticks_add(self._last, self.off_ms))  # B16: not while a key is down
+            due = sooner(due, ticks_add(self._last, self.off_ms))  # B16: not while a key is down
         if self._notice is not None and self._notice_until is not None:
-            due = _sooner(due, self._notice_until)
+            due = sooner(due, self._notice_until)
         if self._focus_next is not None:
-            due = _sooner(due, self._focus_at)
+            due = sooner(due, self._focus_at)
         if self._c_down is not None and not self._c_fired:
-            due = _sooner(due, ticks_add(self._c_down, self.hold_ms))
+            due = sooner(due, ticks_add(self._c_down, self.hold_ms))
         if self._deal_down is not None:
-            due = _sooner(due, ticks_add(self._deal_down, self.hold_ms))
+            due = sooner(due, ticks_add(self._deal_down, self.hold_ms))
         if dealing:
-            due = _sooner(due, timer.at)
+            due = sooner(due, timer.at)
         return due
 
     def tick(self, now):
@@ -641,9 +641,3 @@ class Unit:
             if ticks_diff(now, ticks_add(self._last, self.off_ms)) >= 0:
                 self.switch_off()  # B16: a minute with nothing
         return self.rev != before
-
-
-def _sooner(a, b):
-    if a is None:
-        return b
-    return b if ticks_diff(b, a) < 0 else a
