@@ -1,9 +1,12 @@
 """Holtek HT1621 segment-LCD driver, on the 6-digit "PDC-6X1" glass: the reference display.
 
 Three wires: CS low, a 3-bit mode ID (100 command, 101 write), then its bits MSB first, DATA
-latched on WR's rising edge (at most 150 kHz at 3 V). The chip refreshes the glass itself, so
-a flash write that masks interrupts does not disturb it. The glass map, its class attributes,
-is docs/hardware.md's "The glass map: evidence": another glass changes them.
+latched on WR's rising edge. WR may run at 150 kHz at 3 V, 3.34 us a phase: a phase here is a
+few MicroPython calls, longer, and `bit_delay_us` stretches it for a slower glass. The chip
+refreshes the glass itself, so a flash write that masks interrupts does not disturb it.
+
+The glass map, its class attributes, is docs/hardware.md's "The glass map: evidence": another
+glass changes them.
 """
 
 import time
