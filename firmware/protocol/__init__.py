@@ -7,15 +7,19 @@ command changes nothing: arguments are checked in full before anything is presse
 command changes, it changes through the unit's methods with the Protocol's `via`, which the log
 records: "serial" for a port's lines; "key" only for lines from the unit's own controls (the
 simulator window's banker panel), the person at the unit as its keypad is. The host tools'
-commands (docs/protocol-extensions.md) are protocol/extensions.py's, imported at the first of
-them and kept.
+commands (docs/protocol-extensions.md) are protocol/extensions.py's.
 """
 
+import gc
+import time
+
 import jsonw
+from brain import night
 from brain.clock import ticks_add, ticks_diff
 from brain.ledger import (AMOUNT, CARDS, FROM, FROM_AFTER, KIND, POT, SEQ, TO, TO_AFTER, UNDOES,
                           VIA)
 from brain.unit import KEYS
+from protocol import extensions, names
 from version import VERSION
 
 MAX_LINE = 200
@@ -134,11 +138,6 @@ def _log_json(ledger, recs):
     return out
 
 
-# The extensions' names; their code is protocol/extensions.py's COMMANDS (a test holds both).
-EXTENSIONS = ("MAINT", "NEWGAME", "SET", "BACKUP", "RESTORE", "GAMES", "NAME", "NAMES",
-              "WRITECARD")
-
-
 class Protocol:
     def __init__(self, unit, clock, via="serial"):
         self.unit = unit
@@ -221,11 +220,7 @@ class Protocol:
                 wide = True
         if len(line) > MAX_LINE:
             return self.drain() + [TOO_LONG_REPLY]
-        if wide:
-            # Only a player's name may be other than ASCII (NAME's text): checked where NAME
-            # is, so that a unit whose host never names a card keeps that code off its heap.
-            from protocol import names
-
+        if wide:  # only a player's name may be other than ASCII (NAME's text)
             line, err = names.wide_line(line)
             if err:
                 return self.drain() + ["ERR bad-line " + err]
@@ -241,11 +236,7 @@ class Protocol:
         if fn is not None:
             reply = fn(words[1:])
         else:
-            ext = None
-            if name in EXTENSIONS:  # a few a game: their code is imported at the first and kept
-                from protocol import extensions
-
-                ext = extensions.COMMANDS.get(name)
+            ext = extensions.COMMANDS.get(name)
             # A name with no handler is unknown, never an exception (a Pico would restart).
             reply = ext(self, words[1:]) if ext else "ERR unknown-command " + words[0][:24]
         out = self.drain()
@@ -274,9 +265,7 @@ class Protocol:
         u = self.unit
         led = u.ledger
         if u.night is None and not led.pot_on and not led.bal[POT] and led.count is None:
-            return None, None, None  # nothing of game night on: not worth loading it
-        from brain import night
-
+            return None, None, None
         return night.state(u)
 
     def _night_pairs(self):
@@ -418,9 +407,6 @@ class Protocol:
             return "ERR bad-argument MEM takes no argument"
         if self.heap is None:
             return "ERR unsupported only a unit (main.py) reports its heap"
-        import gc
-        import time
-
         base, booted = self.heap
         # The collection is timed too: how long a unit's heap, as play has left it, keeps the
         # loop from a key (the Pico's budget is 5 ms; docs/performance.md).

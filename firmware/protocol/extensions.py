@@ -1,13 +1,12 @@
 """The protocol's extensions (docs/protocol-extensions.md): maintenance, backup, the kept games,
-the players' names and the unit's heap, for host tools and the banker panel. A few a game, so
-protocol/__init__.py imports this module at the first of them and keeps it; a unit that no
-host maintains never spends heap on it. Each takes the Protocol and the words after its name,
-and gives the reply line.
+the players' names and the unit's heap, for host tools and the banker panel. Each takes the
+Protocol and the words after its name, and gives the reply line.
 """
 
-from brain import profiles
+from brain import pot, profiles
 from brain.ledger import CARDS, MOST, POT
 import jsonw
+from protocol import names
 
 # A host changes money or the game in play only once someone at the unit let it: DEAL held
 # 3 s on the keypad (docs/protocol-extensions.md, beyond B13).
@@ -54,8 +53,6 @@ def do_set(p, args):
         # B22: where the profile is chosen, the pot is turned on and off (no new game)
         if not u.maintenance:
             return MAINTENANCE_REQUIRED
-        from brain import pot
-
         err = pot.set_on(u, args[1].upper() == "ON")
         if err == "pot-not-empty":
             return "ERR pot-not-empty the pot holds money: collect it first"
@@ -98,15 +95,11 @@ def do_backup(p, args):
     return "OK " + jsonw.dumps(snap)
 
 def do_name(p, args):
-    from protocol import names
-
     reply = names.command(p.unit.ledger.store, "NAME", args)
     _news(p)
     return reply
 
 def do_names(p, args):
-    from protocol import names
-
     reply = names.command(p.unit.ledger.store, "NAMES", args)
     _news(p)
     return reply

@@ -4,9 +4,6 @@ A name moves no money, so no maintenance mode is needed. Names belong to the peo
 table, not to one game: a new game (B11) or a restored one keeps them. The unit's own display
 never shows them (its five cells say digits); host tools and the simulator's banker panel do.
 
-Run a few times an evening: protocol/extensions.py imports this module at the first NAME or
-NAMES, so a unit whose host never asks keeps it off its heap.
-
 The store keeps them (`names`, `put_names`): two small files written in turn, so a power cut
 while writing leaves the names of before (B17's rule, kept for names too; FileStore.put_names).
 

@@ -327,15 +327,6 @@ def test_a_carriage_return_does_not_end_a_line():
     assert cut_lines(rd, b"HELLO\rSTATE\n") == [b"HELLOSTATE"]
 
 
-def test_every_extension_name_has_its_handler_and_every_handler_its_name():
-    # The protocol knows the extensions' names without loading their code; a name without a
-    # handler would be a command the unit says it has and cannot answer.
-    import protocol
-    from protocol import extensions
-
-    assert sorted(protocol.EXTENSIONS) == sorted(extensions.COMMANDS)
-
-
 def test_an_extension_name_without_its_handler_is_an_unknown_command():
     # A unit answers every line: a table out of step is refused as unknown, never an exception
     # (on a Pico, an exception in the loop restarts the unit).
