@@ -1,9 +1,6 @@
-"""The unit: a state machine driven by keys, cards and time (docs/design.md, "The brain's API").
+"""The unit: a state machine driven by keys, cards and time (docs/design.md, "The brain's API")."""
 
-The rare code (brain/games.py, brain/deal.py, brain/night.py) is imported where first needed.
-"""
-
-from brain import money
+from brain import deal, games, money, night
 from brain.clock import sooner, ticks_add, ticks_diff
 from brain.ledger import AMOUNT, CARDS, FROM, KIND, SEQ, TO, Ledger
 
@@ -153,8 +150,6 @@ class Unit:
         if status == "damaged":
             self.store_damaged(now)
         if self.ledger.clock is not None or self.ledger.count is not None:
-            from brain import night
-
             night.boot(self, now)
         self.rev += 1
         return status
@@ -283,8 +278,6 @@ class Unit:
         entry = self.entry
         if (key == "." and not entry
                 and self.slots["L"] is None and self.slots["R"] is None):
-            from brain import games
-
             games.cycle_volume(self, now)  # B12
         elif key == "M" and not entry:
             self._go(now, via)
@@ -385,8 +378,6 @@ class Unit:
 
     def _or_night(self, key, code, now, via):
         """Refused with code, unless game night's (B19-B22)."""
-        from brain import night
-
         if not night.refused(self, key, code, now, via):
             self._refuse(code)
 
@@ -488,8 +479,6 @@ class Unit:
     def _deal(self, now):
         timer = self.deal_timer
         if timer is None:
-            from brain import deal
-
             timer = self.deal_timer = deal.Timer(self.rng)
         tone = timer.press(now)
         if tone == "deal-end":
@@ -503,8 +492,6 @@ class Unit:
 
     def _new_game(self, profile):
         """B11: every account back to the start, in profile's money when given (B15)."""
-        from brain import games
-
         err = games.reset(self.ledger, profile)
         if err:
             self._refuse(err)
@@ -520,8 +507,6 @@ class Unit:
 
     def set_volume(self, volume):
         """B12 from a host: None or the error."""
-        from brain import games
-
         err = games.set_volume(self.ledger, volume)
         if not err:
             self.rev += 1
@@ -558,15 +543,11 @@ class Unit:
     def set_balance(self, card, amount, via="key"):
         """Maintenance: a balance put straight, logged as the move it took; the record or the
         error."""
-        from brain import games
-
         return self._changed(games.set_balance(self.ledger, card, amount, via))
 
     def restore_game(self, gid, via="key"):
         """Maintenance: the kept game gid (None: the newest) brought back (B11); its record or
         the error."""
-        from brain import games
-
         rec = self._changed(games.restore_game(self.ledger, gid, via))
         if not isinstance(rec, str):
             self.game_clock = self.minus = self.night = self.view = None  # B19, B20
@@ -624,8 +605,6 @@ class Unit:
         if self._deal_down is not None:
             if ticks_diff(now, ticks_add(self._deal_down, self.hold_ms)) >= 0:
                 self._deal_down = None
-                from brain import games
-
                 games.toggle_maintenance(self, now)
         timer = self.deal_timer
         if timer is not None and timer.phase != "idle":

@@ -11,7 +11,7 @@ import json
 import os
 import time
 
-from brain import profiles
+from brain import games, profiles
 from brain.ledger import CARDS, POT, apply
 import jsonw
 from store.slot import (CORRUPT, GAME, MARK_NAME, MARK_TEXT, NAME_FILES, SLOT_NAMES, VALID,
@@ -95,8 +95,6 @@ class FileStore:
                 damage = ["game night's lines unreadable"]
         if s is None:
             if not (self.marked or damage):
-                from brain import games
-
                 games.start(ledger, profile)
                 self._checkpoint(ledger, ledger.bal, [])
                 ledger.ready = True
@@ -145,8 +143,6 @@ class FileStore:
         self.log = s.log
         ledger.ready = True
         if profile and profiles.get(profile) is not ledger.profile:
-            from brain import games
-
             games.reset(ledger, profile)
         return self.status
 

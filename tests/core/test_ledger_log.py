@@ -145,41 +145,6 @@ def test_a_line_with_a_good_crc_but_no_record_in_it_is_not_read_as_one():
     assert r2.unit.ledger.bal[1] == led.profile.start + 10000  # the lines before the damage
 
 
-def _unload(*names):
-    """Modules out of this process, as a unit just reset has none of them (tests before this
-    one, or this module itself, may have imported them): as boot forgets its own."""
-    from startup import forget
-
-    for name in names:
-        forget(name)
-
-
-def test_rare_changes_load_their_code_where_first_used_and_keep_it():
-    # B11, B12, B13: a reboot mid-game loads neither brain/games.py nor brain/deal.py; the
-    # first new game, volume change or deal imports its module, which then stays (no import
-    # per use).
-    fs = FaultFS()
-    Rig(store=FileStore("bank", fs))  # a new unit: the store is made
-    _unload("brain.games", "brain.deal")
-    r = Rig(store=FileStore("bank", fs))  # a reboot
-    assert "brain.games" not in sys.modules and "brain.deal" not in sys.modules
-    r.hold("C", 3000)  # B11: a new game
-    assert r.games == 1
-    games = sys.modules["brain.games"]
-    r.press(".")  # B12: the volume, through brain/games.py too
-    assert r.unit.ledger.volume == 1 and sys.modules["brain.games"] is games
-    r.hold("C", 3000)
-    assert r.games == 2 and sys.modules["brain.games"] is games
-    assert "brain.deal" not in sys.modules
-    r.press("DEAL")  # B13
-    deal = sys.modules["brain.deal"]
-    r.advance(60000)
-    r.press("DEAL")
-    assert r.unit.deal_phase() == "running" and sys.modules["brain.deal"] is deal
-    r2 = Rig(store=FileStore("bank", fs))  # and the store has it all
-    assert r2.unit.ledger.volume == 1
-
-
 def test_a_new_game_and_the_volume_read_back_after_a_reboot():
     store = FileStore("bank", MemFS())
     r = Rig(store=store)
