@@ -257,6 +257,24 @@ def test_two_keys_at_once_are_both_taken_in_the_order_pressed(pico):
     assert shown(pico) == expect("0")
 
 
+def test_brisk_keys_pressed_as_the_garbage_is_collected_are_all_taken(pico):
+    # The loop collects a second after the unit last changed (app.py's quiet_ms): each key
+    # below touches from just before that moment to just after, while the collection runs.
+    keys = pico.parts.keys
+    press(pico, "1", hold_ms=35)
+    t0 = keys.first_closed["1"]
+    for key, offset_ms in (("2", 1), ("3", 3), ("4", 5), ("5", 8)):
+        pico.run_to(t0 + 1000 + offset_ms)
+        keys.press(key)
+        t0 = keys.first_closed[key]
+        pico.run(35)
+        keys.release(key)
+    pico.run(60)
+    assert shown(pico) == expect("12345")
+    press(pico, "C")
+    assert shown(pico) == expect("0")
+
+
 def test_b3_a_card_the_wrong_way_round_reads_as_no_card(pico):
     t0 = pico.now_ms()
     insert(pico, "L", 3, wrong_way=True)
