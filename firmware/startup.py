@@ -82,11 +82,9 @@ def boot_unit(unit, now):
     return unit.boot(now, unit.ledger.store.load(unit.ledger, unit.profile_wanted))
 
 
-# What boot ran, forgotten once the unit is up. Only boot runs the builders, the pin map they
-# read and this module. A first boot (a new store) also starts a game (brain/games.py): rare
-# code that play imports where it first needs it and then keeps, as on any later boot, which
-# loads none.
-BOOT_ONLY = ("board.build", "pins", "brain.games", "startup")
+# What boot ran, forgotten once the unit is up: only boot runs the builders, the pin map they
+# read and this module.
+BOOT_ONLY = ("board.build", "pins", "startup")
 
 
 def forget_boot():
