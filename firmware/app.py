@@ -79,7 +79,10 @@ class Waker(io.IOBase):
 
 
 class App:
-    scan_ms = 10  # keypad and slot scan period while a key is down or a card settling
+    # The keypad's and slots' scan period while a key is down or a card settling: a turn is all
+    # the loop's Python, so a longer period costs a held key less of the core
+    # (docs/performance.md), and a release, a second key or a settled card still shows at once.
+    scan_ms = 20
     standby_ms = 100  # scan period while off: a key press lasts longer than this
     idle_ms = 1000  # the longest wait with nothing due: a pin's IRQ ends it anyway
     rescans = 6  # scans straight after a column's edge until the bouncing contact reads closed

@@ -112,7 +112,7 @@ def test_main_sleeps_between_events(tmp_path):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = start(tmp_path)
     assert ask(proc, "HELLO").startswith("OK")
-    time.sleep(1.0)  # idle: the loop waits in poll between 10 ms scans
+    time.sleep(1.0)  # idle: the loop waits in poll between 20 ms scans
     assert ask(proc, "STATE").startswith("OK")
     finish(proc)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -406,7 +406,7 @@ def test_the_loop_sleeps_until_a_key(tmp_path):
     low) and a press ends that wait at once."""
     lines = finish_script(board_script(tmp_path, "idle.py", IDLE_SCRIPT, text=True), 30)
     turns, writes, levels = lines["idle"].split(" ", 2)
-    # 500 ms idle: one wait (up to idle_ms) where a 10 ms scan made 50 turns and 400 row writes
+    # 500 ms idle: one wait (up to idle_ms) where a 20 ms scan made 25 turns and 200 row writes
     assert int(turns) <= 2 and int(writes) == 0, lines["idle"]
     assert levels == "[0, 0, 0, 0]"  # armed: a closing switch pulls its column down at once
     assert int(lines["woke"]) < 50, lines["woke"]  # not at the end of the idle second
