@@ -215,8 +215,8 @@ def main():
                      else "%.1f KB" % (code32 / 1024), "-", "-"))
         rows.append(("import + first display, .py", "%.1f ms" % (boot_py / 1000), "-", "-"))
         rows.append(("import + first display, .mpy", "%.1f ms" % (boot_mpy / 1000), "-", "-"))
-        # Each rare path: its first use (its module imported, and kept), the heap that leaves
-        # on the unit, and a later use (bench/rare_mp.py).
+        # Each rare path: its first use, the heap that leaves on the unit, and a later use
+        # (bench/rare_mp.py).
         for key, fig in (
                 ("log20", "LOG 20 from the store's RAM, 300 transactions"),
                 ("deal", "DEAL press (B13), deal.py"),

@@ -1,6 +1,6 @@
-"""What the rarely-run code costs a unit mid-game, as a Pico runs it from its .mpy files: the
-first use imports the path's module, which then stays (the heap it keeps from then on); later
-uses find it loaded. Under the MicroPython unix port (64-bit: its heap figures are larger than
+"""What the rarely-run code costs a unit mid-game, as a Pico runs it from its .mpy files (every
+module imported at boot): the first use, with the heap it keeps from then on, and later uses.
+Under the MicroPython unix port (64-bit: its heap figures are larger than
 a Pico's, for comparisons between runs).
 
     cd <firmware compiled as make deploy does> && micropython <repo>/bench/rare_mp.py
@@ -12,10 +12,10 @@ bytes its first use leaves allocated, after a collection) and `<path>_us` (media
 uses):
 - `log20`: `ledger.store.records(20)`, what `LOG 20` sends: the last 20 of the records the
   store holds in RAM.
-- `deal`: a DEAL press that starts the deal timer (B13): brain/deal.py for the first (the
-  random source, board/rng.py, is handed to the unit at boot), a number drawn from os.urandom.
-- `newgame`: C held 3 s (B11), the moment it fires: brain/games.py for the first, the new game
-  written to flash.
+- `deal`: a DEAL press that starts the deal timer (B13): the first makes the timer (the random
+  source, board/rng.py, is handed to the unit at boot), a number drawn from os.urandom.
+- `newgame`: C held 3 s (B11), the moment it fires: brain/games.py, the new game written to
+  flash.
 - `wake`: the key press that wakes a unit switched off (B16); no module of its own
   (`wake_heap` is what the press leaves).
 """
@@ -74,7 +74,6 @@ boot_unit(u, 0)
 for name in BOOT_ONLY:
     forget(name)  # as app.boot leaves a unit (startup.forget_boot)
 assert u.ledger.seq == 300
-assert "brain.games" not in sys.modules and "brain.deal" not in sys.modules  # not at boot
 now = [0]
 
 
