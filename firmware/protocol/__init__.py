@@ -409,7 +409,7 @@ class Protocol:
             return "ERR unsupported only a unit (main.py) reports its heap"
         base, booted = self.heap
         # The collection is timed too: how long a unit's heap, as play has left it, keeps the
-        # loop from a key (the Pico's budget is 5 ms; docs/performance.md).
+        # loop from a key (its budget is docs/performance.md's).
         t = time.ticks_us()  # type: ignore[attr-defined]
         gc.collect()
         took = ticks_diff(time.ticks_us(), t)  # type: ignore[attr-defined]

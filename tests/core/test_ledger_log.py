@@ -1,9 +1,8 @@
 """The log lives in the store (brain/ledger.py, store/): what LOG (docs/protocol.md, serial
 protocol), BACKUP and a checkpoint carry is exactly what was committed (B6, B10, B17), a write
 that failed never shows, and a slot that goes bad under a running unit costs neither the money
-nor the history: the store holds its last records in RAM and never reads the slot back. The rare
-code is imported where it is first used and kept: a reboot mid-game loads neither the new-game
-code nor the deal timer (B11, B12, B13); the store's format (store/slot.py) stays imported."""
+nor the history: the store holds its last records in RAM and never reads the slot back; the
+store's format (store/slot.py) stays imported."""
 
 import sys
 
