@@ -1,7 +1,7 @@
 """What the rarely-run code costs a unit mid-game, as a Pico runs it from its .mpy files (every
 module imported at boot): the first use, with the heap it keeps from then on, and later uses.
-Under the MicroPython unix port (64-bit: its heap figures are larger than
-a Pico's, for comparisons between runs).
+Under the MicroPython unix port (64-bit: its heap figures are larger than a Pico's, for
+comparisons between runs).
 
     cd <firmware compiled as make deploy does> && micropython <repo>/bench/rare_mp.py
 

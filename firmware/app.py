@@ -80,8 +80,8 @@ class Waker(io.IOBase):
 
 class App:
     # The keypad's and slots' scan period while a key is down or a card settling: a turn is all
-    # the loop's Python, so a longer period costs a held key less of the core
-    # (docs/performance.md), and a release, a second key or a settled card still shows at once.
+    # the loop's Python, so a longer period costs a held key less of the core, and a release, a
+    # second key or a settled card is still seen within it (docs/performance.md).
     scan_ms = 20
     standby_ms = 100  # scan period while off: a key press lasts longer than this
     idle_ms = 1000  # the longest wait with nothing due: a pin's IRQ ends it anyway
@@ -90,9 +90,9 @@ class App:
     # The garbage is collected in a pause this long after the unit last changed or answered a
     # line, rather than when the heap runs out: a collection sweeps the heap up to the
     # highest block allocated since the last one (py/gc.c), so one per pause sweeps only what
-    # that bout of play allocated and keeps what lives packed low (under 5 ms on a Pico, against
-    # 10 ms for a heap run full). A second: typing an amount has shorter gaps, so a collection
-    # does not fall inside a key press, where it would hold the digit back by milliseconds.
+    # that bout of play allocated and keeps what lives packed low (docs/performance.md has the
+    # times). A second: typing an amount has shorter gaps, so a collection does not fall inside
+    # a key press, where it would hold the digit back.
     quiet_ms = 1000
     lines_per_collect = 4  # ... or after this many lines a host sent without a pause between
 
