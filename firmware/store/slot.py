@@ -1,29 +1,11 @@
-"""The store's files, format version 1 (docs/storage.md has the why): their lines, written and
-read back. Every line is `<crc32 of the payload, 8 hex digits> <payload>\\n`.
-
-A slot, bank.a or bank.b, is a checkpoint followed by a journal:
-
-    H {"v": 1, "gen": 7, "profile": ..., "seq": ..., "volume": ..., "n": 3, "base": [6],
-       "bal": [6], "start": ..., "games": [ids], "numbers": [numbers], "game": n, "count": n,
-       "pot": [at base, at bal] (B22, when it has money),
-       "night": {"pot_on", "count", "clock"} (B19-B22, when one is set)}      the header
-    c <seq> <kind> <from> <to> <amount> <from_after> <to_after> <undoes> <via>   n log lines
-    r <seq> ...                           journal: one line appended per transaction
-    v <volume>                            journal: a volume change (B12)
-    p <0|1>                               journal: the pot on or off (B22)
-    n - | n <on 0|1> <a1> ... <a6>        journal: the count (B19), - for a card not in it
-    t - | t <minutes> <ms left> <running 0|1> <End seen 0|1>   journal: the game clock (B20)
-    s <gen>                               this slot is superseded by the checkpoint <gen>
-
-A kept game (B11), game.<id> (the seq it had reached: seqs only grow and an empty game is never
-kept), is a checkpoint with no journal, its header `{"v", "id", "kept", "profile", "seq",
-"transactions", "n", "size", "crc", "base", "bal"[, "pot"]}` (kept: when it was put away,
-seconds since 1970 UTC, or null; size and crc: its log lines', boot's check in a few reads).
-The names, bank.n0 and bank.n1 written in turn, are one line each, `<gen> <JSON list of 6
-names or nulls>` as UTF-8 (a JSON escape beyond U+FFFF would not read back on MicroPython).
-The marker bank.id says a checkpoint was once written here.
+"""The store's files, format version 1 (docs/storage.md, "Format", has every file and line):
+their lines, written and read back. Every line is `<crc32 of the payload, 8 hex digits>
+<payload>\\n`; a slot (bank.a, bank.b) is a checkpoint, its header `H {...}` and its log's `c`
+lines, then a journal of `r`, `v`, `p`, `n`, `t` and `s` lines; a kept game (game.<id>) is a
+checkpoint with no journal; the names (bank.n0, bank.n1) are one line each.
 """
 
+from binascii import crc32
 import json
 
 from brain.ledger import CARDS, FROM, FROM_AFTER, KINDS, POT, TO, TO_AFTER, VIAS, apply
@@ -36,22 +18,6 @@ MARK_TEXT = b"bank-unit store v1\n"
 NAME_FILES = ("bank.n0", "bank.n1")
 GAME = "game."
 CUT, CORRUPT, VALID = range(3)  # a slot missing or cut while written is no damage
-
-
-def bitwise(data, crc=0):
-    """CRC-32 as zlib and binascii have it, for a port built without deflate (slower)."""
-    crc ^= 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0xEDB88320 if crc & 1 else 0)
-    return crc ^ 0xFFFFFFFF
-
-
-try:
-    from binascii import crc32
-except ImportError:
-    crc32 = bitwise
 
 
 def line(payload):
