@@ -348,7 +348,12 @@ def _browser_requests(port):
                "Content-Type: text/plain;charset=UTF-8\r\nOrigin: http://127.0.0.1:8000\r\n"
                "Accept: */*\r\n\r\n" % (port, len(BODY)))
     return {"post": ("POST / HTTP/1.1\r\n" + headers + BODY).encode(),
-            "long-get": ("GET /" + "x" * 300 + " HTTP/1.1\r\n" + headers + BODY).encode()}
+            "long-get": ("GET /" + "x" * 300 + " HTTP/1.1\r\n" + headers + BODY).encode(),
+            # Clients of HTTP other than a browser's fetch, with no Host: header to give them
+            # away: HTTP/2's preface, WebDAV's method, a request line too long to end.
+            "http2": ("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + BODY).encode(),
+            "propfind": ("PROPFIND / HTTP/1.1\r\n" + BODY).encode(),
+            "long-get-alone": ("GET /" + "x" * 300 + " HTTP/1.1\r\n" + BODY).encode()}
 
 
 def _a_page_drives_nothing(port, request):
@@ -385,7 +390,7 @@ def _a_page_drives_nothing(port, request):
     again[0].close()
 
 
-@pytest.mark.parametrize("kind", ["post", "long-get"])
+@pytest.mark.parametrize("kind", ["post", "long-get", "http2", "propfind", "long-get-alone"])
 @pytest.mark.parametrize("interp", INTERPRETERS)
 def test_a_web_pages_request_to_the_tcp_port_is_cut_before_its_body_runs(interp, kind):
     p, port = tcp("--virtual-clock", interp=interp)
@@ -430,6 +435,34 @@ def window_server(order=list):
         srv.close()
 
 
+@pytest.mark.parametrize("interp", INTERPRETERS)
+def test_the_lines_before_an_http_request_on_one_connection_get_their_replies(interp):
+    """Every command gets its one reply: those a client sent before a line that reads as HTTP
+    ran, and are answered before the connection is cut; nothing after that line runs."""
+    p, port = tcp("--virtual-clock", interp=interp)
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        s.sendall(b"INSERT L 1\nKEY 5M +\nGET / HTTP/1.1\r\nHost: x\r\n\r\nKEY 5M +\n")
+        got = b""
+        try:
+            while True:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                got += chunk
+        except (ConnectionResetError, socket.timeout):
+            pass
+        s.close()
+        replies = got.decode().splitlines()
+        assert len(replies) == 2 and all(r.startswith("OK {") for r in replies), replies
+        assert json.loads(replies[1][3:])["display"]["text"] == "20"  # B4: 5 M received
+        host = connect(port)
+        assert json.loads(ask(host, "BALANCES")[3:])["1"] == 20000000  # once, not twice
+        host[0].close()
+    finally:
+        stop(p)
+
+
 def test_the_window_and_terminal_port_cuts_a_web_pages_request_too():
     with window_server() as port:
         _a_page_drives_nothing(port, _browser_requests(port)["post"])
@@ -440,10 +473,12 @@ def test_no_line_of_the_protocol_reads_as_http():
     from desktop.ports import reads_as_http
 
     for line in (b"HELLO", b"KEY 1 5 0 K +", b"HOLD C 3000", b"NAME 3 HTTP/1.1 fan",
-                 b"NAME 3 Post", b"KEY GET / HTTP/1.1", b"HOSTS", b"host 1"):
+                 b"NAME 3 Post", b"KEY GET / HTTP/1.1", b"HOSTS", b"host 1", b"NAME 3 HTTP/1.1",
+                 b"NAME 3 /etc", b"KEY . + -", b"RESTORE PREVIOUS", b"SET PROFILE world"):
         assert not reads_as_http(line), line
     for line in (b"POST / HTTP/1.1", b"GET /x HTTP/1.0", b"get /x http/1.1", b"Host: a:1",
-                 b"host:a", b"OPTIONS * HTTP/1.1"):
+                 b"host:a", b"OPTIONS * HTTP/1.1", b"PRI * HTTP/2.0", b"PROPFIND / HTTP/1.1",
+                 b"CONNECT a:443 HTTP/1.1", b"GET http://a/ HTTP/1.1", b"GET /" + b"x" * 195):
         assert reads_as_http(line), line
 
 

@@ -26,7 +26,7 @@ Never deployed; runs under CPython and the MicroPython unix port.
 import select
 import sys
 
-from protocol import TOO_LONG, LineReader
+from protocol import MAX_LINE, TOO_LONG, LineReader
 
 IS_MICROPYTHON = sys.implementation.name == "micropython"
 
@@ -41,21 +41,22 @@ else:
 IN = select.POLLIN
 OUT = select.POLLOUT
 GONE = select.POLLIN | select.POLLHUP | select.POLLERR
-# What a browser's request line starts with: fetch() and a form send these (no-cors: GET, HEAD,
-# POST); the others come with a preflight OPTIONS or from other clients of HTTP.
-HTTP_METHODS = (b"GET", b"HEAD", b"POST", b"PUT", b"DELETE", b"OPTIONS", b"PATCH", b"CONNECT",
-                b"TRACE")
-
-
 def reads_as_http(line):
-    """A line (bytes) that only an HTTP client sends: a request line (`POST / HTTP/1.1`) or
-    a `Host:` header (every request of a browser has one, before its body). No command of the
-    protocol reads so."""
+    """A line (bytes; of a line too long, its first MAX_LINE bytes) that only an HTTP client
+    sends: a request line, a method then its target (`POST / HTTP/1.1`, `PRI * HTTP/2.0`,
+    `GET http://a/ HTTP/1.1`, `CONNECT a:443 HTTP/1.1`), or a `Host:` header (every request of
+    a browser has one, before its body). No command of the protocol reads so: none has a
+    second word that starts with / or * or holds ://, nor a third that starts with HTTP/ after
+    a second that is no number."""
     if line[:5].lower() == b"host:":
         return True
     words = line.split()
-    return (len(words) == 3 and words[0].upper() in HTTP_METHODS
-            and words[2].upper().startswith(b"HTTP/"))
+    if len(words) < 2 or not words[0].isalpha():
+        return False
+    target = words[1]
+    if target[:1] in (b"/", b"*") or b"://" in target:
+        return True
+    return len(words) == 3 and not target.isdigit() and words[2][:5].upper() == b"HTTP/"
 
 
 def key_of(obj):
@@ -107,12 +108,17 @@ class Link:
         data = self.pending
         i = 0
         n = len(data)
-        push = self.reader.push
+        reader = self.reader
+        push = reader.push
+        guard = self.http_guard
         while i < n and len(self.out) <= OUT_PAUSE:
+            if guard and len(reader.buf) == MAX_LINE and reads_as_http(bytes(reader.buf)):
+                self._cut()  # a request line too long to end: its start says what it is
+                return
             line = push(data[i])
             i += 1
             if line is not None:
-                if self.http_guard and line is not TOO_LONG and reads_as_http(line):
+                if guard and line is not TOO_LONG and reads_as_http(line):
                     self._cut()
                     return
                 self.queue(self.proto.handle(line))
@@ -128,6 +134,7 @@ class Link:
         sys.stderr.write("simulator: a TCP client sent a line that reads as HTTP (a web page?): "
                          "its connection is closed, nothing after that line was read\n")
         self.cut = self.eof = self.ended = True
+        self.flush()  # the replies of the lines before it, as far as the client takes them now
         self.pending = self.out = b""
         self.reader.drop()
 
