@@ -219,7 +219,9 @@ class Unit:
         self.error = "store-damaged" if self._unseen else None
 
     def _refuse(self, code):
-        self.error = code
+        # B17: damage unseen is the error reported until a key at the unit; the tone still says
+        # the refusal.
+        self.error = "store-damaged" if self._unseen else code
         self._tone("error")
 
     # -- keys ----------------------------------------------------------------------------------

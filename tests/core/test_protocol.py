@@ -276,14 +276,24 @@ def test_b17_damaged_store_reported_until_a_key():
 def test_b17_a_hosts_key_is_not_the_banker_seeing_the_damage():
     # Damage is the banker's to see: only a key on the unit's own keypad ends its report. A
     # host's keys are keys (they type, pay, hold C for a new game), but the report stays,
-    # Err5 on the display too, and a refusal in between does not end it either.
+    # Err5 on the display too, and a refusal in between does not hide it: STATE's error is
+    # store-damaged throughout, the refusal is its tone.
     from protocol import Protocol
 
     r = _recovered()
     p = Protocol(r.unit, r.clock)
     st = ok(p.handle("KEY C"))
     assert (st["error"], st["display"]["text"]) == ("store-damaged", "Err5")
-    assert ok(p.handle("KEY M"))["error"] == "bad-entry"  # M alone, no card (B2)
+    ok(p.handle("EVENTS ON"))
+    out = p.handle("KEY M")  # M alone, no card: refused (B2)
+    assert out[:-1] == ['! tone {"name": "error"}'], out
+    assert ok(out[-1:])["error"] == "store-damaged"
+    ok(p.handle("EVENTS OFF"))
+    ok(p.handle("INSERT R 2"))
+    assert ok(p.handle("KEY 5 M +"))["error"] == "store-damaged"  # + with an R card (B7)
+    assert ok(p.handle("STATE"))["error"] == "store-damaged"
+    ok(p.handle("KEY C"))
+    ok(p.handle("REMOVE R"))
     st = ok(p.handle("KEY 5"))
     assert (st["error"], st["entry"]) == ("store-damaged", "5")
     ok(p.handle("KEY C"))
