@@ -87,9 +87,10 @@ def _amount_keys(text):
     return keys, sign
 
 
-def show(bank, state, as_json=False):
+def show(bank, state, as_json=False, note=True):
     """The pot, the clock and the count, as STATE says them: in sentences, the players by
-    their names; or STATE's three keys as JSON."""
+    their names; or STATE's three keys as JSON. note: with a count that is off, how to start
+    it again (said where the count is the subject)."""
     pot, clock, count = state.get("pot"), state.get("clock"), state.get("count")
     if as_json:
         say(json.dumps({"pot": pot, "clock": clock, "count": count}))
@@ -98,7 +99,7 @@ def show(bank, state, as_json=False):
     profile = (bank.info or {}).get("profile")
     if WORDS is not None:
         lines = WORDS.night(pot, clock, count, profile, names, "en")
-        if count and not count.get("on"):
+        if note and count and not count.get("on"):
             lines.append("(the count is off; bank night count starts it again)")
         for line in lines or ["no game night: no pot, no game clock, no count"]:
             say(line)
@@ -120,9 +121,11 @@ def cmd_night(bank, args):
     if what is None:
         show(bank, bank.state(), args.json)
         return EXIT_OK
-    state = {"count": _count, "clock": _clock, "bankrupt": _bankrupt, "pot": _pot}[what](
-        bank, args)
-    show(bank, state, args.json)
+    if what == "bankrupt":
+        _bankrupt(bank, args)  # a move, said as one: no game night's state
+        return EXIT_OK
+    state = {"count": _count, "clock": _clock, "pot": _pot}[what](bank, args)
+    show(bank, state, args.json, note=what == "count")
     return EXIT_OK
 
 
@@ -178,6 +181,7 @@ def _clock(bank, args):
 
 
 def _bankrupt(bank, args):
+    """B21, then the move it made, said (or its record, --json)."""
     if args.to == args.card:
         raise UsageError("a card cannot be its own creditor")
     _clear(bank)
@@ -185,13 +189,29 @@ def _bankrupt(bank, args):
     try:
         if args.to is not None:
             bank.insert("L", args.to)
-        state = _refused(bank, bank.hold("-", HOLD_MS))
+        _refused(bank, bank.hold("-", HOLD_MS))
     finally:
         for slot in ("L", "R"):
             state = bank.state()
             if (state.get("slots") or {}).get(slot) is not None:
-                state = bank.remove(slot)
-    return state
+                bank.remove(slot)
+    got = bank.log(1)
+    rec = got[-1] if got else {}
+    if rec.get("kind") != "bankrupt" or rec.get("from") != args.card:
+        raise Failed("the unit made no bankruptcy (see bank log)")
+    if args.json:
+        say(json.dumps(rec))
+        return
+    names = names_of(bank)
+    to = rec.get("to")
+    if WORDS is None:  # installed without the firmware: the facts
+        say("%s is bankrupt: %s to %s" % (card_label(args.card, names), money(rec.get("amount")),
+                                          to if to == "bank" else card_label(to, names)))
+        return
+    profile = (bank.info or {}).get("profile")
+    say(WORDS.say("note.bankrupt", "en", amount=WORDS.amount(rec.get("amount"), profile),
+                  src=WORDS.who(args.card, names, "en"),
+                  dst=WORDS.say("bank", "en") if to == "bank" else WORDS.who(to, names, "en")))
 
 
 def _pot(bank, args):

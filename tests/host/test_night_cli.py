@@ -39,6 +39,10 @@ def test_b19_the_count_names_the_winner_by_name(capsys, url):
         assert b.balances() == {c: START for c in range(1, 7)}  # no account moved
     code, out, _ = run(capsys, "-p", url, "night", "count", "--end")
     assert code == 0 and "the count is off" in out
+    code, out, _ = run(capsys, "-p", url, "night", "clock", 90)
+    assert code == 0 and "game clock: 90 min left" in out
+    assert "the count is off" not in out  # said where the count is the subject only
+    assert run(capsys, "-p", url, "night", "clock", "off")[0] == 0
     assert run(capsys, "-p", url, "name", 3)[0] == 0
 
 
@@ -64,8 +68,11 @@ def test_b20_the_clock_set_stopped_and_taken_away(capsys, url):
 
 
 def test_b21_a_bankruptcy_to_a_creditor_and_to_the_bank(capsys, url):
-    code, _, err = run(capsys, "-p", url, "night", "bankrupt", 2, "--to", 4)
+    assert run(capsys, "-p", url, "name", 4, "Bea")[0] == 0
+    code, out, err = run(capsys, "-p", url, "night", "bankrupt", 2, "--to", 4)
     assert code == 0, err
+    assert out == "card 2 is bankrupt: 15 M to Bea (card 4)\n"  # the move, said
+    assert run(capsys, "-p", url, "name", 4)[0] == 0
     with Bank.open(url) as b:
         bal = b.balances()
         assert (bal[2], bal[4]) == (0, 2 * START)
@@ -73,8 +80,11 @@ def test_b21_a_bankruptcy_to_a_creditor_and_to_the_bank(capsys, url):
         assert b.log(1)[0]["kind"] == "bankrupt"
     code, _, err = run(capsys, "-p", url, "night", "bankrupt", 2)
     assert code == 1 and "nothing left to hand over" in err
-    code, _, err = run(capsys, "-p", url, "night", "bankrupt", 4)
+    code, out, err = run(capsys, "-p", url, "night", "--json", "bankrupt", 4)
     assert code == 0, err
+    rec = json.loads(out)
+    assert (rec["kind"], rec["from"], rec["to"], rec["amount"]) == ("bankrupt", 4, "bank",
+                                                                    2 * START)
     with Bank.open(url) as b:
         assert b.balances()[4] == 0 and b.log(1)[0]["to"] == "bank"
 
