@@ -23,6 +23,7 @@ from .errors import (
     EXIT_OK,
     EXIT_USAGE,
     BankError,
+    CommandError,
     Failed,
     ProtocolError,
     UsageError,
@@ -186,6 +187,10 @@ def main(argv=None):
             raise UsageError("--timeout must be more than 0")
         if args.command == "hold" and args.key.upper() == "DEAL" and args.ms >= HOLD_MS:
             raise UsageError(KEYPAD_ONLY)  # checked before anything is sent
+        if args.command == "hold" and args.ms < 0:
+            raise UsageError("hold takes how long in ms: 0 or more")
+        if args.command == "log" and args.n is not None and args.n < 0:
+            raise UsageError("-n takes how many entries: 0 or more")
         if args.command == "deploy":
             return cmd_deploy(args)
         port = args.port or os.environ.get("BANK_PORT")
@@ -204,6 +209,11 @@ def main(argv=None):
     except ProtocolError as exc:
         error(str(exc))
         return exc.exit_code
+    except CommandError as exc:
+        error(str(exc))
+        # An argument the unit found out of its range (a hold past its longest, a profile it
+        # has not): the user's arguments, as a usage error found before sending is.
+        return EXIT_USAGE if exc.code == "bad-argument" else exc.exit_code
     except BankError as exc:
         error(str(exc))
         return exc.exit_code

@@ -68,7 +68,13 @@ def cmd_restore(bank, args):
         return EXIT_OK
     if args.previous:
         need_maintenance(bank)
-        maint_errors(bank.restore_previous)
+        try:
+            maint_errors(bank.restore_previous)
+        except CommandError as exc:
+            if exc.code == "no-backup":
+                raise Failed("the unit keeps no game from before the last new game (see bank "
+                             "games)") from None
+            raise
         say("restored the previous game")
         return EXIT_OK
     if not args.file:

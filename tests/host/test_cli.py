@@ -459,6 +459,12 @@ def test_restore_previous(capsys, murl):
         assert b.balances()[1] == START + 2000000
 
 
+def test_restore_previous_with_no_game_before_says_so(capsys, sims):
+    url = sims("tcp", "--maintenance", "--seed", "41").url  # a unit that never had a new game
+    code, _, err = run(capsys, "--port", url, "restore", "--previous")
+    assert code == 1 and "keeps no game from before the last new game" in err, err
+
+
 def test_games_lists_the_kept_games_and_restore_brings_one_back(capsys, murl):
     # B11: two new games in a row keep the real game; bank games lists it, bank restore ID
     # brings it back.
@@ -597,7 +603,18 @@ def test_set_profile(capsys, url, murl):
         assert b.balances()[1] == 1500
         b.set_profile("world")  # leave the shared simulator in the default profile
     code, _, err = run(capsys, "--port", murl, "set", "profile", "monopoly")
-    assert code == 1 and "bad-argument" in err
+    assert code == 2 and "bad-argument" in err  # the user's argument, out of the unit's range
+
+
+def test_arguments_out_of_range_are_usage_errors(capsys, url):
+    code, _, err = run(capsys, "--port", url, "log", "-n", "-1")
+    assert code == 2 and "-n takes how many entries" in err
+    code, _, err = run(capsys, "--port", url, "hold", "C", "-5")
+    assert code == 2 and "0 or more" in err
+    code, _, err = run(capsys, "--port", url, "hold", "C", "9999999")  # past the unit's longest
+    assert code == 2 and "bad-argument" in err
+    with talk(url) as b:
+        assert b.state()["error"] is None and b.log() == []  # nothing happened
 
 
 # -- deploy --------------------------------------------------------------------------------------
