@@ -5,13 +5,13 @@ redraw of only what changed are curses's, not escape codes of our own). The disp
 large seven-segment digits, as large as the terminal allows, for a table to read across it (9
 rows tall at 80x24); a resize (SIGWINCH) redraws at the new size at once. The lights from
 `lights.lit`, the tone by name. A terminal reports no key releases, so keys are taps (down then
-up); `n` (or `C`) holds C for 3 s, the new game (B11), and `S` holds DEAL for 3 s, maintenance
-mode; each asks first and only `y` goes on, since one stray keystroke next to `m` must not wipe
-a game. `f` switches between English and French; with `--table`, `t` shows the table view's
-QR code for the phones (and back). Like the window it re-implements no rule: keys
-and card movements become events on the simulated board that the unit's own loop (app.App)
-takes, everything drawn is a Unit output; a refusal is said in words (desktop/words.py, the
-window's and the page's sentences).
+up); `n` (or `C`) holds C for 3 s, the new game (B11), `S` holds DEAL for 3 s, maintenance
+mode, and `X` holds − for 3 s, a bankruptcy (B21); each asks first and only `y` goes on, since
+one stray keystroke next to `m` must not wipe a game. `f` switches between English and
+French; with `--table`, `t` shows the table view's QR code for the phones (and back). Like the
+window it re-implements no rule: keys and card movements become events on the simulated board
+that the unit's own loop (app.App) takes, everything drawn is a Unit output; a refusal is said
+in words (desktop/words.py, the window's and the page's sentences).
 """
 
 import os
@@ -105,7 +105,11 @@ class Terminal:
             if ch in ("0", "x", slot.lower(), slot):
                 self._out(slot)
                 return
-            self.status = ""
+            # No card: the prompt stays (Esc leaves it), and the key is not typed into an
+            # amount as if the prompt had never been.
+            self.mode = slot
+            self.status = words.say("term.no-card", key=ch, slot=slot)
+            return
         if ch in ("l", "r"):
             self.mode = ch.upper()
             self.status = words.say("term.card-into", slot=self.mode)
@@ -114,12 +118,14 @@ class Terminal:
             self.note = ""
             self._out(ch)
             return
-        if ch in ("n", "C", "S"):
+        if ch in ("n", "C", "S", "X"):
             if self.held is None:
-                self.asking = "DEAL" if ch == "S" else "C"
+                self.asking = {"S": "DEAL", "X": "-"}.get(ch, "C")
                 if ch == "S":
                     self.status = words.say("term.ask.deal.off" if self.unit.maintenance
                                             else "term.ask.deal.on")
+                elif ch == "X":
+                    self.status = words.say("term.ask.minus")
                 else:
                     self.status = words.say("term.ask.c")
             return

@@ -178,15 +178,19 @@ TEXTS = {
         # the terminal
         "term.help1": ("keys: 0-9 . m k c  +/= -  d/space: DEAL   n: new game (hold C 3 s)   S: "
                        "maintenance (hold DEAL 3 s)"),
-        "term.help2": ("cards: l then 1-6 = into L, r then 1-6 = into R, L / R = take out   b: "
-                       "banker   f: fran\u00e7ais   q: quit"),
+        "term.help2": ("cards: l then 1-6 = into L, r then 1-6 = into R, L / R = take out   X: "
+                       "bankruptcy (hold - 3 s)   b: banker   f: fran\u00e7ais   q: quit"),
         "term.ask.c": ("start a NEW GAME? every card back to the start, the log cleared: y = "
                        "yes, any other key = no"),
         "term.ask.deal.on": "hold DEAL 3 s for maintenance mode on? y = yes, any other key = no",
         "term.ask.deal.off": ("hold DEAL 3 s for maintenance mode off? y = yes, any other key = "
                               "no"),
         "term.not-done": "not done",
-        "term.card-into": "card into {slot}: 1-6 (0: take out, Esc: never mind)",
+        "term.card-into": "card into {slot}: 1-6 (0 or x: take out, Esc: never mind)",
+        "term.no-card": ("{key} is no card: 1-6 into {slot}, 0 or x: take out, Esc: never "
+                         "mind"),
+        "term.ask.minus": ("hold - 3 s: the card in R goes BANKRUPT, its whole balance to the "
+                           "card in L (none: the bank)? y = yes, any other key = no"),
         "term.holding": "holding {key} for 3 s ...",
         "term.power.on": "power: on",
         "term.power.off": "power: off (dark): the next key only wakes it",
@@ -461,7 +465,8 @@ TEXTS = {
         "term.help1": ("touches : 0-9 . m k c  +/= -  d/espace : DEAL   n : nouvelle partie "
                        "(C maintenu 3 s)   S : maintenance (DEAL maintenu 3 s)"),
         "term.help2": ("cartes : l puis 1-6 = dans L, r puis 1-6 = dans R, L / R = retirer   "
-                       "b : banquier   f : English   q : quitter"),
+                       "X : faillite (- maintenu 3 s)   b : banquier   f : English   q : "
+                       "quitter"),
         "term.ask.c": ("commencer une NOUVELLE PARTIE ? chaque carte revient au d\u00e9part, "
                        "le journal est effac\u00e9 : y = oui, une autre touche = non"),
         "term.ask.deal.on": ("maintenir DEAL 3 s pour le mode maintenance ? y = oui, une autre "
@@ -469,7 +474,13 @@ TEXTS = {
         "term.ask.deal.off": ("maintenir DEAL 3 s pour sortir du mode maintenance ? y = oui, "
                               "une autre touche = non"),
         "term.not-done": "rien n'a \u00e9t\u00e9 fait",
-        "term.card-into": "carte dans {slot} : 1-6 (0 : retirer, \u00c9chap : laisser)",
+        "term.card-into": ("carte dans {slot} : 1-6 (0 ou x : retirer, \u00c9chap : "
+                           "laisser)"),
+        "term.no-card": ("{key} n'est pas une carte : 1-6 dans {slot}, 0 ou x : retirer, "
+                         "\u00c9chap : laisser"),
+        "term.ask.minus": ("maintenir - 3 s : la carte en R fait FAILLITE, tout son solde \u00e0 "
+                           "la carte en L (aucune : la Banque) ? y = oui, une autre touche = "
+                           "non"),
         "term.holding": "{key} maintenu 3 s ...",
         "term.power.on": "allum\u00e9",
         "term.power.off": ("\u00e9teint (\u00e9cran noir) : la prochaine touche ne fait que le "

@@ -294,3 +294,33 @@ def test_names_in_any_language_on_the_terminal(tty):
     p.seen("card 1 Zo\u00eb ")
     p.seen("card 2 \u674e\u96f7")
     p.seen("transfer \u674e\u96f7>Zo\u00eb 1 M")
+
+
+def test_x_holds_minus_for_a_bankruptcy_after_asking_b21(tty):
+    p = tty("--seed", "1", cols=100, rows=40)
+    p.wait_shown(("0", False, False))
+    p.type("r2")
+    p.wait_shown(("15", False, True), timeout=3)
+    p.type("l4")
+    p.wait_shown(("15", False, True), timeout=3)  # the payer's balance, card 2 (B3)
+    p.type("X")
+    p.seen("goes BANKRUPT")
+    p.type("y")  # - held 3 s, nothing typed: card 2's whole balance to card 4
+    p.seen("holding -")
+    p.wait_shown(("0", False, False), timeout=6)  # the payer's new balance first (B6)
+    p.type("b")
+    p.wait(lambda p: any("card 4" in line and "30,000,000" in line for line in p.screen()),
+           timeout=4)
+
+
+def test_the_card_prompt_takes_a_card_or_says_what_it_takes(tty):
+    p = tty("--seed", "1", cols=100, rows=40)
+    p.wait_shown(("0", False, False))
+    p.type("l")
+    p.seen("card into L: 1-6 (0 or x: take out")
+    p.type("9")  # no card 9: said, and not typed as an amount
+    p.seen("9 is no card: 1-6 into L")
+    assert "entry: 9" not in " ".join(p.screen())
+    p.type("3")  # the prompt still waits for the card
+    p.wait_shown(("3", False, False), timeout=3)
+    p.seen("slot L (credit +): card 3")
