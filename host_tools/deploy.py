@@ -11,7 +11,7 @@ it).
 import importlib.util
 import os
 
-from .errors import UsageError
+from .errors import NoUnitError, UsageError
 from .link import resolve_port
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -51,8 +51,8 @@ def tool():
 
 
 def argv(port, firmware, reset=True, dry_run=False, mpy=False):
-    """tools/deploy.py's arguments for this deploy."""
-    out = ["--port", port, "--firmware", firmware]
+    """tools/deploy.py's arguments for this deploy (port None: none found, for a dry run)."""
+    out = (["--port", port] if port else []) + ["--firmware", firmware]
     out += ["--no-reset"] if not reset else []
     out += ["--dry-run"] if dry_run else []
     out += ["--mpy"] if mpy else []
@@ -63,7 +63,12 @@ def main(args):
     firmware = os.path.abspath(args.firmware or os.path.join(REPO, "firmware"))
     if not os.path.isdir(firmware):
         raise UsageError("no firmware directory at %s" % firmware)
-    port = resolve_port(args.port)
+    try:
+        port = resolve_port(args.port)
+    except NoUnitError:
+        if not args.dry_run:
+            raise
+        port = None  # a dry run needs no Pico: tools/deploy.py says the commands with PORT
     deploy = tool()
     try:
         return deploy.main(argv(port, firmware, reset=not args.no_reset,

@@ -190,7 +190,14 @@ def main(argv=None):
                     help="the firmware tree, with its manifest.py (default: firmware/)")
     args = ap.parse_args(argv)
     files = sources(os.path.abspath(args.firmware))
-    port = args.port or os.environ.get("BANK_PORT") or find_pico()
+    port = args.port or os.environ.get("BANK_PORT")
+    if not port:
+        try:
+            port = find_pico()
+        except SystemExit:
+            if not args.dry_run:
+                raise
+            port = "PORT"  # a dry run needs no Pico: the commands, with the port to give
     if not args.dry_run:
         why = refusal(port)
         if why:

@@ -661,6 +661,18 @@ def test_deploy_uses_the_repos_tool(capfd, tmp_path, monkeypatch):
     assert ":/protocol/__init__.py" in out and out.rstrip().endswith("reset")
 
 
+def test_a_deploy_dry_run_needs_no_pico(capfd, tmp_path, monkeypatch):
+    tool, _ = fake_mpremote(tmp_path, 0)
+    monkeypatch.setenv("MPREMOTE", tool)
+    monkeypatch.delenv("BANK_PORT", raising=False)
+    monkeypatch.setattr("serial.tools.list_ports.comports", lambda: [])  # no Pico plugged in
+    code = cli.main(["deploy", "--dry-run"])
+    out = capfd.readouterr().out
+    assert code == 0 and out.startswith(tool + " connect PORT ")  # the plan, the port to give
+    code = cli.main(["deploy"])
+    assert code == 3 and "no unit found" in capfd.readouterr().err  # a real deploy needs one
+
+
 def test_deploy_errors(capsys, tmp_path, monkeypatch):
     fw = tmp_path / "fw"
     fw.mkdir()
