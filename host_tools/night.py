@@ -147,7 +147,7 @@ def _count(bank, args):
     if not _count_on(state):
         if state.get("tally"):
             state = bank.press("C")  # the tally's total would keep + refused
-        state = _refused(bank, bank.press("+"))
+        state = _refused(bank, bank.hold("+", HOLD_MS))  # B19: + held 3 s, no card in
         if not _count_on(state):
             raise Failed("the count did not start (is the game clock's End showing?)")
     bank.insert("L", args.card)
@@ -172,7 +172,9 @@ def _clock(bank, args):
         raise UsageError("clock takes 1-999 minutes, start, stop or off")
     if _count_on(state):
         raise Failed("the count is on: leave it first (bank night count --end)")
-    state = _refused(bank, bank.press("K"))  # the clock's view
+    # The clock's view: K, held 3 s while no clock is set (B20)
+    state = _refused(bank, bank.hold("K", HOLD_MS) if state.get("clock") is None
+                     else bank.press("K"))
     try:
         state = _refused(bank, bank.press(*keys))
     finally:

@@ -7,11 +7,13 @@ rows tall at 80x24); a resize (SIGWINCH) redraws at the new size at once. The li
 `lights.lit`, the tone by name. A terminal reports no key releases, so keys are taps (down then
 up); `n` (or `C`) holds C for 3 s, the new game (B11), `S` holds DEAL for 3 s, maintenance
 mode, and `X` holds − for 3 s, a bankruptcy (B21); each asks first and only `y` goes on, since
-one stray keystroke next to `m` must not wipe a game. `f` switches between English and
-French; with `--table`, `t` shows the table view's QR code for the phones (and back). Like the
-window it re-implements no rule: keys and card movements become events on the simulated board
-that the unit's own loop (app.App) takes, everything drawn is a Unit output; a refusal is said
-in words (desktop/words.py, the window's and the page's sentences).
+one stray keystroke next to `m` must not wipe a game. `h` then a key holds that key for 3 s
+(`h +` the count, B19; `h k` the game clock's view, B20; C, DEAL and − ask as above). `f`
+switches between English and French; with `--table`, `t` shows the table view's QR code for the
+phones (and back). Like the window it re-implements no rule: keys and card movements become
+events on the simulated board that the unit's own loop (app.App) takes, everything drawn is a
+Unit output; a refusal is said in words (desktop/words.py, the window's and the page's
+sentences).
 """
 
 import os
@@ -53,7 +55,7 @@ class Terminal:
         self.server = None
         self.table = None  # the table view being served (--table)
         self.qr = False  # its QR code shown instead of the unit (t)
-        self.mode = None  # 'L' or 'R' after l / r: the next digit is a card
+        self.mode = None  # 'L' or 'R' after l / r: the next digit is a card; 'hold' after h
         self.last_key = None  # the key a refusal is about
         self.panel = False
         self.status = ""
@@ -95,6 +97,19 @@ class Terminal:
             else:
                 self.status = words.say("term.not-done")
             return
+        if self.mode == "hold":
+            self.mode = None
+            key = TAPS.get(ch)
+            asks = {"C": "n", "DEAL": "S", "-": "X"}
+            if key in asks:
+                self.char(asks[key])
+            elif key is not None and self.held is None:
+                self.note = ""
+                self.last_key = key
+                self._hold(key)
+            else:
+                self.status = ""
+            return
         if self.mode is not None:
             slot, self.mode = self.mode, None
             self.note = ""
@@ -113,6 +128,10 @@ class Terminal:
         if ch in ("l", "r"):
             self.mode = ch.upper()
             self.status = words.say("term.card-into", slot=self.mode)
+            return
+        if ch in ("h", "H"):
+            self.mode = "hold"
+            self.status = words.say("term.hold-which")
             return
         if ch in ("L", "R"):
             self.note = ""

@@ -241,7 +241,7 @@ def test_b19_b20_b22_game_night_on_the_phones_from_the_events_alone():
     assert table.whole()["log"][-1]["to"] == "pot"
     assert night("INSERT L 4", "KEY +", "REMOVE L")["pot"] == 0  # collected whole
     assert night("INSERT R 5", "KEY 500K+", "REMOVE R")["pot_shown"] == "500 k"
-    got = night("KEY K 4 5 +", "KEY K")  # a 45-minute clock (B20)
+    got = night("HOLD K 3000", "KEY 4 5 +", "KEY K")  # a 45-minute clock (B20)
     assert got["clock"] == {"minutes": 45, "min_left": 45, "running": True, "over": False}
     assert night("ADVANCE 60000")["clock"]["min_left"] == 44
     got = night("KEY C", "KEY K", "KEY -", "KEY K")  # woken, then the clock stopped

@@ -198,15 +198,17 @@ class Page:
 
     def holding(self):
         """(the key held, how far along its hold is from 0 to 1, what it will do in words) while
-        C or DEAL is held on the keypad with the unit on, as the window draws its bar; None."""
+        C or DEAL (or game night's +, K, -) is held on the keypad with the unit on, as the
+        window draws its bar; None."""
         now = self.clock.now()
-        for key in ("C", "DEAL"):
+        for key in words.HOLDS:
             at = self.held_at.get(key)
             if at is None or not self.unit.power:
                 continue
             ms = ticks_diff(now, at)
-            return key, min(1.0, max(0.0, ms / self.unit.hold_ms)), words.holding(
-                self.unit, key, ms)
+            said = words.holding(self.unit, key, ms)
+            if said or key in ("C", "DEAL"):
+                return key, min(1.0, max(0.0, ms / self.unit.hold_ms)), said
         return None
 
     def said(self, held=None):
@@ -342,7 +344,7 @@ def call(op, a=None, b=None):
         app.press(a)
         if not was_on and p.unit.power:
             p.note = words.say("note.woke") if len(a) > 1 else words.say("note.woke.key", key=a)
-        elif a in ("C", "DEAL"):
+        elif a in words.HOLDS:
             p.held_at[a] = p.clock.now()  # the waking key holds nothing (B16)
     elif op == "up":
         p.held_at.pop(a, None)

@@ -20,7 +20,7 @@ SHOW_NONE = ("----", False, False)  # in the count, a card that takes no part
 def settle(unit):
     """unit.night: this module while anything of game night is on."""
     led = unit.ledger
-    on = (unit.view is not None or unit.game_clock is not None or unit.minus is not None
+    on = (unit.view is not None or unit.game_clock is not None or unit.held is not None
           or (led.count is not None and led.count[0]))
     unit.night = sys.modules[__name__] if on else None
 
@@ -71,11 +71,9 @@ def refused(unit, key, code, now, via):
     if counting_on(unit):
         return False  # the count has its keys (key())
     if key == "K" and not entry and not left and not right:
-        unit.view = "clock"  # B20: the clock's view
-        if unit.game_clock is not None:
-            unit.game_clock.at = now
-        settle(unit)
-        unit._tone("click")
+        if unit.game_clock is None:
+            return _hold(unit, key, now, via)  # B20: held 3 s, the view that sets a clock
+        _clock_view(unit, now)  # a clock is set: a glance at it
         return True
     if key == "M" and not entry and not left and not right:
         if unit.maintenance:
@@ -89,8 +87,7 @@ def refused(unit, key, code, now, via):
     if key == "+" and code == "no-amount" and not entry and not left and not right:
         if unit.tally:
             return False  # the tally is in use (B14)
-        _start_count(unit, now)
-        return True
+        return _hold(unit, key, now, via)  # B19: held 3 s, the count
     if key == "+" and led.pot_on and code == "wrong-slot" and right and not left:
         pot.into(unit, right, now, via)
         return True
@@ -98,24 +95,54 @@ def refused(unit, key, code, now, via):
         pot.collect(unit, left, now, via)
         return True
     if key == "-" and code == "no-amount" and right and not entry:
-        unit.minus = (now, via)  # B21: held 3 s, a bankruptcy; released sooner, refused
-        settle(unit)
-        return True
+        return _hold(unit, key, now, via)  # B21: held 3 s, a bankruptcy
     return False
 
 
-def minus_up(unit):
-    """`-` released before its 3 s: the refusal it was (B2: no amount)."""
-    unit.minus = None
+# What each of game night's held keys was, released before its 3 s: B1-B18's refusal.
+REFUSED = {"+": "no-amount", "-": "no-amount", "K": "bad-entry"}
+
+
+def _hold(unit, key, now, via):
+    """key held: its 3 s start (one stray tap of a key B1-B18 refuse starts no mode)."""
+    unit.held = (key, now, via)
     settle(unit)
-    unit._refuse("no-amount")
+    return True
 
 
-def _bankrupt(unit, now):
+def held_up(unit):
+    """Game night's key released before its 3 s: the refusal it was."""
+    key = unit.held[0]
+    unit.held = None
+    settle(unit)
+    unit._refuse(REFUSED[key])
+
+
+def _held_3s(unit, now):
+    """Game night's key held its 3 s: the count (+), the clock's view (K), a bankruptcy (-)."""
+    key, _, via = unit.held
+    unit.held = None
+    settle(unit)
+    if key == "-":
+        _bankrupt(unit, now, via)
+    elif not (unit.entry or unit.slots["L"] or unit.slots["R"]):  # as it was when pressed
+        if key == "+":
+            _start_count(unit, now)
+        else:
+            _clock_view(unit, now)
+
+
+def _clock_view(unit, now):
+    unit.view = "clock"  # B20: the clock's view
+    if unit.game_clock is not None:
+        unit.game_clock.at = now
+    unit.rev += 1
+    settle(unit)
+    unit._tone("click")
+
+
+def _bankrupt(unit, now, via):
     """B21: the whole balance of the card in R to the card in L, or to the bank."""
-    at, via = unit.minus
-    unit.minus = None
-    settle(unit)
     right = unit.slots["R"]
     left = unit.slots["L"]
     led = unit.ledger
@@ -252,7 +279,7 @@ def _count_key(unit, key, now):
 def card(unit, card):
     """A card moved (card: the card put in, or None): a view ends; in the count a card put in
     takes part (B19)."""
-    unit.minus = None  # a bankruptcy's cards moved while - was held: none
+    unit.held = None  # a card moved while game night's key was held: none
     unit.view = None
     settle(unit)
     if card and counting_on(unit) and unit.ledger.count[card] is None:
@@ -289,8 +316,8 @@ def due(unit):
     out = None if clk is None else clk.due()
     if not unit.power:
         return out
-    if unit.minus is not None:
-        out = sooner(out, ticks_add(unit.minus[0], unit.hold_ms))
+    if unit.held is not None:
+        out = sooner(out, ticks_add(unit.held[1], unit.hold_ms))
     if unit.view == "clock" and clk is not None:
         out = sooner(out, clk.next_second(clk.at))
     return out
@@ -311,9 +338,9 @@ def tick(unit, now):
         if shown is not None and clk.text(now) != shown:
             unit.rev += 1
             changed = True
-    if unit.power and unit.minus is not None:
-        if ticks_diff(now, ticks_add(unit.minus[0], unit.hold_ms)) >= 0:
-            _bankrupt(unit, now)
+    if unit.power and unit.held is not None:
+        if ticks_diff(now, ticks_add(unit.held[1], unit.hold_ms)) >= 0:
+            _held_3s(unit, now)
             changed = True
     return changed
 

@@ -60,7 +60,7 @@ class Unit:
         self.night = None  # brain/night.py while game night has the keys or the display
         self.view = None  # what game night shows
         self.game_clock = None  # B20: a gameclock.Clock while a length is set
-        self.minus = None  # B21: (ticks, via) while - is held
+        self.held = None  # B19-B21: (key, ticks, via) while game night's key is held
         self.card_writer = None  # RFID slots: writer(slot, n) -> None or the error
 
     # -- outputs -------------------------------------------------------------------------------
@@ -272,8 +272,8 @@ class Unit:
                 self.rev += 1
         elif key == "DEAL":
             self._deal_down = None
-        elif key == "-" and self.minus is not None:
-            self.night.minus_up(self)  # B21: released before its 3 s
+        elif self.held is not None and key == self.held[0]:
+            self.night.held_up(self)  # B19-B21: released before its 3 s
         return None
 
     def _type(self, key, now, via):
@@ -501,7 +501,7 @@ class Unit:
         self._end_session()
         self._go_used = False
         self._no_error()
-        self.game_clock = self.minus = self.night = None  # B19, B20: gone with the game
+        self.game_clock = self.held = self.night = None  # B19, B20: gone with the game
         self.rev += 1
         self._emit("game", self.ledger.profile.name)
         self._tone("new-game")
@@ -552,7 +552,7 @@ class Unit:
         the error."""
         rec = self._changed(games.restore_game(self.ledger, gid, via))
         if not isinstance(rec, str):
-            self.game_clock = self.minus = self.night = self.view = None  # B19, B20
+            self.game_clock = self.held = self.night = self.view = None  # B19, B20
         return rec
 
     def _changed(self, rec):

@@ -176,8 +176,10 @@ TEXTS = {
         "panel.pot-refused": "the Free Parking pot was not switched: {why}",
         "panel.every": "every player",
         # the terminal
-        "term.help1": ("keys: 0-9 . m k c  +/= -  d/space: DEAL   n: new game (hold C 3 s)   S: "
-                       "maintenance (hold DEAL 3 s)"),
+        "term.help1": ("keys: 0-9 . m k c  +/= -  d/space: DEAL   h then a key: hold it 3 s   n: "
+                       "new game (hold C 3 s)   S: maintenance (hold DEAL 3 s)"),
+        "term.hold-which": ("hold which key for 3 s? + the count, k the game clock, - a "
+                            "bankruptcy, c a new game, d maintenance (Esc: never mind)"),
         "term.help2": ("cards: l then 1-6 = into L, r then 1-6 = into R, L / R = take out   X: "
                        "bankruptcy (hold - 3 s)   b: banker   f: fran\u00e7ais   q: quit"),
         "term.ask.c": ("start a NEW GAME? every card back to the start, the log cleared: y = "
@@ -186,6 +188,12 @@ TEXTS = {
         "term.ask.deal.off": ("hold DEAL 3 s for maintenance mode off? y = yes, any other key = "
                               "no"),
         "term.not-done": "not done",
+        "hold.count": ("holding +: the count in {s} s (game night: who wins); let go now and "
+                       "nothing starts"),
+        "hold.clock": ("holding K: the game clock in {s} s, to type its minutes; let go now and "
+                       "nothing opens"),
+        "hold.bankrupt": ("holding -: the card in R goes bankrupt in {s} s, its whole balance "
+                          "to the card in L or the bank; let go now and nothing moves"),
         "term.card-into": "card into {slot}: 1-6 (0 or x: take out, Esc: never mind)",
         "term.no-card": ("{key} is no card: 1-6 into {slot}, 0 or x: take out, Esc: never "
                          "mind"),
@@ -462,8 +470,12 @@ TEXTS = {
                             "r\u00e9essayez"),
         "panel.pot-refused": "le pot du Parc gratuit n'a pas \u00e9t\u00e9 chang\u00e9 : {why}",
         "panel.every": "tous les joueurs",
-        "term.help1": ("touches : 0-9 . m k c  +/= -  d/espace : DEAL   n : nouvelle partie "
-                       "(C maintenu 3 s)   S : maintenance (DEAL maintenu 3 s)"),
+        "term.help1": ("touches : 0-9 . m k c  +/= -  d/espace : DEAL   h puis une touche : la "
+                       "maintenir 3 s   n : nouvelle partie (C maintenu 3 s)   S : maintenance "
+                       "(DEAL maintenu 3 s)"),
+        "term.hold-which": ("maintenir quelle touche 3 s ? + le d\u00e9compte, k l'horloge de "
+                            "partie, - une faillite, c une nouvelle partie, d la maintenance "
+                            "(\u00c9chap : laisser)"),
         "term.help2": ("cartes : l puis 1-6 = dans L, r puis 1-6 = dans R, L / R = retirer   "
                        "X : faillite (- maintenu 3 s)   b : banquier   f : English   q : "
                        "quitter"),
@@ -474,6 +486,13 @@ TEXTS = {
         "term.ask.deal.off": ("maintenir DEAL 3 s pour sortir du mode maintenance ? y = oui, "
                               "une autre touche = non"),
         "term.not-done": "rien n'a \u00e9t\u00e9 fait",
+        "hold.count": ("+ maintenu : le d\u00e9compte dans {s} s (qui gagne) ; l\u00e2chez "
+                       "maintenant et rien ne commence"),
+        "hold.clock": ("K maintenu : l'horloge de partie dans {s} s, pour en taper les "
+                       "minutes ; l\u00e2chez maintenant et rien ne s'ouvre"),
+        "hold.bankrupt": ("- maintenu : la carte en R fait faillite dans {s} s, tout son solde "
+                          "\u00e0 la carte en L ou \u00e0 la Banque ; l\u00e2chez maintenant et "
+                          "rien ne bouge"),
         "term.card-into": ("carte dans {slot} : 1-6 (0 ou x : retirer, \u00c9chap : "
                            "laisser)"),
         "term.no-card": ("{key} n'est pas une carte : 1-6 dans {slot}, 0 ou x : retirer, "
@@ -882,11 +901,17 @@ def note(kind, arg, profile, names=None, lang=None):
     return None
 
 
+# The keys whose 3 s hold does something: C, DEAL, and game night's while the unit holds one.
+HOLDS = ("C", "DEAL", "+", "-", "K")
+
+
 def holding(unit, key, held_ms, lang=None):
     """What holding `key` down on the unit's keypad for held_ms will do, and in how long: C a
-    new game, DEAL maintenance mode on or off; '' for another key, once it is done, or with the
-    unit off. The window and the page count it down under the unit."""
-    if key not in ("C", "DEAL") or not unit.power:
+    new game, DEAL maintenance mode on or off, + the count, K the game clock, - a bankruptcy
+    (game night's, while the unit counts their hold: unit.held); '' for another key, once it
+    is done, or with the unit off. The window and the page count it down under the unit."""
+    night = unit.held is not None and unit.held[0] == key
+    if not (key in ("C", "DEAL") or night) or not unit.power:
         return ""
     left = unit.hold_ms - held_ms
     if left <= 0:
@@ -894,6 +919,8 @@ def holding(unit, key, held_ms, lang=None):
     s = decimal(left / 1000.0, lang)
     if key == "C":
         return say("hold.c", lang, s=s)
+    if night:
+        return say({"+": "hold.count", "K": "hold.clock", "-": "hold.bankrupt"}[key], lang, s=s)
     return say("hold.deal.off" if unit.maintenance else "hold.deal.on", lang, s=s)
 
 

@@ -65,12 +65,13 @@ class Words(KeyNotes):
                              u.ledger.profile, key=key or self.last_key, names=self.names)
 
     def _holding(self):
-        return any(k in self._held for k in ("C", "DEAL"))
+        return any(k in self._held for k in words.HOLDS)
 
     def hold_text(self):
-        """While C or DEAL is held: what the hold will do, and in how long (B11, maintenance)."""
+        """While C or DEAL (or game night's +, K, -) is held: what the hold will do, and in how
+        long (B11, maintenance, B19-B21)."""
         now = self.host.clock.now()
-        for key in ("C", "DEAL"):
+        for key in words.HOLDS:
             at = self._held_at.get(key)
             if at is None or key not in self._held:
                 continue

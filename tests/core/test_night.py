@@ -20,17 +20,23 @@ def _counted(r, card, extra=None):
 
 # -- B19 the count ------------------------------------------------------------------------------
 
-def test_b19_plus_with_no_card_and_no_tally_starts_the_count():
+def test_b19_plus_held_3s_with_no_card_and_no_tally_starts_the_count_a_tap_is_refused():
     r = Rig()
     r.take_tones()
-    r.press("+")
+    r.press("+")  # a stray tap is B1-B18's: refused, and no mode starts (B2)
+    assert r.unit.error == "no-amount" and r.take_tones() == ["error"]
+    assert r.text() == "0" and r.unit.ledger.count is None
+    r.hold("+", 2900)  # let go before its 3 s: the refusal it was
+    assert r.unit.error == "no-amount" and r.unit.ledger.count is None
+    r.take_tones()
+    r.hold("+", 3000)
     assert r.shown() == ("Count", False, False)
     assert r.unit.error is None and r.take_tones() == ["click"]
 
 
 def test_b19_a_card_counts_its_balance_plus_what_is_added_and_no_account_moves():
     r = Rig()
-    r.press("+")
+    r.hold("+", 3000)
     r.insert("L", 3)
     assert r.text() == "3"
     r.advance(1000)
@@ -47,7 +53,7 @@ def test_b19_a_card_counts_its_balance_plus_what_is_added_and_no_account_moves()
 
 def test_b19_the_ranking_names_the_winner_with_its_tone_then_each_place():
     r = Rig()
-    r.press("+")
+    r.hold("+", 3000)
     _counted(r, 1, "5M+")
     _counted(r, 3, "9M+")
     _counted(r, 5)
@@ -67,7 +73,7 @@ def test_b19_the_ranking_names_the_winner_with_its_tone_then_each_place():
 
 def test_b19_equal_counts_share_a_place():
     r = Rig()
-    r.press("+")
+    r.hold("+", 3000)
     _counted(r, 2, "1M+")
     _counted(r, 4, "1M+")
     _counted(r, 6, "1M-")  # nothing added: nothing to take off
@@ -81,7 +87,7 @@ def test_b19_equal_counts_share_a_place():
 
 def test_b19_c_clears_the_entry_then_the_additions_then_the_card_leaves_the_count():
     r = Rig()
-    r.press("+")
+    r.hold("+", 3000)
     r.insert("L", 2)
     r.advance(1000)
     r.press("3M+", "50K")
@@ -100,7 +106,7 @@ def test_b19_c_clears_the_entry_then_the_additions_then_the_card_leaves_the_coun
 
 def test_b19_nobody_counted_is_no_ranking():
     r = Rig()
-    r.press("+")
+    r.hold("+", 3000)
     r.take_tones()
     r.press("+")
     assert r.unit.error == "no-count" and r.take_tones() == ["error"]
@@ -109,7 +115,7 @@ def test_b19_nobody_counted_is_no_ranking():
 
 def test_b19_c_with_no_card_leaves_the_count_and_plus_brings_back_what_was_counted():
     r = Rig()
-    r.press("+")
+    r.hold("+", 3000)
     _counted(r, 4, "7M+")
     r.press("C")
     assert r.shown() == ("0", False, False)  # in play: the tally
@@ -118,7 +124,7 @@ def test_b19_c_with_no_card_leaves_the_count_and_plus_brings_back_what_was_count
     r.press("1M+")  # play again: a receipt
     assert r.bal(4) == START + 1000000
     r.remove("L")
-    r.press("+")
+    r.hold("+", 3000)
     assert r.text() == "Count"
     r.insert("R", 4)
     r.advance(1000)
@@ -127,7 +133,7 @@ def test_b19_c_with_no_card_leaves_the_count_and_plus_brings_back_what_was_count
 
 def test_b19_no_money_moves_during_the_count():
     r = Rig()
-    r.press("+")
+    r.hold("+", 3000)
     r.insert("L", 1)
     r.advance(1000)
     r.press("M")
@@ -149,7 +155,7 @@ def test_b19_a_total_on_the_tally_keeps_plus_refused():
 
 def test_b19_the_count_is_kept_across_switch_off_and_a_restart():
     r = Rig()
-    r.press("+")
+    r.hold("+", 3000)
     _counted(r, 6, "4M+")
     r.advance(61000)
     assert not r.unit.power
@@ -164,21 +170,23 @@ def test_b19_the_count_is_kept_across_switch_off_and_a_restart():
 
 def test_b19_a_new_game_ends_and_forgets_the_count():
     r = Rig()
-    r.press("+")
+    r.hold("+", 3000)
     _counted(r, 6, "4M+")
     r.hold("C", 3000)
     assert r.unit.ledger.count is None and r.text() == "0"
-    r.press("+")
+    r.hold("+", 3000)
     r.press("+")
     assert r.unit.error == "no-count"
 
 
 # -- B20 the game clock -------------------------------------------------------------------------
 
-def test_b20_k_with_no_card_shows_the_clock_dashes_when_none():
+def test_b20_k_held_3s_with_no_card_shows_the_clock_dashes_when_none_a_tap_is_refused():
     r = Rig()
     r.take_tones()
-    r.press("K")
+    r.press("K")  # no clock: a stray tap is B1-B18's, refused (B2), and no view opens
+    assert r.unit.error == "bad-entry" and r.take_tones() == ["error"] and r.text() == "0"
+    r.hold("K", 3000)
     assert r.shown() == ("--.--", False, False) and r.take_tones() == ["click"]
     r.press("+")
     assert r.unit.error == "no-clock"
@@ -188,7 +196,8 @@ def test_b20_k_with_no_card_shows_the_clock_dashes_when_none():
 
 def test_b20_minutes_and_plus_start_it_and_the_view_follows_each_second():
     r = Rig()
-    r.press("K", "90")
+    r.hold("K", 3000)
+    r.press("90")
     assert r.shown() == ("90", False, False) and r.unit.entry == "90"
     r.press("+")
     assert r.text() == "90.00" and r.unit.entry == ""
@@ -205,7 +214,8 @@ def test_b20_minutes_and_plus_start_it_and_the_view_follows_each_second():
 
 def test_b20_minus_stops_it_and_plus_starts_it_again_where_it_stopped():
     r = Rig()
-    r.press("K", "10+")
+    r.hold("K", 3000)
+    r.press("10+")
     r.advance(30000)
     r.press("-")
     assert r.text() == "9.30"
@@ -222,7 +232,8 @@ def test_b20_minus_stops_it_and_plus_starts_it_again_where_it_stopped():
 
 def test_b20_refusals_change_nothing():
     r = Rig()
-    r.press("K", "1234")
+    r.hold("K", 3000)
+    r.press("1234")
     assert r.unit.entry == "123" and r.unit.error == "bad-entry"
     r.press(".")
     assert r.unit.error == "bad-entry" and r.unit.entry == "123"
@@ -234,7 +245,8 @@ def test_b20_refusals_change_nothing():
 
 def test_b20_warnings_at_5_and_1_minute_then_end_until_a_key_which_starts_the_count():
     r = Rig()
-    r.press("K", "7+", "K")
+    r.hold("K", 3000)
+    r.press("7+", "K")
     r.take_tones()
     r.advance(2 * MIN - 1)
     assert r.take_tones() == []
@@ -258,7 +270,8 @@ def test_b20_warnings_at_5_and_1_minute_then_end_until_a_key_which_starts_the_co
 
 def test_b20_a_clock_started_under_5_minutes_gives_only_the_last_warning():
     r = Rig()
-    r.press("K", "4+", "K")
+    r.hold("K", 3000)
+    r.press("4+", "K")
     r.take_tones()
     r.advance(4 * MIN)
     assert r.take_tones() == ["clock-warning", "clock-end"]
@@ -266,7 +279,8 @@ def test_b20_a_clock_started_under_5_minutes_gives_only_the_last_warning():
 
 def test_b20_it_runs_switched_off_and_wakes_the_unit_for_a_warning_and_the_end():
     r = Rig()
-    r.press("K", "8+", "K")
+    r.hold("K", 3000)
+    r.press("8+", "K")
     r.advance(61000)
     assert not r.unit.power
     r.take_tones()
@@ -288,7 +302,8 @@ def test_b20_it_runs_switched_off_and_wakes_the_unit_for_a_warning_and_the_end()
 
 def test_b20_a_restart_goes_on_from_the_last_whole_minute_kept():
     r = Rig()
-    r.press("K", "30+")
+    r.hold("K", 3000)
+    r.press("30+")
     r.advance(2 * MIN + 45000)  # 27:15 left at the cut; 28:00 was kept
     r2 = Rig(store=r.store)
     r2.press("K")
@@ -299,7 +314,8 @@ def test_b20_a_restart_goes_on_from_the_last_whole_minute_kept():
 
 def test_b20_a_stopped_clock_restarts_stopped_and_an_end_unseen_shows_again():
     r = Rig()
-    r.press("K", "2+")
+    r.hold("K", 3000)
+    r.press("2+")
     r.advance(10000)
     r.press("-")
     r2 = Rig(store=r.store)
@@ -319,10 +335,13 @@ def test_b20_a_stopped_clock_restarts_stopped_and_an_end_unseen_shows_again():
 
 def test_b20_a_new_game_takes_the_clock_away():
     r = Rig()
-    r.press("K", "30+")
+    r.hold("K", 3000)
+    r.press("30+")
     r.hold("C", 3000)
     assert r.unit.game_clock is None and r.unit.ledger.clock is None
     r.press("K")
+    assert r.unit.error == "bad-entry" and r.text() == "0"  # no clock: a tap is refused
+    r.hold("K", 3000)
     assert r.text() == "--.--"
 
 
@@ -506,6 +525,27 @@ def test_with_the_pot_off_its_sequences_are_refused_as_before():
     assert r.txns == [] and r.bal(1) == START
 
 
+def test_stray_taps_of_plus_and_k_start_no_mode_and_the_keys_after_them_mean_what_they_did():
+    # B1-B18 refuse + and K with no card and nothing typed; a tap of either is still only that
+    # refusal, so the payment, the Go, the receipt and the tally after it are B1-B18's.
+    r = Rig()
+    r.press("+")
+    assert r.unit.error == "no-amount" and r.text() == "0"
+    r.insert("R", 2)
+    r.press("5M-")  # B5
+    r.remove("R")
+    r.insert("L", 1)
+    r.press("M")  # B9
+    r.press("1M+")  # B4
+    r.remove("L")
+    assert (r.bal(1), r.bal(2)) == (START + 3000000, START - 5000000) and len(r.txns) == 3
+    r.press("K")
+    assert r.unit.error == "bad-entry" and r.text() == "0"
+    r.press("50K+")  # B14: the tally
+    assert r.unit.tally == 50000 and r.unit.game_clock is None
+    assert r.unit.ledger.count is None and r.unit.night is None
+
+
 # -- on the flash store (B17) -------------------------------------------------------------------
 
 def test_b19_b20_b22_are_kept_by_the_flash_store_through_its_checkpoints():
@@ -518,9 +558,11 @@ def test_b19_b20_b22_are_kept_by_the_flash_store_through_its_checkpoints():
     r.insert("R", 1)
     r.press("3M+")
     r.remove("R")
-    r.press("K", "45+", "K")
+    r.hold("K", 3000)
+    r.press("45+", "K")
     r.advance(MIN)  # the minute kept; the unit switched off
-    r.press("C", "+")  # the first key wakes it
+    r.press("C")  # the first key wakes it
+    r.hold("+", 3000)
     _counted(r, 2, "6M+")
     for journal_max in (2, None):
         r2 = Rig(store=FileStore("/bank", fs=FaultFS(copy_files(fs.files)),

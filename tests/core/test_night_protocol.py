@@ -94,7 +94,9 @@ def test_a_bankruptcy_in_the_log_and_its_event_b21():
 def test_the_clock_in_state_and_its_events_b20():
     r, p = proto_rig()
     ok(p.handle("EVENTS ON"))
-    out = p.handle("KEY K 9 0 +")
+    assert ok(p.handle("KEY K"))["error"] == "bad-entry"  # no clock: a tap opens no view
+    ok(p.handle("HOLD K 3000"))  # held 3 s: the view that sets one
+    out = p.handle("KEY 9 0 +")
     assert _events(out, "clock") == [
         {"clock": {"minutes": 90, "left": 5400000, "running": True, "over": False}}]
     st = ok(out)
@@ -112,6 +114,8 @@ def test_the_count_in_state_and_its_events_name_the_ranking_b19():
     r, p = proto_rig()
     ok(p.handle("EVENTS ON"))
     out = p.handle("KEY +")
+    assert _events(out, "count") == [] and ok(out)["error"] == "no-amount"  # a tap: B2's
+    out = p.handle("HOLD + 3000")
     assert _events(out, "count") == [{"count": {"on": True, "cards": {}, "ranking": []}}]
     ok(p.handle("INSERT L 5"))
     out = p.handle("KEY 3 M +")
@@ -150,7 +154,8 @@ def test_backup_carries_game_night_and_a_restore_brings_the_pot_back_b22():
 def test_a_clock_set_says_its_whole_length_at_once_b20():
     _, p = proto_rig()
     ok(p.handle("ADVANCE 20000"))
-    st = ok(p.handle("KEY K 7 +"))
+    ok(p.handle("HOLD K 3000"))
+    st = ok(p.handle("KEY 7 +"))
     assert st["display"]["text"] == "7.00" and st["clock"]["left"] == 420000
 
 

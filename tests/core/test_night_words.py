@@ -17,7 +17,7 @@ def _count(r, card, keys):
 
 def test_b19_the_count_names_the_winner_by_the_players_names():
     r = Rig()
-    r.press("+")
+    r.hold("+", 3000)
     assert words.what_now(r.unit, "en") == "count: put each remaining player's card in"
     _count(r, 3, "9M+")
     _count(r, 1, "2M+")
@@ -37,7 +37,8 @@ def test_b20_b22_the_clock_and_the_pot_under_the_unit():
     r.unit.maintenance = True
     r.press("M")
     r.unit.maintenance = False
-    r.press("K", "30+", "K")
+    r.hold("K", 3000)
+    r.press("30+", "K")
     r.advance(90000)
     r.press("1")  # wakes it
     assert words.what_now(r.unit, "en") == (

@@ -55,6 +55,7 @@ class _Unit:
         self.maintenance = maintenance
         self.hold_ms = 3000
         self.error = None
+        self.held = None  # game night's key whose 3 s the unit counts
         self.ledger = _Ledger()
 
     def display(self):
@@ -77,6 +78,13 @@ def test_the_holds_and_the_kept_games_alike_on_every_interpreter():
     assert words.holding(_Unit(power=False), "C", 1000, "en") == ""
     assert words.holding(_Unit(maintenance=True), "DEAL", 1500, "fr").startswith(
         "DEAL maintenu : fin du mode maintenance dans 1,5 s")  # a French decimal comma
+    assert words.holding(on, "+", 1000, "en") == ""  # + held is nothing but in game night's
+    on.held = ("+", 0, "key")  # ... place: no card, nothing typed (B19)
+    assert words.holding(on, "+", 1000, "en").startswith("holding +: the count in 2.0 s")
+    on.held = ("-", 0, "key")
+    assert words.holding(on, "-", 2500, "fr").startswith(
+        "- maintenu : la carte en R fait faillite dans 0,5 s")
+    on.held = None
     assert words.under_unit(on, "said", None, None, "hold", "note", "en") == "said"
     assert words.under_unit(on, "", None, None, "hold", "note", "en") == "hold"
     assert words.under_unit(on, "", None, None, "", "note", "en") == "note"

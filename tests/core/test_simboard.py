@@ -104,9 +104,15 @@ def test_the_power_latch_is_kept_while_the_game_clock_runs_b20():
     # at the first switch-off after its end.
     rig, app, _, _ = _app()
     app.board.latch = latch = _Latch()
-    for k in ("K", "7", "+", "K"):
+    app.press("K")  # held 3 s: the clock's view (B20)
+    for _ in range(31):
+        rig.clock.t += 100
+        app.step(rig.clock.now())
+    app.release("K")
+    for k in ("7", "+", "K"):
         app.press(k)
         app.release(k)
+    assert rig.unit.game_clock is not None and rig.unit.game_clock.running
     rig.clock.advance(rig.unit, 61000)
     app.step(rig.clock.now())
     assert not rig.unit.power and latch.released == 0

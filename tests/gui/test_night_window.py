@@ -25,9 +25,18 @@ def said(w):
     return w.status_label.cget("text")
 
 
+def hold_key(w, sym, ms=3000):
+    """A key held down ms on the virtual clock, then let go: game night's 3 s holds."""
+    w.root.event_generate("<KeyPress>", keysym=sym)
+    w.root.update()
+    advance(w, ms)
+    w.root.event_generate("<KeyRelease>", keysym=sym)
+    settle(w)
+
+
 def test_b19_the_winner_is_said_by_name_and_on_the_large_display(win):
     win.name_card(3, "Ann")
-    type_keys(win, "plus")  # no card: the count
+    hold_key(win, "plus")  # no card: + held 3 s, the count
     assert win.shown()[0] == "Count"
     type_keys(win, "F3")  # card 3 into L
     advance(win, 1000)
@@ -50,7 +59,8 @@ def test_b19_the_winner_is_said_by_name_and_on_the_large_display(win):
 
 
 def test_b20_b21_the_clock_and_a_bankruptcy_are_said(win):
-    type_keys(win, "k", "4", "5", "plus", "k")
+    hold_key(win, "k")  # no clock: K held 3 s, its view
+    type_keys(win, "4", "5", "plus", "k")
     assert said(win) == "game clock: 45 min left"
     type_keys(win, "F2", state=1)  # card 2 into R
     type_keys(win, "F6")  # card 6 into L

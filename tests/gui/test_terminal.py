@@ -324,3 +324,16 @@ def test_the_card_prompt_takes_a_card_or_says_what_it_takes(tty):
     p.type("3")  # the prompt still waits for the card
     p.wait_shown(("3", False, False), timeout=3)
     p.seen("slot L (credit +): card 3")
+
+
+def test_h_holds_the_next_key_plus_for_the_count_and_a_tap_starts_nothing_b19(tty):
+    p = tty("--seed", "1", cols=100, rows=40)
+    p.wait_shown(("0", False, False))
+    p.type("+")  # a stray tap: refused, as B1-B18 have it, and no count
+    p.seen("type an amount first")
+    assert p.shown() == ("0", False, False)
+    p.type("h")
+    p.seen("hold which key for 3 s?")
+    p.type("+")
+    p.seen("holding + for 3 s")
+    p.wait_shown(("Count", False, False), timeout=6)

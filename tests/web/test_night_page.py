@@ -24,8 +24,8 @@ def test_b19_b22_the_pot_and_the_winner_under_the_unit(page):
     assert page.send("NAME 3 Ann")[-1].startswith("OK ")
     _act(drv, ("in", "R", 2), ("key", "1"), ("key", "M"), ("key", "+"), ("out", "R"))
     assert drv.find_element("id", "said").text == "Free Parking pot: 1 M"
-    _act(drv, ("key", "+"), ("in", "L", 3), ("key", "9"), ("key", "M"), ("key", "+"),
-         ("out", "L"))
+    assert '"count": {"on": true' in page.send("HOLD + 3000")[-1]  # + held 3 s: the count
+    _act(drv, ("in", "L", 3), ("key", "9"), ("key", "M"), ("key", "+"), ("out", "L"))
     said = drv.find_element("id", "said").text  # as shown: the page's spaces collapse
     assert said == ("Free Parking pot: 1 M \u00b7 count: 1. Ann (card 3) 24 M; Ann (card 3) "
                     "wins with 24 M"), said

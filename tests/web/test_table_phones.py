@@ -241,7 +241,7 @@ def test_game_night_on_every_phone_the_pot_the_clock_and_the_count_by_name(phone
             assert shown(ann)["history"] == [["#1", "into the Free Parking pot", "\u22121 M",
                                               "then 14 M"]]
             assert shown(ann)["balance"] == "14 M"
-            bank.press("K 4 5 +"), bank.press("K")  # a 45-minute clock, started
+            bank.hold("K", 3000), bank.press("4 5 +"), bank.press("K")  # a 45-minute clock
             wait_for(lambda: night(ann)["clock"] == "game clock: 45 min left", 1)
             wait_for(lambda: night(bob)["clock"] == "chrono de partie : 45 min restantes", 1)
             bank.advance(60000)
