@@ -36,7 +36,13 @@ def hold_key(w, sym, ms=3000):
 
 def test_b19_the_winner_is_said_by_name_and_on_the_large_display(win):
     win.name_card(3, "Ann")
-    hold_key(win, "plus")  # no card: + held 3 s, the count
+    win.root.event_generate("<KeyPress>", keysym="plus")  # no card: + held 3 s, the count
+    win.root.update()
+    advance(win, 1000)
+    assert said(win).startswith("holding +: the count in 2.0 s")  # counted down as C's is
+    advance(win, 2000)
+    win.root.event_generate("<KeyRelease>", keysym="plus")
+    settle(win)
     assert win.shown()[0] == "Count"
     type_keys(win, "F3")  # card 3 into L
     advance(win, 1000)
