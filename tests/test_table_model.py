@@ -371,6 +371,34 @@ def test_the_first_page_to_feed_is_the_tables_unit_and_another_is_a_unit_of_its_
         feed.stop()
 
 
+def test_a_page_with_no_good_copy_of_its_game_reports_no_balances_on_the_phones_b17():
+    # The page that is the table's unit, in Err6: BALANCES and LOG refused (no-game). The phones
+    # say so and show no balance, rather than keep the last ones.
+    unit = Unit()
+    table = Table()
+    feed = follow.PageFeed(table)
+    try:
+        unit.do("INSERT L 3"), unit.do("KEY 1M+")
+        page = Page(unit)
+        assert post(feed, "p", page.whole())["unit"] is True
+        assert table.whole()["balances"]["3"] == 16000000
+        err6 = []
+        for command, line in page.whole():
+            if command.split(" ")[0] in ("BALANCES", "LOG"):
+                line = "ERR no-game no good copy of the game"
+            elif command == "STATE":
+                st = json.loads(line[3:])
+                st["display"] = {"text": "Err6", "k": False, "M": False}
+                line = "OK " + json.dumps(st)
+            err6.append([command, line])
+        assert post(feed, "p", err6)["unit"] is True  # taken, not refused as no log
+        got = table.whole()
+        assert got["balances"] == {} and got["log"] == [], got
+        assert got["state"]["no_game"] is True
+    finally:
+        feed.stop()
+
+
 def test_a_page_that_posts_anything_but_the_tables_reads_is_refused():
     table = Table()
     feed = follow.PageFeed(table)

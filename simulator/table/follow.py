@@ -120,6 +120,11 @@ class LineClient:
             pass
 
 
+# What a unit with no good copy of its game (Err6) refuses to read stands for: no balances to
+# report, no log (B17).
+ERR6 = {"BALANCES": None, "LOG": []}
+
+
 def read_whole(table, client):
     """HELLO, STATE, BALANCES, LOG and NAMES, read and handed to the table as one snapshot;
     the events that came meanwhile stay queued in the client, to be taken after it."""
@@ -127,8 +132,8 @@ def read_whole(table, client):
     for command in WHOLE:
         ok, payload = ask(client, command)
         word = command.split(" ")[0]
-        if not ok and payload == "no-game" and word in ("BALANCES", "LOG"):
-            got[word] = None if word == "BALANCES" else []  # Err6: none to report (B17)
+        if not ok and payload == "no-game" and word in ERR6:
+            got[word] = ERR6[word]
             continue
         if not ok and word != "NAMES":  # a unit without the NAMES extension has no names
             raise Lost("the unit refused %s: %s" % (command, payload))
@@ -285,6 +290,9 @@ class PageFeed:
             if word not in READS:
                 raise Bad("%s is not a command the table reads" % word)
             ok, payload = reply(line)
+            if not ok and payload == "no-game" and word in ERR6:
+                got[word] = ERR6[word]
+                continue
             got[word] = payload if ok else None
         if "HELLO" in got:
             self.table.snapshot(got["HELLO"], got.get("STATE"), got.get("BALANCES"),
