@@ -34,6 +34,7 @@ from board import lights  # noqa: E402 (after the stand-in above)
 from board import segments  # noqa: E402
 from brain import clock as fwclock  # noqa: E402
 from brain.clock import ticks_diff  # noqa: E402
+from brain import profiles  # noqa: E402
 from brain import tones  # noqa: E402
 from brain.ledger import CARDS, POT  # noqa: E402
 from desktop import seeded  # noqa: E402
@@ -302,6 +303,11 @@ def start(state_dir, seed, virtual, profile, maintenance, lang="en", pot=""):
     """The page's unit; pot: "on" or "off" turns the Free Parking pot so (B22: ?pot=, where
     the profile is chosen), "" leaves it as the game kept it."""
     global page
+    if profile and profiles.get(profile) is None:
+        # Said in words on the page, as a bad ?game= is: no traceback, nothing started.
+        words.set_lang(words.lang_of(lang))
+        return json.dumps({"refused": words.say("page.bad-profile", profile=profile[:40],
+                                                names=", ".join(profiles.NAMES))})
     page = Page(state_dir, seed, virtual, profile or None, maintenance)
     if pot in ("on", "off"):
         from brain import pot as brain_pot

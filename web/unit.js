@@ -150,7 +150,8 @@ function mine() {
 }
 
 function keptStamp() {
-  return Number(localStorage.getItem(STAMP) || 0);
+  const n = Number(localStorage.getItem(STAMP) || 0);
+  return Number.isSafeInteger(n) && n >= 0 ? n : 0;  // a damaged number stands for none
 }
 
 // Resolves once this tab holds the game; meanwhile, after a moment (a reload's old page lets go
@@ -283,13 +284,22 @@ const NOTICES = {
 // A name out of GAME_NAME: said, and nothing started (no lock, no key read or written).
 let refused = null;  // why this page runs no game (refuseGame), or null
 
+function shortened(text) {
+  return text.length > 40 ? text.slice(0, 40) + "\u2026" : text;
+}
+
 function refuseGame() {
-  const shown = GAME.length > 40 ? GAME.slice(0, 40) + "\u2026" : GAME;
-  refused = "This page cannot open the game \u201c" + shown + "\u201d: a game's name " +
-    "(?game=NAME) is 1 to 32 small letters a\u2013z, digits or \u201c-\u201d, such as " +
-    "?game=family. Nothing was read or kept.";
+  return refuse("This page cannot open the game \u201c" + shortened(GAME) + "\u201d: a " +
+    "game's name (?game=NAME) is 1 to 32 small letters a\u2013z, digits or \u201c-\u201d, " +
+    "such as ?game=family. Nothing was read or kept.", "bad-game");
+}
+
+// A URL option the page cannot start with (a bad ?game=, ?seed= or ?profile=): said in words
+// where the notices are, and nothing started.
+function refuse(text, why) {
+  refused = text;
   $("loading").remove();
-  $("notice").dataset.why = "bad-game";
+  $("notice").dataset.why = why;
   $("notice-text").textContent = refused;
   $("take-over").hidden = true;
   $("notice").hidden = false;
@@ -856,9 +866,11 @@ sys.path.insert(0, "/fw")`);
   body = mp.pyimport("body");
   const seed = params.has("seed") ? Number(params.get("seed"))
     : crypto.getRandomValues(new Uint32Array(1))[0];
+  const maint = params.get("maintenance");  // ?maintenance alone, or =1/on/yes
   const info = JSON.parse(body.start(STATE, seed, params.get("clock") === "virtual",
-    params.get("profile") || "", params.has("maintenance"), chosenLang(),
-    params.get("pot") || ""));
+    params.get("profile") || "", maint !== null && !/^(0|off|no|false)$/i.test(maint),
+    chosenLang(), (params.get("pot") || "").toLowerCase()));
+  if (info.refused) return refuse(info.refused, "bad-option");
   TONES = info.tones;
   speak(info);
   $("lang").addEventListener("change", () => {
@@ -910,11 +922,19 @@ globalThis.bank = {
 };
 function begin() {
   if (!GAME_NAME.test(GAME)) return refuseGame();
-  return start().then(() => true, (e) => {
+  const seed = params.get("seed");
+  if (seed !== null && !/^[0-9]{1,9}$/.test(seed)) {
+    return refuse("This page cannot start with ?seed=" + shortened(seed) + ": a seed is a " +
+      "whole number of 1 to 9 digits, such as ?seed=7. Nothing was read or kept.", "bad-option");
+  }
+  const ready = start().then(() => true, (e) => {
+    if (refused) throw e;  // a URL option refused: said already, where the notices are
     $("load-text").textContent = "The unit could not start: " + e;
     $("loading").classList.add("failed");
     console.error(e);
     throw e;
   });
+  ready.catch(() => {});  // said on the page (a failure logged above): no unhandled rejection
+  return ready;
 }
 globalThis.bank.ready = begin();

@@ -256,6 +256,8 @@ TEXTS = {
         "page.credit": "L credit",
         "page.debit": "R debit",
         "page.name-for": "Name for card {n} (empty: none)",
+        "page.bad-profile": ("This page cannot start with ?profile={profile}: the money is one "
+                             "of {names}, such as ?profile=classic. Nothing was changed."),
         "page.lang": "Language",
         "deal.idle": "idle",
         "deal.run": "running",
@@ -560,6 +562,9 @@ TEXTS = {
         "page.credit": "L cr\u00e9dit",
         "page.debit": "R d\u00e9bit",
         "page.name-for": "Nom de la carte {n} (vide : aucun)",
+        "page.bad-profile": ("Cette page ne peut pas d\u00e9marrer avec ?profile={profile} : "
+                             "la monnaie est l'une de {names}, par exemple ?profile=classic. "
+                             "Rien n'a \u00e9t\u00e9 chang\u00e9."),
         "page.lang": "Langue",
         "deal.idle": "arr\u00eat\u00e9es",
         "deal.run": "en cours",

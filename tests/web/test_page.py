@@ -119,6 +119,44 @@ LOCKS_OF = """const done = arguments[arguments.length - 1];
       q.held.concat(q.pending).map((l) => l.name).filter((n) => n === want)));"""
 
 
+READY = ("const done = arguments[arguments.length - 1];"
+         "bank.ready.then(() => done('ready'), (e) => done('failed: ' + e.message));")
+
+
+@pytest.mark.parametrize("option, said", [
+    ("profile=bogus", "the money is one of world, classic, francs"),
+    ("profile=" + "x" * 300, "the money is one of world, classic, francs"),
+    ("seed=abc", "a seed is a whole number of 1 to 9 digits"),
+    ("seed=1.5", "a seed is a whole number of 1 to 9 digits"),
+    ("seed=Infinity", "a seed is a whole number of 1 to 9 digits")])
+def test_a_url_option_the_page_cannot_start_with_is_said_in_words_not_a_traceback(page, option,
+                                                                                   said):
+    page.query += "&" + option
+    page.drv.get("%s/?%s" % (page.origin, page.query))
+    got = page.drv.execute_async_script(READY)
+    assert got.startswith("failed: This page cannot start with ?" + option.split("=")[0]), got
+    text = page.drv.find_element("id", "notice-text").text
+    assert said in text and "Traceback" not in text and len(text) < 300, text
+    assert page.send("HELLO") == [got[len("failed: "):]]  # no unit runs here
+
+
+def test_maintenance_0_is_off_and_pot_is_read_in_any_case(page):
+    page.query += "&maintenance=0&pot=ON"
+    page.load()
+    assert '"maintenance": false, "pot": 0' in page.send("STATE")[-1]
+
+
+def test_a_damaged_tab_stamp_stands_for_none_and_the_game_plays_on(page):
+    page.load()
+    page.drv.execute_script("localStorage.setItem('bank-unit-stamp/' + arguments[0], 'x');",
+                            page.game)
+    page.load()  # a reload reads the damaged number
+    page.send("INSERT L 3")
+    assert page.send("KEY 1M+")[-1].startswith("OK {")
+    assert '"3": 16000000' in page.send("BALANCES")[-1]
+    assert page.drv.find_element("id", "notice").get_attribute("hidden") is not None
+
+
 def test_a_game_name_out_of_its_alphabet_is_refused_and_nothing_is_kept(page):
     from urllib.parse import quote
 
