@@ -42,6 +42,21 @@ class Handler(http.server.SimpleHTTPRequestHandler):
                              ".json": "application/json",
                              ".webmanifest": "application/manifest+json"})
 
+    def version_string(self):
+        # The table's server's word (docs/table.md): which Python serves the page is nobody's
+        # business on a café's network.
+        return "bank-unit"
+
+    def send_error(self, code, message=None, explain=None):
+        """Not found, or a method the site has not: the table's ten plain bytes, whatever was
+        asked (docs/table.md), never http.server's page."""
+        if code in (404, 405, 501):
+            from simulator.table.server import not_found
+
+            not_found(self)
+            return
+        super().send_error(code, message, explain)
+
     # Files only: a folder's listing would show what the site holds, and the page needs none.
     # The site's root is the page itself (index.html); any other folder is not found.
     def send_head(self):

@@ -116,6 +116,32 @@ def test_web_serves_this_machine_only_by_default():
         p.wait(10)
 
 
+def test_what_the_site_has_not_is_the_tables_ten_bytes_and_python_is_not_named():
+    # docs/table.md, "Safe on a café's network": the page's server is the table's too (--web).
+    import http.client
+
+    from simulator.table.server import NOT_FOUND
+
+    p = _start_web()
+    try:
+        first = p.stdout.readline()
+        port = int(first.split()[1].rsplit(":", 1)[1].rstrip("/"))
+        for method, path in (("GET", "/no-such-secret/"), ("GET", "/icons/"),
+                             ("DELETE", "/"), ("PUT", "/index.html"), ("PROPFIND", "/"),
+                             ("OPTIONS", "*"), ("GET", "/index.html")):
+            c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            c.request(method, path)
+            r = c.getresponse()
+            data = r.read()
+            assert "Python" not in (r.getheader("Server") or ""), (method, path)
+            if path != "/index.html" or method != "GET":
+                assert (r.status, data) == (404, NOT_FOUND), (method, path, r.status, data)
+            c.close()
+    finally:
+        p.terminate()
+        p.wait(10)
+
+
 def test_lan_serves_every_address_and_its_qr_code_leads_to_the_table_view():
     from simulator import web
 
