@@ -126,7 +126,7 @@ class FileStore:
         self.detail = "; ".join(damage) or None
         try:
             prof = profiles.get(h["profile"])
-            if prof is None or not s.adds_up or min(s.bal) < 0 or len(s.bal) != POT + 1:
+            if prof is None or min(s.bal) < 0 or len(s.bal) != POT + 1:
                 raise ValueError("no game of this firmware's")
             start = int(h["start"])
             ledger.profile = prof

@@ -8,7 +8,7 @@ checkpoint with no journal; the names (bank.n0, bank.n1) are one line each.
 from binascii import crc32
 import json
 
-from brain.ledger import CARDS, FROM, FROM_AFTER, KINDS, POT, TO, TO_AFTER, VIAS, apply
+from brain.ledger import AMOUNT, CARDS, FROM, FROM_AFTER, KINDS, POT, TO, TO_AFTER, VIAS, apply
 import jsonw
 
 VERSION = 1
@@ -99,9 +99,13 @@ def parse_rec(p):
 
 def accounts(head, key):
     """A header's "base" or "bal" as the ledger holds balances: the bank's 0 first, the pot's
-    last."""
+    last. ValueError unless each is a whole number of 0 or more (no 1.5 read as 1)."""
     pot = head.get("pot") or (0, 0)
-    return [0] + [int(x) for x in head[key]] + [int(pot[0 if key == "base" else 1])]
+    out = [0] + list(head[key]) + [pot[0 if key == "base" else 1]]
+    for x in out:
+        if type(x) is not int or x < 0:
+            raise ValueError("balance")
+    return out
 
 
 def kept_game(fs, path, gid, keep):
@@ -117,7 +121,7 @@ def kept_game(fs, path, gid, keep):
     finally:
         f.close()
     d = s.head
-    if s.state != VALID or s.bad or not s.clean or s.journal or not s.adds_up:
+    if s.state != VALID or s.bad or not s.clean or s.journal:
         return None
     try:
         bal = accounts(d, "bal")
@@ -144,7 +148,6 @@ class Slot:
     gen = seq = journal = superseded = 0
     base = None  # the balances before log[0]
     bal = None  # the balances after the whole log
-    adds_up = True  # every record's balances after are the fold's
     bad = False  # damage: a whole line did not read
     clean = False  # ends with a whole good line: more may be appended
 
@@ -169,6 +172,7 @@ class Slot:
             gen = int(head.get("gen", 0))  # a kept game's has none
             self.base = accounts(head, "base")
             self.bal = list(self.base)
+            after = accounts(head, "bal")
             want = None if self.keep else (int(head["size"]), int(head["crc"]))
         except (KeyError, TypeError, ValueError, AttributeError):
             self.state = CORRUPT
@@ -198,16 +202,18 @@ class Slot:
                 rec = parse_rec(p) if p is not None and p[:2] == "c " else None
             except ValueError:
                 rec = None
-            if rec is None or not last < rec[0] <= seq:
+            if good and (rec is None or not last < rec[0] <= seq or not self._take(rec)):
                 good = False
             elif good:
                 last = rec[0]
-                self._take(rec)
+        if good and self.bal != after:
+            self.state = CORRUPT  # its log and its header disagree: neither is trusted
+            return
         if not good:
             self.bad = True
             self.log = []
-            self.base = accounts(head, "bal")
-            self.bal = list(self.base)
+            self.base = after
+            self.bal = list(after)
         self.seq = seq
         self.state = VALID
         self.clean = True
@@ -237,9 +243,8 @@ class Slot:
         try:
             if tag == "r ":
                 rec = parse_rec(p)
-                if rec[0] != self.seq + 1:
-                    return False  # a gap: what follows cannot be folded
-                self._take(rec)
+                if rec[0] != self.seq + 1 or not self._take(rec):
+                    return False  # a gap, or balances the fold does not give: damage
             elif tag == "v ":
                 self.volume = int(p[2:]) % 3
             elif tag in ("p ", "n ", "t "):
@@ -253,16 +258,21 @@ class Slot:
         return True
 
     def _take(self, rec):
-        self.seq = rec[0]
+        """rec folded in; False, and nothing changed, if the balances after it that it names
+        are not the fold's, or one would be below 0."""
         bal = self.bal
+        frm, to, amount = rec[FROM], rec[TO], rec[AMOUNT]
+        if amount < 0 or (frm and (bal[frm] - amount != rec[FROM_AFTER] or rec[FROM_AFTER] < 0)):
+            return False
+        if to and bal[to] + amount != rec[TO_AFTER]:
+            return False
+        self.seq = rec[0]
         apply(bal, rec)
-        if (rec[FROM] and bal[rec[FROM]] != rec[FROM_AFTER]) or (
-                rec[TO] and bal[rec[TO]] != rec[TO_AFTER]):
-            self.adds_up = False
         log = self.log
         log.append(rec)
         if len(log) > self.keep:
             apply(self.base, log.pop(0))
+        return True
 
     def night_of(self):
         """(pot on, count, clock) as the header and the lines after it leave them, or None;

@@ -215,3 +215,57 @@ def test_err6_reports_no_balances_no_log_and_no_backup_until_a_new_game():
     reply = p.handle("BALANCES")[-1]
     assert json.loads(reply[3:]) == {str(c): 15000000 for c in range(1, 7)}, reply
     assert p.handle("LOG")[-1] == "OK []" and p.handle("BACKUP")[-1].startswith("OK {")
+
+
+# -- lines whose CRC reads but whose money does not: forged, or a firmware's bug ------------------
+
+def _two_moves():
+    """A store whose slot in use is a checkpoint (its log folded from its base) and journal
+    lines after it, the other slot the checkpoint before: (files, the slot in use, the
+    balances before the last move, after it)."""
+    fs = FaultFS()
+    led = SmallLedger(FileStore("/bank", fs=fs, journal_max=J))
+    led.store.load(led, None)
+    for i in range(J + 3):
+        led.move("receive", 0, 1 + i % 6, 1000000, 0)
+    first = list(led.bal)
+    led.move("transfer", 1, 2, 300000, 0)
+    return fs.files, led.store.paths[led.store.cur], first, list(led.bal)
+
+
+def test_a_journal_line_whose_balances_do_not_add_up_is_damage_and_the_lines_before_it_stand():
+    from store.slot import line
+
+    files, path, first, second = _two_moves()
+    lines = bytes(files[path]).split(b"\n")[:-1]
+    last = lines[-1].decode().split(" ", 1)[1].split(" ")  # "r seq kind from to amount ..."
+    last[7] = str(int(last[7]) + 5000000)  # card 2 after it: 5 M more than the move gives
+    img = copy_files(files)
+    img[path] = bytearray(b"\n".join(lines[:-1]) + b"\n" + line(" ".join(last)))
+    led, status = _boot(img)
+    assert status == "damaged" and led.ready  # Err5, not Err6: the game before it stands
+    assert led.bal == first and led.seq == J + 3
+    last[7] = str(-1)  # a balance below 0, its sum forged to match
+    img[path] = bytearray(b"\n".join(lines[:-1]) + b"\n" + line(" ".join(last)))
+    led, status = _boot(img)
+    assert status == "damaged" and led.bal == first
+
+
+def test_a_header_whose_balances_are_no_whole_numbers_or_do_not_fold_is_no_copy_of_ours():
+    from store.slot import line, payload
+
+    files, path, first, second = _two_moves()
+    other = [p for p in ("/bank/bank.a", "/bank/bank.b") if p != path][0]
+    for change in ("fraction", "no-fold"):
+        img = copy_files(files)
+        head_line, rest = bytes(img[path]).split(b"\n", 1)
+        head = json.loads(payload(head_line + b"\n")[2:])
+        if change == "fraction":
+            head["bal"][0] = head["bal"][0] + 0.5  # read as a whole number, it would be money
+        else:
+            head["bal"][1] += 1000  # its log folds to other balances
+        img[path] = bytearray(line("H " + json.dumps(head)) + rest)
+        led, status = _boot(img)
+        assert status == "damaged", change
+        assert other in files and led.ready  # the other slot, the last good copy (B17)
+        assert [b for b in led.bal if b != int(b)] == [] and led.bal != second, change
