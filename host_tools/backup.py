@@ -16,6 +16,7 @@ from . import rules
 from .errors import EXIT_OK, CommandError, Failed, UsageError
 from .out import CARDS, VOLUMES, balances_or_none, money, names_of, no_game, say
 from .rules import name_problem
+from .wire import printable
 
 FORMAT = "bank-backup"
 VERSION = 1
@@ -70,8 +71,14 @@ def load(path):
         raise UsageError("cannot read %s: %s" % (path, exc.strerror)) from None
     except ValueError as exc:
         raise UsageError("%s is not a JSON file: %s" % (path, exc)) from None
+    except RecursionError:
+        raise UsageError("%s is not a bank backup: JSON nested too deep" % path) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise UsageError("%s is not a bank backup (no \"format\": \"bank-backup\")" % path)
+    version = doc.get("version", VERSION)
+    if isinstance(version, bool) or version != VERSION:
+        raise UsageError("%s is a bank backup of version %s, not %d, the one this tool reads"
+                         % (path, printable(str(version))[:20], VERSION))
     ledger, profiles = rules.need("restoring a backup")
     balances = doc.get("balances")
     if not isinstance(balances, dict) or sorted(balances) != list(CARDS):
@@ -96,7 +103,7 @@ def load(path):
         raise UsageError("%s: \"pot\" is not a whole amount >= 0 of the %s profile" % (
             path, profile.name))
     volume = doc.get("volume")
-    if volume is not None and volume not in VOLUMES:
+    if volume is not None and (type(volume) is not int or volume not in VOLUMES):
         raise UsageError("%s: \"volume\" must be 0, 1 or 2" % path)
     names = doc.get("names") or {}
     if not isinstance(names, dict) or not set(names) <= set(CARDS):

@@ -447,6 +447,28 @@ def test_restore_refuses_a_bad_file(capsys, murl, tmp_path):
     assert code == 2 and "restore needs a FILE" in err
 
 
+def test_a_backup_edited_past_its_shape_is_refused_before_a_first_command(capsys, murl, tmp_path):
+    # A volume that is a number but no whole one (0.0 passed a look-up in the volumes), JSON
+    # nested deeper than a parser goes, a version this tool does not read: each one line and
+    # exit 2, and the unit as it was (no new game, no balance set: no half-done restore).
+    path = tmp_path / "game.json"
+    assert run(capsys, "--port", murl, "backup", path)[0] == 0
+    good = json.loads(path.read_text())
+    with talk(murl) as b:
+        before = (b.balances(), b.log(50), b.state()["sound"])
+    bad = [dict(good, volume=0.0, balances=dict(good["balances"], **{"3": 1000000})),
+           dict(good, volume=True), dict(good, version=99), dict(good, version="1")]
+    for doc in bad:
+        path.write_text(json.dumps(doc))
+        code, _, err = run(capsys, "--port", murl, "restore", path)
+        assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (doc, err)
+    path.write_text("[" * 100000 + "]" * 100000)
+    code, _, err = run(capsys, "--port", murl, "restore", path)
+    assert code == 2 and "nested too deep" in err, err
+    with talk(murl) as b:
+        assert (b.balances(), b.log(50), b.state()["sound"]) == before
+
+
 def test_restore_previous(capsys, murl):
     with talk(murl) as b:
         b.insert("L", 1)
