@@ -133,7 +133,7 @@ class FileStore:
             ledger.bal = list(s.bal)
             ledger.seq = s.seq
             ledger.start = start
-            ledger.volume = int(h.get("volume", 2) if s.volume is None else s.volume) % 3
+            ledger.volume = h.get("volume", 2) if s.volume is None else s.volume
         except (KeyError, IndexError, TypeError, ValueError):
             self.status = "damaged"
             return self.status
@@ -156,8 +156,8 @@ class FileStore:
                 continue
             try:
                 slots[i].read(f)
-            except MemoryError:
-                slots[i].state = CORRUPT  # too big for RAM: no slot of ours
+            except (MemoryError, OSError):
+                slots[i].state = CORRUPT  # too big for RAM, or the flash failed: unreadable
             finally:
                 f.close()
         try:

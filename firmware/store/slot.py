@@ -8,7 +8,8 @@ checkpoint with no journal; the names (bank.n0, bank.n1) are one line each.
 from binascii import crc32
 import json
 
-from brain.ledger import AMOUNT, CARDS, FROM, FROM_AFTER, KINDS, POT, TO, TO_AFTER, VIAS, apply
+from brain.ledger import (AMOUNT, CARDS, FROM, FROM_AFTER, KINDS, MOST, POT, TO, TO_AFTER, VIAS,
+                          apply)
 import jsonw
 
 VERSION = 1
@@ -99,11 +100,12 @@ def parse_rec(p):
 
 def accounts(head, key):
     """A header's "base" or "bal" as the ledger holds balances: the bank's 0 first, the pot's
-    last. ValueError unless each is a whole number of 0 or more (no 1.5 read as 1)."""
+    last. ValueError unless each is a whole number from 0 to the most a balance holds (no 1.5
+    read as 1)."""
     pot = head.get("pot") or (0, 0)
     out = [0] + list(head[key]) + [pot[0 if key == "base" else 1]]
     for x in out:
-        if type(x) is not int or x < 0:
+        if type(x) is not int or not 0 <= x <= MOST:
             raise ValueError("balance")
     return out
 
@@ -118,6 +120,8 @@ def kept_game(fs, path, gid, keep):
         return None
     try:
         s.read(f)
+    except (OSError, MemoryError):
+        return None  # a read that fails is a game that does not read
     finally:
         f.close()
     d = s.head
@@ -174,6 +178,11 @@ class Slot:
             self.bal = list(self.base)
             after = accounts(head, "bal")
             want = None if self.keep else (int(head["size"]), int(head["crc"]))
+            volume = head.get("volume", 2)
+            start = head.get("start", 0)  # a kept game's has neither
+            if (type(volume) is not int or not 0 <= volume <= 2 or type(start) is not int
+                    or not 0 <= start <= seq):
+                raise ValueError("nothing this firmware writes")
         except (KeyError, TypeError, ValueError, AttributeError):
             self.state = CORRUPT
             return
@@ -246,7 +255,10 @@ class Slot:
                 if rec[0] != self.seq + 1 or not self._take(rec):
                     return False  # a gap, or balances the fold does not give: damage
             elif tag == "v ":
-                self.volume = int(p[2:]) % 3
+                volume = int(p[2:])
+                if not 0 <= volume <= 2:
+                    return False
+                self.volume = volume
             elif tag in ("p ", "n ", "t "):
                 self.night[p[0]] = p[2:]  # read at boot's end: one that does not read is Err6
             elif tag == "s ":
@@ -264,7 +276,7 @@ class Slot:
         frm, to, amount = rec[FROM], rec[TO], rec[AMOUNT]
         if amount < 0 or (frm and (bal[frm] - amount != rec[FROM_AFTER] or rec[FROM_AFTER] < 0)):
             return False
-        if to and bal[to] + amount != rec[TO_AFTER]:
+        if to and (bal[to] + amount != rec[TO_AFTER] or rec[TO_AFTER] > MOST):
             return False
         self.seq = rec[0]
         apply(bal, rec)

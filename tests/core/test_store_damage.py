@@ -222,21 +222,24 @@ def test_err6_reports_no_balances_no_log_and_no_backup_until_a_new_game():
 def _two_moves():
     """A store whose slot in use is a checkpoint (its log folded from its base) and journal
     lines after it, the other slot the checkpoint before: (files, the slot in use, the
-    balances before the last move, after it)."""
+    balances before the last move, after it, the balances after every move)."""
     fs = FaultFS()
     led = SmallLedger(FileStore("/bank", fs=fs, journal_max=J))
     led.store.load(led, None)
+    history = [list(led.bal)]
     for i in range(J + 3):
         led.move("receive", 0, 1 + i % 6, 1000000, 0)
+        history.append(list(led.bal))
     first = list(led.bal)
     led.move("transfer", 1, 2, 300000, 0)
-    return fs.files, led.store.paths[led.store.cur], first, list(led.bal)
+    history.append(list(led.bal))
+    return fs.files, led.store.paths[led.store.cur], first, list(led.bal), history
 
 
 def test_a_journal_line_whose_balances_do_not_add_up_is_damage_and_the_lines_before_it_stand():
     from store.slot import line
 
-    files, path, first, second = _two_moves()
+    files, path, first, second, history = _two_moves()
     lines = bytes(files[path]).split(b"\n")[:-1]
     last = lines[-1].decode().split(" ", 1)[1].split(" ")  # "r seq kind from to amount ..."
     last[7] = str(int(last[7]) + 5000000)  # card 2 after it: 5 M more than the move gives
@@ -254,7 +257,7 @@ def test_a_journal_line_whose_balances_do_not_add_up_is_damage_and_the_lines_bef
 def test_a_header_whose_balances_are_no_whole_numbers_or_do_not_fold_is_no_copy_of_ours():
     from store.slot import line, payload
 
-    files, path, first, second = _two_moves()
+    files, path, first, second, history = _two_moves()
     other = [p for p in ("/bank/bank.a", "/bank/bank.b") if p != path][0]
     for change in ("fraction", "no-fold"):
         img = copy_files(files)
@@ -269,3 +272,62 @@ def test_a_header_whose_balances_are_no_whole_numbers_or_do_not_fold_is_no_copy_
         assert status == "damaged", change
         assert other in files and led.ready  # the other slot, the last good copy (B17)
         assert [b for b in led.bal if b != int(b)] == [] and led.bal != second, change
+
+
+def test_values_this_firmware_never_writes_are_damage_not_money():
+    # A balance past the most one holds, a volume past 2, a start past the game's seq: whole
+    # lines with good CRCs, which no firmware of ours writes. Never read as money or settings.
+    from store.slot import line, payload
+
+    files, path, first, second, history = _two_moves()
+    lines = bytes(files[path]).split(b"\n")[:-1]
+    last = lines[-1].decode().split(" ", 1)[1].split(" ")
+    big = 10 ** 30
+    last[5], last[7] = str(big), str(second[2] - 300000 + big)  # to card 2, past the most
+    last[6] = str(first[1] - big)
+    img = copy_files(files)
+    img[path] = bytearray(b"\n".join(lines[:-1]) + b"\n" + line(" ".join(last)))
+    led, status = _boot(img)
+    assert status == "damaged" and led.bal == first
+    img = copy_files(files)
+    img[path] += line("v 9")
+    led, status = _boot(img)
+    assert status == "damaged" and led.volume == 2 and led.bal == second
+    for key, value in (("volume", 7), ("start", 999), ("start", -5), ("bal", None)):
+        img = copy_files(files)
+        head_line, rest = bytes(img[path]).split(b"\n", 1)
+        head = json.loads(payload(head_line + b"\n")[2:])
+        if key == "bal":
+            head["base"][2] = head["bal"][2] = 10 ** 30
+        else:
+            head[key] = value
+        img[path] = bytearray(line("H " + json.dumps(head)) + rest)
+        led, status = _boot(img)
+        assert status == "damaged" and led.ready, key  # the other slot, the last good copy
+        assert max(led.bal) < 10 ** 12 and led.volume in (0, 1, 2), key
+
+
+class _Unreadable(FaultFS):
+    """A flash whose read of one file fails (as MicroPython's readline of a folder does)."""
+
+    def __init__(self, files, bad):
+        FaultFS.__init__(self, files)
+        self.bad = bad
+
+    def open(self, path, mode):
+        f = FaultFS.open(self, path, mode)
+        if path == self.bad and "r" in mode:
+            def fail(*args):
+                raise OSError(5)
+            f.readline = f.read = fail
+        return f
+
+
+def test_a_read_that_fails_at_boot_is_damage_reported_not_a_unit_that_cannot_start():
+    files, path, first, second, history = _two_moves()
+    for bad in ("/bank/bank.a", "/bank/bank.b"):
+        led = SmallLedger(FileStore("/bank", fs=_Unreadable(copy_files(files), bad),
+                                    journal_max=J))
+        status = led.store.load(led, None)
+        assert status == "damaged" and led.store.detail, bad  # Err5 or Err6, said
+        assert not led.ready or led.bal in history, bad  # a state it went through
