@@ -97,8 +97,23 @@ def build(dest=None):
         shutil.copy(os.path.join(REPO, "firmware", f), target)
     with open(os.path.join(dest, "firmware", "files.json"), "w") as out:
         json.dump(files, out)
+    with open(os.path.join(dest, "words.json"), "w") as out:
+        json.dump(page_words(), out, sort_keys=True)
     _stamp(dest, files)
     return dest
+
+
+def page_words():
+    """{lang: {sentence id: text}}: the page's own sentences (page.*), which it says before its
+    unit runs (a refused URL option, another tab, the loading bar): firmware/desktop/words.py's,
+    the one table the unit gives it once started too."""
+    sys.path.insert(0, os.path.join(REPO, "firmware"))
+    try:
+        from desktop import words
+    finally:
+        sys.path.pop(0)
+    return {lang: {k: v for k, v in words.TEXTS[lang].items() if k.startswith("page.")}
+            for lang in words.LANGS}
 
 
 # What the page fetches before the unit starts (unit.js): their sizes let it draw a progress

@@ -7,7 +7,8 @@
 const VERSION = "dev";
 const CACHE = "bank-unit-" + VERSION;
 const PAGE = ["./", "index.html", "style.css", "unit.js", "feed.js", "body.py",
-  "micropython.mjs", "micropython.wasm", "firmware/files.json", "load.json", "manifest.webmanifest",
+  "micropython.mjs", "micropython.wasm", "firmware/files.json", "load.json", "words.json",
+  "manifest.webmanifest",
   "icons/icon-192.png", "icons/icon-512.png"];
 
 self.addEventListener("install", (event) => {

@@ -235,7 +235,7 @@ function takeOver() {
   }
   asking = true;
   notice("waiting");
-  $("notice-text").textContent = "Asking the other tab to let this game go\u2026";
+  $("notice-text").textContent = say("page.notice.asking");
   $("take-over").hidden = true;
   if (channel) channel.postMessage({ type: "let-go" });
   setTimeout(() => {
@@ -271,15 +271,13 @@ if (channel) {
   };
 }
 
-const NOTICES = {
-  waiting: "This game is open in another tab or window of this browser. One tab at a time " +
-    "runs it, so that no payment is lost between them. It starts here when the other one " +
-    "closes, or now if you take it over.",
-  moved: "This game is now played in another tab or window of this browser. This tab stopped, " +
-    "so that the two never take payments for the same game: nothing was lost.",
-  taken: "Another tab or window of this browser took this game over. This tab stopped, so " +
-    "that the two never take payments for the same game.",
-};
+// A sentence of the page's own (firmware/desktop/words.py's page.*, in TEXTS: words.json
+// before the unit runs, the unit's set_lang after), its {fields} filled.
+function say(id, fields) {
+  let text = TEXTS[id] || id;
+  for (const k of Object.keys(fields || {})) text = text.split("{" + k + "}").join(fields[k]);
+  return text;
+}
 
 // A name out of GAME_NAME: said, and nothing started (no lock, no key read or written).
 let refused = null;  // why this page runs no game (refuseGame), or null
@@ -289,9 +287,7 @@ function shortened(text) {
 }
 
 function refuseGame() {
-  return refuse("This page cannot open the game \u201c" + shortened(GAME) + "\u201d: a " +
-    "game's name (?game=NAME) is 1 to 32 small letters a\u2013z, digits or \u201c-\u201d, " +
-    "such as ?game=family. Nothing was read or kept.", "bad-game");
+  return refuse(say("page.bad-game", { name: shortened(GAME) }), "bad-game");
 }
 
 // A URL option the page cannot start with (a bad ?game=, ?seed= or ?profile=): said in words
@@ -311,7 +307,7 @@ function refuse(text, why) {
 
 function notice(why) {
   $("notice").dataset.why = why;
-  $("notice-text").textContent = NOTICES[why];
+  $("notice-text").textContent = say("page.notice." + why);
   $("take-over").hidden = false;
   $("notice").hidden = false;
 }
@@ -768,7 +764,7 @@ function progress(n) {
   const frac = loadTotal ? Math.min(1, loaded / loadTotal) : 0;
   $("load-bar").value = frac;
   $("load-text").textContent = frac < 1
-    ? "Loading the unit\u2026 " + Math.floor(frac * 100) + " %" : "Starting the unit\u2026";
+    ? say("page.loading", { n: Math.floor(frac * 100) }) : say("page.starting");
 }
 
 async function fetchBytes(path) {
@@ -906,6 +902,7 @@ function speak(info) {
   TEXTS = info.texts;
   document.documentElement.lang = info.lang;
   $("lang").value = info.lang;
+  $("take-over").textContent = say("page.take-over");
   for (const el of document.querySelectorAll("[data-say]")) {
     el.textContent = TEXTS[el.dataset.say];
   }
@@ -920,21 +917,32 @@ globalThis.bank = {
   firstDisplayMs: () => firstDisplay,
   act: (op, a, b) => { act(op, a, b); return view; },
 };
-function begin() {
+// The page's own sentences in the language it speaks, before its unit runs (web/build.py).
+async function firstWords() {
+  const lang = chosenLang().toLowerCase().startsWith("fr") ? "fr" : "en";
+  try {
+    TEXTS = (await fetch("words.json").then((r) => r.json()))[lang] || {};
+  } catch (e) { /* none: each sentence is its id until the unit speaks */ }
+  document.documentElement.lang = lang;
+  $("take-over").textContent = say("page.take-over");
+  $("load-text").textContent = say("page.loading", { n: 0 });
+}
+
+async function begin() {
+  await firstWords();
   if (!GAME_NAME.test(GAME)) return refuseGame();
   const seed = params.get("seed");
   if (seed !== null && !/^[0-9]{1,9}$/.test(seed)) {
-    return refuse("This page cannot start with ?seed=" + shortened(seed) + ": a seed is a " +
-      "whole number of 1 to 9 digits, such as ?seed=7. Nothing was read or kept.", "bad-option");
+    return refuse(say("page.bad-seed", { seed: shortened(seed) }), "bad-option");
   }
-  const ready = start().then(() => true, (e) => {
+  return start().then(() => true, (e) => {
     if (refused) throw e;  // a URL option refused: said already, where the notices are
-    $("load-text").textContent = "The unit could not start: " + e;
+    $("load-text").textContent = say("page.failed", { why: e });
     $("loading").classList.add("failed");
     console.error(e);
     throw e;
   });
-  ready.catch(() => {});  // said on the page (a failure logged above): no unhandled rejection
-  return ready;
 }
 globalThis.bank.ready = begin();
+// Said on the page (a failure logged above): no unhandled rejection in the console.
+globalThis.bank.ready.catch(() => {});

@@ -258,6 +258,28 @@ TEXTS = {
         "page.name-for": "Name for card {n} (empty: none)",
         "page.bad-profile": ("This page cannot start with ?profile={profile}: the money is one "
                              "of {names}, such as ?profile=classic. Nothing was changed."),
+        # What the page says before its unit runs (web/build.py puts the page.* ones in
+        # words.json, which the page reads first).
+        "page.bad-game": ("This page cannot open the game \u201c{name}\u201d: a game's name "
+                          "(?game=NAME) is 1 to 32 small letters a\u2013z, digits or "
+                          "\u201c-\u201d, such as ?game=family. Nothing was read or kept."),
+        "page.bad-seed": ("This page cannot start with ?seed={seed}: a seed is a whole number of "
+                          "1 to 9 digits, such as ?seed=7. Nothing was read or kept."),
+        "page.loading": "Loading the unit\u2026 {n} %",
+        "page.starting": "Starting the unit\u2026",
+        "page.failed": "The unit could not start: {why}",
+        "page.notice.waiting": ("This game is open in another tab or window of this browser. One "
+                                "tab at a time runs it, so that no payment is lost between them. "
+                                "It starts here when the other one closes, or now if you take it "
+                                "over."),
+        "page.notice.moved": ("This game is now played in another tab or window of this browser. "
+                              "This tab stopped, so that the two never take payments for the "
+                              "same game: nothing was lost."),
+        "page.notice.taken": ("Another tab or window of this browser took this game over. This "
+                              "tab stopped, so that the two never take payments for the same "
+                              "game."),
+        "page.notice.asking": "Asking the other tab to let this game go\u2026",
+        "page.take-over": "Play here instead",
         "page.lang": "Language",
         "deal.idle": "idle",
         "deal.run": "running",
@@ -565,6 +587,31 @@ TEXTS = {
         "page.bad-profile": ("Cette page ne peut pas d\u00e9marrer avec ?profile={profile} : "
                              "la monnaie est l'une de {names}, par exemple ?profile=classic. "
                              "Rien n'a \u00e9t\u00e9 chang\u00e9."),
+        "page.bad-game": ("Cette page ne peut pas ouvrir la partie \u00ab {name} \u00bb : le nom "
+                          "d'une partie (?game=NOM) a de 1 \u00e0 32 lettres minuscules a\u2013z, "
+                          "chiffres ou \u00ab - \u00bb, par exemple ?game=famille. Rien n'a "
+                          "\u00e9t\u00e9 lu ni gard\u00e9."),
+        "page.bad-seed": ("Cette page ne peut pas d\u00e9marrer avec ?seed={seed} : une graine "
+                          "est un nombre entier de 1 \u00e0 9 chiffres, par exemple ?seed=7. "
+                          "Rien n'a \u00e9t\u00e9 lu ni gard\u00e9."),
+        "page.loading": "Chargement de l'appareil\u2026 {n} %",
+        "page.starting": "D\u00e9marrage de l'appareil\u2026",
+        "page.failed": "L'appareil n'a pas pu d\u00e9marrer : {why}",
+        "page.notice.waiting": ("Cette partie est ouverte dans un autre onglet ou une autre "
+                                "fen\u00eatre de ce navigateur. Un seul onglet \u00e0 la fois la "
+                                "joue, pour qu'aucun paiement ne se perde entre eux. Elle "
+                                "d\u00e9marre ici quand l'autre se ferme, ou tout de suite si "
+                                "vous la reprenez."),
+        "page.notice.moved": ("Cette partie se joue maintenant dans un autre onglet ou une autre "
+                              "fen\u00eatre de ce navigateur. Cet onglet s'est arr\u00eat\u00e9, "
+                              "pour que les deux ne prennent jamais de paiements pour la "
+                              "m\u00eame partie : rien n'a \u00e9t\u00e9 perdu."),
+        "page.notice.taken": ("Un autre onglet ou une autre fen\u00eatre de ce navigateur a "
+                              "repris cette partie. Cet onglet s'est arr\u00eat\u00e9, pour que "
+                              "les deux ne prennent jamais de paiements pour la m\u00eame "
+                              "partie."),
+        "page.notice.asking": "On demande \u00e0 l'autre onglet de laisser cette partie\u2026",
+        "page.take-over": "Jouer ici plut\u00f4t",
         "page.lang": "Langue",
         "deal.idle": "arr\u00eat\u00e9es",
         "deal.run": "en cours",

@@ -140,6 +140,18 @@ def test_a_url_option_the_page_cannot_start_with_is_said_in_words_not_a_tracebac
     assert page.send("HELLO") == [got[len("failed: "):]]  # no unit runs here
 
 
+def test_what_the_page_says_before_its_unit_runs_is_in_its_language_too(page):
+    # docs/web.md, "English and French": a refused option, said before the unit runs, in the
+    # page's language (web/build.py's words.json, firmware/desktop/words.py's sentences).
+    for query, said in (("game=G%2F&lang=fr", "Cette page ne peut pas ouvrir la partie"),
+                        ("game=x&seed=abc&lang=fr", "une graine est un nombre entier")):
+        page.drv.get("%s/?%s" % (page.origin, query))
+        got = page.drv.execute_async_script(READY)
+        assert got.startswith("failed: ") and said in got, got
+        assert page.drv.find_element("id", "notice-text").text.startswith("Cette page"), query
+        assert page.drv.execute_script("return document.documentElement.lang") == "fr"
+
+
 def test_maintenance_0_is_off_and_pot_is_read_in_any_case(page):
     page.query += "&maintenance=0&pot=ON"
     page.load()
