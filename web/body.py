@@ -325,9 +325,7 @@ def set_lang(lang):
     words.set_lang(words.lang_of(lang))
     if page is not None:
         page._log_key = None  # the log's lines said again
-    table = words.TEXTS[words.lang()]
-    texts = {k: v for k, v in table.items()
-             if k.split(".")[0] in ("page", "deal", "tone") or k in SHARED}
+    texts = words.sentences(("page.", "deal.", "tone."), SHARED)
     return json.dumps({"lang": words.lang(), "texts": texts})
 
 

@@ -112,8 +112,7 @@ def page_words():
         from desktop import words
     finally:
         sys.path.pop(0)
-    return {lang: {k: v for k, v in words.TEXTS[lang].items() if k.startswith("page.")}
-            for lang in words.LANGS}
+    return {lang: words.sentences(("page.",), (), lang) for lang in words.LANGS}
 
 
 # What the page fetches before the unit starts (unit.js): their sizes let it draw a progress

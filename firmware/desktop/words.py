@@ -708,6 +708,14 @@ def lang():
     return _lang[0]
 
 
+def sentences(kinds, also=(), lang=None):
+    """{sentence id: text} in lang (the one set when None) of a surface: the ids of the kinds
+    it speaks ("page.": page.*), and those in also. The page and the table view are given
+    theirs so."""
+    return {k: v for k, v in TEXTS[lang or _lang[0]].items()
+            if k[:k.find(".") + 1] in kinds or k in also}
+
+
 def say(sid, lang=None, **fields):
     """The sentence `sid` in `lang` (the one set when None), its {fields} filled."""
     return TEXTS[lang or _lang[0]][sid].format(**fields)

@@ -87,12 +87,7 @@ def _icons():
 
 def page_words():
     """{lang: {sentence id: text}}: what the phones' page says, in both languages."""
-    out = {}
-    for lang in words.LANGS:
-        table = words.TEXTS[lang]
-        out[lang] = {k: v for k, v in table.items() if k.startswith("table.") or
-                     k in SHARED_WORDS}
-    return out
+    return {lang: words.sentences(("table.",), SHARED_WORDS, lang) for lang in words.LANGS}
 
 
 _FILES = []
