@@ -123,13 +123,24 @@ class Phone:
     def until(self, cond, timeout=10):
         end = time.monotonic() + timeout
         while not (self.view is not None and cond(self.view)):
-            assert time.monotonic() < end, "not within %.1f s: %r" % (timeout, self.view)
+            assert time.monotonic() < end, self.late(timeout)
             self.sock.settimeout(max(0.05, end - time.monotonic()))
             try:
                 assert self.next() is not None, "the stream ended"
             except socket.timeout:
-                raise AssertionError("not within %.1f s: %r" % (timeout, self.view)) from None
+                raise AssertionError(self.late(timeout)) from None
         return self.view
+
+    def late(self, timeout):
+        """What the phone shows when it waited in vain: short enough to survive a CI log's
+        cut (a whole view with its history is tens of kilobytes)."""
+        v = self.view
+        if v is None:
+            return "not within %.1f s: no view" % timeout
+        log = v.get("log") or []
+        return "not within %.1f s: unit %s, message %s, balances %s, %d moves up to #%s" % (
+            timeout, v.get("unit"), v.get("v"), v.get("balances"), len(log),
+            log[-1]["seq"] if log else None)
 
     def close(self):
         self.sock.close()

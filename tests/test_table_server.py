@@ -37,6 +37,9 @@ class Loop:
         self.ports = ports
         self.host = host
         self.stopping = False
+        self.awake = threading.Event()  # cleared: the loop takes no turn (a loaded machine)
+        self.awake.set()
+        self.parked = threading.Event()  # ... and has stopped
         self.thread = threading.Thread(target=self.run, daemon=True)
         self.thread.start()
 
@@ -45,6 +48,10 @@ class Loop:
         watched = {}
         ready = []
         while not self.stopping:
+            if not self.awake.is_set():
+                self.parked.set()
+                self.awake.wait()
+                self.parked.clear()
             self.app.step(self.host.clock.now())
             self.app.io(ready)
             for pollable, key, want in self.ports.wants():
@@ -55,6 +62,7 @@ class Loop:
 
     def stop(self):
         self.stopping = True
+        self.awake.set()
         self.thread.join(5)
 
 
@@ -64,6 +72,7 @@ def unit():
     ports = Ports()
     client = link.attach(host, ports)
     loop = Loop(host, ports)
+    host.loop = loop
     yield host, client
     loop.stop()
 
@@ -191,6 +200,36 @@ def test_a_phone_hears_the_whole_game_then_each_change_and_pings(served):
     assert view["shown"]["4"] == "15 M"
     kind, data = next(phone)
     assert kind == "ping"  # nothing moved for a ping's time: the phone still hears it
+
+
+def test_the_table_waits_out_a_slow_turn_of_its_own_units_loop(unit, monkeypatch):
+    """A reply from the simulator's own loop that comes later than a unit over a wire would be
+    waited for is not a lost unit: the phones keep the game live, and hear the next move. (The
+    line is given once per loop: a table that let it go would say "gone" until a restart.)"""
+    host, client = unit
+    monkeypatch.setattr(follow.LineClient, "timeout", 0.05)
+    table = Table(ping_ms=200)
+    given = [client]
+    feed = follow.Follower(table, lambda: given.pop() if given else (_ for _ in ()).throw(
+        follow.Lost("once")), poll_ms=10).start()
+    try:
+        _until(lambda: table.whole()["unit"] == "live")
+        host.loop.awake.clear()
+        assert host.loop.parked.wait(5)
+        time.sleep(0.15)  # the table's polls wait three times as long as a wire's reply would
+        host.unit.set_balance(2, 20000000, via="serial")
+        host.loop.awake.set()
+        _until(lambda: table.whole()["balances"].get("2") == 20000000)
+        assert table.whole()["unit"] == "live"
+    finally:
+        feed.stop()
+
+
+def _until(cond):
+    deadline = time.monotonic() + 5
+    while not cond():
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
 
 
 def test_no_more_phones_than_the_table_takes(served):

@@ -62,19 +62,20 @@ def ask(client, command):
 class LineClient:
     """The protocol over a socket: `ask(command)` -> (ok, payload), the events that came
     before the reply kept for `next_event(timeout)` -> (type, data) or None. Lost when the
-    socket goes, or no reply comes within `timeout` seconds."""
+    socket goes, or no reply comes within `timeout` seconds (None: however long it takes)."""
 
-    def __init__(self, sock, timeout=5.0):
+    timeout = 5.0
+
+    def __init__(self, sock):
         self.sock = sock
-        self.timeout = timeout
         self.buf = b""
         self.events = collections.deque()
 
     def _line(self, timeout):
-        end = time.monotonic() + timeout
+        end = None if timeout is None else time.monotonic() + timeout
         while b"\n" not in self.buf:
-            left = end - time.monotonic()
-            if left <= 0:
+            left = None if end is None else end - time.monotonic()
+            if left is not None and left <= 0:
                 return None
             try:
                 ready, _, _ = select.select([self.sock], [], [], left)

@@ -34,6 +34,14 @@ class ReadOnly:
         return self.proto.drain()
 
 
+class OwnLine(LineClient):
+    """The table's end: the loop that answers it is this process's own, so a reply waits as
+    long as it takes. A slow turn (a machine under load) is not a lost unit, and a line
+    taken for lost could never be given again (one per loop)."""
+
+    timeout = None
+
+
 def attach(host, ports):
     """A read-only line from the table to host's unit: its unit end served by `ports` (the
     body's loop), its other end returned as a LineClient for the table's Follower."""
@@ -41,4 +49,4 @@ def attach(host, ports):
     link = headless.client(host, mine, http_guard=False, wrap=ReadOnly)
     link.internal = True  # not one of the TCP clients MAX_CLIENTS counts
     ports.links.append(link)
-    return LineClient(theirs)
+    return OwnLine(theirs)
