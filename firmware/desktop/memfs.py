@@ -18,11 +18,13 @@ class MemFile:
         self.buf.extend(data)
         return len(data)
 
-    def readline(self):
+    def readline(self, most=-1):
         buf = self.buf
         i = self.pos
         j = buf.find(b"\n", i) + 1  # to the line end, or (none) to the end of the file
         self.pos = j if j else max(i, len(buf))
+        if 0 <= most < self.pos - i:
+            self.pos = i + most
         return bytes(buf[i:self.pos])
 
     def read(self, n):

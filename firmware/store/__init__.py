@@ -14,9 +14,9 @@ import time
 from brain import games, profiles
 from brain.ledger import CARDS, POT, apply
 import jsonw
-from store.slot import (CORRUPT, GAME, MARK_NAME, MARK_TEXT, NAME_FILES, SLOT_NAMES, VALID,
-                        VERSION, Slot, chunks, crc32, kept_game, line, night_head, night_words,
-                        payload, rec_payload, write)
+from store.slot import (CORRUPT, GAME, LINE_MAX, MARK_NAME, MARK_TEXT, NAME_FILES, SLOT_NAMES,
+                        VALID, VERSION, Slot, chunks, crc32, kept_game, line, night_head,
+                        night_words, payload, rec_payload, write)
 
 
 class OsFS:
@@ -402,7 +402,7 @@ class FileStore:
             except OSError:
                 continue
             try:
-                raw = f.readline()
+                raw = f.readline(LINE_MAX)
             except OSError:
                 raw = b""
             finally:

@@ -19,6 +19,9 @@ MARK_TEXT = b"bank-unit store v1\n"
 NAME_FILES = ("bank.n0", "bank.n1")
 GAME = "game."
 CUT, CORRUPT, VALID = range(3)  # a slot missing or cut while written is no damage
+# Longer than any line written (a header is under 1 KB): a longer one is damage, and is never
+# read whole into a heap that may not hold it.
+LINE_MAX = 2048
 
 
 def line(payload):
@@ -163,8 +166,10 @@ class Slot:
     def read(self, f):
         """A checkpoint line that does not read costs the checkpoint's log (the header's
         balances stand in); a journal line that does not read ends the slot (damage)."""
-        raw = f.readline()
+        raw = f.readline(LINE_MAX)
         if not raw.endswith(b"\n"):
+            if len(raw) == LINE_MAX:
+                self.state = CORRUPT
             return  # the checkpoint was cut while it was written
         p = payload(raw)
         try:
@@ -203,8 +208,10 @@ class Slot:
         last = 0
         good = True
         for _ in range(n):
-            raw = f.readline()
+            raw = f.readline(LINE_MAX)
             if not raw.endswith(b"\n"):
+                if len(raw) == LINE_MAX:
+                    self.state = CORRUPT
                 return
             p = payload(raw)
             try:
@@ -227,7 +234,7 @@ class Slot:
         self.state = VALID
         self.clean = True
         while True:
-            raw = f.readline()
+            raw = f.readline(LINE_MAX)
             if not raw:
                 return
             whole = raw.endswith(b"\n")
@@ -236,7 +243,7 @@ class Slot:
             # to a full flash) and its CRC reads; unless the newline reads as another byte (a
             # bit flip): then the line stands and the flip is damage.
             p = payload(raw if whole else raw[:-1])
-            if p is None and not whole:
+            if p is None and not whole and len(raw) < LINE_MAX:
                 self.clean = False  # nothing may follow a cut line
                 return
             ok = p is not None and self._line(p)

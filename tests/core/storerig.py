@@ -35,12 +35,14 @@ class FaultFile:
     def close(self):
         self.fs.step("close", self.path)
 
-    def readline(self):
+    def readline(self, most=-1):
         buf = self.fs.files[self.path]
         i = self.pos
         j = buf.find(b"\n", i) + 1  # to the line end, or (none) to the end of the file
         if j == 0:
             j = max(i, len(buf))
+        if 0 <= most < j - i:
+            j = i + most  # as MicroPython's and CPython's files read: at most that many
         self.pos = j
         return bytes(buf[i:j])
 

@@ -254,6 +254,23 @@ def test_a_journal_line_whose_balances_do_not_add_up_is_damage_and_the_lines_bef
     assert status == "damaged" and led.bal == first
 
 
+def test_a_tail_longer_than_any_line_written_is_damage_and_the_game_before_it_stands():
+    # A cut append is at most one line's worth: 64 KB after the last whole line is no cut but
+    # damage (Err5), and it is never read whole (a Pico's heap would not hold a megabyte).
+    files, path, first, second, history = _two_moves()
+    for junk in (b"7" * 65536, b"7" * 65536 + b"\n"):
+        img = copy_files(files)
+        img[path] = bytearray(bytes(files[path]) + junk)
+        led, status = _boot(img)
+        assert status == "damaged" and led.ready, status
+        assert led.bal == second and led.seq == J + 4
+    for cut in (1, 30):  # a cut append, by contrast, is no damage
+        img = copy_files(files)
+        img[path] = bytearray(bytes(files[path]) + b"7" * cut)
+        led, status = _boot(img)
+        assert status == "ok" and led.bal == second
+
+
 def test_a_header_whose_balances_are_no_whole_numbers_or_do_not_fold_is_no_copy_of_ours():
     from store.slot import line, payload
 

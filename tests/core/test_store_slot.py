@@ -48,7 +48,7 @@ def test_a_slot_too_big_for_ram_is_unreadable_and_the_other_slot_is_used():
         def open(self, path, mode):
             f = FaultFS.open(self, path, mode)
             if path == big:
-                def readline():
+                def readline(*most):
                     raise MemoryError()
                 f.readline = readline
             return f
