@@ -161,9 +161,9 @@ class PicoWindow(Worded, KeyNotes, UnitDrawing, Inputs, UnitSize):
         self._after = self.root.after(self.session.ms_to_change(), self._wake)
 
     def _wake(self):
-        self._after = None
-        self._flush_releases()
-        self.refresh()
+        self._after = self._waits_for_releases(self._wake)
+        if self._after is None:
+            self.refresh()
 
     def close(self):
         self.session.close()

@@ -205,9 +205,9 @@ class Window(Words, Worded, BankerPanel, LargeDisplay, UnitDrawing, Inputs, Wind
             self._after = self.root.after(max(1, ms), self._wake)
 
     def _wake(self):
-        self._after = None
-        self._flush_releases()
-        self.refresh()
+        self._after = self._waits_for_releases(self._wake)
+        if self._after is None:
+            self.refresh()
 
     # -- running -------------------------------------------------------------------------------
 

@@ -101,8 +101,16 @@ class Inputs:
         if pending is not None:
             self.release(key, pending[1])
 
+    def _waits_for_releases(self, wake):
+        """A timer fell due while a release waits out its grace: it waits too (the id of its
+        call again), so an autorepeat's release, its press right behind it, is never taken
+        for a key let go, and a hold is timed from the key's true release. None: none waits."""
+        if not self._pending_up:
+            return None
+        return self.root.after(RELEASE_GRACE_MS, wake)
+
     def _flush_releases(self):
-        # A timer is due while a release waits out its grace: the release happened first.
+        # The window loses the keyboard while a release waits out its grace: it happened.
         for key in list(self._pending_up):
             aid, _now = self._pending_up[key]
             self.root.after_cancel(aid)

@@ -128,6 +128,24 @@ def test_hold_c_three_seconds_is_a_new_game_b11(win):
     assert win.shown()[:3] == ("15", False, True)
 
 
+def test_deal_held_on_the_keyboard_toggles_maintenance_and_starts_no_deal_b13(win):
+    # X autorepeat sends a release and a press at once, 25 times a second; a timer of the
+    # window's falling due between the two (its hold countdown, the red light) is no release.
+    for turn in (True, False):
+        win.root.event_generate("<KeyPress>", keysym="d")
+        win.root.update()
+        for _ in range(8):
+            advance(win, 400)
+            win.root.event_generate("<KeyRelease>", keysym="d")
+            win._wake()  # the timer due between the repeat's release and its press
+            win.root.event_generate("<KeyPress>", keysym="d")
+            win.root.update()
+        win.root.event_generate("<KeyRelease>", keysym="d")
+        settle(win)
+        assert win.unit.maintenance is turn
+        assert win.unit.deal_phase() == "idle"
+
+
 def test_short_c_by_mouse_undoes_b10(win):
     drag(win, 1, "L")
     for k in ("1", "0", "0", "K", "+"):
