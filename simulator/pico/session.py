@@ -27,6 +27,7 @@ import time
 from simulator.pico import machine
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+STOCK = os.path.join(os.path.dirname(REPO), "shared", "pico")  # stock images beside a checkout
 UF2_MAGIC = (0x0A324655, 0x9E5D5157)
 
 
@@ -44,6 +45,17 @@ def default_image():
     finally:
         sys.path.pop(0)
     return uf2.find()
+
+
+def image_path(image):
+    """image as given, or a bare name (RPI_PICO-v1.25.0.uf2) found among the stock images
+    beside the checkout; NoImage, saying where it was looked for, when neither is a file."""
+    if os.path.isfile(image):
+        return image
+    stock = os.path.join(STOCK, image)
+    if os.path.basename(image) == image and os.path.isfile(stock):
+        return stock
+    raise NoImage("no such image: %s (neither a file nor one of %s)" % (image, STOCK))
 
 
 def payload(path):
@@ -120,8 +132,7 @@ def start(image=None, vbus=True, kept=None, kept_path=None, rfid=False):
         if image is None:
             raise NoImage("no image to run: name one (--pico IMAGE.uf2), or build the unit's "
                           "own with make uf2")
-    if not os.path.isfile(image):
-        raise NoImage("no such image: %s" % image)
+    image = image_path(image)
     data = payload(image)
     frozen = b"brain/unit.py" in data  # the frozen modules' names: the firmware is in it
     try:
