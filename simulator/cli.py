@@ -15,7 +15,7 @@ def main(argv):
     try:
         opts = options.parse(argv)
     except options.UsageError as e:
-        sys.stderr.write("simulator: %s\n%s" % (e, options.USAGE))
+        sys.stderr.write(options.refused(e))
         return 2
     if opts.help:
         sys.stdout.write(options.USAGE)

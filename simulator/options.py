@@ -68,6 +68,13 @@ class UsageError(Exception):
     pass
 
 
+def refused(why):
+    """What a refused command line prints: why, then the synopsis (the whole help would
+    scroll the one line that matters away)."""
+    return "simulator: %s\n%s\n(python -m simulator --help says what each option does)\n" % (
+        why, USAGE.split("\n\n")[0])
+
+
 def parse(argv):
     o = Options()
     args = list(argv)

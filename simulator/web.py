@@ -230,7 +230,8 @@ def main(argv):
     try:
         port, host, lan, want_help = parse(argv)
     except WebUsageError as e:
-        sys.stderr.write("simulator: %s\n%s" % (e, USAGE))
+        sys.stderr.write("simulator: %s\n%s(python -m simulator --help says what each option "
+                         "does)\n" % (e, USAGE))
         return 2
     if want_help:
         from simulator import options

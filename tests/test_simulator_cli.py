@@ -112,6 +112,10 @@ def test_usage_errors():
         p = stdio(b"", *args)
         assert p.returncode == 2, args
         assert p.stderr.startswith(b"simulator: "), p.stderr
+        # why (with the choices, or then the synopsis): short, the why stays on the screen
+        said = p.stderr.decode().splitlines()
+        assert len(said) == 1 or said[1].startswith("usage: python -m simulator") and \
+            len(said) <= 8 and "--help" in said[-1], said
     assert stdio(b"", "--help").stdout.startswith(b"usage: python -m simulator")
 
 
