@@ -27,7 +27,6 @@ import time
 from simulator.pico import machine
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-STOCK = os.path.join(os.path.dirname(REPO), "shared", "pico")  # stock images beside a checkout
 UF2_MAGIC = (0x0A324655, 0x9E5D5157)
 
 
@@ -35,27 +34,21 @@ class NoImage(ValueError):
     """No image to run, or not one this can run (one line)."""
 
 
-def default_image():
-    """The image `make uf2` left in build/uf2/, or None."""
+def _tool(name):
+    """A module of tools/ (uf2, deploy): the build's own code, not a copy."""
+    import importlib
     import sys
 
     sys.path.insert(0, os.path.join(REPO, "tools"))
     try:
-        import uf2
+        return importlib.import_module(name)
     finally:
         sys.path.pop(0)
-    return uf2.find()
 
 
-def image_path(image):
-    """image as given, or a bare name (RPI_PICO-v1.25.0.uf2) found among the stock images
-    beside the checkout; NoImage, saying where it was looked for, when neither is a file."""
-    if os.path.isfile(image):
-        return image
-    stock = os.path.join(STOCK, image)
-    if os.path.basename(image) == image and os.path.isfile(stock):
-        return stock
-    raise NoImage("no such image: %s (neither a file nor one of %s)" % (image, STOCK))
+def default_image():
+    """The image `make uf2` left in build/uf2/, or None."""
+    return _tool("uf2").find()
 
 
 def payload(path):
@@ -92,13 +85,7 @@ def firmware_files(data):
     data: modules compiled by mpy-cross where the image imports what it writes (MicroPython
     1.23 and later read .mpy 6.3), else the sources, which the emulated chip then compiles at
     every start (about a minute of wall time)."""
-    import sys
-
-    sys.path.insert(0, os.path.join(REPO, "tools"))
-    try:
-        import deploy
-    finally:
-        sys.path.pop(0)
+    deploy = _tool("deploy")
     import shutil
     import tempfile
 
@@ -132,7 +119,8 @@ def start(image=None, vbus=True, kept=None, kept_path=None, rfid=False):
         if image is None:
             raise NoImage("no image to run: name one (--pico IMAGE.uf2), or build the unit's "
                           "own with make uf2")
-    image = image_path(image)
+    if not os.path.isfile(image):
+        raise NoImage("no such image: %s" % image)
     data = payload(image)
     frozen = b"brain/unit.py" in data  # the frozen modules' names: the firmware is in it
     try:
