@@ -7,7 +7,18 @@ characters: MicroPython's json reads no surrogate pair back into one character.
 """
 
 
+def _plain(s, utf8):
+    for c in s:
+        o = ord(c)
+        if c == '"' or c == "\\" or o < 0x20 or (0x7F <= o and not (utf8 and o >= 0xA0)):
+            return False
+    return True
+
+
 def _str(s, out, utf8=False):
+    if _plain(s, utf8):  # most are: one piece, not one a character (LOG 200's list, a heap's)
+        out.append('"' + s + '"')
+        return
     out.append('"')
     for c in s:
         o = ord(c)
@@ -48,14 +59,13 @@ def _write(v, out, utf8=False):
             _write(x, out, utf8)
         out.append("}")
     elif isinstance(v, list):
-        out.append("[")
-        first = True
+        # Each item joined on its own: a long list is as many pieces as items, not as words.
+        parts = []
         for x in v:
-            if not first:
-                out.append(", ")
-            first = False
-            _write(x, out, utf8)
-        out.append("]")
+            piece = []
+            _write(x, piece, utf8)
+            parts.append("".join(piece))
+        out.append("[" + ", ".join(parts) + "]")
     elif isinstance(v, dict):  # keys whose order does not matter: sorted
         _write(tuple((k, v[k]) for k in sorted(v)), out, utf8)
     else:

@@ -131,6 +131,23 @@ def test_an_empty_state_folder_name_is_refused_not_a_game_kept_nowhere(interp):
         assert p.stdout == b"", args
 
 
+def test_a_long_log_after_a_batch_of_moves_is_answered_alike_on_both_interpreters():
+    # A host that sends a game's worth of lines at once, then LOG 200: MicroPython's default
+    # heap wrote LOG's reply a character at a time into one list, ran out, and the simulator
+    # died with the replies of moves already made unsent.
+    data = b"INSERT L 1\n" + b"KEY 10K + C\n" * 150 + b"LOG 200\nBALANCES\n"
+    got = []
+    for interp in INTERPRETERS:
+        p = subprocess.run([interp, "-m", "simulator", "--headless", "--stdio"], input=data,
+                           capture_output=True, cwd=ROOT, timeout=120)
+        assert p.returncode == 0, (interp, p.stderr[-300:])
+        lines = p.stdout.decode().splitlines()
+        assert len(lines) == 153 and len(json.loads(lines[-2][3:])) == 200, interp
+        assert json.loads(lines[-1][3:])["1"] == 15000000  # each move undone, as the keys said
+        got.append(p.stdout)
+    assert len(set(got)) == 1
+
+
 def test_stdio_exits_at_end_of_input():
     # No final newline: the last line was never finished, so it is no command (docs/protocol.md)
     p = stdio(b"STATE\nHELLO", "--virtual-clock")
