@@ -468,6 +468,7 @@ class Unit:
         if rec is not None and (rec[FROM] == card or rec[TO] == card):
             self._undoable = None  # B10: undo needs the cards still in
         if not self.power:
+            self._no_error()  # a card movement ends the last refusal, awake or not
             self.rev += 1  # a removal does not wake the unit
             return None
         self._input(now, True)

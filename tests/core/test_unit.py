@@ -602,6 +602,17 @@ def test_b16_removal_does_not_wake():
     assert not r.unit.power and r.unit.slots["L"] is None
 
 
+def test_b16_a_removal_while_off_ends_the_last_refusal_as_any_card_movement():
+    r = Rig()
+    r.insert("R", 2)
+    r.press("20M-")  # B8: more than card 2 holds
+    assert r.unit.error == "insufficient-funds"
+    r.advance(60000)
+    assert not r.unit.power and r.unit.error == "insufficient-funds"
+    r.remove("R")
+    assert not r.unit.power and r.unit.error is None
+
+
 def test_b18_tones_are_named_and_distinct():
     from brain import tones
 
