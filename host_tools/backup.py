@@ -13,7 +13,7 @@ import datetime
 import json
 
 from . import rules
-from .errors import EXIT_OK, CommandError, Failed, UsageError
+from .errors import EXIT_OK, CommandError, Failed, ProtocolError, UsageError
 from .out import CARDS, VOLUMES, balances_or_none, money, names_of, no_game, say
 from .rules import name_problem
 from .wire import printable
@@ -48,7 +48,7 @@ def take(bank):
     except CommandError as exc:
         if exc.code != "unknown-command":
             raise
-    return doc
+    return check(doc, "%s's answers" % bank.name, ProtocolError)
 
 
 def write(doc, path):
@@ -73,46 +73,52 @@ def load(path):
         raise UsageError("%s is not a JSON file: %s" % (path, exc)) from None
     except RecursionError:
         raise UsageError("%s is not a bank backup: JSON nested too deep" % path) from None
+    return check(doc, path)
+
+
+def check(doc, path, bad=UsageError):
+    """doc, checked whole by the unit's own rules (rules.py), or bad saying what is wrong with
+    it (path: whose words they are). take() checks what it was told by the same rules: a
+    backup that restore would refuse is never written."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise UsageError("%s is not a bank backup (no \"format\": \"bank-backup\")" % path)
+        raise bad("%s is not a bank backup (no \"format\": \"bank-backup\")" % path)
     version = doc.get("version", VERSION)
     if isinstance(version, bool) or version != VERSION:
-        raise UsageError("%s is a bank backup of version %s, not %d, the one this tool reads"
-                         % (path, printable(str(version))[:20], VERSION))
+        raise bad("%s is a bank backup of version %s, not %d, the one this tool reads"
+                  % (path, printable(str(version))[:20], VERSION))
     ledger, profiles = rules.need("restoring a backup")
     balances = doc.get("balances")
     if not isinstance(balances, dict) or sorted(balances) != list(CARDS):
-        raise UsageError("%s: \"balances\" must give cards 1-6" % path)
+        raise bad("%s: \"balances\" must give cards 1-6" % path)
     profile = profiles.get(doc.get("profile"))
     if profile is None:
-        raise UsageError("%s: \"profile\" must be one of %s" % (path, ", ".join(profiles.NAMES)))
+        raise bad("%s: \"profile\" must be one of %s" % (path, ", ".join(profiles.NAMES)))
     for card in CARDS:
         amount = balances[card]
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
-            raise UsageError("%s: balance of card %s is not a whole amount >= 0" % (path, card))
+            raise bad("%s: balance of card %s is not a whole amount >= 0" % (path, card))
         if amount > ledger.MOST:
-            raise UsageError("%s: balance of card %s is past %s, the most a balance holds"
-                             % (path, card, money(ledger.MOST)))
+            raise bad("%s: balance of card %s is past %s, the most a balance holds"
+                      % (path, card, money(ledger.MOST)))
         if amount % profile.resolution:
-            raise UsageError("%s: balance of card %s is not a multiple of %s, as every amount "
-                             "of the %s profile is" % (path, card, money(profile.resolution),
-                                                       profile.name))
+            raise bad("%s: balance of card %s is not a multiple of %s, as every amount of the "
+                      "%s profile is" % (path, card, money(profile.resolution), profile.name))
     pot = doc.get("pot")
     if pot is not None and (isinstance(pot, bool) or not isinstance(pot, int) or pot < 0
                             or pot > ledger.MOST or pot % profile.resolution):
-        raise UsageError("%s: \"pot\" is not a whole amount >= 0 of the %s profile" % (
+        raise bad("%s: \"pot\" is not a whole amount >= 0 of the %s profile" % (
             path, profile.name))
     volume = doc.get("volume")
     if volume is not None and (type(volume) is not int or volume not in VOLUMES):
-        raise UsageError("%s: \"volume\" must be 0, 1 or 2" % path)
+        raise bad("%s: \"volume\" must be 0, 1 or 2" % path)
     names = doc.get("names") or {}
     if not isinstance(names, dict) or not set(names) <= set(CARDS):
-        raise UsageError("%s: \"names\" must map cards 1-6 to names" % path)
+        raise bad("%s: \"names\" must map cards 1-6 to names" % path)
     for card, name in sorted(names.items()):
         problem = name_problem(name) if isinstance(name, str) else (
             None if name is None else "a name is text")
         if problem:
-            raise UsageError("%s: the name of card %s: %s" % (path, card, problem))
+            raise bad("%s: the name of card %s: %s" % (path, card, problem))
     doc["names"] = names
     return doc
 

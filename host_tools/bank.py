@@ -30,6 +30,9 @@ from .link import close_socket_quickly, open_port, resolve_port
 from .out import balances_or_none, names_of, refusal
 from .wire import KEYS, Event, Reply, parse_event, parse_reply, printable, split_keys
 
+# A unit's longest reply (BACKUP, LOG 200) is some 40 KB: a line past this is no reply.
+MAX_REPLY = 256 * 1024
+
 __all__ = ["Bank", "Event", "Reply", "KEYS", "parse_event", "parse_reply", "printable",
            "split_keys"]
 
@@ -156,6 +159,10 @@ class Bank:
                 raw = bytes(self._buf[:nl])
                 del self._buf[: nl + 1]
                 return raw.replace(b"\r", b"").decode("utf-8", "replace")
+            if len(self._buf) > MAX_REPLY:
+                raise ProtocolError("%s sent a line of over %d bytes, longer than any reply "
+                                    "(is this a bank unit running protocol 1?)"
+                                    % (self.name, MAX_REPLY))
             if time.monotonic() >= deadline:
                 return None
             try:
@@ -201,9 +208,10 @@ class Bank:
         self.send_raw(data + b"\n")
         shown = printable(data.decode("utf-8", "replace"), 60)
         wait = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + wait  # for the reply: events and blank lines use it up
         events = []
         while True:
-            line = self.read_line(wait)
+            line = self.read_line(max(0.0, deadline - time.monotonic()))
             if line is None:
                 raise ReplyTimeout(
                     "no reply from %s to '%s' within %.1f s" % (self.name, shown, wait)

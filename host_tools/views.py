@@ -158,7 +158,7 @@ def cmd_log(bank, args):
         writer = csv.writer(buf, lineterminator="\n")
         if names:
             head += ["from_name", "to_name"]
-        writer.writerow(head)
+        writer.writerow([_csv_safe(c) for c in head])  # a newer unit's keys are its words
         for e, after in zip(entries, every, strict=True):
             row = [_cell(e.get(c)) for c in flat] + [_cell(after.get(card)) for card in CARDS]
             if names:

@@ -39,7 +39,7 @@ def parse_event(line):
     if len(parts) > 1 and parts[1].strip():
         try:
             data = json.loads(parts[1])
-        except ValueError:
+        except (ValueError, RecursionError):  # a nesting too deep to read is no event either
             raise ProtocolError(
                 "unparseable event line from the unit: '%s'" % printable(line)
             ) from None
@@ -53,7 +53,7 @@ def parse_reply(line, events=(), command=""):
     if line.startswith("OK "):
         try:
             payload = json.loads(line[3:])
-        except ValueError:
+        except (ValueError, RecursionError):  # nesting too deep to read: no reply of a unit's
             payload = _BAD
         if payload is not _BAD:
             return Reply(line, True, payload, None, None, list(events))

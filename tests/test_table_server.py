@@ -265,3 +265,13 @@ def test_the_secret_is_kept_with_the_game_and_new_without_one(tmp_path):
         f.write("../../etc\n")  # not a secret the server made: a new one
     b = server.kept_secret(str(tmp_path))
     assert b != a and re.fullmatch(r"[\w-]{16,}", b)
+
+
+def test_a_line_nested_too_deep_to_read_is_a_unit_lost_not_a_follower_dead():
+    # The phones are told the unit is gone (and it is followed again), never left "live" with
+    # what a dead follower last read.
+    deep = "[" * 5000 + "]" * 5000
+    for bad in (lambda: follow.event_line("! tone " + deep), lambda: follow.reply("OK " + deep)):
+        with pytest.raises(follow.Lost):
+            bad()
+

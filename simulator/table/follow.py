@@ -18,6 +18,7 @@ phone does, and nothing here, reaches a command that changes the unit.
 import collections
 import json
 import select
+import sys
 import threading
 import time
 
@@ -36,7 +37,7 @@ def reply(line):
     if line.startswith("OK "):
         try:
             return True, json.loads(line[3:])
-        except ValueError:
+        except (ValueError, RecursionError):
             raise Lost("a reply that does not parse: %r" % line[:80]) from None
     if line.startswith("ERR"):
         return False, (line.split(" ") + [""])[1]
@@ -48,7 +49,7 @@ def event_line(line):
     parts = line[2:].split(" ", 1)
     try:
         return parts[0], json.loads(parts[1]) if len(parts) > 1 else None
-    except ValueError:
+    except (ValueError, RecursionError):
         raise Lost("an event that does not parse: %r" % line[:80]) from None
 
 
@@ -185,6 +186,9 @@ class Follower:
                     self._follow(self.client)
                 except Lost:
                     pass
+                except Exception as e:  # noqa: BLE001 - whatever a unit says, phones are told
+                    sys.stderr.write("table: the unit's line failed (%s: %s); following it "
+                                     "again\n" % (type(e).__name__, str(e)[:120]))
                 finally:
                     self.client.close()
                     self.client = None

@@ -2,6 +2,7 @@
 
 import socket
 import threading
+import time
 
 HELLO = ('OK {"device": "bank-unit", "firmware": "fake", "protocol": 1, "profile": "world", '
          '"store": "ok"}')
@@ -48,7 +49,9 @@ class FakeUnit:
                     if out is None:
                         conn.close()
                         return
-                    if out:
+                    if callable(out):  # it speaks on its own time: out(conn)
+                        out(conn)
+                    elif out:
                         conn.sendall(out)
         except OSError:
             return
@@ -98,6 +101,23 @@ def hello_then_garbage(line):
     if line.upper() == "HELLO":
         return HELLO.encode() + b"\n"
     return b"OK {\"1\": 15000000,\n"
+
+
+def dripping(line):
+    """A unit that answers HELLO, then, to anything else, an event line every 20 ms and never
+    a reply, for as long as the host listens (30 s at most)."""
+    if line.upper() == "HELLO":
+        return HELLO.encode() + b"\n"
+
+    def drip(conn):
+        for _ in range(1500):
+            try:
+                conn.sendall(b'! tone {"name": "click"}\n')
+            except OSError:
+                return
+            time.sleep(0.02)
+
+    return drip
 
 
 def eventful(n, then_silent=False):

@@ -7,6 +7,7 @@ import csv
 import datetime
 import io
 import json
+import time
 import os
 import signal
 import subprocess
@@ -821,6 +822,77 @@ def test_unparseable_reply(capsys, fake):
     f = fake(fakes.not_a_bank)
     code, _, err = run(capsys, "--port", f.url, "status")
     assert code == 7 and "is not a bank unit" in err
+
+
+def test_events_and_no_reply_time_out_as_no_reply(capsys, fake):
+    # The wait is for the reply: events (or blank lines) coming meanwhile do not restart it.
+    f = fake(fakes.dripping)
+    began = time.monotonic()
+    code, _, err = run(capsys, "--port", f.url, "--timeout", "0.3", "balances")
+    assert code == 6 and "to 'BALANCES' within 0.3 s" in err, err
+    assert time.monotonic() - began < 10  # the unit drips for 30 s
+
+
+@pytest.mark.parametrize("reply", [b"OK " + b"[" * 5000 + b"]" * 5000 + b"\n",
+                                   b"! tone " + b"[" * 5000 + b"]" * 5000 + b"\nOK\n"])
+def test_json_nested_too_deep_is_a_unit_that_misbehaved_not_a_traceback(capsys, fake, reply):
+    f = fake(lambda line: fakes.HELLO.encode() + b"\n" if line.upper() == "HELLO" else reply)
+    code, out, err = run(capsys, "--port", f.url, "balances")
+    assert code == 7 and err.startswith("bank: unparseable ") and err.count("\n") == 1, err
+
+
+def test_a_line_longer_than_any_reply_is_a_unit_that_misbehaved(capsys, fake):
+    f = fake(lambda line: fakes.HELLO.encode() + b"\n" if line.upper() == "HELLO" else
+             b"OK " + b"7" * 300000 + b"\n")
+    code, out, err = run(capsys, "--port", f.url, "--timeout", "60", "balances")
+    assert code == 7 and "longer than any reply" in err, err
+
+
+def test_a_newer_units_log_keys_head_the_csv_as_text_never_as_formulas(capsys, fake):
+    entry = ('{"seq": 1, "kind": "go", "from": "bank", "to": 1, "amount": 2000000, '
+             '"balances": {"1": 17000000}, "via": "key", "=HYPERLINK(\\"http://x/\\")": 1}')
+    six = '{"1": 17000000, %s}' % SIX
+
+    def unit(line):
+        word = line.upper()
+        if word == "HELLO":
+            return fakes.HELLO.encode() + b"\n"
+        if word == "STATE":
+            return fakes.STATE.encode() + b"\n"
+        if word.startswith("LOG"):
+            return b"OK [" + entry.encode() + b"]\n"
+        if word == "BALANCES":
+            return b"OK " + six.encode() + b"\n"
+        return b"ERR unknown-command\n"
+
+    code, out, err = run(capsys, "--port", fake(unit).url, "log", "--csv")
+    assert code == 0, err
+    head = next(csv.reader(io.StringIO(out)))
+    assert "'=HYPERLINK(\"http://x/\")" in head and not [c for c in head if c[:1] == "="]
+
+
+def test_a_backup_of_balances_no_unit_holds_is_refused_and_no_file_is_written(capsys, fake,
+                                                                             tmp_path):
+    # A backup that restore would refuse is worth nothing on the day it is needed.
+    for bad in ("1" + "0" * 30, "123"):
+        balances = '{"1": %s, %s}' % (bad, SIX)
+
+        def unit(line, balances=balances):
+            word = line.upper()
+            if word == "HELLO":
+                return fakes.HELLO.encode() + b"\n"
+            if word == "STATE":
+                return fakes.STATE.encode() + b"\n"
+            if word == "BALANCES":
+                return b"OK " + balances.encode() + b"\n"
+            if word.startswith("LOG"):
+                return b"OK []\n"
+            return b"ERR unknown-command\n"
+
+        path = tmp_path / "game.json"
+        code, out, err = run(capsys, "--port", fake(unit).url, "backup", path)
+        assert code == 7 and "balance of card 1" in err and err.count("\n") == 1, err
+        assert not path.exists()
 
 
 def test_unit_gone_mid_command(capsys, fake):
