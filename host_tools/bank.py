@@ -28,7 +28,8 @@ from .errors import (
 from . import shapes
 from .link import close_socket_quickly, open_port, resolve_port
 from .out import balances_or_none, names_of, refusal
-from .wire import KEYS, Event, Reply, parse_event, parse_reply, printable, split_keys
+from .wire import (KEYS, Event, Reply, bank_hello, parse_event, parse_reply, printable,
+                   split_keys)
 
 # A unit's longest reply (BACKUP, LOG 200) is some 40 KB: a line past this is no reply.
 MAX_REPLY = 256 * 1024
@@ -290,12 +291,7 @@ class Bank:
 
     # -- the core protocol ---------------------------------------------------------------------
     def hello(self):
-        info = self._object("HELLO")
-        if info.get("device") != "bank-unit":
-            raise ProtocolError(
-                "%s answered HELLO but is not a bank unit: '%s'"
-                % (self.name, printable(json.dumps(info)))
-            )
+        info = bank_hello(self._object("HELLO"), self.name)
         self.info = shapes.check(info, shapes.HELLO, "HELLO")
         return info
 

@@ -11,6 +11,7 @@ from .errors import ProtocolError
 
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M", "K", "C", "DEAL", "+", "-")
 
+PROTOCOL = 1  # the serial protocol these tools speak (SPEC.md, docs/protocol.md)
 _CODE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _WORD = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
@@ -92,3 +93,17 @@ def split_keys(keys):
     if not words:
         raise ValueError("no keys given")
     return words
+
+
+def bank_hello(info, name):
+    """HELLO's payload from `name`, if a bank unit's speaking PROTOCOL; else ProtocolError, and
+    nothing more is sent to it (another protocol's commands may mean otherwise: money)."""
+    if info.get("device") != "bank-unit":
+        raise ProtocolError("%s answered HELLO but is not a bank unit: '%s'"
+                            % (name, printable(json.dumps(info))))
+    if type(info.get("protocol")) is int and info["protocol"] != PROTOCOL:
+        raise ProtocolError("%s speaks serial protocol %d; these host tools speak %d only: use "
+                            "the host tools that came with its firmware"
+                            % (name, info["protocol"], PROTOCOL))
+    return info
+

@@ -895,6 +895,15 @@ def test_a_backup_of_balances_no_unit_holds_is_refused_and_no_file_is_written(ca
         assert not path.exists()
 
 
+@pytest.mark.parametrize("argv", [["status"], ["restore", "--previous"], ["newgame"]])
+def test_a_unit_of_another_protocol_is_told_nothing_after_hello(capsys, fake, argv):
+    f = fake(lambda line: fakes.HELLO.replace('"protocol": 1', '"protocol": 2').encode() +
+             b"\n" if line.upper() == "HELLO" else b"OK\n")
+    code, out, err = run(capsys, "--port", f.url, *argv)
+    assert code == 7 and "speaks serial protocol 2" in err and err.count("\n") == 1, err
+    assert f.received == ["HELLO"]
+
+
 def test_unit_gone_mid_command(capsys, fake):
     f = fake(fakes.closes_after_hello)
     code, _, err = run(capsys, "--port", f.url, "balances")
