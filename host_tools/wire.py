@@ -11,7 +11,7 @@ from .errors import ProtocolError
 
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M", "K", "C", "DEAL", "+", "-")
 
-PROTOCOL = 1  # the serial protocol these tools speak (SPEC.md, docs/protocol.md)
+PROTOCOL = 1  # the serial protocol these tools speak (docs/protocol.md)
 _CODE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 _WORD = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
