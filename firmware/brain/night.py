@@ -79,7 +79,7 @@ def refused(unit, key, code, now, via):
         if unit.maintenance:
             pot.toggle(unit, now)  # B22, in maintenance
             return True
-        if led.pot_on:
+        if led.pot_on or led.bal[POT]:  # money in it shows, whatever the setting
             pot.show(unit, now)
             settle(unit)
             return True
@@ -91,7 +91,8 @@ def refused(unit, key, code, now, via):
     if key == "+" and led.pot_on and code == "wrong-slot" and right and not left:
         pot.into(unit, right, now, via)
         return True
-    if key == "+" and led.pot_on and code == "no-amount" and left and not right and not entry:
+    if key == "+" and (led.pot_on or led.bal[POT]) and code == "no-amount" and left and \
+            not right and not entry:  # money in it is collected, whatever the setting
         pot.collect(unit, left, now, via)
         return True
     if key == "-" and code == "no-amount" and right and not entry:

@@ -175,3 +175,27 @@ def test_a_game_brought_back_with_money_in_its_pot_while_it_is_off_can_turn_it_o
     r.unit.ledger.pot_on = False  # and on the keypad, in maintenance: M
     st = ok(p.handle("KEY M"))
     assert st["display"]["text"] == "Pot 1" and r.unit.ledger.pot_on
+
+
+def test_money_brought_back_into_a_pot_turned_off_is_seen_and_collected_at_the_table_b22():
+    # Nobody's money is stranded: with the setting off, the pot's money still shows on M and
+    # goes to the card alone in L on +, with no banker in maintenance mode.
+    r, p = _maint()
+    ok(p.handle("SET POT ON"))
+    ok(p.handle("INSERT R 2"))
+    ok(p.handle("KEY 2 M +"))
+    ok(p.handle("REMOVE R"))
+    ok(p.handle("NEWGAME"))
+    ok(p.handle("SET POT OFF"))
+    ok(p.handle("RESTORE PREVIOUS"))
+    r.unit.maintenance = False
+    assert not r.unit.ledger.pot_on
+    assert ok(p.handle("KEY M"))["display"]["text"] == "Pot"
+    ok(p.handle("ADVANCE 1000"))
+    ok(p.handle("INSERT L 5"))
+    st = ok(p.handle("KEY +"))
+    assert st["error"] is None and st["pot"] is None  # empty, and off: none to speak of
+    assert ok(p.handle("BALANCES"))["5"] == START + 2000000
+    ok(p.handle("REMOVE L"))
+    assert ok(p.handle("KEY M"))["error"] == "bad-entry"  # empty and off: B1-B18's M again
+
