@@ -357,8 +357,8 @@ def state(unit):
         clock = (("minutes", clk.minutes), ("left", clk.left_at(now)), ("running", clk.running),
                  ("over", bool(clk.over())))
     cnt = None
-    if led.count is not None:
-        pairs = counting.counts(led)
+    pairs = [] if led.count is None else counting.counts(led)
+    if pairs or counting_on(unit):  # a count ended with no card in it counted nothing
         cnt = (("on", led.count[0] == 1), ("cards", tuple((str(c), n) for c, n in pairs)),
                ("ranking", [r[1] for r in counting.ranking(pairs)]))
     return in_pot, clock, cnt

@@ -199,3 +199,13 @@ def test_money_brought_back_into_a_pot_turned_off_is_seen_and_collected_at_the_t
     ok(p.handle("REMOVE L"))
     assert ok(p.handle("KEY M"))["error"] == "bad-entry"  # empty and off: B1-B18's M again
 
+
+def test_a_count_left_with_no_card_counted_is_no_count_in_state_b19():
+    # "null while nothing was counted this game": a count started, then left with C before a
+    # card took part, counted nothing.
+    _, p = proto_rig()
+    ok(p.handle("EVENTS ON"))
+    assert ok(p.handle("HOLD + 3000"))["count"] == {"on": True, "cards": {}, "ranking": []}
+    lines = p.handle("KEY C")
+    assert ok(lines)["count"] is None and _events(lines, "count") == [{"count": None}]
+
