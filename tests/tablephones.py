@@ -120,8 +120,18 @@ class Phone:
                 return kind, data
         return None
 
+    reader = None
+    ended = False
+
     def until(self, cond, timeout=10):
         end = time.monotonic() + timeout
+        while self.reader is not None:  # its thread reads: watch the view it keeps
+            view = self.view
+            if view is not None and cond(view):
+                return view
+            assert not self.ended, "the stream ended"
+            assert time.monotonic() < end, self.late(timeout)
+            time.sleep(0.02)
         while not (self.view is not None and cond(self.view)):
             assert time.monotonic() < end, self.late(timeout)
             self.sock.settimeout(max(0.05, end - time.monotonic()))
@@ -141,6 +151,25 @@ class Phone:
         return "not within %.1f s: unit %s, message %s, balances %s, %d moves up to #%s" % (
             timeout, v.get("unit"), v.get("v"), v.get("balances"), len(log),
             log[-1]["seq"] if log else None)
+
+    def keep_reading(self):
+        """Read on in a thread of its own, as a phone's browser reads while the game goes on
+        (a stream nobody reads stalls at its socket's buffer); until() then waits on the view
+        that thread keeps."""
+        import threading
+
+        self.sock.settimeout(None)
+        self.reader = threading.Thread(target=self._read_on, daemon=True)
+        self.reader.start()
+        return self
+
+    def _read_on(self):
+        try:
+            while self.next() is not None:
+                pass
+        except (OSError, ValueError):
+            pass  # closed by the test
+        self.ended = True
 
     def close(self):
         self.sock.close()

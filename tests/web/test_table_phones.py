@@ -371,6 +371,7 @@ def test_twenty_phones_follow_a_game_of_500_transactions_to_the_end(phones):
         streams = [Phone(url) for _ in range(17)]
         for s in streams:
             s.until(lambda v: v["unit"] == "live")
+            s.keep_reading()
         rng = random.Random(20)
         with Bank.open("socket://" + tcp) as bank:
             seq = 0
@@ -402,8 +403,16 @@ def test_twenty_phones_follow_a_game_of_500_transactions_to_the_end(phones):
                 {k: v for k, v in t.items() if k not in ("shown", "shown_balances")}
                 for t in view["log"]] == log
 
-        for s in streams:
-            s.until(same, 15)
+        for i, s in enumerate(streams):
+            try:
+                s.until(same, 15)
+            except AssertionError as e:
+                fresh = Phone(url).until(lambda v: True)  # what the table has now, to a new phone
+                raise AssertionError("phone %d: %s; a new phone reads message %s, %d moves up "
+                                     "to #%s; the simulator said: %r" % (
+                                         i, e, fresh["v"], len(fresh["log"]),
+                                         fresh["log"][-1]["seq"] if fresh["log"] else None,
+                                         p.stop()[1][-2000:])) from None
             s.close()
         for drv, card in zip(phones, cards, strict=True):
             view = wait_for(lambda d=drv: d.execute_script("return table.model();"), 2)
