@@ -159,15 +159,18 @@ def test_a_clock_set_says_its_whole_length_at_once_b20():
     assert st["display"]["text"] == "7.00" and st["clock"]["left"] == 420000
 
 
-def test_a_game_brought_back_with_money_in_its_pot_while_it_is_off_can_turn_it_on_b22():
+def _brought_back_into_a_pot_turned_off():
+    """A game with 2 M in its pot, kept by a new game, the pot turned off, then brought back
+    (in maintenance)."""
     r, p = _maint()
-    ok(p.handle("SET POT ON"))
-    ok(p.handle("INSERT R 2"))
-    ok(p.handle("KEY 2 M +"))
-    ok(p.handle("REMOVE R"))
-    ok(p.handle("NEWGAME"))
-    ok(p.handle("SET POT OFF"))
-    ok(p.handle("RESTORE PREVIOUS"))
+    for line in ("SET POT ON", "INSERT R 2", "KEY 2 M +", "REMOVE R", "NEWGAME", "SET POT OFF",
+                 "RESTORE PREVIOUS"):
+        ok(p.handle(line))
+    return r, p
+
+
+def test_a_game_brought_back_with_money_in_its_pot_while_it_is_off_can_turn_it_on_b22():
+    r, p = _brought_back_into_a_pot_turned_off()
     assert ok(p.handle("STATE"))["pot"] == 2000000 and not r.unit.ledger.pot_on
     assert ok(p.handle("SET POT ON"))["pot"] == 2000000  # the way to collect it
     assert p.handle("SET POT OFF")[-1].startswith("ERR pot-not-empty")
@@ -180,14 +183,7 @@ def test_a_game_brought_back_with_money_in_its_pot_while_it_is_off_can_turn_it_o
 def test_money_brought_back_into_a_pot_turned_off_is_seen_and_collected_at_the_table_b22():
     # Nobody's money is stranded: with the setting off, the pot's money still shows on M and
     # goes to the card alone in L on +, with no banker in maintenance mode.
-    r, p = _maint()
-    ok(p.handle("SET POT ON"))
-    ok(p.handle("INSERT R 2"))
-    ok(p.handle("KEY 2 M +"))
-    ok(p.handle("REMOVE R"))
-    ok(p.handle("NEWGAME"))
-    ok(p.handle("SET POT OFF"))
-    ok(p.handle("RESTORE PREVIOUS"))
+    r, p = _brought_back_into_a_pot_turned_off()
     r.unit.maintenance = False
     assert not r.unit.ledger.pot_on
     assert ok(p.handle("KEY M"))["display"]["text"] == "Pot"
