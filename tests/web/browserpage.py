@@ -13,6 +13,7 @@ import shutil
 import sys
 import tempfile
 import threading
+import time
 import uuid
 
 import pytest
@@ -136,6 +137,31 @@ class Page:
 
     def send(self, line):
         return self.drv.execute_script("return bank.send(arguments[0]);", line)
+
+    def record(self, element_id, what):
+        """From now on the page itself keeps what the script `what` returns each time the
+        element or anything in it changes (recorded() reads them): a look from outside, between
+        two of a loaded machine's pauses, may miss what a person saw."""
+        self.drv.execute_script("""
+            const read = new Function(arguments[1]);
+            window.recorded = [read()];
+            new MutationObserver(() => window.recorded.push(read())).observe(
+              document.getElementById(arguments[0]),
+              {attributes: true, childList: true, characterData: true, subtree: true});""",
+                                element_id, what)
+
+    def recorded(self, enough=lambda seen: False, seconds=0):
+        """What record() kept, each change once (a change that read the same is not kept): as
+        soon as enough(it), or once seconds have passed."""
+        end = time.monotonic() + seconds
+        while True:
+            seen = []
+            for r in self.drv.execute_script("return window.recorded;"):
+                if not seen or seen[-1] != r:
+                    seen.append(r)
+            if enough(seen) or time.monotonic() >= end:
+                return seen
+            time.sleep(0.02)
 
     def console_errors(self):
         return [e for e in self.drv.get_log("browser") if e.get("level") == "SEVERE"]

@@ -5,7 +5,6 @@ state (B13). Each in a real headless Chromium, each sentence in both languages a
 with what the window's own code says for the same inputs (windowside.py)."""
 
 import json
-import time
 
 import pytest
 from desktop import words
@@ -102,21 +101,27 @@ def test_a_short_hold_of_c_says_what_was_coming_and_is_a_plain_c(page):  # B10, 
     assert page.send("LOG")[-1] == "OK []"
 
 
+def _holding(seen):
+    return [(s, b) for s, b in seen if s.startswith("holding C")]
+
+
 def test_the_countdown_runs_by_itself_on_a_real_clock(page):  # B11
     from selenium.webdriver import ActionChains
 
     page.load()
+    page.record("said", """
+        const k = document.getElementById('key-C');
+        const b = k.querySelector('.hold-bar');
+        return [document.getElementById('said').innerText,
+                b.hidden ? 0 : b.getBoundingClientRect().width /
+                  (k.getBoundingClientRect().width - 12)];""")
     key = page.drv.find_element("id", "key-C")
     ActionChains(page.drv).click_and_hold(key).perform()
-    seen, bars = [], []
-    end = time.monotonic() + 1.5
-    while time.monotonic() < end:
-        s = text(page, "said")
-        if s.startswith("holding C") and (not seen or seen[-1] != s):
-            seen.append(s)
-            bars.append(bar(page, "C"))
-        time.sleep(0.02)
+    held = page.recorded(lambda seen: len(_holding(seen)) >= 5, 1.5)
     ActionChains(page.drv).release(key).perform()
+    held = _holding(held)
+    seen = [s for s, _ in held]
+    bars = [b for _, b in held]
     # the page wakes by itself while C is held: the seconds go down, the bar grows
     assert len(seen) >= 5, seen
     assert bars == sorted(bars) and bars[-1] > bars[0]
