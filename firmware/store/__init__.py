@@ -392,7 +392,8 @@ class FileStore:
 
     def _names(self):
         """(the newest good (gen, names), its file's index or None, the damaged files' indexes:
-        a line whole (but for a flipped newline) that is no names line; a cut one is none)."""
+        a line whole (but for a flipped newline) that is no names line, or one longer than any
+        written; a cut one is none)."""
         best = (0, (None,) * CARDS)
         where = None
         bad = []
@@ -417,7 +418,7 @@ class FileStore:
             except (AttributeError, ValueError):
                 ok = False
             if not ok:
-                if whole or p is not None:
+                if whole or p is not None or len(raw) == LINE_MAX:
                     bad.append(i)
             elif gen > best[0]:
                 best = (gen, tuple(got))

@@ -263,6 +263,18 @@ def test_a_flipped_byte_in_the_newest_names_is_reported_and_the_copy_before_used
         assert ok(p.handle("STATE"))["error"] == "store-damaged"
 
 
+def test_names_past_any_line_written_are_damage_not_a_cut_write():  # B17
+    # A names line is under 200 bytes: 2 KB with no line end was never a write cut short.
+    files, newest = _named()
+    for junk in (b"7" * 4096, b"7" * 4096 + b"\n"):
+        img = {k: bytearray(v) for k, v in files.items()}
+        img[newest] = bytearray(junk)
+        r, p = rig(FaultFS(img))
+        assert ok(p.handle("HELLO"))["store"] == "damaged", junk[-1:]
+        got = ok(p.handle("NAMES"))
+        assert (got["1"], got["3"], got["store"]) == ("Ann", None, "damaged")
+
+
 def test_both_names_files_damaged_is_reported():  # B17
     files, newest = _named()
     img = _flipped(files, newest, 12)
