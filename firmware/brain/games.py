@@ -35,6 +35,8 @@ def reset(ledger, profile=None):
 
 def set_volume(ledger, volume):
     """B12: 0, 1 or 2, kept; None or "store-failed"."""
+    if not ledger.ready:
+        return "no-game"  # B17: no game to keep it in; Err6 writes nothing
     old = ledger.volume
     ledger.volume = volume
     try:

@@ -68,8 +68,8 @@ def refused(unit, key, code, now, via):
     left = unit.slots["L"]
     right = unit.slots["R"]
     led = unit.ledger
-    if counting_on(unit):
-        return False  # the count has its keys (key())
+    if counting_on(unit) or not led.ready:
+        return False  # the count has its keys (key()); Err6 has no game to play a night in
     if key == "K" and not entry and not left and not right:
         if unit.game_clock is None:
             return _hold(unit, key, now, via)  # B20: held 3 s, the view that sets a clock

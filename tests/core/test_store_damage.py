@@ -217,6 +217,34 @@ def test_err6_reports_no_balances_no_log_and_no_backup_until_a_new_game():
     assert p.handle("LOG")[-1] == "OK []" and p.handle("BACKUP")[-1].startswith("OK {")
 
 
+def test_err6_refuses_the_volume_the_pot_the_count_and_the_clock_and_writes_nothing():
+    # B17: with no good copy there is no game to keep a setting in: the volume and the pot are
+    # refused (no-game) as a transaction is, game night's held keys are the keys B1-B18 refuse,
+    # the unit goes on showing Err6, and the damaged files stay as found.
+    files, _, _ = _played()
+    img = copy_files(files)
+    for name in ("/bank/bank.a", "/bank/bank.b"):
+        img[name][12] ^= 1
+    u, clock, fs = _unit(img)
+    p = Protocol(u, clock)
+    u.key_down("C", clock.now())  # the banker has seen Err6: a refusal now says its own code
+    u.key_up("C", clock.now())
+    before = copy_files(fs.files)
+    for cmd, code in (("KEY .", "no-game"), ("SET SOUND 0", "no-game"),
+                      ("HOLD + 3000", "no-amount"), ("HOLD K 3000", "bad-entry"),
+                      ("SET POT ON", "no-game"),
+                      ("KEY M", "bad-entry")):
+        u.maintenance = "M" in cmd or "POT" in cmd  # as the banker at the unit would give it
+        out = p.handle(cmd)[-1]
+        assert out.startswith("ERR " + code) or '"error": "%s"' % code in out, (cmd, out)
+        assert u.display() == ("Err6", False, False) and not u.ledger.ready, cmd
+        assert fs.files == before, cmd
+    assert u.ledger.volume == 2 and not u.ledger.pot_on
+    assert u.ledger.count is None and u.game_clock is None
+    p.handle("HOLD C 3000")  # B11: a new game, and settings to keep again
+    assert p.handle("SET SOUND 0")[-1].startswith("OK") and u.ledger.volume == 0
+
+
 # -- lines whose CRC reads but whose money does not: forged, or a firmware's bug ------------------
 
 def _two_moves():
