@@ -403,3 +403,39 @@ def test_a_game_is_dated_when_put_away_where_the_simulator_knows_the_time(state,
     (g,) = sim.json("GAMES")
     assert g["number"] == 1 and t0 <= g["kept"] <= t1
     sim.stop()
+
+
+def test_store_files_there_but_unreadable_are_damage_never_an_empty_store(state, python):
+    # B17: a file that is there and does not read (a directory in its place here; no
+    # permission or a failing disk alike) is damage, on either interpreter: never a file that
+    # is not there, which would make a lost game a fresh one at 15 M.
+    sim = Sim(state, python=python)
+    sim.json("NAME 1 Ann")
+    sim.cmd("INSERT L 6")
+    sim.cmd("KEY 1 0 0 K +")
+    bal = _bal(sim)
+    sim.stop()
+    d = str(state)
+    os.mkdir(os.path.join(d, "bank.b"))  # the slot not in use
+    sim = Sim(state, python=python)
+    assert _hello(sim) == "damaged" and _bal(sim) == bal and sim.json("NAMES")["1"] == "Ann"
+    sim.stop()
+    os.rmdir(os.path.join(d, "bank.b"))
+    os.rename(os.path.join(d, "bank.a"), os.path.join(d, "kept-aside"))
+    os.remove(os.path.join(d, "bank.id"))
+    os.mkdir(os.path.join(d, "bank.id"))  # the marker, unreadable, and no slot
+    sim = Sim(state, python=python)
+    assert _hello(sim) == "damaged" and sim.json("STATE")["display"]["text"] == "Err6"
+    sim.stop()
+    os.rmdir(os.path.join(d, "bank.id"))  # no marker: the names file still says a store was
+    sim = Sim(state, python=python)
+    assert _hello(sim) == "damaged" and sim.json("STATE")["display"]["text"] == "Err6"
+    sim.stop()
+    os.rename(os.path.join(d, "kept-aside"), os.path.join(d, "bank.a"))
+    names = [n for n in os.listdir(d) if n.startswith("bank.n")]
+    for n in names:
+        os.rename(os.path.join(d, n), os.path.join(d, n + "-aside"))
+        os.mkdir(os.path.join(d, n))  # the names, unreadable
+    sim = Sim(state, python=python)
+    assert _hello(sim) == "damaged" and _bal(sim) == bal and sim.json("NAMES")["1"] is None
+    sim.stop()

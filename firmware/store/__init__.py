@@ -15,8 +15,8 @@ from brain import games, profiles
 from brain.ledger import CARDS, POT, apply
 import jsonw
 from store.slot import (CORRUPT, GAME, LINE_MAX, MARK_NAME, MARK_TEXT, NAME_FILES, SLOT_NAMES,
-                        VALID, VERSION, Slot, chunks, crc32, kept_game, line, night_head,
-                        night_words, payload, rec_payload, write)
+                        VALID, VERSION, Slot, chunks, crc32, kept_game, line, missing,
+                        night_head, night_words, payload, rec_payload, write)
 
 
 class OsFS:
@@ -152,7 +152,9 @@ class FileStore:
         for i in (0, 1):
             try:
                 f = self.fs.open(self.paths[i], "rb")
-            except OSError:
+            except OSError as e:
+                if not missing(e):
+                    slots[i].state = CORRUPT
                 continue
             try:
                 slots[i].read(f)
@@ -163,8 +165,8 @@ class FileStore:
         try:
             self.fs.open(self.dir + MARK_NAME, "rb").close()
             self.marked = True
-        except OSError:  # not there: nothing was ever stored here
-            self.marked = False
+        except OSError as e:  # not there: nothing was ever stored here, unless a file says so
+            self.marked = not missing(e) or bool(self._listed(GAME) or self._listed("bank.n"))
         best = self.cur = None
         self.gen = max(slots[0].gen, slots[1].gen)
         damage = []
@@ -185,20 +187,28 @@ class FileStore:
         # Game files no readable header names go (a cut between a game file and the checkpoint
         # naming it, or before a file no longer named was removed): with neither slot
         # unreadable, the headers read are every reference there is.
-        d = self.dir
         try:
             named = set()
             for s in slots:
                 if s.state == VALID:
                     named.update(int(i) for i in s.head.get("games", ()))
-            found = self.fs.listdir(d[:-1] if len(d) > 1 else (d or "."))
-        except (OSError, TypeError, ValueError):
+        except (TypeError, ValueError):
             return best, damage  # a header whose games do not read names any file
-        for name in found:
-            name = name[name.rfind("/") + 1:]
-            if name.startswith(GAME) and name[5:].isdigit() and int(name[5:]) not in named:
-                self._remove(d + name)
+        for name in self._listed(GAME):
+            if name[5:].isdigit() and int(name[5:]) not in named:
+                self._remove(self.dir + name)
         return best, damage
+
+    def _listed(self, prefix):
+        """The store's directory's file names that start with prefix ([] if it does not
+        list)."""
+        d = self.dir
+        try:
+            found = self.fs.listdir(d[:-1] if len(d) > 1 else (d or "."))
+        except OSError:
+            return []
+        found = [name[name.rfind("/") + 1:] for name in found]
+        return [name for name in found if name.startswith(prefix)]
 
     def commit(self, ledger, rec):
         """A transaction, durable before the ledger moves its balances."""
@@ -400,12 +410,15 @@ class FileStore:
         for i in (0, 1):
             try:
                 f = self.fs.open(self.dir + NAME_FILES[i], "rb")
-            except OSError:
+            except OSError as e:
+                if not missing(e):
+                    bad.append(i)
                 continue
             try:
                 raw = f.readline(LINE_MAX)
             except OSError:
-                raw = b""
+                bad.append(i)  # there, and it does not read
+                continue
             finally:
                 f.close()
             whole = raw.endswith(b"\n")

@@ -24,6 +24,12 @@ CUT, CORRUPT, VALID = range(3)  # a slot missing or cut while written is no dama
 LINE_MAX = 2048
 
 
+def missing(e):
+    """Whether an OSError says the file is not there (ENOENT), as against there and unreadable
+    (a directory, no permission, the flash failing): damage, never an empty store."""
+    return e.args[:1] == (2,)
+
+
 def line(payload):
     b = payload.encode()
     return b"%08x " % (crc32(b) & 0xFFFFFFFF) + b + b"\n"
