@@ -439,3 +439,29 @@ def test_store_files_there_but_unreadable_are_damage_never_an_empty_store(state,
     sim = Sim(state, python=python)
     assert _hello(sim) == "damaged" and _bal(sim) == bal and sim.json("NAMES")["1"] is None
     sim.stop()
+
+
+def test_a_slot_removed_or_cut_under_a_running_unit_costs_no_acknowledged_move(state, python):
+    # B17: the store appends only to a slot as long as it left it; one removed, emptied or cut
+    # under the unit is no longer the game, and the next move writes the game whole elsewhere.
+    for harm in ("remove", "empty", "cut"):
+        d = os.path.join(str(state), harm)
+        sim = Sim(d, python=python)
+        sim.cmd("INSERT L 6")
+        sim.cmd("KEY 1 0 0 K +")
+        slot = max((os.path.join(d, n) for n in ("bank.a", "bank.b")
+                    if os.path.exists(os.path.join(d, n))), key=os.path.getmtime)
+        if harm == "remove":
+            os.remove(slot)
+        else:
+            with open(slot, "r+b") as f:
+                f.truncate(0 if harm == "empty" else os.path.getsize(slot) - 5)
+        for _ in range(2):
+            assert sim.json("KEY 1 0 0 K +")["error"] is None, harm
+        bal = _bal(sim)
+        assert bal[5] == START + 300000
+        sim.stop()
+        sim = Sim(d, python=python)
+        assert _bal(sim) == bal, harm
+        assert [t["seq"] for t in sim.json("LOG")] == [1, 2, 3], harm
+        sim.stop()

@@ -27,6 +27,10 @@ class MemFile:
             self.pos = i + most
         return bytes(buf[i:self.pos])
 
+    def seek(self, off, whence=0):
+        self.pos = off + (len(self.buf) if whence == 2 else self.pos if whence else 0)
+        return self.pos
+
     def read(self, n):
         i = self.pos
         self.pos = min(len(self.buf), i + n)

@@ -15,7 +15,7 @@ from brain import games, profiles
 from brain.ledger import CARDS, POT, apply
 import jsonw
 from store.slot import (CORRUPT, GAME, LINE_MAX, MARK_NAME, MARK_TEXT, NAME_FILES, SLOT_NAMES,
-                        VALID, VERSION, Slot, chunks, crc32, kept_game, line, missing,
+                        VALID, VERSION, Moved, Slot, chunks, crc32, kept_game, line, missing,
                         night_head, night_words, payload, rec_payload, write)
 
 
@@ -60,6 +60,7 @@ class FileStore:
         self.bytes_written = 0
         self.gen = 0  # the highest generation seen
         self.cur = None  # the slot in use
+        self.size = 0  # its length: an append finds it so, or the game goes whole elsewhere
         self.marked = False
         self.scrub = False  # damage was read: drop the other slot after the next checkpoint
         self._fresh()
@@ -104,6 +105,7 @@ class FileStore:
             return self.status
         h = s.head
         self.journal = s.journal
+        self.size = s.size
         try:
             ids = [int(i) for i in h["games"]]
             nums = [int(x) for x in h["numbers"]]
@@ -158,6 +160,7 @@ class FileStore:
                 continue
             try:
                 slots[i].read(f)
+                slots[i].size = f.seek(0, 2)
             except (MemoryError, OSError):
                 slots[i].state = CORRUPT  # too big for RAM, or the flash failed: unreadable
             finally:
@@ -224,19 +227,25 @@ class FileStore:
         self._note(ledger, tag + " " + words)
 
     def _note(self, ledger, payload, rec=None):
-        if not (self.appendable and self.journal < self.journal_max):
-            self._checkpoint(ledger, self.base, self.log if rec is None else self.log + [rec], rec)
-            return
-        self.appendable = False  # until the line is known whole
-        self.bytes_written += write(self.fs, self.paths[self.cur], "ab", (line(payload),))
-        self.appendable = True
-        self.journal += 1
-        self.writes += 1
-        if rec is not None:
-            log = self.log
-            log.append(rec)
-            if len(log) > self.keep:
-                apply(self.base, log.pop(0))
+        if self.appendable and self.journal < self.journal_max:
+            self.appendable = False  # until the line is known whole
+            try:
+                n = write(self.fs, self.paths[self.cur], "ab", (line(payload),), self.size)
+            except Moved:
+                n = 0  # the slot was cut, removed or added to under the unit: the game no more
+            if n:
+                self.size += n
+                self.bytes_written += n
+                self.appendable = True
+                self.journal += 1
+                self.writes += 1
+                if rec is not None:
+                    log = self.log
+                    log.append(rec)
+                    if len(log) > self.keep:
+                        apply(self.base, log.pop(0))
+                return
+        self._checkpoint(ledger, self.base, self.log if rec is None else self.log + [rec], rec)
 
     def records(self, n=None):
         """The last n records (all it keeps by default), oldest first."""
@@ -271,7 +280,8 @@ class FileStore:
         if ledger.pot_on or ledger.count is not None or ledger.clock is not None:
             head += (("night", night_head(ledger)),)
         new = 0 if self.cur is None else 1 - self.cur
-        self.bytes_written += write(self.fs, self.paths[new], "wb", chunks(head, log))
+        size = write(self.fs, self.paths[new], "wb", chunks(head, log))
+        self.bytes_written += size
         # Durable: the new slot wins at boot from here on. Tell the old one, so a boot that
         # finds the new slot gone knows it is damage rather than a cut checkpoint.
         self.games, self.numbers, self.number, self.count = games, numbers, number, count
@@ -284,6 +294,7 @@ class FileStore:
             except OSError:
                 pass  # the new slot is whole; the note only sharpens damage reports
         self.cur = new
+        self.size = size
         self.appendable = True
         self.journal = 0
         if self.scrub:

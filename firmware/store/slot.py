@@ -35,11 +35,18 @@ def line(payload):
     return b"%08x " % (crc32(b) & 0xFFFFFFFF) + b + b"\n"
 
 
-def write(fs, path, mode, chunks):
-    """Every write of the store: durable on return (the bytes written), or OSError."""
+class Moved(OSError):
+    """An append found its file no longer as long as the store left it."""
+
+
+def write(fs, path, mode, chunks, at=None):
+    """Every write of the store: durable on return (the bytes written), or OSError; with at,
+    an append to a file at bytes long, or Moved and nothing written."""
     f = fs.open(path, mode)
     size = 0
     try:
+        if at is not None and f.seek(0, 2) != at:
+            raise Moved()
         for chunk in chunks:
             f.write(chunk)
             size += len(chunk)
@@ -158,7 +165,7 @@ class Slot:
 
     state = CUT
     head = volume = None
-    gen = seq = journal = superseded = 0
+    gen = seq = journal = superseded = size = 0
     base = None  # the balances before log[0]
     bal = None  # the balances after the whole log
     bad = False  # damage: a whole line did not read

@@ -46,6 +46,11 @@ class FaultFile:
         self.pos = j
         return bytes(buf[i:j])
 
+    def seek(self, off, whence=0):
+        end = len(self.fs.files[self.path])
+        self.pos = off + (end if whence == 2 else self.pos if whence else 0)
+        return self.pos
+
     def read(self, n):
         buf = self.fs.files[self.path]
         i = self.pos

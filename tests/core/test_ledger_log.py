@@ -135,9 +135,11 @@ def test_a_line_with_a_good_crc_but_no_record_in_it_is_not_read_as_one():
     led = r.unit.ledger
     store = led.store
     r.press("10K+")
-    store.fs.files[store.paths[store.cur]].extend(line("r 2"))
-    r.press("20K+")  # appended after the odd line: boot stops before both
+    f = store.fs.files[store.paths[store.cur]]
+    at = len(f)
+    r.press("20K+")
     assert led.bal[1] == led.profile.start + 30000
+    f[at:at] = line("r 2")  # the odd line before the last: boot stops before both
     r2 = Rig(store=FileStore("bank", store.fs))
     assert r2.unit.store_status == "damaged"
     assert [t[0] for t in r2.unit.ledger.store.records()] == [1]
