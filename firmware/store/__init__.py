@@ -102,6 +102,14 @@ class FileStore:
                 return "new"
             self.status = "damaged"  # B17: it was there; never invent balances
             self.detail = "; ".join(damage) or "store files missing"
+            # No header names the kept games now: each whose file reads whole stays kept (B11),
+            # numbered by age, for the banker to bring back, and the next checkpoint names it.
+            ids = sorted((int(n[5:]) for n in self._listed(GAME) if n[5:].isdigit()),
+                         reverse=True)
+            self.games = [i for i in ids if kept_game(self.fs, self._game(i), i, 0)]
+            self.count = len(self.games)
+            self.number = self.count + 1
+            self.numbers = {i: self.count - k for k, i in enumerate(self.games)}
             return self.status
         h = s.head
         self.journal = s.journal

@@ -376,3 +376,33 @@ def test_a_read_that_fails_at_boot_is_damage_reported_not_a_unit_that_cannot_sta
         status = led.store.load(led, None)
         assert status == "damaged" and led.store.detail, bad  # Err5 or Err6, said
         assert not led.ready or led.bal in history, bad  # a state it went through
+
+
+def test_err6_keeps_the_kept_games_that_read_and_a_new_game_names_them():
+    # B11, B17: with both slots lost no header names the kept games, but their files read
+    # whole: GAMES lists them, one can be brought back, and a new game keeps them named.
+    fs = FaultFS()
+    clock = VirtualClock()
+    u = Unit(FileStore("/bank", fs=fs, journal_max=J), seeded.Seeded(1), None)
+    startup.boot_unit(u, clock.now())
+    p = Protocol(u, clock)
+    p.handle("INSERT L 2")
+    p.handle("KEY 1 M +")
+    p.handle("REMOVE L")
+    p.handle("HOLD C 3000")  # the game with a move is kept
+    kept = json.loads(p.handle("GAMES")[-1][3:])
+    assert len(kept) == 1
+    for name in ("/bank/bank.a", "/bank/bank.b"):
+        if name in fs.files:
+            fs.files[name][12] ^= 1
+    u, clock, fs = _unit(fs.files)
+    p = Protocol(u, clock)
+    assert u.display() == ("Err6", False, False)
+    assert json.loads(p.handle("GAMES")[-1][3:]) == kept
+    p.handle("HOLD C 3000")  # the banker's new game, as Err6 asks
+    u, clock, fs = _unit(fs.files)
+    p = Protocol(u, clock)
+    assert u.store_status == "ok" and json.loads(p.handle("GAMES")[-1][3:]) == kept
+    u.maintenance = True
+    assert p.handle("RESTORE PREVIOUS")[-1].startswith("OK")
+    assert u.ledger.bal[2] == 15000000 + 1000000
