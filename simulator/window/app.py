@@ -14,6 +14,7 @@ loop sleeps in Tk until an input, or until the next moment something visible cha
 """
 
 import os
+import signal
 import tkinter as tk  # a Python built without Tk: cli.py falls back to the terminal
 import tkinter.font as tkfont
 
@@ -281,6 +282,15 @@ def run(host, opts):
 def live(win):
     """win's Tk loop until the window is closed (or Ctrl-C), then win closed; exit status 0."""
     win.root.protocol("WM_DELETE_WINDOW", win.close)
+    # Tk waits in C for its next event, which may be a minute off (B16's switch-off), and a
+    # signal is seen only once Python runs: a quarter-second beat lets Ctrl-C and SIGTERM in.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: win.root.quit())
+
+    def beat():
+        win.root.after(250, beat)
+
+    beat()
     try:
         win.root.mainloop()
     except KeyboardInterrupt:

@@ -85,3 +85,22 @@ def test_a_resized_window_scales_centres_and_the_mouse_follows(live):
     while state(live)["slots"]["L"] != 2 and time.monotonic() < deadline + 3:
         time.sleep(0.05)
     assert state(live)["slots"] == {"L": 2, "R": None}
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_ctrl_c_or_sigterm_closes_the_window_at_once_while_it_waits(xdisplay, quiet_env, sig):
+    # The unit idle with a card in: its next change is the switch-off a minute away (B16), and
+    # Tk waits for it in C. Ctrl-C in the terminal (SIGINT), or SIGTERM, still stops it now.
+    import signal
+
+    if xvfb.missing_tools():
+        pytest.skip("missing %s (make gui-deps)" % ", ".join(xvfb.missing_tools()))
+    w = xvfb.LiveWindow(xdisplay, ["--seed", "3"], env=quiet_env)
+    try:
+        w.command("INSERT L 1")
+        assert w.wait_shown(("15", False, True), timeout=3)
+        time.sleep(0.05)
+        w.proc.send_signal(getattr(signal, sig))
+        assert w.proc.wait(timeout=5) == 0
+    finally:
+        w.stop()
