@@ -79,10 +79,15 @@ def names_of(bank):
 
 
 def display(state):
-    """The display line of a state: `display 15.15 M`."""
+    """The display line of a state: `display 15.15 M`, `display (blank)` switched off."""
+    return "display " + shown(state)
+
+
+def shown(state):
+    """What a state's display shows, its k and M after it, or (blank)."""
     disp = state.get("display") or {}
     annun = " ".join(a for a in ("k", "M") if disp.get(a))
-    return ("display %s %s" % (disp.get("text", ""), annun)).rstrip()
+    return ("%s %s" % (disp.get("text", ""), annun)).strip() or "(blank)"
 
 
 def note(text):

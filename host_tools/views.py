@@ -13,7 +13,7 @@ import sys
 
 from .errors import EXIT_OK, Failed
 from .out import (CARDS, VOLUMES, balances_or_none, card_label, game_number, ljust, money,
-                  names_of, no_game, refusal, rjust, say, visible, width)
+                  names_of, no_game, refusal, rjust, say, shown, visible, width)
 
 
 def cmd_status(bank, args):
@@ -22,9 +22,6 @@ def cmd_status(bank, args):
     if args.json:
         say(json.dumps({"hello": info, "state": state}))
         return EXIT_OK
-    disp = state.get("display") or {}
-    text = disp.get("text", "")
-    annun = " ".join(a for a in ("k", "M") if disp.get(a))
     slots = state.get("slots") or {}
     sound = state.get("sound")
     names = names_of(bank)
@@ -46,7 +43,7 @@ def cmd_status(bank, args):
             ),
         ),
         ("power", state.get("power")),
-        ("display", ("%s %s" % (text, annun)).strip() or "(blank)"),
+        ("display", shown(state)),
         ("lights", "red %s, green %s" % (state.get("red"), state.get("green"))),
         ("slots", "L: %s  R: %s" % tuple(card_label(slots.get(s), names) for s in ("L", "R"))),
         ("entry", state.get("entry") or "-"),

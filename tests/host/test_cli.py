@@ -152,6 +152,14 @@ def test_press_insert_remove(capsys, url):
         assert b.state()["slots"] == {"L": None, "R": None}
 
 
+def test_a_card_taken_from_a_unit_switched_off_says_its_display_is_blank(capsys, url):
+    run(capsys, "--port", url, "insert", "L", "1")
+    with talk(url) as b:
+        b.advance(61000)  # B16: off after a minute untouched
+    code, out, _ = run(capsys, "--port", url, "remove", "L")
+    assert (code, out) == (0, "display (blank)\n")  # as status says it, never an empty line
+
+
 def test_press_refused_by_the_unit_is_exit_1(capsys, url):
     run(capsys, "--port", url, "insert", "R", "1")
     code, out, err = run(capsys, "--port", url, "press", "16M-")
