@@ -100,6 +100,8 @@ def show(bank, state, as_json=False, note=True):
     if WORDS is not None:
         lines = WORDS.night(pot, clock, count, profile, names, "en")
         if note and count and not count.get("on"):
+            if count.get("cards"):
+                lines.append(WORDS.counted(count, profile, names, "en"))  # kept once left
             lines.append("(the count is off; bank night count starts it again)")
         for line in lines or ["no game night: no pot, no game clock, no count"]:
             say(line)

@@ -39,6 +39,9 @@ def test_b19_the_count_names_the_winner_by_name(capsys, url):
         assert b.balances() == {c: START for c in range(1, 7)}  # no account moved
     code, out, _ = run(capsys, "-p", url, "night", "count", "--end")
     assert code == 0 and "the count is off" in out
+    code, out, _ = run(capsys, "-p", url, "night")  # what was counted, kept once it is left
+    assert out.count("count: 1. card 5 27 M, 2. Ann (card 3) 23.5 M; card 5 wins") == 1, out
+    assert "the count is off" in out
     code, out, _ = run(capsys, "-p", url, "night", "clock", 90)
     assert code == 0 and "game clock: 90 min left" in out
     assert "the count is off" not in out  # said where the count is the subject only
