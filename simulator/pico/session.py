@@ -236,6 +236,8 @@ class PicoSession:
         self._View = View
         self.flash_file = flash_file
         self._hold = None
+        if image is not None and not os.path.isfile(image):
+            raise NoImage("no such image: %s" % image)  # before a flash held elsewhere is
         if flash_file is not None:
             from simulator.host import hold_flash
 

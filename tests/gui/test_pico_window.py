@@ -160,10 +160,22 @@ def test_the_rfid_build_takes_its_cards_through_the_emulated_readers(xdisplay, i
         w.close()
 
 
-def test_pico_says_in_one_line_what_it_cannot_run(xdisplay, tmp_path, capsys):
+def test_pico_says_in_one_line_what_it_cannot_run(xdisplay, tmp_path, capsys, monkeypatch):
+    from simulator.host import hold_flash
+    from simulator.pico.session import flash_file
+
+    monkeypatch.setenv("BANK_SIM_STATE", str(tmp_path / "state"))
     assert cli.main(["--pico", str(tmp_path / "none.uf2")]) == 2
     err = capsys.readouterr().err.strip()
     assert err == "simulator: no such image: %s" % (tmp_path / "none.uf2")
+    # A wrong path first, even while another window holds the flash: closing that window
+    # would only lead to the wrong path.
+    held = hold_flash(flash_file())
+    try:
+        assert cli.main(["--pico", str(tmp_path / "none.uf2")]) == 2
+        assert capsys.readouterr().err.strip() == err
+    finally:
+        held.close()
     junk = tmp_path / "junk.uf2"
     junk.write_bytes(b"\x00" * 1024)
     assert cli.main(["--pico", str(junk)]) == 2
