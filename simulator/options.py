@@ -14,7 +14,7 @@ USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT
   (no --headless)   the desktop window; a terminal front end where no display exists
   --headless        no window: serve the serial protocol
   --stdio           on standard input/output (the default with --headless); exits at EOF
-  --pty             on a new pseudo-terminal; prints 'listening pty <path>' first
+  --pty             on a new pseudo-terminal; prints 'listening pty <path>' first (CPython)
   --tcp PORT        on 127.0.0.1:PORT (0 picks one); prints 'listening tcp 127.0.0.1:<port>'
   --state DIR       where the flash is kept (headless default: nothing kept)
   --virtual-clock   time moves only on ADVANCE and HOLD
