@@ -91,7 +91,7 @@ class FileStore:
         if s is not None:
             try:
                 got = s.night_of()
-            except (KeyError, IndexError, TypeError, ValueError):
+            except (AttributeError, KeyError, IndexError, TypeError, ValueError):
                 s = self.cur = None  # nothing of it is trusted: Err6, not a game half read
                 damage = ["game night's lines unreadable"]
         if s is None:

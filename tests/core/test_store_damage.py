@@ -319,6 +319,20 @@ def test_a_header_whose_balances_are_no_whole_numbers_or_do_not_fold_is_no_copy_
         assert [b for b in led.bal if b != int(b)] == [] and led.bal != second, change
 
 
+def test_a_header_whose_night_entry_is_no_object_is_damage_not_a_crash():  # B17, B19-B22
+    from store.slot import line, payload
+
+    files, path, first, second, history = _two_moves()
+    for night in (7, [1, 2], "on"):
+        img = copy_files(files)
+        head_line, rest = bytes(img[path]).split(b"\n", 1)
+        head = json.loads(payload(head_line + b"\n")[2:])
+        head["night"] = night
+        img[path] = bytearray(line("H " + json.dumps(head)) + rest)
+        led, status = _boot(img)
+        assert status == "damaged", night
+
+
 def test_values_this_firmware_never_writes_are_damage_not_money():
     # A balance past the most one holds, a volume past 2, a start past the game's seq: whole
     # lines with good CRCs, which no firmware of ours writes. Never read as money or settings.
