@@ -82,7 +82,11 @@ class WebFS(OsFS):
         self.writing = None
 
     def _open(self, path, mode="r"):
-        f = open(path, mode)
+        try:
+            f = open(path, mode)
+        except OSError as e:
+            # Emscripten's ENOENT is 44: the store knows a file not there by the unit's, 2.
+            raise (OSError(2) if e.args[:1] == (44,) else e) from None
         if "w" in mode or "a" in mode:
             self.writing = path
         return f
