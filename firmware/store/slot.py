@@ -99,6 +99,13 @@ def payload(raw):
         return None
 
 
+# 0 the bank, c a card, p the pot: a kind's (from, to); an undo's are any it reverses, a set's
+# one balance set from the bank or back to it.
+SIDES = {"receive": ("0c",), "go": ("0c",), "pay": ("c0",), "transfer": ("cc",),
+         "bankrupt": ("c0", "cc"), "pot-in": ("cp",), "pot-out": ("pc",), "restore": ("00",),
+         "set": ("0c", "c0", "0p", "p0")}
+
+
 def parse_rec(p):
     """A 'c' or 'r' payload's record; ValueError if it is none of ours."""
     w = p.split(" ")
@@ -107,11 +114,19 @@ def parse_rec(p):
     # The kind and via as the constants, not fresh strings: 200 records hold one copy of each.
     kind = KINDS[KINDS.index(w[2])]
     via = VIAS[VIAS.index(w[9])]
+    seq = int(w[1])
     frm = int(w[3])
     to = int(w[4])
+    undoes = int(w[8])
     if not (0 <= frm <= POT and 0 <= to <= POT):
         raise ValueError("record")
-    return (int(w[1]), kind, frm, to, int(w[5]), int(w[6]), int(w[7]), int(w[8]), via)
+    # Which accounts each kind moves money between, as the firmware writes it: a line whose
+    # CRC reads but whose kind and accounts disagree is no record of ours, and never money.
+    sides = "0cp"[(frm > 0) + (frm == POT)] + "0cp"[(to > 0) + (to == POT)]
+    if sides not in SIDES.get(kind, sides) or (frm == to and kind != "restore") or (
+            kind == "undo") != (0 < undoes < seq):
+        raise ValueError("record")
+    return (seq, kind, frm, to, int(w[5]), int(w[6]), int(w[7]), undoes, via)
 
 
 def accounts(head, key):

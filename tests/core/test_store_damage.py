@@ -366,6 +366,29 @@ def test_values_this_firmware_never_writes_are_damage_not_money():
         assert max(led.bal) < 10 ** 12 and led.volume in (0, 1, 2), key
 
 
+def test_a_record_whose_kind_and_accounts_disagree_is_damage_not_money():
+    # Lines with good CRCs whose balances fold, but that no firmware of ours writes: a
+    # transfer from a card to itself, a receive from a card, an undo of what is yet to come,
+    # a payment that says it undoes something. Never read as money (B17).
+    from store.slot import line
+
+    files, path, first, second, history = _two_moves()
+    led, status = _boot(files)
+    seq, b1, b3 = led.seq + 1, second[1], second[3]
+    for forged in ("transfer 1 1 1000 %d %d 0" % (b1 - 1000, b1 + 1000),
+                   "receive 3 1 1000 %d %d 0" % (b3 - 1000, b1 + 1000),
+                   "undo 1 0 1000 %d 0 %d" % (b1 - 1000, seq + 5),
+                   "pay 1 0 1000 %d 0 1" % (b1 - 1000)):
+        img = copy_files(files)
+        img[path] += line("r %d %s key" % (seq, forged))
+        led, status = _boot(img)
+        assert status == "damaged" and led.bal == second and led.seq == seq - 1, forged
+    img = copy_files(files)
+    img[path] += line("r %d transfer 1 3 1000 %d %d 0 key" % (seq, b1 - 1000, b3 + 1000))
+    led, status = _boot(img)
+    assert status == "ok" and led.seq == seq  # the same line, true to its kind, reads
+
+
 class _Unreadable(FaultFS):
     """A flash whose read of one file fails (as MicroPython's readline of a folder does)."""
 
