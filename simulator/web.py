@@ -35,6 +35,7 @@ class WebUsageError(Exception):
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
+    timeout = 30  # a request half sent, or a connection left idle, holds no thread for long
     # The port's module and binary need their types for a browser to run them.
     extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map,
                           **{".mjs": "text/javascript", ".js": "text/javascript",
@@ -61,6 +62,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     # The site's root is the page itself (index.html); any other folder is not found.
     def send_head(self):
         path = self.translate_path(self.path)
+        if "\0" in path:
+            self.send_error(404, "Not found")  # no file has it in its name
+            return None
         if os.path.isdir(path) and os.path.normpath(path) != os.path.normpath(self.directory):
             self.send_error(404, "Not found")
             return None
@@ -104,8 +108,12 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         body = self.rfile.read(size)
         # A page the table does not take is answered so, as a page that is: its console shows
         # no error for what is no fault of its (a phone's page, a second game's).
-        if not _this_machine(self.client_address[0], self.connection.getsockname()[0]):
+        local = self.connection.getsockname()[0]
+        if not _this_machine(self.client_address[0], local):
             self._answer(200, {"unit": False, "why": "lan"})
+            return
+        if not _own_page(self.headers, local, self.server.server_address[1]):
+            self._answer(403, {"error": "only the unit's own page feeds the table"})
             return
         from simulator.table.model import Bad
 
@@ -126,6 +134,15 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def log_message(self, format, *args):
         pass  # a page load is ~40 requests: quiet
+
+
+def _own_page(headers, local, port):
+    """Whether a post is the unit's own page's, as this server served it: to a Host that names
+    this server by its address or as localhost (never a name some site resolved here), and
+    from that origin (a browser says the origin of every page that posts)."""
+    host = headers.get("Host") or ""
+    own = ("%s:%d" % (local, port), "[%s]:%d" % (local, port), "localhost:%d" % port)
+    return host in own and headers.get("Origin") in (None, "http://" + host)
 
 
 def _this_machine(peer, local):

@@ -411,3 +411,19 @@ def test_a_page_that_posts_anything_but_the_tables_reads_is_refused():
         assert table.whole()["unit"] == "waiting" and table.whole()["balances"] == {}
     finally:
         feed.stop()
+
+
+def test_a_refused_post_keeps_nothing_and_takes_no_unit_slot():
+    # docs/table.md: a post that is not a page's is refused and keeps nothing; an event before
+    # its bad line is not kept, and the page that posted it is not the table's unit.
+    unit = Unit()
+    table = Table()
+    feed = follow.PageFeed(table)
+    try:
+        before = table.whole()
+        with pytest.raises(Bad):
+            post(feed, "bad", [["!", '! power {"power": "off"}'], ["KEY 1", "OK"]])
+        assert table.whole() == before and feed.page is None
+        assert post(feed, "good", Page(unit).whole())["unit"] is True
+    finally:
+        feed.stop()

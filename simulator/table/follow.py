@@ -257,12 +257,16 @@ class PageFeed:
         it is not what a page posts, and nothing kept."""
         try:
             got = json.loads(body)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             raise Bad("not JSON") from None
         if not isinstance(got, dict) or not isinstance(got.get("page"), str) or \
                 not isinstance(got.get("lines", []), list):
             raise Bad("not a page's post")
         page = got["page"][:64]
+        try:
+            events, replies = self._read(got.get("lines", []))  # a bad line: nothing is kept
+        except Lost as e:
+            raise Bad(str(e)) from None
         with self.lock:
             now = time.monotonic()
             if self.page is not None and page != self.page and \
@@ -276,12 +280,15 @@ class PageFeed:
             self.page = page
             self.heard = now
             try:
-                self._lines(got.get("lines", []))
+                self._keep(events, replies)
             except Lost as e:
                 raise Bad(str(e)) from None
             return {"unit": True, "whole": self.table.unit != "live"}
 
-    def _lines(self, lines):
+    def _read(self, lines):
+        """(the events, {command: reply payload}) a post's lines say; Bad at one that is not a
+        page's line."""
+        events = []
         got = {}
         for item in lines:
             if not (isinstance(item, list) and len(item) == 2 and
@@ -289,7 +296,7 @@ class PageFeed:
                 raise Bad("not a line")
             command, line = item
             if command == "!":
-                self.table.event(*event_line(line))
+                events.append(event_line(line))
                 continue
             word = command.split(" ")[0].upper()
             if word not in READS:
@@ -299,6 +306,11 @@ class PageFeed:
                 got[word] = ERR6[word]
                 continue
             got[word] = payload if ok else None
+        return events, got
+
+    def _keep(self, events, got):
+        for event in events:
+            self.table.event(*event)
         if "HELLO" in got:
             self.table.snapshot(got["HELLO"], got.get("STATE"), got.get("BALANCES"),
                                 got.get("LOG"), got.get("NAMES"))

@@ -146,3 +146,58 @@ def test_the_units_page_closed_is_said_on_the_phones_and_back_when_it_opens(serv
 ])
 def test_only_a_page_on_this_machine_may_feed_the_table(peer, local, mine):
     assert web._this_machine(peer, local) is mine
+
+
+def _post(srv, body, **headers):
+    import http.client
+
+    c = http.client.HTTPConnection("127.0.0.1", srv.server_address[1], timeout=5)
+    try:
+        c.request("POST", "/table/feed", body, headers)
+        r = c.getresponse()
+        return r.status, r.read()
+    finally:
+        c.close()
+
+
+def test_another_sites_page_never_feeds_the_table_nor_shuts_the_unit_out(served):
+    # A page of any site open in a browser on this machine can post to 127.0.0.1 as a "simple"
+    # request (text/plain, no preflight), and one of a site whose name it resolved here
+    # (DNS rebinding) as JSON: neither is the unit's page, and the phones never see its game.
+    import json
+
+    srv, origin, _ = served
+    port = srv.server_address[1]
+    own = "127.0.0.1:%d" % port
+    fake = json.dumps({"page": "mallory", "lines": [["NAMES", 'OK {"1": "Mallory"}']]})
+    for headers in ({"Content-Type": "text/plain", "Origin": "http://evil.example"},
+                    {"Content-Type": "application/json", "Host": "evil.example:%d" % port,
+                     "Origin": "http://evil.example:%d" % port},
+                    {"Content-Type": "application/json", "Host": own,
+                     "Origin": "http://evil.example"}):
+        status, _ = _post(srv, fake, **headers)
+        assert status == 403, headers
+        assert srv.table_feed.page is None
+    status, got = _post(srv, json.dumps({"page": "mine", "lines": []}),
+                        **{"Content-Type": "application/json", "Host": own, "Origin": origin})
+    assert status == 200 and json.loads(got)["unit"] is True  # the unit's own page, as it posts
+    status, got = _post(srv, json.dumps({"page": "mine", "bye": True}),
+                        **{"Content-Type": "text/plain;charset=UTF-8", "Host": own,
+                           "Origin": origin})
+    assert status == 200 and srv.table_feed.page is None  # and its goodbye (a beacon)
+
+
+def test_a_request_the_server_cannot_serve_is_answered_not_dropped(served):
+    import http.client
+
+    srv, _, _ = served
+    c = http.client.HTTPConnection("127.0.0.1", srv.server_address[1], timeout=5)
+    try:
+        c.request("GET", "/index.html%00.js")
+        assert c.getresponse().status == 404  # a NUL in a path: no file, no traceback
+    finally:
+        c.close()
+    deep = "[" * 200000 + "]" * 200000
+    status, _ = _post(srv, deep, **{"Content-Type": "application/json",
+                                    "Host": "127.0.0.1:%d" % srv.server_address[1]})
+    assert status == 400 and srv.table_feed.page is None
