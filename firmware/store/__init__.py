@@ -15,8 +15,8 @@ from brain import games, profiles
 from brain.ledger import CARDS, POT, apply
 import jsonw
 from store.slot import (CORRUPT, GAME, LINE_MAX, MARK_NAME, MARK_TEXT, NAME_FILES, SLOT_NAMES,
-                        VALID, VERSION, Moved, Slot, chunks, crc32, kept_game, line, missing,
-                        night_head, night_words, payload, rec_payload, write)
+                        VALID, VERSION, Moved, chunks, crc32, kept_game, line, missing,
+                        night_head, night_words, payload, read, rec_payload, write)
 
 
 class OsFS:
@@ -158,21 +158,7 @@ class FileStore:
 
     def _find(self):
         """(the newest complete Slot or None, the damage found)."""
-        slots = (Slot(self.keep), Slot(self.keep))
-        for i in (0, 1):
-            try:
-                f = self.fs.open(self.paths[i], "rb")
-            except OSError as e:
-                if not missing(e):
-                    slots[i].state = CORRUPT
-                continue
-            try:
-                slots[i].read(f)
-                slots[i].size = f.seek(0, 2)
-            except (MemoryError, OSError):
-                slots[i].state = CORRUPT  # too big for RAM, or the flash failed: unreadable
-            finally:
-                f.close()
+        slots = [read(self.fs, path, self.keep) for path in self.paths]
         try:
             self.fs.open(self.dir + MARK_NAME, "rb").close()
             self.marked = True

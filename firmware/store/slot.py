@@ -141,20 +141,30 @@ def accounts(head, key):
     return out
 
 
-def kept_game(fs, path, gid, keep):
-    """The kept game gid in path (id, kept, profile, seq, transactions, balances (6), pot; with
-    keep, also base and log: its last keep records), or None if it does not read whole."""
+def read(fs, path, keep):
+    """The Slot in path: CUT if there is no such file; CORRUPT if it is there and does not open,
+    is too big for RAM or the flash failed."""
     s = Slot(keep)
     try:
         f = fs.open(path, "rb")
-    except OSError:
-        return None
+    except OSError as e:
+        if not missing(e):
+            s.state = CORRUPT
+        return s
     try:
         s.read(f)
-    except (OSError, MemoryError):
-        return None  # a read that fails is a game that does not read
+        s.size = f.seek(0, 2)
+    except (MemoryError, OSError):
+        s.state = CORRUPT
     finally:
         f.close()
+    return s
+
+
+def kept_game(fs, path, gid, keep):
+    """The kept game gid in path (id, kept, profile, seq, transactions, balances (6), pot; with
+    keep, also base and log: its last keep records), or None if it does not read whole."""
+    s = read(fs, path, keep)
     d = s.head
     if s.state != VALID or s.bad or not s.clean or s.journal:
         return None
