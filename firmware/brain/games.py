@@ -93,7 +93,7 @@ def restore_game(ledger, gid, via="key"):
         ledger.seq += 1
         ledger.start = ledger.seq - g["transactions"] - 1  # the restore record is one more
         rec = (ledger.seq, "restore", 0, 0, 0, 0, 0, 0, via)
-        store.bring_back(ledger, gid, rec, put, KEEP_GAMES)
+        store.new_game(ledger, put, KEEP_GAMES, gid, rec)
     except OSError:
         (ledger.profile, ledger.bal, ledger.seq, ledger.start, ledger.count,
          ledger.clock) = old

@@ -362,15 +362,11 @@ class FileStore:
         write(self.fs, self._game(ledger.seq), "wb", chunks(head, self.log))
         return ledger.seq
 
-    def new_game(self, ledger, put, most):
+    def new_game(self, ledger, put, most, gid=None, rec=None):
         """The ledger's new game written whole; put (put_away's id, or None) kept as the newest,
-        the oldest past most no longer."""
-        self.bring_back(ledger, None, None, put, most)
-
-    def bring_back(self, ledger, gid, rec, put, most):
-        """The kept game gid, put in the ledger, written whole with its log and rec after it;
-        put kept, gid no longer. Its log is read once put is written: RAM holds one besides
-        the store's."""
+        the oldest past most no longer. With gid, the new game is that kept game brought back,
+        its log and rec after it, and gid kept no longer. Its log is read once put is written:
+        RAM holds one besides the store's."""
         base, log = ledger.bal, []
         if gid is not None:
             g = self.game(gid, self.keep)
