@@ -119,11 +119,10 @@ class FileStore:
             nums = [int(x) for x in h["numbers"]]
             if len(nums) != len(ids):
                 raise ValueError("numbers")
-            kept = ids, {ids[i]: nums[i] for i in range(len(ids))}, int(h["game"]), int(h["count"])
+            self.games, self.numbers, self.number, self.count = (
+                ids, {ids[i]: nums[i] for i in range(len(ids))}, int(h["game"]), int(h["count"]))
         except (KeyError, TypeError, ValueError):
-            damage.append("the kept games' list unreadable")  # the game itself still reads
-            kept = [], {}, 1, 0
-        self.games, self.numbers, self.number, self.count = kept
+            damage.append("the kept games' list unreadable")  # none kept; the game still reads
         # A kept game that does not read stays named, listed by GAMES as damaged, until the
         # banker has seen it reported (seen); the game in play is not touched.
         self.bad = [i for i in self.games if kept_game(self.fs, self._game(i), i, 0) is None]
@@ -378,9 +377,7 @@ class FileStore:
         if put is not None:
             count = max(count, self.number)
             ids.insert(0, put)
-        numbers = {}
-        for i in ids[:most]:
-            numbers[i] = self.number if i == put else self.numbers.get(i)
+        numbers = {i: self.number if i == put else self.numbers.get(i) for i in ids[:most]}
         number = self.numbers.get(gid) or count + 1
         self._checkpoint(ledger, base, log, None, (ids[:most], numbers, number, count))
         for i in ids[most:] + [gid]:
