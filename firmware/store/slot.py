@@ -1,9 +1,5 @@
 """The store's files, format version 1 (docs/storage.md, "Format", has every file and line):
-their lines, written and read back. Every line is `<crc32 of the payload, 8 hex digits>
-<payload>\\n`; a slot (bank.a, bank.b) is a checkpoint, its header `H {...}` and its log's `c`
-lines, then a journal of `r`, `v`, `p`, `n`, `t` and `s` lines; a kept game (game.<id>) is a
-checkpoint with no journal; the names (bank.n0, bank.n1) are one line each.
-"""
+the lines written, and the one reader of them."""
 
 from binascii import crc32
 import json
@@ -130,9 +126,8 @@ def parse_rec(p):
 
 
 def accounts(head, key):
-    """A header's "base" or "bal" as the ledger holds balances: the bank's 0 first, the pot's
-    last. ValueError unless each is a whole number from 0 to the most a balance holds (no 1.5
-    read as 1)."""
+    """A header's "base" or "bal" as the ledger holds balances, the bank's 0 first and the pot's
+    last; ValueError unless each is a whole number from 0 to MOST (no 1.5 read as 1)."""
     pot = head.get("pot") or (0, 0)
     out = [0] + list(head[key]) + [pot[0 if key == "base" else 1]]
     for x in out:
@@ -175,10 +170,9 @@ def kept_game(fs, path, gid, keep):
              "transactions": int(d["transactions"]), "balances": bal[1:POT], "pot": bal[POT]}
     except (KeyError, TypeError, ValueError, IndexError):
         return None
-    if g["id"] != gid or len(bal) != POT + 1 or min(bal) < 0 or keep and (
-            s.seq != g["seq"] or s.bal != bal):
+    if g["id"] != gid or len(bal) != POT + 1:
         return None
-    if keep:
+    if keep:  # the log leads from base to the header's seq and balances: Slot.read held it so
         g["base"] = s.base
         g["log"] = s.log
     return g
@@ -243,7 +237,6 @@ class Slot:
             self.state = VALID if (size, crc & 0xFFFFFFFF) == want else CORRUPT
             self.clean = True
             return
-        last = 0
         good = True
         for _ in range(n):
             raw = f.readline(LINE_MAX)
@@ -251,23 +244,19 @@ class Slot:
                 if len(raw) == LINE_MAX:
                     self.state = CORRUPT
                 return
-            p = payload(raw)
-            try:
-                rec = parse_rec(p) if p is not None and p[:2] == "c " else None
-            except ValueError:
-                rec = None
-            if good and (rec is None or not last < rec[0] <= seq or not self._take(rec)):
-                good = False
-            elif good:
-                last = rec[0]
-        if good and self.bal != after:
-            self.state = CORRUPT  # its log and its header disagree: neither is trusted
-            return
+            if good:
+                p = payload(raw)
+                try:
+                    rec = parse_rec(p) if p is not None and p[:2] == "c " else None
+                except ValueError:
+                    rec = None
+                good = rec is not None and self.seq < rec[0] <= seq and self._take(rec)
         if not good:
             self.bad = True
-            self.log = []
-            self.base = after
-            self.bal = list(after)
+            self.log, self.base, self.bal = [], after, list(after)  # the header's stand in
+        elif self.bal != after:
+            self.state = CORRUPT  # its log and its header disagree: neither is trusted
+            return
         self.seq = seq
         self.state = VALID
         self.clean = True
