@@ -1,11 +1,6 @@
 """Where the game lives between power cycles (B17: nothing lost); docs/storage.md has the why,
-store/slot.py the files.
-
-Every write of `FileStore` is durable when it returns, or raises OSError and leaves the store
-as it was, on flash and in RAM. A transaction is one line appended to the slot in use; every
-`journal_max` lines, and for a whole game, a checkpoint goes into the other slot from what the
-store holds in RAM (the last `keep` records, the balances before them): it never reads back.
-"""
+store/slot.py the files. Every write of `FileStore` is durable when it returns, or raises
+OSError and leaves the store as it was, on flash and in RAM."""
 
 import json
 import os
@@ -66,7 +61,6 @@ class FileStore:
         self._fresh()
 
     def _fresh(self):
-        self.status = "new"
         self.detail = None  # why it is damaged, for logs and tests
         self.appendable = False  # False: the next write must be a checkpoint
         self.journal = 0
@@ -100,7 +94,6 @@ class FileStore:
                 self._checkpoint(ledger, ledger.bal, [])
                 ledger.ready = True
                 return "new"
-            self.status = "damaged"  # B17: it was there; never invent balances
             self.detail = "; ".join(damage) or "store files missing"
             # No header names the kept games now: each whose file reads whole stays kept (B11),
             # numbered by age, for the banker to bring back, and the next checkpoint names it.
@@ -110,7 +103,7 @@ class FileStore:
             self.count = len(self.games)
             self.number = self.count + 1
             self.numbers = {i: self.count - k for k, i in enumerate(self.games)}
-            return self.status
+            return "damaged"  # B17: it was there; never invent balances
         h = s.head
         self.journal = s.journal
         self.size = s.size
@@ -131,7 +124,6 @@ class FileStore:
         if self.names_bad:
             damage.append("a names file unreadable")  # the good copy is used
         self.appendable = s.clean and not damage and not s.superseded
-        self.status = "damaged" if damage else "ok"
         self.detail = "; ".join(damage) or None
         try:
             prof = profiles.get(h["profile"])
@@ -144,8 +136,7 @@ class FileStore:
             ledger.start = start
             ledger.volume = h.get("volume", 2) if s.volume is None else s.volume
         except (KeyError, IndexError, TypeError, ValueError):
-            self.status = "damaged"
-            return self.status
+            return "damaged"
         if got is not None:
             ledger.pot_on, ledger.count, ledger.clock = got
         self.base = s.base
@@ -153,7 +144,7 @@ class FileStore:
         ledger.ready = True
         if profile and profiles.get(profile) is not ledger.profile:
             games.reset(ledger, profile)
-        return self.status
+        return "damaged" if damage else "ok"
 
     def _find(self):
         """(the newest complete Slot or None, the damage found)."""
@@ -456,7 +447,6 @@ class FileStore:
 
     def _found(self, why):
         self.unreported = True
-        self.status = "damaged"
         self.detail = why
 
     def news(self):
