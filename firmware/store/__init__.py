@@ -120,7 +120,7 @@ class FileStore:
         # banker has seen it reported (seen); the game in play is not touched.
         self.bad = [i for i in self.games if kept_game(self.fs, self._game(i), i, 0) is None]
         damage += ["game.%d unreadable" % gid for gid in self.bad]
-        self.names_bad = bool(self._names()[2])
+        self.names_bad = bool(self._names()[3])
         if self.names_bad:
             damage.append("a names file unreadable")  # the good copy is used
         self.appendable = s.clean and not damage and not s.superseded
@@ -157,8 +157,7 @@ class FileStore:
         best = self.cur = None
         self.gen = max(slots[0].gen, slots[1].gen)
         damage = []
-        for i in (0, 1):
-            s = slots[i]
+        for i, s in enumerate(slots):
             if s.state == CORRUPT:
                 damage.append("%s unreadable" % SLOT_NAMES[i])
             elif s.bad:
@@ -175,10 +174,7 @@ class FileStore:
         # naming it, or before a file no longer named was removed): with neither slot
         # unreadable, the headers read are every reference there is.
         try:
-            named = set()
-            for s in slots:
-                if s.state == VALID:
-                    named.update(int(i) for i in s.head.get("games", ()))
+            named = {int(i) for s in slots if s.state == VALID for i in s.head.get("games", ())}
         except (TypeError, ValueError):
             return best, damage  # a header whose games do not read names any file
         for name in self._listed(GAME):
@@ -390,12 +386,10 @@ class FileStore:
         return snap
 
     def _names(self):
-        """(the newest good (gen, names), its file's index or None, the damaged files' indexes:
-        a line whole (but for a flipped newline) that is no names line, or one longer than any
-        written; a cut one is none)."""
-        best = (0, (None,) * CARDS)
-        where = None
-        bad = []
+        """(gen, names, the file they are in or None, the damaged files): the newest good names.
+        Damage is a line whole (but for a flipped newline) that is no names line, or one longer
+        than any written; a cut one is none."""
+        gen, names, where, bad = 0, (None,) * CARDS, None, []
         for i in (0, 1):
             try:
                 f = self.fs.open(self.dir + NAME_FILES[i], "rb")
@@ -413,8 +407,8 @@ class FileStore:
             whole = raw.endswith(b"\n")
             p = payload(raw if whole else raw[:-1])
             try:
-                gen, got = p.split(" ", 1)
-                gen, got = int(gen), json.loads(got)
+                g, got = p.split(" ", 1)
+                g, got = int(g), json.loads(got)
                 ok = whole and isinstance(got, list) and len(got) == CARDS and not [
                     n for n in got if n is not None and not isinstance(n, str)]
             except (AttributeError, ValueError):
@@ -422,22 +416,21 @@ class FileStore:
             if not ok:
                 if whole or p is not None or len(raw) == LINE_MAX:
                     bad.append(i)
-            elif gen > best[0]:
-                best = (gen, tuple(got))
-                where = i
-        return best, where, bad
+            elif g > gen:
+                gen, names, where = g, tuple(got), i
+        return gen, names, where, bad
 
     def names(self):
         """(gen, the six names, whether a names file is damaged): the newest good names."""
-        best, _, bad = self._names()
+        gen, names, _, bad = self._names()
         if bad and not self.names_bad:
             self._found("a names file unreadable")
         self.names_bad = bool(bad)
-        return best[0], best[1], self.names_bad
+        return gen, names, self.names_bad
 
     def put_names(self, gen, names):
         """names (6) as generation gen, into the file the newest good ones are not in."""
-        _, where, bad = self._names()
+        _, _, where, bad = self._names()
         i = 0 if where == 1 else 1
         got = "%d %s" % (gen, jsonw.dumps(list(names), True))
         write(self.fs, self.dir + NAME_FILES[i], "wb", (line(got),))
@@ -464,6 +457,6 @@ class FileStore:
             self.bad = []
             self.appendable = False
         if self.names_bad:
-            for i in self._names()[2]:
+            for i in self._names()[3]:
                 self._remove(self.dir + NAME_FILES[i])
             self.names_bad = False
