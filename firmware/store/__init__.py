@@ -220,17 +220,15 @@ class FileStore:
                 self.journal += 1
                 self.writes += 1
                 if rec is not None:
-                    log = self.log
-                    log.append(rec)
-                    if len(log) > self.keep:
-                        apply(self.base, log.pop(0))
+                    self.log.append(rec)
+                    if len(self.log) > self.keep:
+                        apply(self.base, self.log.pop(0))
                 return
         self._checkpoint(ledger, self.base, self.log if rec is None else self.log + [rec], rec)
 
     def records(self, n=None):
         """The last n records (all it keeps by default), oldest first."""
-        log = self.log
-        return list(log) if n is None else log[-n:] if n > 0 else []
+        return list(self.log) if n is None else self.log[-n:] if n > 0 else []
 
     def _checkpoint(self, ledger, base, log, rec=None, kept=None):
         """The whole game (rec applied, log from base) into the other slot; kept: the kept games

@@ -314,10 +314,9 @@ class Slot:
             return False
         self.seq = rec[0]
         apply(bal, rec)
-        log = self.log
-        log.append(rec)
-        if len(log) > self.keep:
-            apply(self.base, log.pop(0))
+        self.log.append(rec)
+        if len(self.log) > self.keep:
+            apply(self.base, self.log.pop(0))
         return True
 
     def night_of(self):
