@@ -173,8 +173,7 @@ def kept_game(fs, path, gid, keep):
     if g["id"] != gid or len(bal) != POT + 1:
         return None
     if keep:  # the log leads from base to the header's seq and balances: Slot.read held it so
-        g["base"] = s.base
-        g["log"] = s.log
+        g["base"], g["log"] = s.base, s.log
     return g
 
 
