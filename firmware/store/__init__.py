@@ -129,9 +129,12 @@ class FileStore:
             prof = profiles.get(h["profile"])
             if prof is None or min(s.bal) < 0 or len(s.bal) != POT + 1:
                 raise ValueError("no game of this firmware's")
-            ledger.profile, ledger.bal, ledger.seq, ledger.start, ledger.volume = (
-                prof, list(s.bal), s.seq, int(h["start"]),
-                h.get("volume", 2) if s.volume is None else s.volume)
+            start = int(h["start"])
+            ledger.profile = prof
+            ledger.bal = list(s.bal)
+            ledger.seq = s.seq
+            ledger.start = start
+            ledger.volume = h.get("volume", 2) if s.volume is None else s.volume
         except (KeyError, IndexError, TypeError, ValueError):
             return "damaged"
         if got is not None:
@@ -160,7 +163,8 @@ class FileStore:
             elif s.bad:
                 damage.append("%s has bad lines" % SLOT_NAMES[i])
             if s.state == VALID and (best is None or s.gen > best.gen):
-                best, self.cur = s, i
+                best = s
+                self.cur = i
         for s in slots:
             if s.superseded and (best is None or s.superseded > best.gen):
                 damage.append("checkpoint %d is lost" % s.superseded)
@@ -179,13 +183,15 @@ class FileStore:
         return best, damage
 
     def _listed(self, prefix):
-        """The store's files whose names start with prefix ([] if its folder does not list)."""
+        """The store's directory's file names that start with prefix ([] if it does not
+        list)."""
         d = self.dir
         try:
             found = self.fs.listdir(d[:-1] if len(d) > 1 else (d or "."))
         except OSError:
             return []
-        return [n for n in (f[f.rfind("/") + 1:] for f in found) if n.startswith(prefix)]
+        found = [name[name.rfind("/") + 1:] for name in found]
+        return [name for name in found if name.startswith(prefix)]
 
     def commit(self, ledger, rec):
         """A transaction, durable before the ledger moves its balances."""

@@ -173,7 +173,8 @@ def kept_game(fs, path, gid, keep):
     if g["id"] != gid or len(bal) != POT + 1:
         return None
     if keep:  # the log leads from base to the header's seq and balances: Slot.read held it so
-        g["base"], g["log"] = s.base, s.log
+        g["base"] = s.base
+        g["log"] = s.log
     return g
 
 
