@@ -152,6 +152,36 @@ def test_no_request_reaches_the_unit_and_only_get_and_head_are_answered(served):
     assert host.unit.ledger.seq == 0
 
 
+def test_what_http_server_refuses_itself_carries_the_tables_headers_and_no_page(served):
+    # A method with no name http.server knows, a URL or a header too long, a request line it
+    # cannot read: the table's answer too (docs/table.md), never http.server's HTML page.
+    srv, _, _ = served
+    s = srv.site.secret
+    long = "x" * 70000
+    for request, status in (("BREW /%s/ HTTP/1.1\r\n\r\n" % s, 404),
+                            ("GET /%s HTTP/1.1\r\n\r\n" % long, 414),
+                            ("GET / HTTP/1.1\r\nX: %s\r\n\r\n" % long, 431),
+                            ("GET / HTTP/2.0\r\n\r\n", 505),
+                            ("GET / HTTP/x\r\n\r\n", 400)):
+        with socket.create_connection(("127.0.0.1", srv.port), timeout=5) as c:
+            c.sendall(request.encode())
+            got = b""
+            while True:
+                b = c.recv(65536)
+                if not b:
+                    break
+                got += b
+        assert b"<html" not in got.lower(), got
+        if status in (505, 400):
+            # A request line it cannot read is answered as HTTP/0.9 was: no status line, no
+            # headers, only the few bytes.
+            assert got == b"%d\n" % status, got
+            continue
+        head, _, body = got.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.") and b" %d " % status in head.split(b"\r\n")[0], got
+        assert b"X-Content-Type-Options: nosniff" in head, got
+
+
 def test_the_line_the_simulator_gives_its_table_refuses_every_write(unit):
     host, client = unit
     sock = client.sock

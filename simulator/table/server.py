@@ -244,6 +244,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     do_HEAD = do_GET
 
+    def send_error(self, code, message=None, explain=None):
+        """http.server's own refusals (a method it has no do_ for, a request line it cannot
+        read, a URL or a header too long): the table's plain bytes and headers too, never
+        http.server's page."""
+        if code == 501:
+            not_found(self)  # only GET and HEAD are answered
+            return
+        body = b"%d\n" % code
+        self.send_response(code)
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        guard(self)
+        self.end_headers()
+        self.close_connection = True
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
     def _refuse(self):
         not_found(self)
 
