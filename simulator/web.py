@@ -171,11 +171,15 @@ class Server(http.server.ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
+class Server6(Server):
+    address_family = socket.AF_INET6  # --host ::1, or another address of this machine's
+
+
 def server(folder, port=0, host="127.0.0.1", table=None):
     """A threading HTTP server for folder on host:port (not started); with table, a (Site,
     PageFeed) pair (simulator/table/), the table view too."""
     handler = functools.partial(Handler, directory=folder)
-    srv = Server((host, port), handler)
+    srv = (Server6 if ":" in host else Server)((host, port), handler)
     if table is not None:
         srv.table_site, srv.table_feed = table
     return srv

@@ -305,3 +305,25 @@ def test_a_line_nested_too_deep_to_read_is_a_unit_lost_not_a_follower_dead():
         with pytest.raises(follow.Lost):
             bad()
 
+
+
+def test_the_page_is_served_on_an_ipv6_address_of_this_machine(tmp_path):
+    # --web --host ::1: an address this machine has, IPv6 as the table's server takes it.
+    from simulator import web
+
+    try:
+        socket.socket(socket.AF_INET6).bind(("::1", 0))
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    (tmp_path / "index.html").write_text("<p>unit</p>")
+    srv = web.server(str(tmp_path), 0, "::1")
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        c = http.client.HTTPConnection("::1", srv.server_address[1], timeout=5)
+        c.request("GET", "/")
+        r = c.getresponse()
+        assert r.status == 200 and r.read() == b"<p>unit</p>"
+        c.close()
+    finally:
+        srv.shutdown()
+        srv.server_close()
