@@ -87,8 +87,8 @@ def play_figures(image, tries):
     pico.run(1200)
     out["digit_ms"] = digit_latency(pico, tries)
     commits = []
-    # A commit's time swings from about 10 to 35 ms with whether LittleFS erases a block in it:
-    # a median of three is any of them, of fifteen the one a player meets.
+    # One commit reads anywhere from about 10 to 35 ms (docs/performance.md says why): a
+    # median of three is any of them, of fifteen the one a player meets.
     for _ in range(tries * 5):
         type_keys(pico, "1 0 K")
         commits.append(key_latency(pico, "+"))
