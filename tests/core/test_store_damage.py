@@ -178,12 +178,18 @@ def test_the_unit_shows_err5_and_goes_on_with_the_last_good_copy():
     assert u2.store_status == "ok" and u2.ledger.bal == after
 
 
-def test_the_unit_shows_err6_without_a_good_copy_and_c_held_starts_a_game():
+def _err6():
+    """A unit booted on a played game whose both slots are damaged (Err6): (unit, clock,
+    its FaultFS)."""
     files, _, _ = _played()
     img = copy_files(files)
     for name in ("/bank/bank.a", "/bank/bank.b"):
         img[name][12] ^= 1
-    u, clock, fs = _unit(img)
+    return _unit(img)
+
+
+def test_the_unit_shows_err6_without_a_good_copy_and_c_held_starts_a_game():
+    u, clock, fs = _err6()
     assert u.store_status == "damaged" and not u.ledger.ready
     assert u.display() == ("Err6", False, False)
     p = Protocol(u, clock)
@@ -200,11 +206,7 @@ def test_the_unit_shows_err6_without_a_good_copy_and_c_held_starts_a_game():
 def test_err6_reports_no_balances_no_log_and_no_backup_until_a_new_game():
     # B17: with no good copy the unit invents nothing: BALANCES, LOG and BACKUP are refused
     # (no-game), not answered with six zeros a host would print, save and restore later.
-    files, _, _ = _played()
-    img = copy_files(files)
-    for name in ("/bank/bank.a", "/bank/bank.b"):
-        img[name][12] ^= 1
-    u, clock, fs = _unit(img)
+    u, clock, fs = _err6()
     p = Protocol(u, clock)
     for cmd in ("BALANCES", "LOG", "LOG 200", "BACKUP"):
         out = p.handle(cmd)
@@ -221,11 +223,7 @@ def test_err6_refuses_the_volume_the_pot_the_count_and_the_clock_and_writes_noth
     # B17: with no good copy there is no game to keep a setting in: the volume and the pot are
     # refused (no-game) as a transaction is, game night's held keys are the keys B1-B18 refuse,
     # the unit goes on showing Err6, and the damaged files stay as found.
-    files, _, _ = _played()
-    img = copy_files(files)
-    for name in ("/bank/bank.a", "/bank/bank.b"):
-        img[name][12] ^= 1
-    u, clock, fs = _unit(img)
+    u, clock, fs = _err6()
     p = Protocol(u, clock)
     u.key_down("C", clock.now())  # the banker has seen Err6: a refusal now says its own code
     u.key_up("C", clock.now())
