@@ -100,6 +100,9 @@ class FileStore:
             ids = sorted((int(n[5:]) for n in self._listed(GAME) if n[5:].isdigit()),
                          reverse=True)
             self.games = [i for i in ids if kept_game(self.fs, self._game(i), i, 0)]
+            # A kept game's id is its last seq, and seqs go on from game to game: the next game
+            # numbers past every file, so none put away later takes a kept game's name.
+            ledger.seq = ids[0] if ids else 0
             self.count = len(self.games)
             self.number = self.count + 1
             self.numbers = {i: self.count - k for k, i in enumerate(self.games)}

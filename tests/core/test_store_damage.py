@@ -193,9 +193,10 @@ def test_the_unit_shows_err6_without_a_good_copy_and_c_held_starts_a_game():
     assert u.store_status == "damaged" and not u.ledger.ready
     assert u.display() == ("Err6", False, False)
     p = Protocol(u, clock)
+    seq = u.ledger.seq  # past the kept games' (they carry theirs)
     assert p.handle("INSERT L 1")[-1].startswith("OK")
     p.handle("KEY 5 0 K +")
-    assert u.ledger.bal[1] == 0 and u.ledger.seq == 0  # refused: no balances invented
+    assert u.ledger.bal[1] == 0 and u.ledger.seq == seq  # refused: no balances invented
     p.handle("REMOVE L")
     p.handle("HOLD C 3000")
     assert u.ledger.ready and u.ledger.bal[1] == 15000000
@@ -441,3 +442,42 @@ def test_err6_keeps_the_kept_games_that_read_and_a_new_game_names_them():
     u.maintenance = True
     assert p.handle("RESTORE PREVIOUS")[-1].startswith("OK")
     assert u.ledger.bal[2] == 15000000 + 1000000
+
+
+def test_after_err6_the_games_seqs_go_on_past_the_kept_ones():
+    # B11, B17: the game lost with both slots took its seq with it; the kept games' files still
+    # carry theirs. A new game, or one brought back, numbers on past them: a game put away
+    # later never takes a kept game's file, and what is written reads back at the next boot.
+    fs = FaultFS()
+    clock = VirtualClock()
+    u = Unit(FileStore("/bank", fs=fs, journal_max=J), seeded.Seeded(1), None)
+    startup.boot_unit(u, clock.now())
+    p = Protocol(u, clock)
+    p.handle("INSERT L 2")
+    p.handle("KEY 1 M +")
+    p.handle("KEY 2 M +")
+    p.handle("REMOVE L")
+    p.handle("HOLD C 3000")  # kept: card 2 at 18 M
+    for name in ("/bank/bank.a", "/bank/bank.b"):
+        if name in fs.files:
+            fs.files[name][12] ^= 1
+    damaged = copy_files(fs.files)
+    u, clock, fs = _unit(damaged)
+    p = Protocol(u, clock)
+    p.handle("HOLD C 3000")  # the banker's new game
+    p.handle("INSERT L 3")
+    p.handle("KEY 1 M +")
+    p.handle("KEY 1 M +")  # as many moves as the kept game's seq: put away, the same number
+    p.handle("REMOVE L")
+    p.handle("HOLD C 3000")  # this game kept too, beside the first
+    u, clock, fs = _unit(fs.files)
+    p = Protocol(u, clock)
+    games = json.loads(p.handle("GAMES")[-1][3:])
+    assert u.store_status == "ok" and len(games) == 2, games
+    assert sorted(g["balances"]["2"] for g in games) == [15000000, 18000000], games
+    u, clock, fs = _unit(damaged)  # or brought back straight from Err6
+    p = Protocol(u, clock)
+    u.maintenance = True
+    assert p.handle("RESTORE PREVIOUS")[-1].startswith("OK")
+    u, clock, fs = _unit(fs.files)
+    assert u.store_status == "ok" and u.ledger.bal[2] == 18000000
