@@ -49,14 +49,11 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         return "bank-unit"
 
     def send_error(self, code, message=None, explain=None):
-        """Not found, or a method the site has not: the table's ten plain bytes, whatever was
-        asked (docs/table.md), never http.server's page."""
-        if code in (404, 405, 501):
-            from simulator.table.server import not_found
+        """What the site does not serve, as the table answers it (docs/table.md), never
+        http.server's page."""
+        from simulator.table.server import refuse
 
-            not_found(self)
-            return
-        super().send_error(code, message, explain)
+        refuse(self, code)
 
     # Files only: a folder's listing would show what the site holds, and the page needs none.
     # The site's root is the page itself (index.html); any other folder is not found.

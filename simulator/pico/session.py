@@ -237,7 +237,8 @@ class PicoSession:
         self.flash_file = flash_file
         self._hold = None
         if image is not None and not os.path.isfile(image):
-            raise NoImage("no such image: %s" % image)  # before a flash held elsewhere is
+            # Said first: another window may hold the flash, and that would hide this.
+            raise NoImage("no such image: %s" % image)
         if flash_file is not None:
             from simulator.host import hold_flash
 

@@ -230,6 +230,25 @@ def not_found(h):
         h.wfile.write(NOT_FOUND)
 
 
+def refuse(h, code):
+    """http.server's own refusals (a method it has no do_ for, a request line it cannot read, a
+    URL or a header too long), and not found: the table's plain bytes and headers, never
+    http.server's page. Only GET and HEAD are answered: another method is not found."""
+    if code in (404, 405, 501):
+        not_found(h)
+        return
+    body = b"%d\n" % code
+    h.send_response(code)
+    h.send_header("Content-Type", "text/plain; charset=utf-8")
+    h.send_header("Content-Length", str(len(body)))
+    h.send_header("Connection", "close")
+    guard(h)
+    h.end_headers()
+    h.close_connection = True
+    if h.command != "HEAD":
+        h.wfile.write(body)
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     # A connection that says nothing, or a phone that takes nothing, for this long is let go
     # (its thread with it); a phone's stream hears at least a ping every ping_ms.
@@ -245,22 +264,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     do_HEAD = do_GET
 
     def send_error(self, code, message=None, explain=None):
-        """http.server's own refusals (a method it has no do_ for, a request line it cannot
-        read, a URL or a header too long): the table's plain bytes and headers too, never
-        http.server's page."""
-        if code == 501:
-            not_found(self)  # only GET and HEAD are answered
-            return
-        body = b"%d\n" % code
-        self.send_response(code)
-        self.send_header("Content-Type", "text/plain; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Connection", "close")
-        guard(self)
-        self.end_headers()
-        self.close_connection = True
-        if self.command != "HEAD":
-            self.wfile.write(body)
+        refuse(self, code)
 
     def _refuse(self):
         not_found(self)
