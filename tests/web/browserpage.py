@@ -88,6 +88,13 @@ def stop_chromium(drv):
     shutil.rmtree(drv.bank_profile, ignore_errors=True)
 
 
+def leave(drv):
+    """Leave the page an earlier test opened and forget what it logged: a page left open
+    keeps calling its stopped server, and would log that into the next test's page."""
+    drv.get("about:blank")
+    drv.get_log("browser")
+
+
 @pytest.fixture(scope="session")
 def browser():
     drv = start_chromium()
@@ -170,7 +177,7 @@ class Page:
 @pytest.fixture
 def page(browser, origin):
     """A page of a game of the test's own; no test may leave an error in the console."""
-    browser.get_log("browser")  # what an earlier test left
+    leave(browser)
     p = Page(browser, origin)
     yield p
     assert p.console_errors() == []

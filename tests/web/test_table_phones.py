@@ -12,7 +12,7 @@ import signal
 import time
 
 import pytest
-from browserpage import start_chromium, stop_chromium
+from browserpage import leave, start_chromium, stop_chromium
 
 from host_tools import Bank
 from tests.tablephones import Phone, free_port, simulator
@@ -46,7 +46,7 @@ def sim():
 
 
 def load(drv, url, lang="en"):
-    drv.get_log("browser")  # what an earlier test left
+    leave(drv)
     drv.get(url + "?lang=" + lang)
     drv.execute_async_script("const done = arguments[arguments.length - 1];"
                              "table.ready.then(() => done(true));")

@@ -7,7 +7,7 @@ import threading
 import time
 
 import pytest
-from browserpage import Page, start_chromium, stop_chromium
+from browserpage import Page, leave, start_chromium, stop_chromium
 
 from simulator import web
 
@@ -68,7 +68,7 @@ def own_unit(drv):
 def test_the_units_page_feeds_the_table_and_every_phone_follows_its_taps(served, browser,
                                                                         phone):
     srv, origin, url = served
-    browser.get_log("browser")
+    leave(browser)
     unit = Page(browser, origin).load()
     follow(phone, url)
     wait_for(lambda: phone.execute_script("return table.model() && table.model().unit") ==
