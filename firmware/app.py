@@ -361,7 +361,8 @@ class App:
     def write(self, lines):
         out = self.stdout
         for line in lines:
-            out.write((line + "\n").encode())
+            out.write(line.encode())  # not line + "\n": a long reply (LOG 200) copied once less
+            out.write(b"\n")
 
     def drain(self):
         """Send the events of keys, cards and timers to the host (the serial port)."""

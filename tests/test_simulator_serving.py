@@ -579,6 +579,30 @@ def test_a_huge_line_without_newline_does_not_kill_the_micropython_simulator():
     assert lines[1].startswith('OK {"device": "bank-unit"') and len(lines) == 2
 
 
+@pytest.mark.skipif(not os.path.exists(MICROPYTHON), reason="no MicroPython unix port here")
+def test_a_long_game_answers_log_200_under_the_micropython_port_s_own_heap(tmp_path):
+    # A host asking one line at a time, as a person's script does, on the unix port's default
+    # heap (2 MB): before, the heap was collected only once full, the records lay all over it,
+    # and LOG 200 (24 KB in one piece) found no room: MemoryError, the simulator gone.
+    p = start("--stdio", "--state", str(tmp_path), interp=MICROPYTHON)
+    try:
+        def ask_one(line):
+            p.stdin.write(line.encode() + b"\n")
+            p.stdin.flush()
+            return p.stdout.readline().decode()
+
+        assert ask_one("INSERT L 1").startswith("OK")
+        for _ in range(300):
+            assert ask_one("KEY 1 0 K +").startswith("OK")
+        log = json.loads(ask_one("LOG 200")[3:])
+        assert [t["seq"] for t in log] == list(range(101, 301))
+        assert log[-1]["balances"] == {"1": 18000000}
+        assert ask_one("HELLO").startswith('OK {"device": "bank-unit"')
+    finally:
+        p.stdin.close()
+        stop(p)
+
+
 def test_the_window_and_terminal_server_serves_clients_at_once():
     # serve.Server, as the window's Tk loop and the terminal's select() loop drive it: a
     # half-line client does not block another, and events are per client.

@@ -12,13 +12,21 @@ A front end's clicks and keys are events on the board (`press`, `release`, `inse
 taken by the next step as the Pico's scan takes the keypad's. Never deployed.
 """
 
+import gc
+
 from app import App
 from desktop.ports import Ports
 from desktop.simboard import SimBoard
 
 
 class SimApp(App):
+    collect_every = 65536  # bytes allocated between collections on MicroPython
     def __init__(self, unit, clock, ports=None, board=None):
+        if hasattr(gc, "threshold"):  # MicroPython: the unix port, the page
+            # No pause here collects as the Pico's loop does (App.sleep): collected only once
+            # full, the heap has the game's records strewn all over it, and a long reply
+            # (LOG 200, 24 KB) finds no run of free blocks that long.
+            gc.threshold(self.collect_every)
         self.ports = ports if ports is not None else Ports()
         App.__init__(self, board if board is not None else SimBoard(), unit, clock, None, None)
         self.step(clock.now())  # the first picture, as app.boot draws it
