@@ -35,14 +35,16 @@ def fmt(amount, profile):
 
 def accepts(digits, dot, suffix, key):
     """Whether key may extend an entry with that many digits, its point and its suffix (B2):
-    digits, at most one `.`, then K or M. It runs on every key press: it allocates nothing."""
+    digits, at most one `.`, then K or M. dot: None before a point, else the cells it takes
+    (1 when it leads: no digit's cell lights it, so a blank one does; else 0). It runs on
+    every key press: it allocates nothing."""
     if suffix:
         return False
     if key == ".":
-        return not dot
+        return dot is None
     if key == "K" or key == "M":
         return digits > 0
-    return digits < CELLS
+    return digits + (dot or 0) < CELLS
 
 
 def parse(entry, profile, limits):

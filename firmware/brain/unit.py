@@ -33,7 +33,7 @@ class Unit:
         self.entry = ""  # the keys typed: "2.5M"
         self._etext = ""  # the entry without its suffix, as the display shows it
         self._ndig = 0
-        self._dot = False
+        self._dot = None  # the cells the entry's point takes (money.accepts)
         self._suffix = ""
         self._disp = OFF
         self._disp_rev = -1
@@ -290,7 +290,7 @@ class Unit:
             else:
                 self._etext = entry
                 if key == ".":
-                    self._dot = True
+                    self._dot = 0 if self._ndig else 1
                 else:
                     self._ndig += 1
             self._tone("click")
@@ -301,7 +301,7 @@ class Unit:
         self.entry = ""
         self._etext = ""
         self._ndig = 0
-        self._dot = False
+        self._dot = None
         self._suffix = ""
 
     def _go(self, now, via):

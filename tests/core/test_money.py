@@ -48,7 +48,8 @@ def test_b2_commit_refusals():
 def accepts(entry, key):
     suffix = entry[-1:] if entry[-1:] in ("K", "M") else ""
     digits = sum(1 for c in entry if "0" <= c <= "9")
-    return money.accepts(digits, "." in entry, suffix, key)
+    dot = None if "." not in entry else 1 if entry[0] == "." else 0
+    return money.accepts(digits, dot, suffix, key)
 
 
 def test_b2_keys_refused_while_typing():
@@ -61,6 +62,8 @@ def test_b2_keys_refused_while_typing():
     assert not accepts(".", "M")
     assert accepts("", ".")
     assert accepts("1.", "5")
+    assert accepts("1.234", "5")
+    assert not accepts(".1234", "5")  # a leading point lights a cell of its own
 
 
 def test_b14_tally_keeps_format_not_limits():

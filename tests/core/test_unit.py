@@ -1,5 +1,6 @@
 """The unit's rules B2-B16 and B18, through its events, on a virtual clock."""
 
+from board.segments import cells
 from harness import Rig
 
 START = 15000000
@@ -173,6 +174,22 @@ def test_b2_refusals_while_typing():
     assert r.shown() == ("1.2", True, False)  # as typed, the annunciator once K is pressed
     r.press("C", ".5M")
     assert r.shown() == (".5", False, True) and r.unit.entry == ".5M"
+
+
+def test_b2_a_leading_point_takes_a_cell_so_four_digits_follow_it():
+    # No digit's cell is left of a leading point: a blank one lights it, and the 5 cells hold
+    # 4 digits more. A 5th would drop off the glass while the money counted it.
+    r = Rig()
+    r.insert("L", 1)
+    r.advance(1000).take_tones()
+    r.press(".1230")
+    assert r.unit.entry == ".1230" and r.unit.error is None
+    r.press("0")
+    assert r.unit.entry == ".1230" and r.unit.error == "bad-entry"
+    assert r.take_tones()[-1] == "error"
+    assert r.shown() == (".1230", False, False) and len(cells(".1230")) == 5
+    r.press("M+")
+    assert r.bal(1) == START + 123000
 
 
 def test_b2_refused_commits_keep_the_entry():
