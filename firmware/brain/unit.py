@@ -404,6 +404,9 @@ class Unit:
         self._undoable = None
         if rec[KIND] == "go":
             self._go_used = False  # B9: a reversed Go may be taken again
+        # B10: the restored balance shows, the payer's for a transfer, whichever slot it is in.
+        self._focus = rec[FROM] if 1 <= rec[FROM] <= CARDS else rec[TO]
+        self._focus_next = None
         self._emit("txn", undo)
         self._tone("money-in" if 1 <= undo[TO] <= CARDS else "money-out")
 

@@ -277,6 +277,34 @@ def test_b10_undo_of_transfer_shows_payer():
     assert r.text() == "15"
 
 
+def test_b10_undo_shows_the_restored_card_even_with_another_card_in_r():
+    # The receive on card 3 stays open while card 2 goes into R: the undo restores card 3's
+    # balance, and that is what shows, not card 2's untouched one.
+    r = Rig()
+    r.insert("R", 2)
+    r.advance(1000).press("1M-")
+    r.remove("R")
+    r.insert("L", 3)
+    r.advance(1000).press("5M+")
+    r.insert("R", 2)
+    r.advance(1000)
+    assert r.text() == "14"  # with both cards in, the payer's (B3)
+    r.press("C")
+    assert r.bal(3) == START and r.text() == "15"
+
+
+def test_b10_undo_within_the_payers_second_shows_the_payer_and_nothing_after():
+    r = Rig()
+    r.insert("R", 1)
+    r.insert("L", 2)
+    r.advance(1000).press("1M-")
+    r.advance(500).press("C")
+    assert r.bal(1) == START and r.text() == "15"
+    r.take_tones()
+    r.advance(2000)
+    assert r.text() == "15" and r.take_tones() == []  # no payee's turn: the money came back
+
+
 def test_b10_closed_by_removal_and_next_transaction():
     r = Rig()
     r.insert("L", 1)
