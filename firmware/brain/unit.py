@@ -210,8 +210,7 @@ class Unit:
             self._no_error()
         if seen or card or self._notice is not SHOW_STORE:
             self._notice = None  # Err5 stays through a host's keys: nobody at the unit saw it
-        self._focus = None
-        self._focus_next = None
+        self._focus = None  # not the payee's turn still to come (B6): that money moved
         self.rev += 1
 
     def _no_error(self):
@@ -470,6 +469,8 @@ class Unit:
         rec = self._undoable
         if rec is not None and (rec[FROM] == card or rec[TO] == card):
             self._undoable = None  # B10: undo needs the cards still in
+        if self._focus_next == card:
+            self._focus_next = None  # B6: no payee's turn with its card gone
         if not self.power:
             self._no_error()  # a card movement ends the last refusal, awake or not
             self.rev += 1  # a removal does not wake the unit

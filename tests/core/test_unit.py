@@ -107,6 +107,32 @@ def test_b6_transfer_shows_payer_then_payee():
     assert r.text() == "15.5"  # until the next input
 
 
+def test_b6_a_key_in_the_payers_second_still_leaves_the_payees_turn_to_come():
+    r = Rig()
+    r.insert("R", 1)
+    r.insert("L", 2)
+    r.advance(1000).press("1M-")
+    r.take_tones()
+    r.advance(500).press("DEAL")  # an auction starts at once, as the banker's hand goes on
+    r.advance(500)
+    assert r.text() == "16" and "money-in" in r.take_tones()
+    r.press("5")  # typing in the payee's turn: the entry shows, and is the payer's again
+    assert r.text() == "5"
+    r.press("C")
+    assert r.text() == "14"
+
+
+def test_b6_the_payees_card_taken_out_in_the_payers_second_has_no_turn():
+    r = Rig()
+    r.insert("R", 1)
+    r.insert("L", 2)
+    r.advance(1000).press("1M-")
+    r.take_tones()
+    r.advance(500).remove("L")
+    r.advance(1000)
+    assert r.text() == "14" and "money-in" not in r.take_tones()
+
+
 def test_b6_transfer_is_one_transaction():
     r = Rig()
     r.insert("R", 1)
