@@ -232,7 +232,8 @@ class Unit:
             self._held.append(key)
         if not self.power:
             self.wake(now)  # B16
-            self._ignore_up = key  # B16: the waking key is not input
+            self._ignore_up = key  # B16: the waking key is not input ...
+            self._no_error()  # ... but a key: the refusal before the switch-off is over
             return None
         self._input(now, False, via)
         if self.night is not None and self.night.key(self, key, now, via):

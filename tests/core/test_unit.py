@@ -356,6 +356,17 @@ def test_b10_closed_by_switch_off():
     assert r.bal(1) == START + 100000
 
 
+def test_b16_the_waking_key_ends_the_refusal_from_before_the_switch_off():
+    r = Rig()
+    r.insert("L", 1)
+    r.advance(1000).press("5K+")
+    assert r.unit.error == "below-minimum"
+    r.advance(60000)
+    assert not r.unit.power and r.unit.error == "below-minimum"  # until a key or a card
+    r.press("C")
+    assert r.unit.power and r.unit.error is None and r.text() == "15"
+
+
 def test_b10_c_with_nothing_does_nothing():
     r = Rig()
     r.insert("L", 1)
