@@ -207,5 +207,6 @@ def stepped(unit, clk, step, now):
         unit._tone("clock-warning")
     else:
         unit.view = None
+        unit.held = None  # a game night key held through the end does nothing: End is shown
         unit._clear_entry()
         unit._tone("clock-end")

@@ -124,6 +124,8 @@ def _held_3s(unit, now):
     key, _, via = unit.held
     unit.held = None
     settle(unit)
+    if unit._notice_until is not None:
+        unit._notice = None  # a clock warning's time left (B20): the key's act ends it, as a key
     if key == "-":
         _bankrupt(unit, now, via)
     elif not (unit.entry or unit.slots["L"] or unit.slots["R"]):  # as it was when pressed

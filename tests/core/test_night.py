@@ -369,6 +369,41 @@ def test_b21_minus_held_3s_hands_the_whole_balance_to_the_creditor_beyond_20m():
     assert r.shown() == ("70", False, True) and r.take_tones() == ["money-in"]
 
 
+def test_b20_b21_a_minus_held_through_the_clocks_end_moves_nothing_and_end_shows():
+    r = Rig()
+    r.hold("K", 3000)
+    r.press("1+", "K")
+    r.insert("R", 2)
+    r.advance(MIN - 1500)
+    r.txns = []
+    r.take_tones()
+    r.unit.key_down("-", r.clock.now())
+    r.advance(3000)  # the end comes 1.5 s into the hold
+    assert r.take_tones() == ["clock-end"] and r.txns == [] and r.bal(2) == START
+    r.unit.key_up("-", r.clock.now())
+    assert r.shown() == ("End", False, False) and r.unit.error is None
+    r.press("1")  # the key after End starts the count, as ever
+    assert r.unit.ledger.count[0] == 1 and r.bal(2) == START
+
+
+def test_b20_b21_a_bankruptcy_held_through_a_warning_ends_its_time_left_and_shows_as_b6():
+    r = Rig()
+    r.hold("K", 3000)
+    r.press("6+", "K")
+    r.insert("R", 2)
+    r.insert("L", 3)
+    r.advance(MIN - 1500)
+    r.take_tones()
+    r.unit.key_down("-", r.clock.now())
+    r.advance(1500)
+    assert r.take_tones() == ["clock-warning"] and r.text() == "5.00"
+    r.advance(1500)  # the hold's 3rd second, within the warning's 3
+    assert r.bal(2) == 0 and r.text() == "0" and r.take_tones() == ["money-out"]
+    r.unit.key_up("-", r.clock.now())
+    r.advance(1000)
+    assert r.text() == "30" and r.take_tones() == ["money-in"]
+
+
 def test_b21_with_no_card_in_l_the_bank_takes_it():
     r = Rig()
     r.insert("R", 4)
