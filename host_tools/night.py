@@ -135,6 +135,18 @@ def _count_on(state):
     return bool((state.get("count") or {}).get("on"))
 
 
+def _keys_mean_theirs(state):
+    """Refused, with nothing pressed, where the keys would not mean what a sequence here
+    means: in the count + and - are the count's (B19); at the clock's End the next key
+    starts the count (B20)."""
+    if _count_on(state):
+        raise Failed("the count is on: leave it first (bank night count --end)")
+    if (state.get("display") or {}).get("text") == "End":
+        raise Failed("the game clock is over and shows End: the next key starts the count "
+                     "(bank night count CARD AMOUNT...)")
+    return state
+
+
 def _count(bank, args):
     state = _clear(bank)
     if args.end:
@@ -172,8 +184,7 @@ def _clock(bank, args):
         keys = list(what) + ["+"]
     else:
         raise UsageError("clock takes 1-999 minutes, start, stop or off")
-    if _count_on(state):
-        raise Failed("the count is on: leave it first (bank night count --end)")
+    _keys_mean_theirs(state)
     # The clock's view: K, held 3 s while no clock is set (B20)
     state = _refused(bank, bank.hold("K", HOLD_MS) if state.get("clock") is None
                      else bank.press("K"))
@@ -188,7 +199,7 @@ def _bankrupt(bank, args):
     """B21, then the move it made, said (or its record, --json)."""
     if args.to == args.card:
         raise UsageError("a card cannot be its own creditor")
-    _clear(bank)
+    _keys_mean_theirs(_clear(bank))
     bank.insert("R", args.card)
     try:
         if args.to is not None:
@@ -236,6 +247,7 @@ def _pot(bank, args):
     state = _clear(bank)
     if state.get("pot") is None:
         raise Failed("the Free Parking pot is off: bank night pot on (maintenance mode)")
+    _keys_mean_theirs(state)
     bank.insert("R" if what == "in" else "L", card)
     try:
         state = _refused(bank, bank.press(*(keys + ["+"])))

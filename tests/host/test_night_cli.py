@@ -121,6 +121,37 @@ def test_b22_into_the_pot_and_collected_and_the_log_reads_it(capsys, murl):
     assert code == 1 and "empty" in err
 
 
+def test_b19_b21_b22_in_the_count_pot_and_bankruptcy_are_refused_and_change_nothing(capsys,
+                                                                                   murl):
+    assert run(capsys, "-p", murl, "night", "pot", "on")[0] == 0
+    assert run(capsys, "-p", murl, "night", "count", 3, "2M")[0] == 0
+    with Bank.open(murl) as b:
+        before = b.state()["count"], b.balances(), len(b.log(200))
+    for args in (("pot", "in", 2, "1M"), ("pot", "collect", 5), ("bankrupt", 5, "--to", 4),
+                 ("bankrupt", 3)):
+        code, _, err = run(capsys, "-p", murl, "night", *args)
+        assert code == 1 and "the count is on" in err, (args, err)
+    with Bank.open(murl) as b:
+        assert (b.state()["count"], b.balances(), len(b.log(200))) == before
+
+
+def test_b20_at_the_clocks_end_the_clock_pot_and_bankruptcy_refuse_and_count_goes_on(capsys,
+                                                                                     murl):
+    assert run(capsys, "-p", murl, "night", "pot", "on")[0] == 0
+    assert run(capsys, "-p", murl, "night", "clock", 1)[0] == 0
+    with Bank.open(murl) as b:
+        assert b.advance(60000)["display"]["text"] == "End"
+    for args in (("clock", 5), ("pot", "in", 2, "1M"), ("bankrupt", 5)):
+        code, _, err = run(capsys, "-p", murl, "night", *args)
+        assert code == 1 and "shows End" in err, (args, err)
+    with Bank.open(murl) as b:
+        state = b.state()
+        assert state["display"]["text"] == "End" and state["count"] is None
+        assert b.balances() == {c: START for c in range(1, 7)}
+    code, out, err = run(capsys, "-p", murl, "night", "count", 2, "1M")
+    assert code == 0 and "count: 1. card 2 16 M" in out, err
+
+
 def test_b22_a_backup_puts_the_pot_back(capsys, murl, tmp_path):
     assert run(capsys, "-p", murl, "night", "pot", "on")[0] == 0
     assert run(capsys, "-p", murl, "night", "pot", "in", 3, "4M")[0] == 0
