@@ -110,6 +110,8 @@ def _worth_keeping(ledger):
 
 def set_balance(ledger, card, amount, via="key"):
     have = ledger.bal[card]
+    if amount == have and ledger.ready:
+        return None  # nothing moves, so nothing is logged
     if amount >= have:
         return ledger.move("set", 0, card, amount - have, 0, via)
     return ledger.move("set", card, 0, have - amount, 0, via)

@@ -549,9 +549,10 @@ class Unit:
             self._clear_entry()
 
     def set_balance(self, card, amount, via="key"):
-        """Maintenance: a balance put straight, logged as the move it took; the record or the
-        error."""
-        return self._changed(games.set_balance(self.ledger, card, amount, via))
+        """Maintenance: a balance put straight, logged as the move it took; the record, None
+        when it was that already, or the error."""
+        rec = games.set_balance(self.ledger, card, amount, via)
+        return rec if rec is None else self._changed(rec)
 
     def restore_game(self, gid, via="key"):
         """Maintenance: the kept game gid (None: the newest) brought back (B11); its record or

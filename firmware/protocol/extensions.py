@@ -65,7 +65,7 @@ def do_set(p, args):
         amount = p.whole(args[2])
         # Up to the most a balance reaches (brain/ledger.py): any balance can be set again.
         if card is None or not 1 <= card <= POT or amount is None or amount > MOST:
-            return "ERR bad-argument SET BALANCE <1-%d> <amount 0-%d>" % (CARDS, MOST)
+            return "ERR bad-argument SET BALANCE <1-%d|pot> <amount 0-%d>" % (CARDS, MOST)
         if amount % u.ledger.profile.resolution:
             return "ERR bad-argument amount is not a multiple of %d" % (
                 u.ledger.profile.resolution)

@@ -234,6 +234,9 @@ def test_maintenance_commands():
     assert ok(p.handle("BALANCES"))["3"] == 1234000
     log = ok(p.handle("LOG 1"))
     assert log[0]["kind"] == "set" and log[0]["via"] == "serial"
+    ok(p.handle("SET BALANCE 3 1234000"))  # what it holds already: nothing moves, none logged
+    ok(p.handle("SET BALANCE POT 0"))
+    assert ok(p.handle("LOG 1")) == log
     ok(p.handle("NEWGAME"))
     assert ok(p.handle("BALANCES"))["3"] == 15000000
     ok(p.handle("RESTORE PREVIOUS"))
@@ -376,7 +379,7 @@ def test_every_balance_a_game_reaches_can_be_set_again():
     assert ok(p.handle("BALANCES"))["2"] == 10000000
     ok(p.handle("SET PROFILE classic"))  # B15: amounts of 1
     assert p.handle("SET BALANCE 1 %d" % (most + 1)) == [
-        "ERR bad-argument SET BALANCE <1-6> <amount 0-999999999999>"]
+        "ERR bad-argument SET BALANCE <1-6|pot> <amount 0-999999999999>"]
     ok(p.handle("SET BALANCE 1 %d" % most))
     assert ok(p.handle("BALANCES"))["1"] == most
     ok(p.handle("REMOVE R"))
