@@ -441,6 +441,7 @@ class Unit:
             # B14: a card ends the tally and what was typed for it.
             self._end_session()
         slots[slot] = card
+        self._focus_next = None  # B3: the card put in shows, then the payer's balance
         if slot == "L":
             self._go_used = False
         self._show((DIGITS[card], False, False), now, self.card_ms)

@@ -133,6 +133,20 @@ def test_b6_the_payees_card_taken_out_in_the_payers_second_has_no_turn():
     assert r.text() == "14" and "money-in" not in r.take_tones()
 
 
+def test_b6_a_card_put_in_in_the_payers_second_shows_as_b3_not_the_payee():
+    r = Rig()
+    r.insert("R", 1)
+    r.insert("L", 2)
+    r.advance(1000).press("1M-")
+    r.advance(300).remove("R")
+    r.insert("R", 4)
+    assert r.text() == "4"
+    r.advance(1000)
+    assert r.text() == "15"  # card 4's balance: with both cards in, the payer's (B3)
+    r.advance(5000)
+    assert r.text() == "15"
+
+
 def test_b6_transfer_is_one_transaction():
     r = Rig()
     r.insert("R", 1)
