@@ -61,4 +61,7 @@ def collect(unit, left, now, via):
     if not led.bal[POT]:
         unit._refuse("pot-empty")
         return
-    unit._moved(led.move("pot-out", POT, left, led.bal[POT], 0, via), "+", now)
+    rec = led.move("pot-out", POT, left, led.bal[POT], 0, via)
+    unit._moved(rec, "+", now)
+    if not led.pot_on and not isinstance(rec, str):
+        unit._emit("pot", None)  # off and empty: no pot to speak of from here (STATE's null)

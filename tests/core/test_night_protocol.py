@@ -189,8 +189,11 @@ def test_money_brought_back_into_a_pot_turned_off_is_seen_and_collected_at_the_t
     assert ok(p.handle("KEY M"))["display"]["text"] == "Pot"
     ok(p.handle("ADVANCE 1000"))
     ok(p.handle("INSERT L 5"))
-    st = ok(p.handle("KEY +"))
+    p.handle("EVENTS ON")
+    out = p.handle("KEY +")
+    st = ok(out)
     assert st["error"] is None and st["pot"] is None  # empty, and off: none to speak of
+    assert '! pot {"pot": null}' in out  # so a host that follows the events knows it too
     assert ok(p.handle("BALANCES"))["5"] == START + 2000000
     ok(p.handle("REMOVE L"))
     assert ok(p.handle("KEY M"))["error"] == "bad-entry"  # empty and off: B1-B18's M again
