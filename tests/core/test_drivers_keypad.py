@@ -211,3 +211,25 @@ def test_without_irqs_the_matrix_is_scanned_as_before():
     pad = Keypad(matrix.rows, matrix.cols, LAYOUT)
     assert not pad.idle(0)  # no listen(): no edge would ever wake it
     assert [r.level for r in matrix.rows] == [1, 1, 1, 1]
+
+
+def test_keys_used_before_a_week_switched_off_are_taken_after_it():
+    # Ticks wrap every 2**30 ms: 6.5 days after a key's last change, a lockout that counted
+    # from it read that change as a moment ago, and the key stayed dead for 6 days more.
+    matrix, pad = listening()
+    day = 24 * 3600 * 1000
+    events = []
+    for t, closed in ((0, True), (100, False)):
+        press(matrix, "5", closed)
+        events += pad.scan(t)
+        pad.idle(t)
+    for t in range(200, 7 * day, 3600 * 1000):  # switched off: a scan every standby turn
+        events += pad.scan(t & 0x3FFFFFFF)
+        pad.idle(t & 0x3FFFFFFF)
+    t = int(6.5 * day)
+    for dt, closed in ((0, True), (80, False)):
+        press(matrix, "5", closed)
+        events += pad.scan((t + dt) & 0x3FFFFFFF)
+        pad.idle((t + dt) & 0x3FFFFFFF)
+    assert events == [("down", "5"), ("up", "5"), ("down", "5"), ("up", "5")]
+    assert pad.idle((t + 200) & 0x3FFFFFFF)  # and the matrix sleeps until the next edge

@@ -42,8 +42,15 @@ class Keypad:
     def idle(self, now):
         """Arms the matrix and returns True when nothing needs a scan until a column falls; a
         switch already closed leaves woke set."""
-        if not self.listening or self.held or (self._changed is not None
-                         and ticks_diff(now, self._changed) < self.debounce_ms):
+        changed = self._changed
+        if changed is not None and ticks_diff(now, changed) >= self.debounce_ms:
+            # Every key's lockout is over: forgotten, or a key last used 2**29 ms (6.2 days)
+            # before would read as changed just now, and stay locked as long again.
+            changed = self._changed = None
+            seen = self._seen
+            for i in range(len(seen)):
+                seen[i] = 0
+        if not self.listening or self.held or changed is not None:
             return False
         if not self.armed:
             self.woke = False  # the edges of the scan's own row changes
