@@ -306,8 +306,10 @@ def run(host, opts):
     if not os.isatty(fd) or not os.isatty(sys.stdout.fileno()):
         from simulator import headless
 
-        sys.stderr.write("simulator: %s needs a terminal; serving the protocol on stdio\n"
-                         % words.say(announce, "en"))
+        host = frontend.interactive_host(host, opts)  # the game kept, as the front end keeps it
+        sys.stderr.write("simulator: %s needs a terminal; serving the protocol on stdio (%s)\n"
+                         % (words.say(announce, "en"), "the game kept in " + opts.state
+                            if opts.state else "nothing kept"))
         return headless.run_stdio(host)
     host = frontend.interactive_host(host, opts)
     term = Terminal(host, announce=announce)

@@ -148,6 +148,25 @@ def test_a_long_log_after_a_batch_of_moves_is_answered_alike_on_both_interpreter
     assert len(set(got)) == 1
 
 
+def test_the_simulator_with_no_terminal_keeps_its_game_as_the_front_end_does(tmp_path):
+    # `make sim` with its input piped (no display, no terminal): the protocol on stdio, and
+    # the game kept where the terminal front end keeps it, as the README says; it said nothing
+    # and kept nothing.
+    env = dict(os.environ, BANK_SIM_STATE=str(tmp_path), DISPLAY="")
+
+    def sim(lines):
+        p = subprocess.run([sys.executable, "-m", "simulator"], input=lines.encode(), env=env,
+                           capture_output=True, cwd=ROOT, timeout=60)
+        assert p.returncode == 0, p.stderr
+        return p.stdout.decode().splitlines(), p.stderr.decode()
+
+    _, err = sim("INSERT L 1\nKEY 1 5 0 K +\n")
+    assert "serving the protocol on stdio (the game kept in %s)" % tmp_path in err
+    out, _ = sim("HELLO\nBALANCES\n")
+    assert json.loads(out[0][3:])["store"] == "ok"
+    assert json.loads(out[1][3:])["1"] == 15150000
+
+
 def test_stdio_exits_at_end_of_input():
     # No final newline: the last line was never finished, so it is no command (docs/protocol.md)
     p = stdio(b"STATE\nHELLO", "--virtual-clock")
