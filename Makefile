@@ -29,9 +29,9 @@ setup: $(STAMP)
 sim: setup
 	$(PY) -m simulator $(SIMFLAGS)
 
-# The window on an emulated Pico running IMAGE (default: the unit's own, `make uf2`'s).
+# The window on an emulated Pico running IMAGE (default: the unit's own, built first by uf2).
 IMAGE ?=
-pico: setup
+pico: setup $(if $(strip $(IMAGE)),,uf2)
 	$(PY) -m simulator --pico $(IMAGE)
 
 # The unit in a browser: the page built and served (WEBFLAGS: a port, --lan, --host ADDR).
