@@ -105,7 +105,7 @@ def cmd_table(bank, args):
         raise UsageError("the table's port is a number from 0 to 65535")
     try:
         running = tables.start_table(connect, port, args.lan, args.state or state_folder(),
-                                     {"names_ms": None})
+                                     {"names_ms": None}, free="bank table 0")
     except OSError as e:
         raise UsageError(e.strerror or str(e)) from None
     tables.announce(running.url, args.lan, running.found)

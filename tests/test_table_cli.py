@@ -115,6 +115,25 @@ def test_a_table_port_in_use_is_one_line_and_exit_2():
                         % (port, port))
 
 
+def test_bank_table_on_a_port_in_use_names_its_own_way_to_a_free_one():
+    p, tcp, _ = simulator()
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen(1)
+    port = taken.getsockname()[1]
+    try:
+        got = subprocess.run([sys.executable, "-m", "host_tools", "-p", "socket://" + tcp,
+                              "table", str(port)], cwd=ROOT, capture_output=True, text=True,
+                             timeout=30)
+    finally:
+        taken.close()
+        p.stop()
+    assert got.returncode == 2
+    assert got.stderr == ("bank: cannot serve the table on 127.0.0.1:%d: port %d is in use on "
+                          "127.0.0.1 (another table?); bank table 0 picks a free one\n"
+                          % (port, port))
+
+
 def test_the_table_needs_cpython_and_says_so_under_micropython():
     mp = os.path.join(os.path.dirname(sys.executable), "micropython")
     if not os.path.exists(mp):

@@ -47,16 +47,17 @@ class Running:
         self.server.stop()
 
 
-def listen(port, lan, site):
+def listen(port, lan, site, free="--table 0"):
     """The table's server on 127.0.0.1:port (every address with lan), started; a port that
-    cannot be had is OSError with a sentence saying what to do (str(e))."""
+    cannot be had is OSError with a sentence saying what to do (str(e)): free, the command's
+    way to a free port."""
     bind = ANY if lan else LOCAL
     try:
         return TableServer(site, bind, port).start()
     except OSError as e:
         if e.errno == errno.EADDRINUSE:
-            why = "port %d is in use on %s (another table?); --table 0 picks a free one" % (
-                port, bind)
+            why = "port %d is in use on %s (another table?); %s picks a free one" % (
+                port, bind, free)
         elif e.errno == errno.EACCES:
             why = "port %d needs privileges; use one above 1023" % port
         else:
@@ -94,12 +95,12 @@ def announce(url, lan, found=True, out=None, err=None):
     err.flush()
 
 
-def start_table(connect, port, lan, folder, follow=None):
+def start_table(connect, port, lan, folder, follow=None, free="--table 0"):
     """A table fed by a Follower over connect() (follow.Follower's), served on port, its
     secret kept in folder (None: a new one): the Running table. follow: the Follower's other
-    settings (poll_ms, names_ms)."""
+    settings (poll_ms, names_ms); free: as listen's."""
     table = Table()
-    server = listen(port, lan, Site(table, kept_secret(folder)))
+    server = listen(port, lan, Site(table, kept_secret(folder)), free)
     feed = Follower(table, connect, **(follow or {})).start()
     return Running(server, feed, *url_of(server, lan))
 
