@@ -21,7 +21,7 @@ from . import shapes
 from .errors import EXIT_OK, Failed, UsageError
 from .keypad import HOLD_MS
 from .maintenance import maint_errors
-from .out import CARD_COUNT, card_label, money, names_of, say
+from .out import CARD_COUNT, card_label, money, names_of, refusal, say
 from .rules import WORDS
 from .wire import split_keys
 
@@ -158,6 +158,7 @@ def _count(bank, args):
     if args.card is None:
         raise UsageError("count needs a CARD, or --end")
     keys = [_amount_keys(a) for a in args.amounts]  # all checked before a key is pressed
+    _count_takes(bank, keys)
     if not _count_on(state):
         if state.get("tally"):
             state = bank.press("C")  # the tally's total would keep + refused
@@ -171,6 +172,24 @@ def _count(bank, args):
     finally:
         state = bank.remove("L")
     return state
+
+
+def _count_takes(bank, keys):
+    """The count takes B2's format in the unit's money, without its limits (as the tally):
+    an amount it would refuse is refused here, before the count starts, by the unit's own
+    rules where they are beside host_tools (else the unit's refusal says it)."""
+    if WORDS is None:
+        return
+    from brain import money as amounts, profiles
+
+    profile = (bank.info or {}).get("profile")
+    prof = profiles.get(profile)
+    for ks, _ in keys:
+        entry = "".join(ks)
+        err = prof and amounts.parse(entry, prof, False)[1]
+        if err:
+            raise Failed("the unit would refuse %s, so nothing was pressed: %s"
+                         % (entry, refusal({"error": err, "entry": entry}, profile)))
 
 
 def _clock(bank, args):

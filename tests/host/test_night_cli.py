@@ -56,6 +56,13 @@ def test_b19_a_bad_amount_touches_nothing(capsys, url):
         assert b.state()["count"] is None
 
 
+def test_b19_an_amount_the_count_would_refuse_starts_no_count(capsys, url):
+    code, _, err = run(capsys, "-p", url, "night", "count", 1, "2M", "5")
+    assert code == 1 and "would refuse 5" in err and "(no-suffix)" in err, err
+    with Bank.open(url) as b:
+        assert b.state()["count"] is None and b.state()["display"]["text"] == "0"
+
+
 def test_b20_the_clock_set_stopped_and_taken_away(capsys, url):
     code, out, err = run(capsys, "-p", url, "night", "clock", 90)
     assert code == 0, err
