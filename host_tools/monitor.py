@@ -9,7 +9,7 @@ import json
 import sys
 import time
 
-from .errors import EXIT_OK, BankError, CommandError
+from .errors import EXIT_OK, BankError, CommandError, UsageError
 from .out import say
 
 POLL = 0.5  # seconds between two readings of the cards and the deal timer
@@ -42,6 +42,8 @@ def _show(kind, data, json_out, read=False):
 
 
 def cmd_monitor(bank, args):
+    if args.seconds is not None and not args.seconds > 0:  # NaN too
+        raise UsageError("--seconds is how long to watch: a number above 0")
     bank.events.clear()  # only what happens from now on
     bank.events_on()
     sys.stderr.write("monitoring %s, Ctrl-C to stop\n" % bank.name)

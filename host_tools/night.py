@@ -81,7 +81,8 @@ def _amount_keys(text):
     try:
         keys = split_keys([body])
     except ValueError as exc:
-        raise UsageError("%s: %s" % (text, exc)) from None
+        said = str(exc)  # names the word already, where the word is the key it refuses
+        raise UsageError(said if repr(body) in said else "%s: %s" % (text, said)) from None
     if not body or any(k in ("+", "-", "C", "DEAL") for k in keys):
         raise UsageError("an amount is digits, a point and K or M: %s is none" % text)
     return keys, sign

@@ -381,6 +381,13 @@ def test_monitor_prints_events(capsys, fake):
     assert f.received[-1] == "EVENTS OFF"  # left the unit as it found it
 
 
+def test_monitor_refuses_a_time_that_is_no_time(capsys, fake):
+    for bad in ("-1", "0", "nan"):
+        code, out, err = run(capsys, "--port", fake(fakes.eventful(1)).url, "monitor",
+                             "--seconds", bad)
+        assert code == 2 and "--seconds" in err and out == "", (bad, err)
+
+
 def test_monitor_json_and_seconds(capsys, fake):
     f = fake(fakes.eventful(2, then_silent=True))
     code, out, err = run(capsys, "--port", f.url, "monitor", "--json", "--seconds", "0.2")
