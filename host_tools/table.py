@@ -104,10 +104,10 @@ def cmd_table(bank, args):
     if not 0 <= port <= 65535:
         raise UsageError("the table's port is a number from 0 to 65535")
     try:
-        running = tables.start_table(connect, port, args.lan, args.state or state_folder(),
-                                     {"names_ms": None}, free="bank table 0")
+        server = tables.serve(port, args.lan, args.state or state_folder(), "bank table 0")
     except OSError as e:
         raise UsageError(e.strerror or str(e)) from None
+    running = tables.start_table(connect, server, args.lan, {"names_ms": None})
     tables.announce(running.url, args.lan, running.found)
     sys.stderr.write("following %s for the table, read-only; Ctrl-C stops\n" % bank.name)
     sys.stderr.flush()

@@ -110,6 +110,7 @@ def test_a_table_port_in_use_is_one_line_and_exit_2():
     finally:
         taken.close()
     assert p.returncode == 2
+    assert p.stdout == ""  # no "listening" line for a script to connect to a simulator gone
     assert p.stderr == ("simulator: cannot serve the table on 127.0.0.1:%d: port %d is in use "
                         "on 127.0.0.1 (another table?); --table 0 picks a free one\n"
                         % (port, port))

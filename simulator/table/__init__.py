@@ -95,17 +95,20 @@ def announce(url, lan, found=True, out=None, err=None):
     err.flush()
 
 
-def start_table(connect, port, lan, folder, follow=None, free="--table 0"):
-    """A table fed by a Follower over connect() (follow.Follower's), served on port, its
-    secret kept in folder (None: a new one): the Running table. follow: the Follower's other
-    settings (poll_ms, names_ms); free: as listen's."""
-    table = Table()
-    server = listen(port, lan, Site(table, kept_secret(folder)), free)
-    feed = Follower(table, connect, **(follow or {})).start()
+def serve(port, lan, folder, free="--table 0"):
+    """The table's server, started on an empty table, its secret kept in folder (None: a new
+    one); as listen's, OSError for a port that cannot be had."""
+    return listen(port, lan, Site(Table(), kept_secret(folder)), free)
+
+
+def start_table(connect, server, lan, follow=None):
+    """The table on server (serve's) fed by a Follower over connect() (follow.Follower's): the
+    Running table. follow: the Follower's other settings (poll_ms, names_ms)."""
+    feed = Follower(server.site.table, connect, **(follow or {})).start()
     return Running(server, feed, *url_of(server, lan))
 
 
-def start(host, ports, port, lan, folder, out=None, err=None):
+def start(host, ports, server, lan, out=None, err=None):
     """The simulator's own table (`--table`): host's unit followed over a read-only line of
     the body's loop (`ports`, which must serve it), the link announced. Call before the loop
     runs, from its thread."""
@@ -117,7 +120,7 @@ def start(host, ports, port, lan, folder, out=None, err=None):
             return given.pop()
         raise Lost("the simulator's line to its unit is closed")
 
-    running = start_table(connect, port, lan, folder)
+    running = start_table(connect, server, lan)
     announce(running.url, lan, running.found, out, err)
     return running
 
@@ -125,14 +128,16 @@ def start(host, ports, port, lan, folder, out=None, err=None):
 def starter(host, opts, out=None):
     """What starts host's table (`--table`, opts.table its port) on a body's ports: a function
     of the ports, to call from the loop's thread before it runs, giving the Running table; a
-    port that cannot be had is host.StartError (one line, exit status 2)."""
+    port that cannot be had is host.StartError (one line, exit status 2) at once, before the
+    body says where it serves."""
+    from simulator.host import StartError
+
+    try:
+        server = serve(opts.table, opts.lan, opts.state)
+    except OSError as e:
+        raise StartError(e.strerror or str(e)) from None
 
     def begin(ports):
-        from simulator.host import StartError
-
-        try:
-            return start(host, ports, opts.table, opts.lan, opts.state, out=out)
-        except OSError as e:
-            raise StartError(e.strerror or str(e)) from None
+        return start(host, ports, server, opts.lan, out=out)
 
     return begin
