@@ -363,6 +363,26 @@ def test_game_files_no_header_names_are_removed_at_boot(state, python):
     sim.stop()
 
 
+def test_stray_file_names_in_the_state_folder_stop_nothing(state, python):  # B11, B17
+    # A name no store writes: digits that are no ASCII ('²' is a digit to CPython's isdigit
+    # and no int), bytes that are no UTF-8 (MicroPython's listdir raised UnicodeError): the
+    # simulator would not start at all.
+    sim = Sim(state, "--maintenance", python=python)
+    sim.cmd("INSERT L 2")
+    sim.cmd("KEY 1 M +")
+    sim.cmd("REMOVE L")
+    sim.json("NEWGAME")
+    kept = sim.json("GAMES")
+    sim.stop()
+    d = os.fsencode(str(state))
+    for name in ("game.\u00b2".encode(), b"game.\xff", b"bank.n\xff"):
+        with open(os.path.join(d, name), "wb") as f:
+            f.write(b"stray\n")
+    sim = Sim(state, python=python)
+    assert _hello(sim) == "ok" and sim.json("GAMES") == kept and len(kept) == 1
+    sim.stop()
+
+
 def test_a_kept_game_comes_back_with_its_history(state, python):  # B11
     sim = Sim(state, "--maintenance", python=python)
     sim.cmd("INSERT R 3")

@@ -10,8 +10,15 @@ from brain import games, profiles
 from brain.ledger import CARDS, POT, apply
 import jsonw
 from store.slot import (CORRUPT, GAME, LINE_MAX, MARK_NAME, MARK_TEXT, NAME_FILES, SLOT_NAMES,
-                        VALID, VERSION, Moved, chunks, crc32, kept_game, line, missing,
-                        night_head, night_words, payload, read, rec_payload, write)
+                        UNREADABLE, VALID, VERSION, Moved, chunks, crc32, kept_game, line,
+                        missing, night_head, night_words, payload, read, rec_payload, write)
+
+
+def _id(name):
+    """Whether game.N's N is a kept game's id: ASCII digits only ('²' is a digit to CPython's
+    isdigit, and no int)."""
+    n = name[5:]
+    return n != "" and n.strip("0123456789") == ""
 
 
 class OsFS:
@@ -85,7 +92,7 @@ class FileStore:
         if s is not None:
             try:
                 got = s.night_of()
-            except (AttributeError, KeyError, IndexError, TypeError, ValueError):
+            except UNREADABLE:
                 s = self.cur = None  # nothing of it is trusted: Err6, not a game half read
                 damage = ["game night's lines unreadable"]
         if s is None:
@@ -97,8 +104,7 @@ class FileStore:
             self.detail = "; ".join(damage) or "store files missing"
             # No header names the kept games now: each whose file reads whole stays kept (B11),
             # numbered by age, for the banker to bring back, and the next checkpoint names it.
-            ids = sorted((int(n[5:]) for n in self._listed(GAME) if n[5:].isdigit()),
-                         reverse=True)
+            ids = sorted((int(n[5:]) for n in self._listed(GAME) if _id(n)), reverse=True)
             self.games = [i for i in ids if kept_game(self.fs, self._game(i), i, 0)]
             # A kept game's id is its last seq, and seqs go on from game to game: the next game
             # numbers past every file, so none put away later takes a kept game's name.
@@ -117,7 +123,7 @@ class FileStore:
                 raise ValueError("numbers")
             self.games, self.numbers, self.number, self.count = (
                 ids, {ids[i]: nums[i] for i in range(len(ids))}, int(h["game"]), int(h["count"]))
-        except (KeyError, TypeError, ValueError):
+        except UNREADABLE:
             damage.append("the kept games' list unreadable")  # none kept; the game still reads
         # A kept game that does not read stays named, listed by GAMES as damaged, until the
         # banker has seen it reported (seen); the game in play is not touched.
@@ -138,7 +144,7 @@ class FileStore:
             ledger.seq = s.seq
             ledger.start = start
             ledger.volume = h.get("volume", 2) if s.volume is None else s.volume
-        except (KeyError, IndexError, TypeError, ValueError):
+        except UNREADABLE:
             return "damaged"
         if got is not None:
             ledger.pot_on, ledger.count, ledger.clock = got
@@ -178,10 +184,10 @@ class FileStore:
         # unreadable, the headers read are every reference there is.
         try:
             named = {int(i) for s in slots if s.state == VALID for i in s.head.get("games", ())}
-        except (TypeError, ValueError):
+        except UNREADABLE:
             return best, damage  # a header whose games do not read names any file
         for name in self._listed(GAME):
-            if name[5:].isdigit() and int(name[5:]) not in named:
+            if _id(name) and int(name[5:]) not in named:
                 self._remove(self.dir + name)
         return best, damage
 
@@ -191,7 +197,7 @@ class FileStore:
         d = self.dir
         try:
             found = self.fs.listdir(d[:-1] if len(d) > 1 else (d or "."))
-        except OSError:
+        except (OSError, UnicodeError):  # MicroPython's, for a name that is no UTF-8
             return []
         found = [name[name.rfind("/") + 1:] for name in found]
         return [name for name in found if name.startswith(prefix)]
@@ -412,7 +418,7 @@ class FileStore:
                 g, got = int(g), json.loads(got)
                 ok = whole and isinstance(got, list) and len(got) == CARDS and not [
                     n for n in got if n is not None and not isinstance(n, str)]
-            except (AttributeError, ValueError):
+            except UNREADABLE:
                 ok = False
             if not ok:
                 if whole or p is not None or len(raw) == LINE_MAX:

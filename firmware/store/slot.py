@@ -4,6 +4,7 @@ the lines written, and the one reader of them."""
 from binascii import crc32
 import json
 
+from brain import profiles
 from brain.ledger import (AMOUNT, CARDS, FROM, FROM_AFTER, KINDS, MOST, POT, TO, TO_AFTER, VIAS,
                           apply)
 import jsonw
@@ -15,6 +16,11 @@ MARK_TEXT = b"bank-unit store v1\n"
 NAME_FILES = ("bank.n0", "bank.n1")
 GAME = "game."
 CUT, CORRUPT, VALID = range(3)  # a slot missing or cut while written is no damage
+# What reading a line's JSON may raise when the line is none of ours though its CRC holds:
+# a missing key, a wrong type, a number too big for an int (1e400), a nesting deeper than the
+# stack (RecursionError, a RuntimeError; MicroPython's own is RuntimeError).
+UNREADABLE = (AttributeError, IndexError, KeyError, OverflowError, RuntimeError, TypeError,
+              ValueError)
 # Longer than any line written (a header is under 1 KB): a longer one is damage, and is never
 # read whole into a heap that may not hold it.
 LINE_MAX = 2048
@@ -130,6 +136,8 @@ def accounts(head, key):
     last; ValueError unless each is a whole number from 0 to MOST (no 1.5 read as 1)."""
     pot = head.get("pot") or (0, 0)
     out = [0] + list(head[key]) + [pot[0 if key == "base" else 1]]
+    if len(out) != POT + 1 or len(pot) != 2:
+        raise ValueError("accounts")
     for x in out:
         if type(x) is not int or not 0 <= x <= MOST:
             raise ValueError("balance")
@@ -168,9 +176,9 @@ def kept_game(fs, path, gid, keep):
         g = {"id": int(d["id"]), "kept": None if d["kept"] is None else int(d["kept"]),
              "profile": str(d["profile"]), "seq": int(d["seq"]),
              "transactions": int(d["transactions"]), "balances": bal[1:POT], "pot": bal[POT]}
-    except (KeyError, TypeError, ValueError, IndexError):
+    except UNREADABLE:
         return None
-    if g["id"] != gid or len(bal) != POT + 1:
+    if g["id"] != gid or not 0 <= g["transactions"] <= g["seq"]:
         return None
     if keep:  # the log leads from base to the header's seq and balances: Slot.read held it so
         g["base"] = s.base
@@ -218,9 +226,9 @@ class Slot:
             volume = head.get("volume", 2)
             start = head.get("start", 0)  # a kept game's has neither
             if (type(volume) is not int or not 0 <= volume <= 2 or type(start) is not int
-                    or not 0 <= start <= seq):
+                    or not 0 <= start <= seq or profiles.get(head["profile"]) is None):
                 raise ValueError("nothing this firmware writes")
-        except (KeyError, TypeError, ValueError, AttributeError):
+        except UNREADABLE:
             self.state = CORRUPT
             return
         self.head = head

@@ -481,3 +481,69 @@ def test_after_err6_the_games_seqs_go_on_past_the_kept_ones():
     assert p.handle("RESTORE PREVIOUS")[-1].startswith("OK")
     u, clock, fs = _unit(fs.files)
     assert u.store_status == "ok" and u.ledger.bal[2] == 18000000
+
+
+def _header_edited(files, path, edit):
+    """files with path's header rewritten by edit(head) -> its JSON text, its CRC made good."""
+    from store.slot import line, payload
+
+    img = copy_files(files)
+    head_line, rest = bytes(img[path]).split(b"\n", 1)
+    head = json.loads(payload(head_line + b"\n")[2:])
+    img[path] = bytearray(line("H " + edit(head)) + rest)
+    return img
+
+
+def test_a_header_none_of_ours_with_a_good_crc_leaves_the_other_slot_in_use():
+    # B17: a header that says nothing this firmware writes is no copy of ours, however it
+    # fails to read (a short pot, a number past any int, a nesting past the stack, balances
+    # for another number of cards, a profile there is none of): the last good copy is used,
+    # never a traceback, never Err6 beside a good slot.
+    files, path, first, second, history = _two_moves()
+
+    def swapped(key, text):
+        def edit(head):
+            head[key] = "SWAP"
+            return json.dumps(head).replace('"SWAP"', text)
+
+        return edit
+
+    edits = [swapped("pot", "[0]"), swapped("gen", "1e400"), swapped("seq", "1e400"),
+             swapped("games", "[" * 1000 + "]" * 1000), swapped("base", "[1, 2, 3, 4, 5]"),
+             swapped("bal", "[1, 2, 3, 4, 5, 6, 7]"), swapped("profile", '"xyz"'),
+             swapped("profile", "5"), swapped("profile", '["world"]')]
+    for i, edit in enumerate(edits):
+        led, status = _boot(_header_edited(files, path, edit))
+        assert status == "damaged" and led.ready, i
+        assert list(led.bal) in history and list(led.bal) != second, i
+
+
+def test_a_kept_game_none_of_ours_is_reported_damaged_not_brought_back():
+    # B11, B17: a kept game's file whose header reads but says what no game of this firmware
+    # is (a profile there is none of, fewer than no transactions) is damaged, as one that does
+    # not read: never a game brought back that writes what the next boot rejects.
+    fs = FaultFS()
+    clock = VirtualClock()
+    u = Unit(FileStore("/bank", fs=fs, journal_max=J), seeded.Seeded(1), None)
+    startup.boot_unit(u, clock.now())
+    p = Protocol(u, clock)
+    for line in ("INSERT L 2", "KEY 1 M +", "REMOVE L", "HOLD C 3000"):
+        p.handle(line)
+    (game,) = [n for n in fs.files if "/game." in n]
+
+    def set_to(key, value):
+        def edit(head):
+            head[key] = value
+            return json.dumps(head)
+
+        return edit
+
+    for edit in (set_to("profile", "xyz"), set_to("transactions", -3)):
+        u, clock, _ = _unit(_header_edited(fs.files, game, edit))
+        p = Protocol(u, clock)
+        assert u.store_status == "damaged"
+        (kept,) = json.loads(p.handle("GAMES")[-1][3:])
+        assert kept["damaged"] is True
+        u.maintenance = True
+        assert p.handle("RESTORE PREVIOUS")[-1].startswith("ERR")
+        assert u.ledger.bal[2] == 15000000
