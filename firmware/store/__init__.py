@@ -274,12 +274,14 @@ class FileStore:
         self.games, self.numbers, self.number, self.count = games, numbers, number, count
         self.base, self.log, self.gen = base, log, gen
         self.writes += 1
-        if self.cur is not None and self.appendable:
+        untold = self.cur is not None and not self.scrub
+        if untold and self.appendable:
             try:
                 self.bytes_written += write(self.fs, self.paths[self.cur], "ab",
                                             (line("s %d" % gen),))
+                untold = False
             except OSError:
-                pass  # the new slot is whole; the note only sharpens damage reports
+                pass
         self.cur = new
         self.size = size
         self.appendable = True
@@ -299,6 +301,14 @@ class FileStore:
                 self.marked = True
             except OSError:
                 pass  # tried again at the next checkpoint
+        if untold:
+            # The old slot ends in a cut line (or would not take the note): nothing can follow
+            # it, and with the new slot lost it would stand as the game, a loss nobody is told
+            # of. The same checkpoint over it, which the one just written is then told of.
+            try:
+                self._checkpoint(ledger, self.base, self.log, rec)
+            except OSError:
+                pass  # the game is whole in the new slot; the old one is as it was
 
     def _remove(self, path):
         try:
