@@ -379,8 +379,10 @@ def test_stray_file_names_in_the_state_folder_stop_nothing(state, python):  # B1
         with open(os.path.join(d, name), "wb") as f:
             f.write(b"stray\n")
     sim = Sim(state, python=python)
-    assert _hello(sim) == "ok" and sim.json("GAMES") == kept and len(kept) == 1
-    sim.stop()
+    try:
+        assert _hello(sim) == "ok" and sim.json("GAMES") == kept and len(kept) == 1
+    finally:
+        sim.stop()
 
 
 def test_a_kept_game_comes_back_with_its_history(state, python):  # B11
