@@ -21,6 +21,7 @@ from desktop.simboard import SimBoard
 
 class SimApp(App):
     collect_every = 65536  # bytes allocated between collections on MicroPython
+
     def __init__(self, unit, clock, ports=None, board=None):
         if hasattr(gc, "threshold"):  # MicroPython: the unix port, the page
             # No pause here collects as the Pico's loop does (App.sleep): collected only once

@@ -239,10 +239,10 @@ class FileStore:
         """The last n records (all it keeps by default), oldest first."""
         return list(self.log) if n is None else self.log[-n:] if n > 0 else []
 
-    def _checkpoint(self, ledger, base, log, rec=None, kept=None):
+    def _checkpoint(self, ledger, base, log, rec=None, kept=None, over=True):
         """The whole game (rec applied, log from base) into the other slot; kept: the kept games
-        it names (ids, numbers, the game's number, the count). Only once it is durable is any
-        of it the store's."""
+        it names (ids, numbers, the game's number, the count); over: written over an old slot
+        that could not be told of it too. Only once it is durable is any of it the store's."""
         base = list(base)
         drop = len(log) - self.keep
         if drop > 0:
@@ -301,12 +301,12 @@ class FileStore:
                 self.marked = True
             except OSError:
                 pass  # tried again at the next checkpoint
-        if untold:
+        if untold and over:
             # The old slot ends in a cut line (or would not take the note): nothing can follow
             # it, and with the new slot lost it would stand as the game, a loss nobody is told
             # of. The same checkpoint over it, which the one just written is then told of.
             try:
-                self._checkpoint(ledger, self.base, self.log, rec)
+                self._checkpoint(ledger, self.base, self.log, rec, None, False)
             except OSError:
                 pass  # the game is whole in the new slot; the old one is as it was
 

@@ -95,6 +95,27 @@ def test_the_newest_slot_lost_after_a_cut_append_is_damage_said_never_an_older_g
         assert not led3.ready or led3.bal == led2.bal, lost
 
 
+def test_a_flash_that_takes_no_appends_writes_each_checkpoint_twice_and_no_more():
+    # The old slot that cannot be told is written over once, never again and again.
+    class NoAppends(FaultFS):
+        def open(self, path, mode):
+            if "a" in mode:
+                raise OSError(28)
+            return FaultFS.open(self, path, mode)
+
+    fs, led = _played(3)
+    led2, status = _boot(NoAppends(copy_files(fs.files)))
+    assert status == "ok"
+    gen = led2.store.gen
+    # An append refused is the move refused (store-failed); the next goes whole, as a
+    # checkpoint, which its old slot cannot be told of.
+    got = [led2.move("receive", 0, 2, 5000, 0) for _ in range(4)]
+    done = [r for r in got if not isinstance(r, str)]
+    assert len(done) == 2 and led2.store.gen == gen + 2 * len(done)
+    led3, status = _boot(FaultFS(copy_files(led2.store.fs.files)))
+    assert status == "ok" and led3.bal == led2.bal
+
+
 def test_a_last_line_without_its_newline_was_never_acknowledged_and_does_not_count():
     # B17: a line is committed only once its "\n" is on flash. A short write to a full flash
     # lands all but the "\n": the CRC of what landed reads, yet the line is a cut append.
