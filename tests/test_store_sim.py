@@ -343,13 +343,18 @@ def test_a_kept_game_damaged_while_running_stays_reported_through_a_hosts_key(st
     sim.stop()
 
 
-def test_game_files_no_header_names_are_removed_at_boot(state, python):
+def _one_kept(state, python):
+    """A simulator (maintenance) whose game with a Go is kept by a new game: (sim, GAMES)."""
     sim = Sim(state, "--maintenance", python=python)
     sim.cmd("INSERT L 2")
     sim.cmd("KEY 1 M +")
     sim.cmd("REMOVE L")
     sim.json("NEWGAME")
-    kept = sim.json("GAMES")
+    return sim, sim.json("GAMES")
+
+
+def test_game_files_no_header_names_are_removed_at_boot(state, python):
+    sim, kept = _one_kept(state, python)
     sim.kill9()
     path, gid = _game_file(state)
     with open(path, "rb") as f:
@@ -367,12 +372,7 @@ def test_stray_file_names_in_the_state_folder_stop_nothing(state, python):  # B1
     # A name no store writes: digits that are no ASCII ('²' is a digit to CPython's isdigit
     # and no int), bytes that are no UTF-8 (MicroPython's listdir raised UnicodeError): the
     # simulator would not start at all.
-    sim = Sim(state, "--maintenance", python=python)
-    sim.cmd("INSERT L 2")
-    sim.cmd("KEY 1 M +")
-    sim.cmd("REMOVE L")
-    sim.json("NEWGAME")
-    kept = sim.json("GAMES")
+    sim, kept = _one_kept(state, python)
     sim.stop()
     d = os.fsencode(str(state))
     for name in ("game.\u00b2".encode(), b"game.\xff", b"bank.n\xff"):

@@ -414,18 +414,24 @@ def test_a_read_that_fails_at_boot_is_damage_reported_not_a_unit_that_cannot_sta
         assert not led.ready or led.bal in history, bad  # a state it went through
 
 
-def test_err6_keeps_the_kept_games_that_read_and_a_new_game_names_them():
-    # B11, B17: with both slots lost no header names the kept games, but their files read
-    # whole: GAMES lists them, one can be brought back, and a new game keeps them named.
+def _unit_with_a_kept_game(*moves):
+    """A unit on FaultFS whose first game, card 2 in L and moves typed (1 M + by default),
+    is kept by a new game (B11): (fs, unit, clock, protocol)."""
     fs = FaultFS()
     clock = VirtualClock()
     u = Unit(FileStore("/bank", fs=fs, journal_max=J), seeded.Seeded(1), None)
     startup.boot_unit(u, clock.now())
     p = Protocol(u, clock)
-    p.handle("INSERT L 2")
-    p.handle("KEY 1 M +")
-    p.handle("REMOVE L")
-    p.handle("HOLD C 3000")  # the game with a move is kept
+    for line in ("INSERT L 2",) + tuple("KEY " + m for m in moves or ("1 M +",)) + (
+            "REMOVE L", "HOLD C 3000"):
+        p.handle(line)
+    return fs, u, clock, p
+
+
+def test_err6_keeps_the_kept_games_that_read_and_a_new_game_names_them():
+    # B11, B17: with both slots lost no header names the kept games, but their files read
+    # whole: GAMES lists them, one can be brought back, and a new game keeps them named.
+    fs, u, clock, p = _unit_with_a_kept_game()  # the game with a move is kept
     kept = json.loads(p.handle("GAMES")[-1][3:])
     assert len(kept) == 1
     for name in ("/bank/bank.a", "/bank/bank.b"):
@@ -448,16 +454,7 @@ def test_after_err6_the_games_seqs_go_on_past_the_kept_ones():
     # B11, B17: the game lost with both slots took its seq with it; the kept games' files still
     # carry theirs. A new game, or one brought back, numbers on past them: a game put away
     # later never takes a kept game's file, and what is written reads back at the next boot.
-    fs = FaultFS()
-    clock = VirtualClock()
-    u = Unit(FileStore("/bank", fs=fs, journal_max=J), seeded.Seeded(1), None)
-    startup.boot_unit(u, clock.now())
-    p = Protocol(u, clock)
-    p.handle("INSERT L 2")
-    p.handle("KEY 1 M +")
-    p.handle("KEY 2 M +")
-    p.handle("REMOVE L")
-    p.handle("HOLD C 3000")  # kept: card 2 at 18 M
+    fs, u, clock, p = _unit_with_a_kept_game("1 M +", "2 M +")  # kept: card 2 at 18 M
     for name in ("/bank/bank.a", "/bank/bank.b"):
         if name in fs.files:
             fs.files[name][12] ^= 1
@@ -522,13 +519,7 @@ def test_a_kept_game_none_of_ours_is_reported_damaged_not_brought_back():
     # B11, B17: a kept game's file whose header reads but says what no game of this firmware
     # is (a profile there is none of, fewer than no transactions) is damaged, as one that does
     # not read: never a game brought back that writes what the next boot rejects.
-    fs = FaultFS()
-    clock = VirtualClock()
-    u = Unit(FileStore("/bank", fs=fs, journal_max=J), seeded.Seeded(1), None)
-    startup.boot_unit(u, clock.now())
-    p = Protocol(u, clock)
-    for line in ("INSERT L 2", "KEY 1 M +", "REMOVE L", "HOLD C 3000"):
-        p.handle(line)
+    fs, u, clock, p = _unit_with_a_kept_game()
     (game,) = [n for n in fs.files if "/game." in n]
 
     def set_to(key, value):

@@ -107,12 +107,18 @@ def test_b6_transfer_shows_payer_then_payee():
     assert r.text() == "15.5"  # until the next input
 
 
-def test_b6_a_key_in_the_payers_second_still_leaves_the_payees_turn_to_come():
+def _paid_1m_card_1_to_2():
+    """B6: card 1 in R has paid card 2 in L 1 M just now, the tones so far taken."""
     r = Rig()
     r.insert("R", 1)
     r.insert("L", 2)
     r.advance(1000).press("1M-")
     r.take_tones()
+    return r
+
+
+def test_b6_a_key_in_the_payers_second_still_leaves_the_payees_turn_to_come():
+    r = _paid_1m_card_1_to_2()
     r.advance(500).press("DEAL")  # an auction starts at once, as the banker's hand goes on
     r.advance(500)
     assert r.text() == "16" and "money-in" in r.take_tones()
@@ -123,21 +129,14 @@ def test_b6_a_key_in_the_payers_second_still_leaves_the_payees_turn_to_come():
 
 
 def test_b6_the_payees_card_taken_out_in_the_payers_second_has_no_turn():
-    r = Rig()
-    r.insert("R", 1)
-    r.insert("L", 2)
-    r.advance(1000).press("1M-")
-    r.take_tones()
+    r = _paid_1m_card_1_to_2()
     r.advance(500).remove("L")
     r.advance(1000)
     assert r.text() == "14" and "money-in" not in r.take_tones()
 
 
 def test_b6_a_card_put_in_in_the_payers_second_shows_as_b3_not_the_payee():
-    r = Rig()
-    r.insert("R", 1)
-    r.insert("L", 2)
-    r.advance(1000).press("1M-")
+    r = _paid_1m_card_1_to_2()
     r.advance(300).remove("R")
     r.insert("R", 4)
     assert r.text() == "4"
