@@ -117,7 +117,7 @@ def keep(unit, clock):
     led.clock = None if clock is None else clock.kept()
     unit.game_clock = clock if led.clock is not None else None
     try:
-        led.store.save_night(led, "t")
+        led.store.save(led, "t")
     except OSError:
         led.clock, unit.game_clock = old
         unit._refuse("store-failed")
@@ -192,7 +192,7 @@ def stepped(unit, clk, step, now):
     led = unit.ledger
     led.clock = clk.kept()
     try:
-        led.store.save_night(led, "t")
+        led.store.save(led, "t")
     except OSError:
         pass  # the clock runs on; only the copy kept is behind (B20: kept again next minute)
     unit._emit("clock", None)

@@ -40,7 +40,7 @@ def set_volume(ledger, volume):
     old = ledger.volume
     ledger.volume = volume
     try:
-        ledger.store.save_settings(ledger)
+        ledger.store.save(ledger, "v")
     except OSError:
         ledger.volume = old
         return "store-failed"

@@ -51,7 +51,7 @@ def _set_count(unit, new):
     old = led.count
     led.count = new
     try:
-        led.store.save_night(led, "n")
+        led.store.save(led, "n")
     except OSError:
         led.count = old
         unit._refuse("store-failed")

@@ -18,7 +18,7 @@ def set_on(unit, on):
         return "pot-not-empty"  # on with money in it (a game brought back), it can be collected
     led.pot_on = on
     try:
-        led.store.save_night(led, "p")
+        led.store.save(led, "p")
     except OSError:
         led.pot_on = not on
         return "store-failed"

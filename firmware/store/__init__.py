@@ -15,9 +15,7 @@ from store.slot import (CORRUPT, GAME, LINE_MAX, MARK_NAME, MARK_TEXT, NAME_FILE
 
 
 def _id(name):
-    """Whether game.N's N is a kept game's id: ASCII digits only ('²' is a digit to CPython's
-    isdigit, and no int)."""
-    n = name[5:]
+    n = name[5:]  # game.N's N, a kept game's id: ASCII digits only ('²' is a digit to isdigit)
     return n != "" and n.strip("0123456789") == ""
 
 
@@ -26,9 +24,7 @@ class OsFS:
 
     def __init__(self):
         # The builtins themselves, not methods calling them: a method's code takes heap.
-        self.open = open
-        self.remove = os.remove
-        self.listdir = os.listdir
+        self.open, self.remove, self.listdir = open, os.remove, os.listdir
         self.fsync = getattr(os, "fsync", None)  # CPython; on the Pico close() is the sync
 
     def done(self, f):
@@ -52,10 +48,8 @@ class FileStore:
         d = directory.rstrip("/")
         self.dir = d + "/" if d else ("/" if directory.startswith("/") else "")
         self.fs = fs if fs is not None else OsFS()
-        if journal_max is not None:
-            self.journal_max = journal_max
-        if keep is not None:
-            self.keep = keep
+        self.journal_max = self.journal_max if journal_max is None else journal_max
+        self.keep = self.keep if keep is None else keep
         self.wall = wall
         self.paths = (self.dir + SLOT_NAMES[0], self.dir + SLOT_NAMES[1])
         self.writes = 0  # durable writes: a body redraws its log when this changes
@@ -134,18 +128,11 @@ class FileStore:
             damage.append("a names file unreadable")  # the good copy is used
         self.appendable = s.clean and not damage and not s.superseded
         self.detail = "; ".join(damage) or None
-        try:
-            prof = profiles.get(h["profile"])
-            if prof is None or min(s.bal) < 0 or len(s.bal) != POT + 1:
-                raise ValueError("no game of this firmware's")
-            start = int(h["start"])
-            ledger.profile = prof
-            ledger.bal = list(s.bal)
-            ledger.seq = s.seq
-            ledger.start = start
-            ledger.volume = h.get("volume", 2) if s.volume is None else s.volume
-        except UNREADABLE:
-            return "damaged"
+        if "start" not in h:
+            return "damaged"  # a kept game's header: Slot.read checked the rest of it
+        ledger.profile = profiles.get(h["profile"])
+        ledger.bal, ledger.seq, ledger.start = list(s.bal), s.seq, h["start"]
+        ledger.volume = h.get("volume", 2) if s.volume is None else s.volume
         if got is not None:
             ledger.pot_on, ledger.count, ledger.clock = got
         self.base = s.base
@@ -206,13 +193,13 @@ class FileStore:
         """A transaction, durable before the ledger moves its balances."""
         self._note(ledger, rec_payload("r", rec), rec)
 
-    def save_settings(self, ledger):
-        self._note(ledger, "v %d" % ledger.volume)
-
-    def save_night(self, ledger, tag):
-        """Game night's "p" (the pot on), "n" (the count) or "t" (the clock)."""
-        value = ledger.count if tag == "n" else ledger.clock
-        words = ("1" if ledger.pot_on else "0") if tag == "p" else night_words(value)
+    def save(self, ledger, tag):
+        """A setting: "v" the volume (B12); game night's "p" the pot on, "n" the count, "t" the
+        clock."""
+        if tag in ("v", "p"):
+            words = "%d" % (ledger.volume if tag == "v" else int(ledger.pot_on))
+        else:
+            words = night_words(ledger.count if tag == "n" else ledger.clock)
         self._note(ledger, tag + " " + words)
 
     def _note(self, ledger, payload, rec=None):

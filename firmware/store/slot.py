@@ -60,8 +60,7 @@ def write(fs, path, mode, chunks, at=None):
 
 
 def rec_payload(tag, r):
-    return "%s %d %s %d %d %d %d %d %d %s" % (tag, r[0], r[1], r[2], r[3], r[4], r[5], r[6],
-                                              r[7], r[8])
+    return "%s %d %s %d %d %d %d %d %d %s" % ((tag,) + tuple(r))
 
 
 def chunks(head, log):
@@ -94,9 +93,8 @@ def payload(raw):
     if end < 10 or raw[8:9] != b" ":
         return None
     try:
-        crc = int(raw[:8], 16)
         b = raw[9:end]
-        return b.decode() if crc32(b) & 0xFFFFFFFF == crc else None
+        return b.decode() if crc32(b) & 0xFFFFFFFF == int(raw[:8], 16) else None
     except (ValueError, UnicodeError):
         return None
 
@@ -109,21 +107,16 @@ SIDES = {"receive": ("0c",), "go": ("0c",), "pay": ("c0",), "transfer": ("cc",),
 
 
 def parse_rec(p):
-    """A 'c' or 'r' payload's record; ValueError if it is none of ours."""
+    """A 'c' or 'r' payload's record; ValueError if it is none of ours: a line whose CRC reads
+    but whose kind and accounts disagree, as the firmware writes them, is never money."""
     w = p.split(" ")
     if len(w) != 10:
         raise ValueError("record")
     # The kind and via as the constants, not fresh strings: 200 records hold one copy of each.
-    kind = KINDS[KINDS.index(w[2])]
-    via = VIAS[VIAS.index(w[9])]
-    seq = int(w[1])
-    frm = int(w[3])
-    to = int(w[4])
-    undoes = int(w[8])
+    kind, via = KINDS[KINDS.index(w[2])], VIAS[VIAS.index(w[9])]
+    seq, frm, to, undoes = int(w[1]), int(w[3]), int(w[4]), int(w[8])
     if not (0 <= frm <= POT and 0 <= to <= POT):
         raise ValueError("record")
-    # Which accounts each kind moves money between, as the firmware writes it: a line whose
-    # CRC reads but whose kind and accounts disagree is no record of ours, and never money.
     sides = "0cp"[(frm > 0) + (frm == POT)] + "0cp"[(to > 0) + (to == POT)]
     if sides not in SIDES.get(kind, sides) or (frm == to and kind != "restore") or (
             kind == "undo") != (0 < undoes < seq):
@@ -151,8 +144,7 @@ def read(fs, path, keep):
     try:
         f = fs.open(path, "rb")
     except OSError as e:
-        if not missing(e):
-            s.state = CORRUPT
+        s.state = CUT if missing(e) else CORRUPT
         return s
     try:
         s.read(f)
@@ -181,8 +173,7 @@ def kept_game(fs, path, gid, keep):
     if g["id"] != gid or not 0 <= g["transactions"] <= g["seq"]:
         return None
     if keep:  # the log leads from base to the header's seq and balances: Slot.read held it so
-        g["base"] = s.base
-        g["log"] = s.log
+        g["base"], g["log"] = s.base, s.log
     return g
 
 
@@ -191,10 +182,8 @@ class Slot:
     holds and how it ends."""
 
     state = CUT
-    head = volume = None
+    head = volume = base = bal = None  # base: the balances before log[0]; bal: after the log
     gen = seq = journal = superseded = size = 0
-    base = None  # the balances before log[0]
-    bal = None  # the balances after the whole log
     bad = False  # damage: a whole line did not read
     clean = False  # ends with a whole good line: more may be appended
 
@@ -215,24 +204,21 @@ class Slot:
         try:
             head = json.loads(p[2:]) if p is not None and p.startswith("H ") else None
             if head.get("v") != VERSION:
-                head = None  # a future version: a migration would go here
-            n = int(head["n"])
-            seq = int(head["seq"])
-            gen = int(head.get("gen", 0))  # a kept game's has none
+                raise ValueError("a future version: a migration would go here")
+            n, seq, gen = int(head["n"]), int(head["seq"]), int(head.get("gen", 0))
             self.base = accounts(head, "base")
             self.bal = list(self.base)
             after = accounts(head, "bal")
             want = None if self.keep else (int(head["size"]), int(head["crc"]))
-            volume = head.get("volume", 2)
-            start = head.get("start", 0)  # a kept game's has neither
+            volume = head.get("volume", 2)  # a kept game's has neither
+            start = head.get("start", 0)
             if (type(volume) is not int or not 0 <= volume <= 2 or type(start) is not int
                     or not 0 <= start <= seq or profiles.get(head["profile"]) is None):
                 raise ValueError("nothing this firmware writes")
         except UNREADABLE:
             self.state = CORRUPT
             return
-        self.head = head
-        self.gen = gen
+        self.head, self.gen = head, gen
         if want is not None:
             # A kept game's lines, but only their size and CRC, a block at a time: boot checks
             # every kept game, and a line at a time would be the slow part of boot.
@@ -265,13 +251,9 @@ class Slot:
         elif self.bal != after:
             self.state = CORRUPT  # its log and its header disagree: neither is trusted
             return
-        self.seq = seq
-        self.state = VALID
-        self.clean = True
-        while True:
-            raw = f.readline(LINE_MAX)
-            if not raw:
-                return
+        self.seq, self.state, self.clean = seq, VALID, True
+        raw = f.readline(LINE_MAX)
+        while raw:
             whole = raw.endswith(b"\n")
             # A line is committed only once its "\n" is on flash: a last line without it is a
             # cut append, never acknowledged, even when all but the "\n" landed (a short write
@@ -282,29 +264,26 @@ class Slot:
                 self.clean = False  # nothing may follow a cut line
                 return
             ok = p is not None and self._line(p)
-            if ok:
-                self.journal += 1
+            self.journal += ok
             if not (ok and whole):
-                self.bad = True
-                self.clean = False
+                self.bad, self.clean = True, False
                 return
+            raw = f.readline(LINE_MAX)
 
     def _line(self, p):
-        tag = p[:2]
+        tag, rest = p[:2], p[2:]
         try:
             if tag == "r ":
-                rec = parse_rec(p)
-                if rec[0] != self.seq + 1 or not self._take(rec):
-                    return False  # a gap, or balances the fold does not give: damage
-            elif tag == "v ":
-                volume = int(p[2:])
-                if not 0 <= volume <= 2:
+                rec = parse_rec(p)  # a gap, or balances the fold does not give: damage
+                return rec[0] == self.seq + 1 and self._take(rec)
+            if tag == "v ":
+                if not 0 <= int(rest) <= 2:
                     return False
-                self.volume = volume
+                self.volume = int(rest)
             elif tag in ("p ", "n ", "t "):
-                self.night[p[0]] = p[2:]  # read at boot's end: one that does not read is Err6
+                self.night[p[0]] = rest  # read at boot's end: one that does not read is Err6
             elif tag == "s ":
-                self.superseded = int(p[2:])
+                self.superseded = int(rest)
             else:
                 return False
         except ValueError:
@@ -352,4 +331,3 @@ class Slot:
                     or clock[3] not in (0, 1)):
                 raise ValueError("clock")
         return lines["p"] == "1", count, clock
-

@@ -182,7 +182,7 @@ def _kept_night(ledger, tag, attr, value):
     old = getattr(ledger, attr)
     setattr(ledger, attr, value)
     try:
-        ledger.store.save_night(ledger, tag)
+        ledger.store.save(ledger, tag)
     except OSError:
         setattr(ledger, attr, old)
         return "store-failed"
