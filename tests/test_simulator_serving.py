@@ -575,7 +575,7 @@ def test_a_huge_line_without_newline_does_not_kill_the_micropython_simulator():
                        cwd=ROOT, timeout=120)
     assert p.returncode == 0, p.stderr.decode(errors="replace")[-300:]
     lines = p.stdout.decode().splitlines()
-    assert lines[0] == "ERR line-too-long lines end within 200 characters"
+    assert lines[0] == "ERR line-too-long lines end within 200 bytes"
     assert lines[1].startswith('OK {"device": "bank-unit"') and len(lines) == 2
 
 

@@ -28,7 +28,7 @@ NO_GAME = ("ERR no-game no good copy of the game (Err6): none is invented; hold 
            "the unit for a new game")
 # Replies written once, wherever they are given (the extensions' too).
 BAD_KEY = "ERR bad-key keys are 0-9 . M K C DEAL + -"
-TOO_LONG_REPLY = "ERR line-too-long lines end within %d characters" % MAX_LINE
+TOO_LONG_REPLY = "ERR line-too-long lines end within %d bytes" % MAX_LINE
 MS_RANGE = "ERR bad-argument ms is a whole number from 0 to %d"
 HOLD_MAX_MS = 600000  # on a virtual clock, where a hold costs no one any time
 # On a real clock a hold is waited out, and every other client (and the Pico's keypad, the

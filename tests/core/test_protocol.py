@@ -105,7 +105,7 @@ def test_garbage_and_long_lines():
     assert out[0].startswith("ERR bad-line")
     assert "\x1b" not in out[0] and "\xff" not in out[0]
     assert out[1].startswith("ERR line-too-long")
-    assert out[2].startswith("ERR unknown-command")  # exactly 200 characters is a line
+    assert out[2].startswith("ERR unknown-command")  # exactly 200 bytes is a line
     assert out[3].startswith('OK {"device": "bank-unit"')
     assert len(out) == 4
     assert r.unit.entry == ""

@@ -128,6 +128,16 @@ def test_b6_a_key_in_the_payers_second_still_leaves_the_payees_turn_to_come():
     assert r.text() == "14"
 
 
+def test_b6_a_second_transfer_in_the_payers_second_moves_the_payees_turn_to_its_end():
+    r = _paid_1m_card_1_to_2()
+    r.advance(500).press("1M-")
+    assert r.text() == "13" and r.take_tones()[-1] == "money-out"
+    r.advance(999)
+    assert r.text() == "13" and "money-in" not in r.take_tones()
+    r.advance(1)
+    assert r.text() == "17" and r.take_tones() == ["money-in"]
+
+
 def test_b6_the_payees_card_taken_out_in_the_payers_second_has_no_turn():
     r = _paid_1m_card_1_to_2()
     r.advance(500).remove("L")

@@ -86,7 +86,7 @@ def test_overlong_lines_get_line_too_long_and_are_skipped(bank):
         bank.send_raw(b"KEY " + b"1" * (length - 4) + b"\n")
         assert read_replies(bank, 1)[0].startswith("ERR line-too-long")
         assert bank.read_line(0.02) is None
-    line = "HELLO" + " " * 195  # exactly 200 characters is allowed
+    line = "HELLO" + " " * 195  # exactly 200 bytes is allowed
     assert bank.exchange(line).ok
     assert snapshot(bank) == before
 
