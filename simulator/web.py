@@ -73,6 +73,10 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 
     def end_headers(self):
         self.send_header("Cache-Control", "no-cache")  # a rebuilt page is seen at a reload
+        # Never in another site's frame: framed, the page would be a unit of that site's, and
+        # the table's phones would follow it once the banker's page closed.
+        self.send_header("Content-Security-Policy", "frame-ancestors 'none'")
+        self.send_header("X-Frame-Options", "DENY")
         if getattr(self.server, "table_feed", None) is not None:
             # The page that is itself a unit feeds this table (web/unit.js looks for it).
             self.send_header("X-Bank-Table", FEED)

@@ -458,7 +458,9 @@ function draw(old, v) {
     const code = cells[c];
     CELLS[c].forEach((p, bit) => p.classList.toggle("on", !!(code & (1 << bit))));
   }
-  $("lcd").setAttribute("aria-label", "display: " + (v.power ? v.text : "off"));
+  const marks = (v.M ? " M" : "") + (v.k ? " k" : "");
+  $("lcd").setAttribute("aria-label", say("page.label.display",
+    { text: v.power ? v.text + marks : say("page.label.off") }));
   $("lcd").dataset.text = v.power ? v.text : "";
   $("mark-M").classList.toggle("on", !!v.M);
   $("mark-k").classList.toggle("on", !!v.k);
@@ -485,7 +487,7 @@ function draw(old, v) {
   $("pot-amount").textContent = v.pot || "";
   $("pot-said").textContent = v.pot_said;
   $("sound").setAttribute("class", "sound v" + v.volume);
-  $("sound").setAttribute("aria-label", "volume " + v.volume);
+  $("sound").setAttribute("aria-label", say("page.label.volume", { n: v.volume }));
   for (const [i, s] of ["L", "R"].entries()) {
     const card = v.slots[i];
     if (!old || old.slots[i] !== card) placeCards(v);
@@ -497,7 +499,8 @@ function draw(old, v) {
       JSON.stringify(old.games) !== JSON.stringify(v.games)) drawPanel(v);
 }
 
-const CARD_COLOURS = ["#d62828", "#1d4ed8", "#15803d", "#eab308", "#7e22ce", "#ea580c"];
+const CARD_COLOURS = ["#d62828", "#1d4ed8", "#15803d", "#eab308", "#7e22ce", "#c2410c"];
+const CARD_TEXT = ["#fff", "#fff", "#fff", "#1d1d1d", "#fff", "#fff"];  // 4.5:1 at the least
 
 function escape(text) {
   return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
@@ -506,9 +509,11 @@ function escape(text) {
 function drawPanel(v) {
   const rows = v.balances.map(([bal, short], i) => {
     const name = v.names ? (v.names[i] || "") : null;
-    return `<tr><td><span class="chip" style="background:${CARD_COLOURS[i]}">${i + 1}</span></td>` +
-      (name === null ? "" : `<td class="name" data-card="${i + 1}" role="button" ` +
-        `title="the player's name (tap to change)">${escape(name) || "&middot;&middot;&middot;"}</td>`) +
+    return `<tr><td><span class="chip" style="background:${CARD_COLOURS[i]};color:${CARD_TEXT[i]}">${i + 1}</span></td>` +
+      (name === null ? "" : `<td class="name" data-card="${i + 1}" role="button" tabindex="0" ` +
+        `aria-label="${escape(say("page.label.name", { n: i + 1,
+          name: name || say("page.label.no-name") }))}">` +
+        `${escape(name) || "&middot;&middot;&middot;"}</td>`) +
       `<td class="num">${bal}</td><td class="short">${short}</td></tr>`;
   });
   $("balances").innerHTML = rows.join("");
@@ -539,6 +544,24 @@ function release(k) {
   $("key-" + k).classList.remove("down");
   act("up", k);
 }
+// The page left (another window, another tab) while a key was down: its key-up goes elsewhere,
+// and a C or DEAL still held here would start a new game or maintenance behind the banker.
+function releaseAll() {
+  for (const code of Object.keys(byCode)) delete byCode[code];
+  for (const k of [...held]) release(k);
+}
+
+// A keyboard's key holds the unit's key until that same key comes up: by its code, as Shift let
+// go first turns "+" into "=" on the way up.
+const byCode = {};
+const keyName = (e) => (e.key.length === 1 ? e.key.toLowerCase() : e.key);
+
+// Space and Enter on a focused control are that control's: a key of the keypad presses itself,
+// a card or a slot acts as a tap on it, a button does what it does. Elsewhere Space is DEAL.
+function focusedControl(e) {
+  if (e.key !== " " && e.key !== "Enter") return null;
+  return e.target.closest ? e.target.closest("button, summary, a, [role=button]") : null;
+}
 
 function buildKeys() {
   for (const row of KEY_ROWS) {
@@ -555,6 +578,7 @@ function buildKeys() {
         bar.hidden = true;
         b.appendChild(bar);
       }
+      if (k === "-" || k === "+") b.dataset.sayLabel = k === "-" ? "page.label.minus" : "page.label.plus";
       b.setAttribute("aria-label", k === "-" ? "minus" : k === "+" ? "plus" : k);
       b.addEventListener("pointerdown", (e) => {
         e.preventDefault();
@@ -570,16 +594,36 @@ function buildKeys() {
     }
   }
   document.addEventListener("keydown", (e) => {
-    if (e.target.closest && e.target.closest("input")) return;
-    const k = KEYBOARD[e.key.length === 1 ? e.key.toLowerCase() : e.key];
-    if (!k || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const ctl = focusedControl(e);
+    const k = ctl ? ctl.dataset.key : KEYBOARD[keyName(e)];
+    if (ctl && !k) {
+      if (!ctl.matches(".card, .slot, [role=button]")) return;  // a button's own, as ever
+      e.preventDefault();
+      if (e.repeat) return;
+      if (ctl.classList.contains("card")) tapCard(Number(ctl.dataset.card));
+      else if (ctl.dataset.slot) tapSlot(ctl.dataset.slot);
+      else ctl.click();
+      return;
+    }
+    if (!k) return;
     e.preventDefault();
+    if (e.repeat) return;
     wakeAudio();
+    byCode[e.code || keyName(e)] = k;
     press(k);
   });
   document.addEventListener("keyup", (e) => {
-    const k = KEYBOARD[e.key.length === 1 ? e.key.toLowerCase() : e.key];
-    if (k) release(k);
+    const id = e.code || keyName(e);
+    const k = byCode[id];
+    if (k === undefined) return;
+    delete byCode[id];
+    release(k);
+  });
+  window.addEventListener("blur", releaseAll);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState !== "visible") releaseAll();
   });
 }
 
@@ -597,8 +641,12 @@ function buildCards() {
     c.className = "card";
     c.id = "card-" + n;
     c.setAttribute("role", "button");
+    c.tabIndex = 0;  // a keyboard reaches it: Enter or Space is a tap
+    c.dataset.card = n;
+    c.dataset.sayLabel = "page.label.card";
     c.setAttribute("aria-label", "card " + n);
     c.style.background = CARD_COLOURS[n - 1];
+    c.style.color = CARD_TEXT[n - 1];
     c.innerHTML = `<span class="arrow">\u25b2</span><span class="num">${n}</span>`;
     home.appendChild(c);
     $("tray").appendChild(home);
@@ -607,10 +655,17 @@ function buildCards() {
   }
   for (const s of ["L", "R"]) {
     $("slot-" + s).addEventListener("click", (e) => {
-      if (e.target.closest(".card")) return;
-      if (selected !== null) insert(selected, s);
+      if (!e.target.closest(".card")) tapSlot(s);
     });
   }
+}
+
+function tapCard(n) {
+  if (slotOf(n)) { select(null); takeOut(n); } else select(selected === n ? null : n);
+}
+
+function tapSlot(s) {
+  if (selected !== null) insert(selected, s);
 }
 
 function slotOf(n) {
@@ -667,7 +722,7 @@ function dragging(c, n) {
     c.style.transform = "";
     if (cancelled) return;
     if (!moved) {
-      if (slotOf(n)) { select(null); takeOut(n); } else select(selected === n ? null : n);
+      tapCard(n);
       return;
     }
     const target = ["L", "R"].find((s) => {
@@ -685,7 +740,11 @@ function placeCards(v) {
   for (let n = 1; n <= 6; n++) {
     const s = v.slots[0] === n ? "L" : v.slots[1] === n ? "R" : null;
     const parent = s ? $("slot-" + s) : $("home-" + n);
-    if (cardEls[n].parentNode !== parent) parent.appendChild(cardEls[n]);
+    if (cardEls[n].parentNode !== parent) {
+      const focused = document.activeElement === cardEls[n];
+      parent.appendChild(cardEls[n]);
+      if (focused) cardEls[n].focus();  // moved, it would lose a keyboard's focus
+    }
     cardEls[n].classList.toggle("inserted", !!s);
   }
 }
@@ -906,6 +965,14 @@ function speak(info) {
   for (const el of document.querySelectorAll("[data-say]")) {
     el.textContent = TEXTS[el.dataset.say];
   }
+  labels();
+}
+
+// What a screen reader says of the page's fixed parts, in the page's language.
+function labels() {
+  for (const el of document.querySelectorAll("[data-say-label]")) {
+    el.setAttribute("aria-label", say(el.dataset.sayLabel, { n: el.dataset.card }));
+  }
 }
 
 // What tests and the console's users reach from JavaScript.
@@ -926,6 +993,7 @@ async function firstWords() {
   document.documentElement.lang = lang;
   $("take-over").textContent = say("page.take-over");
   $("load-text").textContent = say("page.loading", { n: 0 });
+  labels();
 }
 
 async function begin() {

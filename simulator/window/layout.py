@@ -20,7 +20,7 @@ RED_ON, RED_OFF = "#ff2a2a", "#5c1a1a"
 GREEN_ON, GREEN_OFF = "#27e05a", "#1b4a27"
 KEY_FACE, KEY_DOWN, KEY_TEXT = "#fbfaf6", "#c9c4b4", "#222222"
 CARD_COLOURS = {1: "#d62828", 2: "#1d4ed8", 3: "#15803d", 4: "#eab308", 5: "#7e22ce",
-                6: "#ea580c"}
+                6: "#c2410c"}
 
 W, H = 480, 784
 SLOT_Y = 92  # the slots' mouths, on the unit's top edge

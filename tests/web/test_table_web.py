@@ -97,6 +97,13 @@ def test_a_page_the_table_does_not_take_says_it_is_a_unit_of_its_own(served, bro
         wait_for(lambda: own_unit(other), 5)
         assert own_unit(other).startswith("This phone is a unit of its own; scan the table's "
                                           "code to follow the game.")
+        # said above the unit, hiding none of it: the slots still take a tap
+        assert other.execute_script("""
+            const r = (id) => document.getElementById(id).getBoundingClientRect();
+            return r('own-unit').bottom <= r('slot-L').top;""")
+        other.find_element("id", "card-1").click()
+        other.find_element("id", "slot-L").click()
+        wait_for(lambda: other.execute_script("return bank.view().slots[0]") == 1)
         other.find_element("id", "own-unit-ok").click()
         assert own_unit(other) is None
         assert srv.table_site.table.whole()["unit"] == "live"
