@@ -324,12 +324,16 @@ def test_a_phone_that_lost_the_network_says_so_and_catches_up_when_it_is_back(ph
     drv = phones[1]
     load(drv, url)
     tap_card(drv, 3)
+    with Bank.open("socket://" + tcp) as bank:
+        bank.press("DEAL")  # B13: an auction running as the phone loses the network
+    wait_for(lambda: shown(drv)["deal"] == "deal: running", 1)
     offline = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
     online = dict(offline, offline=False)
     drv.execute_cdp_cmd("Network.enable", {})
     drv.execute_cdp_cmd("Network.emulateNetworkConditions", offline)
     try:
         wait_for(lambda: shown(drv)["link"] == "not connected", 3)
+        assert shown(drv)["deal"] is None  # the timer runs on unseen: no stale "running"
         with Bank.open("socket://" + tcp) as bank:
             for _ in range(3):
                 bank.insert("R", 3), bank.press("200K-"), bank.remove("R")

@@ -146,6 +146,7 @@
     b.textContent = text;
     b.dataset.kind = kind;
     document.body.classList.toggle("stale", !connected || (model && model.unit !== "live"));
+    drawDeal();
   }
 
   function drawState() {
@@ -162,8 +163,16 @@
     u.hidden = !text;
     u.textContent = text;
     u.dataset.kind = kind;
+    drawDeal();
+  }
+
+  // The auction's timer as the unit runs it: none shown from a unit not heard now, whose timer
+  // has run on or ended unseen.
+  function drawDeal() {
+    const s = model && model.state;
+    const live = connected && model && model.unit === "live";
     const deal = $("deal");
-    const phase = s && s.power === "on" ? s.deal : "idle";
+    const phase = live && s && s.power === "on" ? s.deal : "idle";
     deal.hidden = phase === "idle";
     deal.dataset.phase = phase;
     deal.textContent = phase === "idle" ? "" : say("deal." + phase);
