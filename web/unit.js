@@ -922,7 +922,7 @@ sys.path.insert(0, "/fw")`);
   const seed = params.has("seed") ? Number(params.get("seed"))
     : crypto.getRandomValues(new Uint32Array(1))[0];
   const maint = params.get("maintenance");  // ?maintenance alone, or =1/on/yes
-  const info = JSON.parse(body.start(STATE, seed, params.get("clock") === "virtual",
+  const info = JSON.parse(body.start(STATE, seed, (params.get("clock") || "").toLowerCase() === "virtual",
     params.get("profile") || "", maint !== null && !/^(0|off|no|false)$/i.test(maint),
     chosenLang(), (params.get("pot") || "").toLowerCase()));
   if (info.refused) return refuse(info.refused, "bad-option");
@@ -1002,6 +1002,14 @@ async function begin() {
   const seed = params.get("seed");
   if (seed !== null && !/^[0-9]{1,9}$/.test(seed)) {
     return refuse(say("page.bad-seed", { seed: shortened(seed) }), "bad-option");
+  }
+  // The options read as words: one the page would not know is said, never passed over.
+  for (const [option, allowed] of [["clock", ["virtual", "real"]], ["pot", ["on", "off"]]]) {
+    const value = params.get(option);
+    if (value !== null && !allowed.includes(value.toLowerCase())) {
+      return refuse(say("page.bad-option", { option, value: shortened(value),
+        allowed: allowed.join(" or ") }), "bad-option");
+    }
   }
   return start().then(() => true, (e) => {
     if (refused) throw e;  // a URL option refused: said already, where the notices are

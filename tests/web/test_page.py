@@ -128,7 +128,9 @@ READY = ("const done = arguments[arguments.length - 1];"
     ("profile=" + "x" * 300, "the money is one of world, classic, francs"),
     ("seed=abc", "a seed is a whole number of 1 to 9 digits"),
     ("seed=1.5", "a seed is a whole number of 1 to 9 digits"),
-    ("seed=Infinity", "a seed is a whole number of 1 to 9 digits")])
+    ("seed=Infinity", "a seed is a whole number of 1 to 9 digits"),
+    ("pot=maybe", "it is on or off"),
+    ("clock=realtime", "it is virtual or real")])
 def test_a_url_option_the_page_cannot_start_with_is_said_in_words_not_a_traceback(page, option,
                                                                                    said):
     page.query += "&" + option
