@@ -8,6 +8,7 @@
 // feeds nothing and says nothing.
 const FEED = "table/feed";
 const BEAT_MS = 3000;
+const AWAY_MS = 24000;  // the longest the page leaves a server away alone before asking again
 
 function pageId(game) {
   // One id per game in this browser: a reload, or another tab taking the game over, is the
@@ -33,6 +34,8 @@ export class Feed {
     this.busy = false;
     this.again = false;
     this.whole = true;
+    this.away = 0;  // ms left alone after a post that found no server, doubling to AWAY_MS
+    this.until = 0;  // ... until then (Date.now())
     this.beat = setInterval(() => this.push(true), BEAT_MS);
     addEventListener("pagehide", () => {
       if (this.on && this.taken) {
@@ -43,6 +46,13 @@ export class Feed {
 
   push(beat = false) {
     if (!this.on) return;
+    if (navigator.onLine === false || Date.now() < this.until) {
+      // Nothing to reach: a post would only be an error in the console. What the unit did is
+      // dropped, and the whole game told once the server answers again.
+      if (this.taken) this.body.table_lines(false);
+      this.whole = true;
+      return;
+    }
     if (this.busy) {
       this.again = true;
       return;
@@ -59,9 +69,14 @@ export class Feed {
         if (got.unit === false) return this.notTaken(got.why);
         if (!this.taken || got.whole) this.whole = true;
         this.taken = true;
+        this.away = 0;
         return null;
       })
-      .catch(() => { this.whole = true; })  // the server away: tell it all when it is back
+      .catch(() => {  // the server away: tell it all when it is back, asked less and less often
+        this.whole = true;
+        this.away = Math.min(AWAY_MS, Math.max(BEAT_MS, this.away * 2));
+        this.until = Date.now() + this.away;
+      })
       .finally(() => {
         this.busy = false;
         if (this.again) {

@@ -208,3 +208,22 @@ def test_a_request_the_server_cannot_serve_is_answered_not_dropped(served):
     status, _ = _post(srv, deep, **{"Content-Type": "application/json",
                                     "Host": "127.0.0.1:%d" % srv.server_address[1]})
     assert status == 400 and srv.table_feed.page is None
+
+
+def test_the_units_page_with_its_server_gone_asks_it_less_and_less_often(site, browser, tmp_path,
+                                                                         monkeypatch):
+    monkeypatch.setenv("BANK_SIM_STATE", str(tmp_path))
+    srv = web.server(site, 0, "127.0.0.1", web.make_table())
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    leave(browser)
+    page = Page(browser, "http://127.0.0.1:%d" % srv.server_address[1]).load()
+    wait_for(lambda: srv.table_site.table.whole()["unit"] == "live")
+    srv.shutdown()
+    srv.table_feed.stop()
+    srv.table_site.table.close()
+    srv.server_close()  # the machine's simulator stopped: nothing answers on that port now
+    for _ in range(8):  # the banker plays on: each key would be a post, and an error logged
+        page.send("KEY 1")
+        time.sleep(0.03)
+    feed = [e for e in page.console_errors() if "table/feed" in e["message"]]
+    assert 1 <= len(feed) <= 2, feed
