@@ -18,6 +18,7 @@ import http.server
 import ipaddress
 import json
 import os
+import posixpath
 import socket
 import sys
 from urllib.parse import urlsplit
@@ -62,7 +63,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         if "\0" in path:
             self.send_error(404, "Not found")  # no file has it in its name
             return None
-        if os.path.isdir(path) and os.path.normpath(path) != os.path.normpath(self.directory):
+        # A folder is the root only as "/": "/x/%2f.." comes back to it too, and is no page.
+        if os.path.isdir(path) and (os.path.normpath(path) != os.path.normpath(self.directory)
+                                    or posixpath.normpath(urlsplit(self.path).path) != "/"):
             self.send_error(404, "Not found")
             return None
         return super().send_head()

@@ -47,7 +47,8 @@ def test_web_serves_files_only_and_no_folder_listing():
         assert first.startswith("serving http://127.0.0.1:"), first + p.stderr.read()
         url = first.split()[1]
         for path in ("icons/", "icons", "firmware/", "firmware", "firmware/brain/",
-                     "firmware/brain", "firmware/desktop/", "firmware/../icons/", "icons/."):
+                     "firmware/brain", "firmware/desktop/", "firmware/../icons/", "icons/.",
+                     "x/%2f..", "x/%2f../"):  # the root by another name is no page either
             with pytest.raises(urllib.error.HTTPError) as e:
                 urllib.request.urlopen(url + path, timeout=10)
             assert e.value.code == 404, path
