@@ -1004,11 +1004,13 @@ async function begin() {
     return refuse(say("page.bad-seed", { seed: shortened(seed) }), "bad-option");
   }
   // The options read as words: one the page would not know is said, never passed over.
-  for (const [option, allowed] of [["clock", ["virtual", "real"]], ["pot", ["on", "off"]]]) {
+  const onOff = ["", "1", "on", "yes", "true", "0", "off", "no", "false"];
+  for (const [option, allowed, said] of [["clock", ["virtual", "real"], "virtual, real"],
+    ["pot", ["on", "off"], "on, off"], ["maintenance", onOff, "1, on, yes, 0, off, no"]]) {
     const value = params.get(option);
     if (value !== null && !allowed.includes(value.toLowerCase())) {
-      return refuse(say("page.bad-option", { option, value: shortened(value),
-        allowed: allowed.join(" or ") }), "bad-option");
+      return refuse(say("page.bad-option", { option, value: shortened(value), allowed: said }),
+        "bad-option");
     }
   }
   return start().then(() => true, (e) => {

@@ -265,8 +265,8 @@ TEXTS = {
                           "\u201c-\u201d, such as ?game=family. Nothing was read or kept."),
         "page.bad-seed": ("This page cannot start with ?seed={seed}: a seed is a whole number of "
                           "1 to 9 digits, such as ?seed=7. Nothing was read or kept."),
-        "page.bad-option": ("This page cannot start with ?{option}={value}: it is {allowed}. "
-                            "Nothing was read or kept."),
+        "page.bad-option": ("This page cannot start with ?{option}={value}: the value is one of "
+                            "{allowed}. Nothing was read or kept."),
         "page.loading": "Loading the unit\u2026 {n} %",
         "page.starting": "Starting the unit\u2026",
         "page.failed": "The unit could not start: {why}",
@@ -609,8 +609,9 @@ TEXTS = {
         "page.bad-seed": ("Cette page ne peut pas d\u00e9marrer avec ?seed={seed} : une graine "
                           "est un nombre entier de 1 \u00e0 9 chiffres, par exemple ?seed=7. "
                           "Rien n'a \u00e9t\u00e9 lu ni gard\u00e9."),
-        "page.bad-option": ("Cette page ne peut pas d\u00e9marrer avec ?{option}={value} : "
-                            "c'est {allowed}. Rien n'a \u00e9t\u00e9 lu ni gard\u00e9."),
+        "page.bad-option": ("Cette page ne peut pas d\u00e9marrer avec ?{option}={value} : la "
+                            "valeur est l'une de {allowed}. Rien n'a \u00e9t\u00e9 lu ni "
+                            "gard\u00e9."),
         "page.loading": "Chargement de l'appareil\u2026 {n} %",
         "page.starting": "D\u00e9marrage de l'appareil\u2026",
         "page.failed": "L'appareil n'a pas pu d\u00e9marrer : {why}",

@@ -18,7 +18,7 @@ FILL = {"n": 3, "name": "Zo\u00eb", "seq": 7, "card": "card 3", "amount": "2 M",
         "seed": "abc",
         "who": "the bank", "time": "14:05:12", "url": "http://127.0.0.1:8001/s/",
         "rows": "1. Ann 42 M", "text": "15 M",
-        "option": "pot", "value": "maybe", "allowed": "on or off"}
+        "option": "pot", "value": "maybe", "allowed": "on, off"}
 
 
 def test_every_sentence_formats_in_both_languages():

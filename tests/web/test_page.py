@@ -129,8 +129,9 @@ READY = ("const done = arguments[arguments.length - 1];"
     ("seed=abc", "a seed is a whole number of 1 to 9 digits"),
     ("seed=1.5", "a seed is a whole number of 1 to 9 digits"),
     ("seed=Infinity", "a seed is a whole number of 1 to 9 digits"),
-    ("pot=maybe", "it is on or off"),
-    ("clock=realtime", "it is virtual or real")])
+    ("pot=maybe", "the value is one of on, off"),
+    ("clock=realtime", "the value is one of virtual, real"),
+    ("maintenance=maybe", "the value is one of 1, on, yes, 0, off, no")])
 def test_a_url_option_the_page_cannot_start_with_is_said_in_words_not_a_traceback(page, option,
                                                                                    said):
     page.query += "&" + option
