@@ -17,7 +17,9 @@ for _d in "0123456789":
     KEYSYMS["KP_" + _d] = _d
 SHIFTED_DIGITS = {"exclam": 1, "at": 2, "numbersign": 3, "dollar": 4, "percent": 5,
                   "asciicircum": 6}
-RELEASE_GRACE_MS = 30  # an X autorepeat's release is followed at once by a press: wait that long
+# An X autorepeat's release is followed at once by a press, both stamped with the same server
+# time: a release waits that long for it. A press stamped otherwise is the key typed again.
+RELEASE_GRACE_MS = 30
 
 
 
@@ -81,9 +83,10 @@ class Inputs:
             return
         pending = self._pending_up.pop(key, None)
         if pending is not None:
-            # X autorepeat: a release and a press at once. The key never went up.
             self.root.after_cancel(pending[0])
-            return
+            if ev.time == pending[2]:
+                return  # X autorepeat: the key never went up
+            self.release(key, pending[1])  # a quick double tap: the key went up in between
         self.press(key)
 
     def _key_release(self, ev):
@@ -94,7 +97,7 @@ class Inputs:
             return
         now = self.host.clock.now()
         aid = self.root.after(RELEASE_GRACE_MS, lambda: self._real_release(key))
-        self._pending_up[key] = (aid, now)
+        self._pending_up[key] = (aid, now, ev.time)
 
     def _real_release(self, key):
         pending = self._pending_up.pop(key, None)
@@ -112,7 +115,7 @@ class Inputs:
     def _flush_releases(self):
         # The window loses the keyboard while a release waits out its grace: it happened.
         for key in list(self._pending_up):
-            aid, _now = self._pending_up[key]
+            aid = self._pending_up[key][0]
             self.root.after_cancel(aid)
             self._real_release(key)
 

@@ -29,6 +29,30 @@ def said(w):
     return w.status_label.cget("text")
 
 
+def test_a_digit_typed_twice_quickly_counts_twice_and_an_autorepeat_once(win):  # B2
+    type_keys(win, "F1")  # card 1 into L
+    at = [1000]
+
+    def x_event(kind, sym, ms):  # as X stamps it: the server's time, in ms
+        at[0] += ms
+        win.root.event_generate(kind, keysym=sym, time=at[0])
+
+    for sym in ("1", "0"):
+        x_event("<KeyPress>", sym, 0)
+        x_event("<KeyRelease>", sym, 40)
+    x_event("<KeyPress>", "0", 20)  # 20 ms after 0 went up: typed again, within the grace
+    x_event("<KeyRelease>", "0", 40)
+    settle(win)
+    assert win.unit.entry == "100"
+    x_event("<KeyPress>", "5", 20)
+    for _ in range(5):  # held: X sends a release and a press at one time, every 30 ms
+        x_event("<KeyRelease>", "5", 30)
+        x_event("<KeyPress>", "5", 0)
+    x_event("<KeyRelease>", "5", 30)
+    settle(win)
+    assert win.unit.entry == "1005"
+
+
 # -- every state in plain words ------------------------------------------------------------------
 def test_an_overdraft_is_explained_in_a_sentence(win):  # B8
     type_keys(win, "F3", state=1)  # card 3 into R
