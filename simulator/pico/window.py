@@ -15,7 +15,7 @@ import tkinter.font as tkfont
 from desktop import words
 from simulator.window.app import live
 from simulator.window.inputs import Inputs
-from simulator.window.layout import H, MIN_SCALE, TITLE, W
+from simulator.window.layout import H, TITLE, W
 from simulator.window.sizes import UnitSize
 from simulator.window.unit import UnitDrawing
 from simulator.window.words import KeyNotes, Worded
@@ -33,7 +33,6 @@ class PicoWindow(Worded, KeyNotes, UnitDrawing, Inputs, UnitSize):
         self.root = root if root is not None else tk.Tk()
         self.root.title(TITLE + " \u2014 RP2040")
         self.root.configure(bg="#3b3b3b")
-        self.root.minsize(int(W * MIN_SCALE), int(H * MIN_SCALE))
         self._after = None
         self._view = None
         self._held = {}

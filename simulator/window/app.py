@@ -23,7 +23,7 @@ from protocol import Protocol
 from simulator import frontend
 from simulator.window.big import LargeDisplay
 from simulator.window.inputs import Inputs
-from simulator.window.layout import H, MIN_SCALE, TITLE, W
+from simulator.window.layout import H, TITLE, W
 from simulator.window.panel import BankerPanel
 from simulator.window.sizes import WindowSize
 from simulator.window.unit import UnitDrawing
@@ -64,7 +64,6 @@ class Window(Words, Worded, BankerPanel, LargeDisplay, UnitDrawing, Inputs, Wind
         self.root = root if root is not None else tk.Tk()
         self.root.title(TITLE)
         self.root.configure(bg="#3b3b3b")
-        self.root.minsize(int(W * MIN_SCALE), int(H * MIN_SCALE))
         self.server = None
         self.table = None  # the table view being served (--table)
         self._after = None

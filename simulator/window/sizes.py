@@ -32,6 +32,18 @@ class UnitSize:
             self.help.configure(wraplength=width)
             self._say_room()
 
+    _least = (round(W * MIN_SCALE), round(H * MIN_SCALE))
+
+    def _least_beside(self, width):
+        """The least size with a part of width shown beside the unit."""
+        self.root.minsize(self._least[0] + width, self._least[1])
+
+    def _wrap_at(self, width):
+        self.status_label.configure(wraplength=width)
+        self.help.configure(wraplength=width)
+        self._say_room()
+        self.root.update_idletasks()
+
     say_room = SAY_LINES  # the lines kept for the sentence: the first the screen has room for
     say_lines = SAY_LINES[0]
 
@@ -68,10 +80,7 @@ class UnitSize:
             s = 1.0
             for _ in range(3):  # the lines under the unit take the more room the narrower it is
                 mw = min(max(SAY_MIN_W, round(W * s)), max(round(W * s), sw - pw))
-                self.status_label.configure(wraplength=mw - 20)
-                self.help.configure(wraplength=mw - 20)
-                self._say_room()
-                root.update_idletasks()
+                self._wrap_at(mw - 20)
                 below = self.main.winfo_reqheight() - self.canvas.winfo_reqheight()
                 s = min(1.0, (sh - below) / H, (sw - pw) / W)
             if s >= MIN_SCALE:
@@ -81,6 +90,14 @@ class UnitSize:
         width = mw + (pw if shown else 0)
         height = max(round(H * s) + below, ph if shown else 0)
         root.geometry("%dx%d" % (width, height))
+        # The least a window manager lets the window shrink to: the unit at its least scale and
+        # every line under it wrapped to that width, so no key and no card is ever cut off.
+        least = min(mw, max(SAY_MIN_W, round(W * MIN_SCALE)))
+        self._wrap_at(least - 20)
+        least_below = self.main.winfo_reqheight() - self.canvas.winfo_reqheight()
+        self._wrap_at(mw - 20)
+        self._least = (least, min(sh, round(H * MIN_SCALE) + least_below))
+        self._least_beside(pw if shown else 0)
         # The canvas asks only for the least the unit is drawn at: the window's size is the
         # one set here, and a longer sentence under the unit takes from the drawing.
         self.canvas.configure(width=round(W * MIN_SCALE), height=round(H * MIN_SCALE))
@@ -139,4 +156,5 @@ class WindowSize(UnitSize):
             w, h = min(sw, w + pw), max(h, min(sh, ph))
         else:
             w = max(int(W * MIN_SCALE), w - pw)
+        self._least_beside(pw if shown else 0)
         root.geometry("%dx%d" % (w, h))

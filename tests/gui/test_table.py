@@ -221,6 +221,19 @@ def test_the_window_resizes_and_everything_scales(win):
     assert y1 < win.to_canvas(0, layout.SLOT_Y + 30)[1]  # drawn in the slot at the new size
 
 
+def test_the_window_at_its_least_size_shows_every_key_and_card(win):
+    for panel in (False, True):
+        if panel:
+            type_keys(win, "b")  # the banker panel beside the unit
+        win.root.geometry("%dx%d" % win.root.minsize())  # as small as a window manager allows
+        win.root.update()
+        bottom = win.canvas.winfo_height()
+        right = win.canvas.winfo_width()
+        for tag in ["key-" + k for k in layout.key_rects()] + [win.card_items[1]]:
+            x0, y0, x1, y1 = win.canvas.bbox(tag)
+            assert 0 <= x0 and x1 <= right and 0 <= y0 and y1 <= bottom, (panel, tag)
+
+
 def test_large_display_mode_fills_the_window(win):
     type_keys(win, "F1")
     advance(win, 1000)
