@@ -273,9 +273,11 @@ class Terminal:
             prof = s.profile
             add(words.say("term.balances"))
             named = self._names()
+            ready = self.unit.ledger.ready  # no game (Err6): no balance invented (B17)
             for n, bal in s.balances():
-                add("  %s %-16s %12s  %s" % (words.who(n), named.get(n, ""), words.grouped(bal),
-                                            words.amount(bal, prof)))
+                add("  %s %-16s %12s  %s" % (words.who(n), named.get(n, ""),
+                                            words.grouped(bal) if ready else words.NO_BALANCE,
+                                            words.amount(bal, prof) if ready else ""))
             add(words.say("term.recent"))
             for rec in reversed(s.recent(8)):
                 add("  " + words.txn_line(rec, prof, named))

@@ -290,13 +290,16 @@ class Page:
             "slots": [u.slots["L"], u.slots["R"]], "deal": u.deal_phase(), "volume": led.volume,
             "error": u.error, "entry": u.entry, "tones": heard,
             "profile": led.profile.name, "seq": led.seq, "store": u.store_status,
-            "balances": [[words.grouped(b), self._amount(b)] for b in led.bal[1:CARDS + 1]],
+            # none where the unit has no good copy of the game (Err6): none invented (B17)
+            "balances": [[words.grouped(b), self._amount(b)] if led.ready else
+                         [words.NO_BALANCE, ""] for b in led.bal[1:CARDS + 1]],
             "log": self._recent(), "games": self._games, "wait": wait, "names": self.names,
             "events": self.console.take(), "said": self.said(held),
             "hold": [held[0], held[1]] if held else None, "maintenance": u.maintenance,
             "panel_said": self.panel_said, "pot_on": led.pot_on, "pot_said": self.pot_said,
             # the pot's money whenever it holds some, as STATE shows it
-            "pot": self._amount(led.bal[POT]) if led.pot_on or led.bal[POT] else None,
+            "pot": self._amount(led.bal[POT]) if led.ready and (led.pot_on or led.bal[POT])
+            else None,
         })
 
 

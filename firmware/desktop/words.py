@@ -765,6 +765,7 @@ def amount(value, profile=None):
     return text + (" M" if m else " k" if k else "")
 
 
+NO_BALANCE = "\u2014"  # a balance where the unit has no good copy of the game (Err6, B17)
 GROUP = {"en": ",", "fr": "\u202f"}  # French groups digits with a narrow no-break space
 
 

@@ -169,7 +169,7 @@ class BankerPanel:
         if not self.panel_shown:
             return
         led = self.unit.ledger
-        key = (led.seq, led.store.writes, tuple(led.bal), led.pot_on, self.log_filter)
+        key = (led.ready, led.seq, led.store.writes, tuple(led.bal), led.pot_on, self.log_filter)
         if key == self._panel_key:
             return
         self._panel_key = key
@@ -177,15 +177,17 @@ class BankerPanel:
         prof = led.profile
         for n, bal in self.session.balances():
             lab, short = self.bal_labels[n]
-            lab.configure(text=words.grouped(bal))  # as the language groups digits
-            short.configure(text=words.amount(bal, prof))
+            # as the language groups digits; none where the unit has no game (B17: none invented)
+            lab.configure(text=words.grouped(bal) if led.ready else words.NO_BALANCE)
+            short.configure(text=words.amount(bal, prof) if led.ready else "")
             ent = self.name_entries[n]
             if self.root.focus_get() is not ent:
                 ent.delete(0, "end")
                 ent.insert(0, self.names.get(n, ""))
         self.pot_var.set(led.pot_on)
         lab, short = self.pot_labels
-        shown = led.pot_on or led.bal[POT]  # its money shows whenever it holds some, as STATE's
+        # its money shows whenever it holds some, as STATE's
+        shown = led.ready and (led.pot_on or led.bal[POT])
         lab.configure(text=words.grouped(led.bal[POT]) if shown else "")
         short.configure(text=words.amount(led.bal[POT], prof) if shown else "")
         menu = self.filter_menu["menu"]

@@ -382,6 +382,40 @@ def test_previous_games_by_number_when_put_away_and_the_damaged(win):  # B11, B1
     assert text[2] == "game 1: damaged in the unit's memory\ncannot be brought back"
 
 
+def test_with_no_good_copy_of_the_game_the_panel_shows_no_balance(xdisplay, tmp_path):  # B17
+    import os
+    import subprocess
+    import sys
+
+    from simulator import frontend, options
+    from simulator.host import Host
+    from simulator.window import app
+
+    state = str(tmp_path / "game")
+    subprocess.run([sys.executable, "-m", "simulator", "--headless", "--stdio", "--state", state],
+                   input="INSERT L 6\nKEY 1 0 0 K +\n", text=True, capture_output=True,
+                   timeout=30, check=True, cwd=os.path.dirname(os.path.dirname(
+                       os.path.dirname(os.path.abspath(__file__)))))
+    for name in ("bank.a", "bank.b"):  # every slot's header: no good copy left
+        path = os.path.join(state, name)
+        if os.path.exists(path):
+            with open(path, "r+b") as f:
+                f.seek(12)
+                b = f.read(1)
+                f.seek(12)
+                f.write(bytes([b[0] ^ 0x10]))
+    host = Host(options.parse(["--virtual-clock", "--state", state]))
+    w = app.Window(host, root=tk.Tk(), sound=frontend.Sound(None), panel=True)
+    try:
+        w.root.update()
+        assert w.shown()[0] == "Err6"
+        shown = [w.bal_labels[n][0].cget("text") for n in range(1, 7)]
+        assert shown == ["\u2014"] * 6  # no balance invented, not 0 (B17)
+    finally:
+        w.close()
+        host.lock.close()
+
+
 def hold_key(w, sym, ms):
     w.root.event_generate("<KeyPress>", keysym=sym)
     w.root.update()

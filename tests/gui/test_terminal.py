@@ -337,3 +337,24 @@ def test_h_holds_the_next_key_plus_for_the_count_and_a_tap_starts_nothing_b19(tt
     p.type("+")
     p.seen("holding + for 3 s")
     p.wait_shown(("Count", False, False), timeout=6)
+
+
+def test_with_no_good_copy_the_panel_shows_no_balance_b17(tty, tmp_path):
+    state = str(tmp_path / "game")
+    subprocess.run([sys.executable, "-m", "simulator", "--headless", "--stdio", "--state", state],
+                   input="INSERT L 6\nKEY 1 0 0 K +\n", text=True, capture_output=True,
+                   timeout=30, check=True, cwd=ROOT)
+    for name in ("bank.a", "bank.b"):  # every slot's header: no good copy left
+        path = os.path.join(state, name)
+        if os.path.exists(path):
+            with open(path, "r+b") as f:
+                data = bytearray(f.read())
+                data[12] ^= 0x10
+                f.seek(0)
+                f.write(data)
+    p = tty("--state", state, cols=100, rows=40)
+    p.wait_shown(("Err6", False, False))
+    p.type("b")  # the banker's panel
+    p.seen("card 6")
+    rows = [line for line in p.screen() if line.strip().startswith("card ")]
+    assert len(rows) == 6 and all("\u2014" in r for r in rows), rows  # none invented (B17)

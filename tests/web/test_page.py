@@ -110,6 +110,22 @@ def test_a_damaged_copy_is_reported_as_on_the_unit(page):
     assert page.drawn() == shows("Err5")
 
 
+def test_with_no_good_copy_the_panel_shows_no_balance_b17(page):
+    page.load()
+    page.send("INSERT L 5")
+    page.send("KEY 1M+")
+    page.drv.execute_script("""
+        for (const name of ['bank.a', 'bank.b']) {  // every slot's header changed: no copy left
+          const key = 'bank-unit/' + arguments[0] + '/' + name;
+          const s = localStorage.getItem(key);
+          if (s) localStorage.setItem(key, s.slice(0, 12) + (s[12] === 'x' ? 'y' : 'x') +
+                                      s.slice(13));
+        }""", page.game)
+    page.load()
+    assert page.drawn() == shows("Err6")
+    assert page.panel()[0] == ["\u2014"] * 6  # none invented: not 0 (B17)
+
+
 # A game's name makes its keys (bank-unit/<game>/<file>) and its lock: a name with a "/" put
 # one game's keys under another's, which then read them as its own.
 BAD_GAMES = ("G/", "G/x", "Family", "a b", "", "x" * 33, "caf\u00e9", "..", "a_b", "a.b")
