@@ -371,9 +371,9 @@ class FileStore:
         numbers = {i: self.number if i == put else self.numbers.get(i) for i in ids[:most]}
         number = self.numbers.get(gid) or count + 1
         self._checkpoint(ledger, base, log, None, (ids[:most], numbers, number, count))
-        for i in ids[most:] + [gid]:
-            if i is not None:
-                self._remove(self._game(i))
+        # Their files go after the next checkpoint, once no slot names them: until then the
+        # other slot does, and stands as the game should this one be lost (B17).
+        self.gone.extend(i for i in ids[most:] + [gid] if i is not None)
 
     def backup(self, ledger):
         """BACKUP: everything the store keeps, as plain data."""

@@ -76,9 +76,32 @@ def test_the_last_three_real_games_are_kept_newest_first():
     assert [g["seq"] for g in kept] == [seen[4], seen[3], seen[2]]
     assert [g["balances"][str(5 - k)] for k, g in enumerate(kept)] == [
         START - 5000000, START - 4000000, START - 3000000]
-    # the oldest are gone from the flash too, not only from the list
+    # the oldest are gone from the flash too, not only from the list: each once no slot names
+    # it, at the checkpoint after the one that left it out (until then the other slot does)
     names = sorted(k for k in r.fs.files if k.startswith("/bank/game."))
-    assert names == sorted("/bank/game.%d" % g["id"] for g in kept)
+    assert names == sorted(["/bank/game.%d" % g["id"] for g in kept] + ["/bank/game.%d" % seen[1]])
+    _pay(p, 1, "1M-")
+    ok(p.handle("NEWGAME"))  # the next checkpoint: seen[1]'s goes, seen[2]'s waits for the next
+    names = sorted(k for k in r.fs.files if k.startswith("/bank/game."))
+    kept = ok(p.handle("GAMES"))
+    assert names == sorted(["/bank/game.%d" % g["id"] for g in kept] + ["/bank/game.%d" % seen[2]])
+
+
+def test_a_game_brought_back_is_still_kept_when_the_newest_slot_is_lost_b17():
+    r, p = _rig()
+    _pay(p, 1, "5M-")
+    ok(p.handle("NEWGAME"))
+    g = ok(p.handle("GAMES"))[0]
+    ok(p.handle("RESTORE GAME %d" % g["id"]))
+    newest = r.unit.ledger.store.paths[r.unit.ledger.store.cur]
+    files = copy_files(r.fs.files)
+    files[newest] = files[newest][:12] + b"X" + files[newest][13:]  # its header: a flipped byte
+    r, p = _rig(files)
+    assert ok(p.handle("HELLO"))["store"] == "damaged"  # said: the other slot stands
+    back = ok(p.handle("GAMES"))
+    assert [(k["id"], k["damaged"]) for k in back] == [(g["id"], False)]  # its file is there
+    ok(p.handle("RESTORE GAME %d" % g["id"]))
+    assert ok(p.handle("BALANCES")) == g["balances"]
 
 
 def test_restore_keeps_the_current_game_and_previous_is_the_newest():
