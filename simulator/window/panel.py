@@ -49,7 +49,7 @@ class BankerPanel:
             ent.grid(row=n, column=1, sticky="w", padx=(6, 0))
             ent.bind("<Return>", lambda ev, n=n: self.name_card(n, ev.widget.get()))
             ent.bind("<KP_Enter>", lambda ev, n=n: self.name_card(n, ev.widget.get()))
-            ent.bind("<Escape>", lambda ev: self._entry_done())
+            ent.bind("<Escape>", lambda ev: self._entry_given_up())
             self.name_entries[n] = ent
             lab = tk.Label(grid, text="", bg=bg, font=mono, anchor="e", width=11)
             lab.grid(row=n, column=2, sticky="e", padx=(6, 4))
@@ -122,7 +122,9 @@ class BankerPanel:
                 else words.say("panel.unnamed", card=words.who(card))
         else:
             self.status = words.say("panel.name-refused", why=got.split(" ", 2)[-1])
-        self._entry_done()
+        if ok:
+            self._entry_done()
+        # else the text typed stays in its field, to be mended (Escape gives it up)
         self._panel_key = None
         self.refresh()
         return ok
@@ -140,6 +142,11 @@ class BankerPanel:
 
     def _entry_done(self):
         self.root.focus_set()  # the keyboard goes back to the unit
+
+    def _entry_given_up(self):
+        self._entry_done()
+        self._panel_key = None  # the field shows the name kept again
+        self.refresh()
 
     # -- the panel -----------------------------------------------------------------------------
 

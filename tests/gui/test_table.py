@@ -297,6 +297,12 @@ def test_names_in_any_language_in_the_panel_and_the_log(win):
     # 17 characters: refused in a sentence, and the name before is kept
     name_in_panel(win, 1, "Bartholom\u00e9e-Zo\u00eb!!")
     assert said(win) == "the name was not kept: a name is at most 16 characters"
+    # what was typed stays in its field to be mended, the keyboard still there; Escape gives up
+    assert win.name_entries[1].get() == "Bartholom\u00e9e-Zo\u00eb!!"
+    assert win.root.focus_get() is win.name_entries[1]
+    win.name_entries[1].event_generate("<Escape>")
+    win.root.update()
+    assert win.name_entries[1].get() == "Zo\u00eb"
     name_in_panel(win, 1, "Zo\u00eb\u202eX")  # a direction override: a control character
     assert said(win).startswith("the name was not kept: a name cannot hold control characters")
     assert win.desk.handle("NAMES")[-1].startswith('OK {"1": "Zo\\u00eb", ')
