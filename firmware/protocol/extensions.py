@@ -95,12 +95,12 @@ def do_backup(p, args):
     return "OK " + jsonw.dumps(snap)
 
 def do_name(p, args):
-    reply = names.command(p.unit.ledger.store, "NAME", args)
+    reply = names.command(p.unit.ledger.store, "NAME", args, p.whole)
     _news(p)
     return reply
 
 def do_names(p, args):
-    reply = names.command(p.unit.ledger.store, "NAMES", args)
+    reply = names.command(p.unit.ledger.store, "NAMES", args, p.whole)
     _news(p)
     return reply
 

@@ -121,8 +121,9 @@ def as_json(names, damaged=False):
     return jsonw.dumps(pairs + (("store", "damaged"),) if damaged else pairs)
 
 
-def command(store, name, args):
-    """The reply to `NAMES` or `NAME <card> [text]` (args: the words after the command)."""
+def command(store, name, args, whole):
+    """The reply to `NAMES` or `NAME <card> [text]` (args: the words after the command; whole:
+    the protocol's reading of a number, so `NAME 02` is card 2 as `INSERT L 02` is)."""
     if name == "NAMES":
         if args:
             return "ERR bad-argument NAMES takes no argument"
@@ -131,15 +132,15 @@ def command(store, name, args):
         except OSError:
             return "ERR store-failed the names could not be read"
         return "OK " + as_json(got, bad)
-    card = args[0] if args else ""
-    if len(card) != 1 or card < "1" or card > "9" or int(card) > CARDS:
+    card = whole(args[0]) if args else None
+    if card is None or not 1 <= card <= CARDS:
         return "ERR bad-argument NAME <card 1-%d> [name: 1-%d characters]" % (CARDS, MAX_LEN)
     text = " ".join(args[1:])  # the protocol splits words at spaces; one space is kept
     why = refusal(text)
     if why:
         return "ERR bad-argument " + WHY[why]
     try:
-        put(store, int(card), text or None)
+        put(store, card, text or None)
         _, got, bad = store.names()
         return "OK " + as_json(got, bad)
     except OSError:

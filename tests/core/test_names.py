@@ -48,6 +48,14 @@ def test_bad_names_are_refused_and_change_nothing():
     assert ok(p.handle("NAMES"))["2"] == "SixteenCharsXYZW"
 
 
+def test_a_card_number_reads_as_every_command_reads_one():
+    r, p = rig()
+    assert ok(p.handle("NAME 02 Ann"))["2"] == "Ann"  # as INSERT L 02 is card 2
+    for line in ("NAME +2 Zed", "NAME 2.0 Zed", "NAME \u0662 Zed", "NAME 00 Zed"):
+        assert p.handle(line)[-1].startswith("ERR bad-"), line
+    assert ok(p.handle("NAMES"))["2"] == "Ann"
+
+
 JOSE = "Jos\u00e9"
 LI_LEI = "\u674e\u96f7"
 GRIN = "\U0001F600"  # beyond U+FFFF: 4 bytes of UTF-8, a surrogate pair in JSON
