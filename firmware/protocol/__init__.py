@@ -378,7 +378,7 @@ class Protocol:
         if args:
             n = _int(args[0])
             if n is None:
-                return "ERR bad-argument n is a whole number"
+                return "ERR bad-argument n is a whole number of at most 12 digits"
         refused = self.no_game()
         if refused:
             return refused

@@ -53,6 +53,9 @@ def test_log_transactions():
     p.handle("REMOVE L")
     p.handle("KEY 1M-")
     assert ok(p.handle("LOG 1"))[0]["to"] == "bank"
+    assert len(ok(p.handle("LOG 999999999999"))) == 3  # as many as it keeps
+    assert p.handle("LOG 9999999999999")[-1] == (
+        "ERR bad-argument n is a whole number of at most 12 digits")  # says why, not "whole"
 
 
 def test_errors_change_nothing():
