@@ -240,16 +240,17 @@ class Bank:
             raise CommandError(command, reply.code, reply.message)
         if check and isinstance(reply.payload, dict) and reply.payload.get("error"):
             state = shapes.check(reply.payload, shapes.STATE, command)
-            raise Refused(command, state["error"], self.refusal(state), state)
+            words = command.split()  # KEY <keys> or HOLD <key> <ms>: the key it is about
+            key = words[-1] if words[0].upper() == "KEY" else words[1]
+            raise Refused(command, state["error"], self.refusal(state, key), state)
         return reply.payload
 
-    def refusal(self, state):
+    def refusal(self, state, key=None):
         """STATE's `error` in the window's words with its code (`card 2 cannot pay 20 M: it has
-        15 M (insufficient-funds)`), or None when the unit refused nothing."""
-        if not state.get("error"):
-            return None
-        return refusal(state, (self.info or {}).get("profile"), balances_or_none(self),
-                       names_of(self))
+        15 M (insufficient-funds)`) after key; None when the unit refused nothing."""
+        if state.get("error"):  # the balances read only then: a round trip
+            return refusal(state, (self.info or {}).get("profile"), balances_or_none(self),
+                           names_of(self), key and key.upper())
 
     def _object(self, command, timeout=None):
         payload = self.request(command, timeout)

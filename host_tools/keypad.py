@@ -15,7 +15,7 @@ HOLD_MS = 3000  # the unit's hold for a new game (B11) and for maintenance mode
 ADDS_TO_ENTRY = frozenset("0123456789.KM")  # keys that, with an entry typed, add to it (B2)
 
 
-def _report_state(state, bank):
+def _report_state(state, bank, key=None):
     """Print the display after a keypad action. A refusal the unit reports is exit code 1,
     said in words, with the entry it leaves typed (B2: a refused commit keeps it). Damage the
     unit reports (B17) is no refusal of these keys: it stays reported until the banker presses
@@ -25,7 +25,7 @@ def _report_state(state, bank):
         profile = (bank.info or {}).get("profile")
         note(no_game() if balances_or_none(bank) is None else refusal(state, profile))
         return EXIT_OK
-    why = bank.refusal(state)
+    why = bank.refusal(state, key)
     if why:
         left = state.get("entry")
         raise Failed("the unit refused it: %s%s" % (
@@ -50,7 +50,7 @@ def cmd_press(bank, args):
         if words[0] != "C":  # a C clears it, as asked: nothing to warn of
             note("starting from %s, typed on the unit before this command" % left)
     after = bank.press(*words)
-    code = _report_state(after, bank)
+    code = _report_state(after, bank, words[-1])
     if ("+" in words or "-" in words) and not any((after.get("slots") or {}).values()):
         # No card in: the unit adds up like an adding machine (B14), and no account moves.
         total = after.get("tally")
@@ -69,7 +69,7 @@ KEYPAD_ONLY = (
 def cmd_hold(bank, args):
     if not args.no_wake:
         bank.wake()
-    return _report_state(bank.hold(args.key, args.ms), bank)
+    return _report_state(bank.hold(args.key, args.ms), bank, args.key)
 
 
 def cmd_insert(bank, args):

@@ -123,14 +123,15 @@ def game_number(game):
     return WORDS.game_number(game) if WORDS else game.get("number", game.get("id"))
 
 
-def refusal(state, profile=None, balances=None, names=None):
+def refusal(state, profile=None, balances=None, names=None, key=None):
     """STATE's `error` in words, with its code for scripts: `card 1 cannot pay 16 M: it has
     15 M (insufficient-funds)`, the very sentence the window says; None when the unit refused
-    nothing. balances: {card: amount} when read (the overdraft's sentence names them)."""
+    nothing. balances: {card: amount} when read (the overdraft's sentence names them); key: the
+    last key pressed, which the refusal is about (a second `.` is not a sixth digit)."""
     code = state.get("error")
     if not code:
         return None
     if WORDS is None:
         return "the unit refused that (%s)" % code
-    said = WORDS.state_refusal(state, profile, balances, names, "en")
+    said = WORDS.state_refusal(state, profile, balances, names, "en", key)
     return "%s (%s)" % (said, code)

@@ -960,14 +960,15 @@ def refused(unit, key=None, names=None, balances=None, lang=None):
     return ""
 
 
-def state_refusal(state, profile=None, balances=None, names=None, lang=None):
+def state_refusal(state, profile=None, balances=None, names=None, lang=None, key=None):
     """STATE's `error` (a host's view of the unit) in the same words, or None when the unit
-    refused nothing. balances: {card: amount}, when the host read them."""
+    refused nothing. balances: {card: amount}, when the host read them; key: the last key the
+    host pressed, which the refusal is about."""
     code = state.get("error")
     if not code:
         return None
     return explain(code, state.get("entry") or "", state.get("slots"), balances, profile,
-                   None, names, lang)
+                   key, names, lang)
 
 
 def note(kind, arg, profile, names=None, lang=None):

@@ -169,6 +169,19 @@ def test_press_refused_by_the_unit_is_exit_1(capsys, url):
                    "(insufficient-funds); 16M is still typed (bank press C clears it)\n")
 
 
+def test_a_refusal_is_said_for_the_key_that_was_refused_b2_b7(capsys, url):
+    code, out, err = run(capsys, "--port", url, "press", "1.5.")
+    assert (code, err) == (1, "bank: the unit refused it: an amount has one decimal point at "
+                              "most (bad-entry); 1.5 is still typed (bank press C clears it)\n")
+    run(capsys, "--port", url, "press", "C")
+    run(capsys, "--port", url, "insert", "L", "1")
+    run(capsys, "--port", url, "insert", "R", "2")
+    code, out, err = run(capsys, "--port", url, "press", "2M+")
+    assert code == 1 and err.startswith(
+        "bank: the unit refused it: with two cards in, press \u2212 to pay from R (card 2) to L "
+        "(card 1); + is for one card in L (wrong-slot)"), err
+
+
 def test_a_refused_entry_left_typed_is_said_and_not_added_to(capsys, url):  # B2
     run(capsys, "--port", url, "insert", "R", "1")
     code, out, err = run(capsys, "--port", url, "press", "99M-")
