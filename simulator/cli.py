@@ -33,18 +33,7 @@ def main(argv):
         if opts.headless:
             from simulator import headless
 
-            table = None
-            if opts.table is not None:
-                from simulator import table as tables
-
-                # On stdio the protocol is stdout: the table's line goes to stderr.
-                table = tables.starter(host, opts, sys.stderr if opts.mode in (None, "stdio")
-                                       else None)
-            if opts.mode == "pty":
-                return headless.run_pty(host, table)
-            if opts.mode == "tcp":
-                return headless.run_tcp(host, opts.port, table)
-            return headless.run_stdio(host, table)
+            return headless.serve(host, opts)
         return _interactive(host, opts)
     except (ValueError, StartError) as e:
         sys.stderr.write("simulator: %s\n" % e)

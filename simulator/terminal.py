@@ -309,10 +309,11 @@ def run(host, opts):
         from simulator import headless
 
         host = frontend.interactive_host(host, opts)  # the game kept, as the front end keeps it
-        sys.stderr.write("simulator: %s needs a terminal; serving the protocol on stdio (%s)\n"
-                         % (words.say(announce, "en"), "the game kept in " + opts.state
+        where = {"tcp": "on TCP port %s" % opts.port, "pty": "on a pty"}.get(opts.mode, "on stdio")
+        sys.stderr.write("simulator: %s needs a terminal; serving the protocol %s (%s)\n"
+                         % (words.say(announce, "en"), where, "the game kept in " + opts.state
                             if opts.state else "nothing kept"))
-        return headless.run_stdio(host)
+        return headless.serve(host, opts)  # --tcp, --pty and --table as asked
     host = frontend.interactive_host(host, opts)
     term = Terminal(host, announce=announce)
     table = None

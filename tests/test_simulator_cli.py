@@ -167,6 +167,27 @@ def test_the_simulator_with_no_terminal_keeps_its_game_as_the_front_end_does(tmp
     assert json.loads(out[1][3:])["1"] == 15150000
 
 
+def test_the_simulator_with_no_terminal_serves_the_port_it_was_asked_for(tmp_path):
+    # `make sim SIMFLAGS="--tcp PORT"` run from a script (no display, no terminal): the port,
+    # as asked, not stdio; and a port in use said, exit 2.
+    env = dict(os.environ, BANK_SIM_STATE=str(tmp_path), DISPLAY="")
+    p = subprocess.Popen([sys.executable, "-m", "simulator", "--tcp", "0"], cwd=ROOT, env=env,
+                         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        first = p.stdout.readline().decode().strip()
+        assert first.startswith("listening tcp 127.0.0.1:"), first
+        port = int(first.rsplit(":", 1)[1])
+        with serial.serial_for_url("socket://127.0.0.1:%d" % port, timeout=10) as s:
+            assert ask(s, "HELLO").startswith('OK {"device": "bank-unit"')
+        busy = subprocess.run([sys.executable, "-m", "simulator", "--tcp", str(port)], cwd=ROOT,
+                              env=dict(env, BANK_SIM_STATE=str(tmp_path / "other")),
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+        assert busy.returncode == 2 and b"in use" in busy.stderr, busy.stderr
+    finally:
+        stop(p)
+    assert b"serving the protocol on TCP port 0" in p.stderr.read()
+
+
 def test_stdio_exits_at_end_of_input():
     # No final newline: the last line was never finished, so it is no command (docs/protocol.md)
     p = stdio(b"STATE\nHELLO", "--virtual-clock")
