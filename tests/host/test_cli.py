@@ -779,6 +779,13 @@ def test_bad_url(capsys):
     assert code == 3 and "not a device path or a valid pyserial URL" in err
 
 
+def test_a_socket_url_without_its_port_says_so(capsys):
+    code, _, err = run(capsys, "--port", "socket://127.0.0.1", "status")
+    assert (code, err) == (3, "bank: cannot open socket://127.0.0.1: a socket URL names its "
+                              "port, as socket://127.0.0.1:5000 (or give the port alone: -p "
+                              "5000)\n")
+
+
 def test_connection_refused(capsys):
     import socket
 
