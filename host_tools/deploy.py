@@ -69,6 +69,8 @@ def main(args):
         if not args.dry_run:
             raise
         port = None  # a dry run needs no Pico: tools/deploy.py says the commands with PORT
+    if not args.dry_run and port and port.startswith("/") and not os.path.exists(port):
+        raise NoUnitError("no unit at %s: no such port" % port)  # as every bank command says
     deploy = tool()
     try:
         return deploy.main(argv(port, firmware, reset=not args.no_reset,

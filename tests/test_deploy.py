@@ -25,6 +25,13 @@ with open(sys.argv[1], "w") as f:
 """
 
 
+def pico(tmp_path):
+    """A Pico's port that is there: the fake mpremote is the one to talk to it."""
+    port = tmp_path / "ttyACM7"
+    port.touch()
+    return str(port)
+
+
 def run_deploy(tmp_path, *args, mpy=None, fails=0, code=0):
     fake = tmp_path / "fake_mpremote.py"
     fake.write_text(FAKE)
@@ -73,7 +80,7 @@ def test_deploy_copies_firmware_flat_and_resets(tmp_path):
 
 
 def test_deploy_mpy_keeps_main_as_source(tmp_path):
-    argv = run_deploy(tmp_path, "--port", "/dev/ttyACM7", "--mpy", "--no-reset")
+    argv = run_deploy(tmp_path, "--port", pico(tmp_path), "--mpy", "--no-reset")
     cmds = chain(argv)
     copied = {c[3] for c in cmds if c[:2] == ["fs", "cp"]}
     assert ":/main.py" in copied and ":/brain/unit.mpy" in copied
@@ -95,22 +102,22 @@ def copied_files(argv):
 
 def test_deploy_auto_compiles_for_a_board_that_imports_our_mpy(tmp_path):
     # sys.implementation._mpy of an rp2 board on MicroPython 1.23+: v6.3, arch armv6m (2)
-    argv = run_deploy(tmp_path, "--port", "/dev/ttyACM7", mpy=6 | (3 << 8) | (2 << 10))
+    argv = run_deploy(tmp_path, "--port", pico(tmp_path), mpy=6 | (3 << 8) | (2 << 10))
     files = copied_files(argv)
     assert ":/brain/unit.mpy" in files and ":/main.py" in files and ":/brain/unit.py" not in files
 
 
 def test_deploy_auto_sends_sources_to_an_older_micropython(tmp_path):
     # MicroPython 1.21 imports mpy v6.1 only: compiled modules would not import there
-    argv = run_deploy(tmp_path, "--port", "/dev/ttyACM7", mpy=6 | (1 << 8) | (2 << 10))
+    argv = run_deploy(tmp_path, "--port", pico(tmp_path), mpy=6 | (1 << 8) | (2 << 10))
     files = copied_files(argv)
     assert ":/brain/unit.py" in files and ":/brain/unit.mpy" not in files
 
 
 def test_deploy_auto_sends_sources_when_the_board_will_not_say(tmp_path):
-    files = copied_files(run_deploy(tmp_path, "--port", "/dev/ttyACM7"))
+    files = copied_files(run_deploy(tmp_path, "--port", pico(tmp_path)))
     assert ":/brain/unit.py" in files and ":/brain/unit.mpy" not in files
-    files = copied_files(run_deploy(tmp_path, "--port", "/dev/ttyACM7", "--mpy", "no",
+    files = copied_files(run_deploy(tmp_path, "--port", pico(tmp_path), "--mpy", "no",
                                     mpy=6 | (3 << 8)))
     assert ":/brain/unit.py" in files
 
@@ -146,6 +153,14 @@ def test_deploy_onto_a_unit_in_play_is_refused_in_one_line_and_nothing_is_copied
         sim.wait(10)
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "in play" in lines[0] and "hold DEAL 3 s" in lines[0], err
+    assert not (tmp_path / "argv.json").exists()  # mpremote was never run
+
+
+def test_deploy_to_a_port_that_is_not_there_says_so_in_one_line(tmp_path):
+    err = run_deploy(tmp_path, "--port", "/dev/ttyNOPE9", code=1)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("deploy: no unit at /dev/ttyNOPE9: no such "
+                                                   "port"), err
     assert not (tmp_path / "argv.json").exists()  # mpremote was never run
 
 

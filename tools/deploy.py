@@ -198,6 +198,10 @@ def main(argv=None):
             if not args.dry_run:
                 raise
             port = "PORT"  # a dry run needs no Pico: the commands, with the port to give
+    if not args.dry_run and port.startswith("/") and not os.path.exists(port):
+        raise SystemExit("deploy: no unit at %s: no such port (is the Pico plugged in? its "
+                         "port is often /dev/ttyACM0; with none given, the one Pico found)"
+                         % port)
     if not args.dry_run:
         why = refusal(port)
         if why:

@@ -688,15 +688,17 @@ def test_deploy(capsys, tmp_path, monkeypatch):
     (fw / "manifest.py").write_text('module("main.py")\nmodule("unit.py")\npackage("drivers")\n')
     tool, calls = fake_mpremote(tmp_path, 0)
     monkeypatch.setenv("MPREMOTE", tool)
-    code, out, _ = run(capsys, "--port", "/dev/ttyACM7", "deploy", "--firmware", fw)
-    assert code == 0 and "deployed 3 files to /dev/ttyACM7" in out
+    pico = tmp_path / "ttyACM7"  # the Pico's port: there, and the fake mpremote's to talk to
+    pico.touch()
+    code, out, _ = run(capsys, "--port", str(pico), "deploy", "--firmware", fw)
+    assert code == 0 and "deployed 3 files to %s" % pico in out
     done = calls.read_text()  # the board asked which .mpy it takes, then the copy
-    assert "connect /dev/ttyACM7 exec import os" in done  # its folders made, stale forms gone
+    assert "connect %s exec import os" % pico in done  # its folders made, stale forms gone
     assert done.endswith("+ fs cp {0}/drivers/keys.py :/drivers/keys.py + fs cp {0}/main.py "
                          ":/main.py + fs cp {0}/unit.py :/unit.py + reset\n".format(fw))
-    code, out, _ = run(capsys, "--port", "/dev/ttyACM7", "deploy", "--firmware", fw,
+    code, out, _ = run(capsys, "--port", str(pico), "deploy", "--firmware", fw,
                        "--dry-run", "--no-reset")
-    assert code == 0 and out.startswith(tool + " connect /dev/ttyACM7 exec")
+    assert code == 0 and out.startswith(tool + " connect %s exec" % pico)
     assert "reset" not in out and calls.read_text() == done  # nothing more ran
 
 
@@ -731,8 +733,12 @@ def test_deploy_errors(capsys, tmp_path, monkeypatch):
     tool, _ = fake_mpremote(tmp_path, 1)
     monkeypatch.setenv("MPREMOTE", tool)
     (fw / "manifest.py").write_text('module("main.py")\n')
-    code, _, err = run(capsys, "--port", "/dev/ttyACM7", "deploy", "--firmware", fw)
+    pico = tmp_path / "ttyACM7"
+    pico.touch()
+    code, _, err = run(capsys, "--port", str(pico), "deploy", "--firmware", fw)
     assert code == 1 and err.count("mpremote exited with 1") == 2  # once more, then it fails
+    code, _, err = run(capsys, "--port", "/dev/ttyNOPE9", "deploy", "--firmware", fw)
+    assert (code, err) == (3, "bank: no unit at /dev/ttyNOPE9: no such port\n")  # one line
     code, _, err = run(capsys, "--port", "/dev/x", "deploy", "--firmware", tmp_path / "none")
     assert code == 2 and "no firmware directory" in err
 
