@@ -313,7 +313,7 @@ class App:
     def _interrupt(self, reader):
         """Whether a Ctrl-C byte means "stop the program" rather than line noise.
 
-        The REPL's own Ctrl-C handling is switched off while the unit runs (main()): from the
+        The REPL's own Ctrl-C handling is switched off while the unit runs (main.py): from the
         REPL a host could write any balance, so only a unit in maintenance, which takes someone
         at its keypad (DEAL held, B-rules' "SErv"), lets a host stop the program. There
         mpremote's "\r\x03" at the start of a line, or Ctrl-C typed twice, stops it; in play
@@ -391,12 +391,10 @@ def main(before):
     the firmware (MEM reports what the firmware took)."""
     app = boot(None, None)
     app.heap = (before, gc.mem_alloc())  # boot() has collected
-    try:
+    try:  # 0x03 is data from main.py's first line on; App._interrupt decides what it is
         from micropython import kbd_intr
     except ImportError:  # CPython: nothing turns 0x03 into KeyboardInterrupt
         kbd_intr = None
-    if kbd_intr is not None:
-        kbd_intr(-1)  # 0x03 is read as data; App._interrupt decides (mpremote still gets in)
     try:
         app.run()
     except KeyboardInterrupt:
@@ -413,6 +411,8 @@ def main(before):
                 sys.print_exception(exc, f)  # type: ignore[attr-defined]
         except OSError:
             pass
+        if kbd_intr is not None:
+            kbd_intr(3)
         time.sleep_ms(2000)  # a window for Ctrl-C before the reset
         import machine
 

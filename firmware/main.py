@@ -15,6 +15,17 @@ imported before the order changes, so it is honoured on the frozen image too. On
 import gc
 import sys
 
+try:
+    from micropython import kbd_intr
+
+    # From the first line on, 0x03 is data: a host's Ctrl-C as the unit powers up (mpremote
+    # sends one as it opens the port) would leave it dark at the prompt. The loop decides what
+    # a 0x03 is (app.py, App._interrupt: mpremote gets in only in maintenance).
+    kbd_intr(-1)
+    del kbd_intr
+except ImportError:  # CPython: nothing turns 0x03 into KeyboardInterrupt
+    pass
+
 gc.collect()
 _before = gc.mem_alloc()  # MicroPython's own heap, before the firmware's: MEM reports both
 

@@ -149,6 +149,23 @@ def test_a_half_line_left_by_a_host_that_closes_the_port_is_dropped(pico):
     assert json.loads(pico.command("BALANCES")[3:])["4"] == before + 160000
 
 
+@pytest.mark.parametrize("after_ms", [10, 60])
+def test_a_ctrl_c_as_the_unit_powers_up_never_stops_it(image, after_ms):
+    """A host that opens the port as the unit boots (mpremote sends "\r\x03" as it does): the
+    unit boots on and plays, never left dark at the MicroPython prompt (B16: on at power-up)."""
+    p = rig.Pico(image, usb=True, vbus=True)
+    p.run_until(lambda: p.connected_ms is not None, 6000)
+    p.run(after_ms)
+    p.send("\r\x03")
+    p.run(1500)
+    assert b">>>" not in bytes(p.rx)
+    type_keys(p, "1 0 K")
+    assert shown(p) == expect("10", "k")
+    p.send("\n")  # the 0x03 began a line of its own: refused as line noise (bad-line)
+    p.run(50)
+    assert p.command("HELLO").startswith("OK {")
+
+
 def test_mpremote_gets_the_repl_only_once_the_keypad_put_the_unit_in_maintenance(pico):
     """docs/protocol.md, "Lines": in play no byte a host sends stops the program (from the REPL
     a host could write any balance); DEAL held 3 s on the keypad (SErv) lets mpremote in. Last
