@@ -31,9 +31,9 @@ def main(argv):
             raise StartError("--table needs CPython (its web server's threads)")
         host = Host(opts)
         if opts.headless:
-            from simulator import headless
+            from simulator import served
 
-            return headless.serve(host, opts)
+            return served.serve(host, opts)
         return _interactive(host, opts)
     except (ValueError, StartError) as e:
         sys.stderr.write("simulator: %s\n" % e)

@@ -74,21 +74,6 @@ def _loop(host, ports, once):
 # -- stdio ------------------------------------------------------------------------------------
 
 
-def serve(host, opts):
-    """The protocol where opts say (stdio by default), the table view beside it if asked."""
-    table = None
-    if opts.table is not None:
-        from simulator import table as tables
-
-        # On stdio the protocol is stdout: the table's line goes to stderr.
-        table = tables.starter(host, opts, sys.stderr if opts.mode in (None, "stdio") else None)
-    if opts.mode == "pty":
-        return run_pty(host, table)
-    if opts.mode == "tcp":
-        return run_tcp(host, opts.port, table)
-    return run_stdio(host, table)
-
-
 def run_stdio(host, table=None):
     if IS_MICROPYTHON:
         inp = sys.stdin.buffer

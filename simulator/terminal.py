@@ -306,14 +306,14 @@ def run(host, opts):
         announce = "term.no-display"
     fd = sys.stdin.fileno()
     if not os.isatty(fd) or not os.isatty(sys.stdout.fileno()):
-        from simulator import headless
+        from simulator import served
 
         host = frontend.interactive_host(host, opts)  # the game kept, as the front end keeps it
         where = {"tcp": "on TCP port %s" % opts.port, "pty": "on a pty"}.get(opts.mode, "on stdio")
         sys.stderr.write("simulator: %s needs a terminal; serving the protocol %s (%s)\n"
                          % (words.say(announce, "en"), where, "the game kept in " + opts.state
                             if opts.state else "nothing kept"))
-        return headless.serve(host, opts)  # --tcp, --pty and --table as asked
+        return served.serve(host, opts)  # --tcp, --pty and --table as asked
     host = frontend.interactive_host(host, opts)
     term = Terminal(host, announce=announce)
     table = None

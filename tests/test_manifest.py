@@ -94,7 +94,9 @@ def test_a_tree_without_a_manifest_is_refused_and_nothing_runs(tmp_path, capsys,
 
     (tmp_path / "main.py").write_text("")
     monkeypatch.setenv("MPREMOTE", str(tmp_path / "no-such-mpremote"))
-    code = cli.main(["--port", "/dev/ttyACM7", "deploy", "--firmware", str(tmp_path)])
+    pico = tmp_path / "ttyACM7"  # a Pico's port that is there: the manifest is what is missing
+    pico.touch()
+    code = cli.main(["--port", str(pico), "deploy", "--firmware", str(tmp_path)])
     err = capsys.readouterr().err
     assert code == 2 and "no manifest.py in %s" % tmp_path in err
 
