@@ -89,6 +89,7 @@ def test_the_units_page_feeds_the_table_and_every_phone_follows_its_taps(served,
 
 def test_a_page_the_table_does_not_take_says_it_is_a_unit_of_its_own(served, browser):
     srv, origin, url = served
+    leave(browser)  # the last test's page, feeding its own stopped server, logs nothing here
     unit = Page(browser, origin).load()
     wait_for(lambda: srv.table_site.table.whole()["unit"] == "live")
     other = start_chromium()  # a second tab's game, while the first feeds the table
