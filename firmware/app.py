@@ -87,6 +87,10 @@ class App:
     idle_ms = 1000  # the longest wait with nothing due: a pin's IRQ ends it anyway
     rescans = 6  # scans straight after a column's edge until the bouncing contact reads closed
     burst = 64  # bytes read from serial per turn at most, so keys are never starved
+    burst_out = 256  # ... and written to it
+    # Lines kept for a host that stops reading with its port open; later events are dropped and
+    # counted (docs/protocol.md, "A host that stops reading").
+    unsent_max = 32
     # The garbage is collected in a pause this long after the unit last changed or answered a
     # line, rather than when the heap runs out: a collection sweeps the heap up to the
     # highest block allocated since the last one (py/gc.c), so one per pause sweeps only what
@@ -96,7 +100,7 @@ class App:
     quiet_ms = 1000
     lines_per_collect = 4  # ... or after this many lines a host sent without a pause between
 
-    def __init__(self, board, unit, clock, stdin, stdout):
+    def __init__(self, board, unit, clock):
         self.board = board
         self.unit = unit
         self.clock = clock
@@ -113,20 +117,29 @@ class App:
         self._active_at = 0  # ticks the unit last changed or answered
         self._garbage = True  # something ran since the last collection
         self._lines = 0  # lines answered since the last collection
-        self.open_serial(stdin, stdout)
+        self.open_serial()
 
-    def open_serial(self, stdin, stdout):
+    def open_serial(self):
         """The serial side of the loop: on the Pico its one USB port (the simulator's loop,
         desktop/simapp.py, serves any number of ports instead)."""
         self.reader = None  # type: LineReader | None
-        self.stdin = stdin if stdin is not None else getattr(sys.stdin, "buffer", sys.stdin)
+        self.stdin = getattr(sys.stdin, "buffer", sys.stdin)
         # The raw stream: the text one turns each "\n" into "\r\n" on rp2.
-        self.stdout = stdout if stdout is not None else getattr(sys.stdout, "buffer", sys.stdout)
+        self.stdout = getattr(sys.stdout, "buffer", sys.stdout)
         self.poller = select.poll()  # stdin alone: whether a read(1) would return at once
-        self.poller.register(stdin if stdin is not None else sys.stdin, select.POLLIN)
+        self.poller.register(self.stdin, select.POLLIN)
         self.waiter = select.poll()  # the loop's sleep: ends at a byte, a key or a card
-        self.waiter.register(stdin if stdin is not None else sys.stdin, select.POLLIN)
+        self.waiter.register(self.stdin, select.POLLIN)
         self.waiter.register(Waker(self), select.POLLIN)
+        # On rp2 a write the USB port has no room for waits for the host, up to a timeout, and
+        # the keys with it: a line goes out only once poll says the port takes bytes.
+        self.writable = select.poll()
+        self.writable.register(self.stdout, select.POLLOUT)
+        self.unsent = []  # lines the port has not taken whole, oldest first
+        self._at = 0  # bytes of the first the port took
+        self._one = bytearray(1)
+        self.lost = 0  # event lines dropped since the port last took everything
+        self.stalled = False  # the host has left lines unread: its next ones wait
         self._prev = 10  # the byte before: the stream starts as if after a line end
         self.session = self.board.host_session()
 
@@ -275,7 +288,7 @@ class App:
             self.session = session
             if self.reader is not None:
                 self.reader.drop()
-        if not self.poller.poll(0):
+        if self.stalled or not self.poller.poll(0):
             return
         # Every read(1) follows a poll that said a byte is there: on rp2 a read(1) with
         # nothing waiting blocks, and with it the keys, the timers and the display.
@@ -301,7 +314,7 @@ class App:
                     self.write(protocol.handle(line))
                     self._seen = -1  # an answer allocates: a collection in the next pause
                     self._lines += 1
-            if not self.poller.poll(0):
+            if self.stalled or not self.poller.poll(0):
                 return
 
     def _connect(self):
@@ -359,15 +372,61 @@ class App:
         board.beeper.update(now)
 
     def write(self, lines):
-        out = self.stdout
+        unsent = self.unsent
         for line in lines:
-            out.write(line.encode())  # not line + "\n": a long reply (LOG 200) copied once less
-            out.write(b"\n")
+            if len(unsent) < self.unsent_max:
+                unsent.append((line + "\n").encode())
+            else:
+                self.lost += 1  # only events: a stalled host's lines are not read
+        self.send()
+
+    def send(self):
+        """Write what the port takes now, a byte at a time while poll says it has room: on
+        rp2 a write it has no room for waits for the host, up to half a second, and the keys
+        with it. At most burst_out bytes a turn; the rest on the next."""
+        unsent = self.unsent
+        one = self._one
+        write = self.stdout.write
+        room = self.writable.ipoll
+        left = self.burst_out
+        while unsent and left:
+            data = unsent[0]
+            at = self._at
+            while at < len(data) and left:
+                for _ in room(0):
+                    break
+                else:
+                    left = 0  # no room: the host is not reading
+                    break
+                one[0] = data[at]
+                write(one)
+                at += 1
+                left -= 1
+            self._at = at
+            if at < len(data):
+                break
+            unsent.pop(0)
+            self._at = 0
+            if not unsent and self.lost:
+                unsent.append(('! lost {"events": %d}\n' % self.lost).encode())
+                self.lost = 0
+        stalled = len(unsent) > 0
+        if stalled != self.stalled:
+            # On rp2 stdin.buffer is stdout.buffer: one entry, the second register its mask.
+            self.stalled = stalled
+            if stalled:  # the loop sleeps until the port has room, not until the host's byte
+                self.waiter.register(self.stdin, 0)
+                self.waiter.register(self.stdout, select.POLLOUT)
+            else:
+                self.waiter.register(self.stdout, 0)
+                self.waiter.register(self.stdin, select.POLLIN)
 
     def drain(self):
         """Send the events of keys, cards and timers to the host (the serial port)."""
         if self.protocol is not None and self.protocol.pending:
             self.write(self.protocol.drain())
+        else:
+            self.send()
 
 
 def boot(board, directory):
@@ -381,7 +440,7 @@ def boot(board, directory):
         startup.forget_boot()  # boot-only code and data, startup.py itself among them
     del startup
     gc.collect()
-    app = App(board, unit, clock, None, None)
+    app = App(board, unit, clock)
     app.render(clock.now())
     return app
 

@@ -29,10 +29,10 @@ class SimApp(App):
             # (LOG 200, 24 KB) finds no run of free blocks that long.
             gc.threshold(self.collect_every)
         self.ports = ports if ports is not None else Ports()
-        App.__init__(self, board if board is not None else SimBoard(), unit, clock, None, None)
+        App.__init__(self, board if board is not None else SimBoard(), unit, clock)
         self.step(clock.now())  # the first picture, as app.boot draws it
 
-    def open_serial(self, stdin, stdout):
+    def open_serial(self):
         pass  # no USB port: the ports serve (drain, io)
 
     def serial(self):

@@ -243,6 +243,26 @@ class Pico(EmulatedPico):
 
             ch.alarm_bottom.callback = wrapped
 
+    def stop_reading(self):
+        """The host keeps the port open and reads no more: each IN packet the unit arms waits,
+        NAKed, as a real host that stopped reading leaves it, until read_again()."""
+        usb = self.mcu.usb_ctrl
+        control = 0x80 + self.cdc._in_endpoint * 8  # the IN endpoint's buffer control word
+        reading = usb.dpram_updated
+
+        def armed(offset, value):
+            if offset != control or not value & 0x400:  # 0x400: AVAILABLE, the packet armed
+                reading(offset, value)
+
+        def read_again():
+            usb.dpram_updated = reading
+            dpram = self.mcu.usb_dpram
+            reading(control, int.from_bytes(dpram[control:control + 4], "little"))
+            self.run(10)
+
+        usb.dpram_updated = armed
+        self.read_again = read_again
+
     def send(self, data):
         super().send(data)
         if self._held is not None and self.cdc.tx_fifo.item_count:

@@ -124,6 +124,36 @@ def test_a_card_over_serial_while_keys_are_pressed(pico):
     assert st["slots"] == {"L": 2, "R": 6}
 
 
+def test_a_host_that_stops_reading_never_stops_the_keypad(pico):
+    """A host keeps the port open, events on, and reads nothing more: the USB port fills, yet
+    every key lands on the glass and every payment is made. Its next command waits for it; once
+    it reads again it gets the lines kept for it, word of the events dropped, then its answer."""
+    for slot in ("L", "R"):
+        if state(pico)["slots"][slot] is not None:
+            assert pico.command("REMOVE " + slot).startswith("OK")
+    assert pico.command("INSERT L 3").startswith("OK")
+    before = json.loads(pico.command("BALANCES")[3:])["3"]
+    assert pico.command("EVENTS ON") == "OK"
+    start = len(pico.rx)
+    pico.stop_reading()
+    for paid in range(1, 13):
+        type_keys(pico, "1 0 K")
+        assert shown(pico) == expect("10", "k")
+        press(pico, "+")
+        assert shown(pico) == expect("%g" % ((before + paid * 10000) / 1e6), "M")
+    pico.send("BALANCES\n")
+    pico.run(200)
+    pico.read_again()
+    pico.run_until(lambda: b"\nOK {" in pico.rx[start:], 3000)
+    pico.run(100)
+    got = bytes(pico.rx[start:]).decode().replace("\r\n", "\n").split("\n")[:-1]
+    lost = [line for line in got if line.startswith("! lost ")]
+    assert len(lost) == 1 and json.loads(lost[0][7:])["events"] > 0, got
+    assert got.index(lost[0]) == len(got) - 2, "the word of the loss comes just before the answer"
+    assert json.loads(got[-1][3:])["3"] == before + 12 * 10000
+    assert pico.command("HELLO").startswith("OK {")
+
+
 def test_a_half_line_left_by_a_host_that_closes_the_port_is_dropped(pico):
     """docs/protocol.md, "Lines": a host that closes the port (DTR dropped, as a terminal or a
     dying script's port does) leaves its half line behind; the next host's line is its own
