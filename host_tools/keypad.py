@@ -15,7 +15,7 @@ HOLD_MS = 3000  # the unit's hold for a new game (B11) and for maintenance mode
 ADDS_TO_ENTRY = frozenset("0123456789.KM")  # keys that, with an entry typed, add to it (B2)
 
 
-def _report_state(state, bank, key=None):
+def _report_state(state, bank, key=None, unpressed=()):
     """Print the display after a keypad action. A refusal the unit reports is exit code 1,
     said in words, with the entry it leaves typed (B2: a refused commit keeps it). Damage the
     unit reports (B17) is no refusal of these keys: it stays reported until the banker presses
@@ -28,13 +28,15 @@ def _report_state(state, bank, key=None):
     why = bank.refusal(state, key)
     if why:
         left = state.get("entry")
-        raise Failed("the unit refused it: %s%s" % (
-            why, "; %s is still typed (bank press C clears it)" % left if left else ""))
+        raise Failed("the unit refused it: %s%s%s" % (
+            why, "; %s is still typed (bank press C clears it)" % left if left else "",
+            "; not pressed after it: %s" % " ".join(unpressed) if unpressed else ""))
     return EXIT_OK
 
 
 def cmd_press(bank, args):
-    """The keys, as on the keypad. An entry left typed (a refused commit keeps it, B2) is said;
+    """The keys, as on the keypad, one at a time: a refused key stops the rest, as its error
+    tone stops a banker. An entry left typed (a refused commit keeps it, B2) is said;
     keys that would add to it are refused before anything is sent, unless --onto-entry: a
     `bank press 5K-` means 5K, not 99M5K. Clearing it with C unasked is not safe: if the entry
     went in between (switch-off, B16; a card out, B3), C would reverse the last transaction
@@ -49,9 +51,13 @@ def cmd_press(bank, args):
                 "it first (bank press C), or type onto it with --onto-entry" % left)
         if words[0] != "C":  # a C clears it, as asked: nothing to warn of
             note("starting from %s, typed on the unit before this command" % left)
-    after = bank.press(*words)
-    code = _report_state(after, bank, words[-1])
-    if ("+" in words or "-" in words) and not any((after.get("slots") or {}).values()):
+    for i, word in enumerate(words):
+        after = bank.press(word)
+        if after.get("error") not in (None, "store-damaged"):
+            break  # as a banker stops at the error tone: 1.5.M+ moves no 1.5 M
+    pressed = words[:i + 1]
+    code = _report_state(after, bank, word, words[i + 1:])
+    if ("+" in pressed or "-" in pressed) and not any((after.get("slots") or {}).values()):
         # No card in: the unit adds up like an adding machine (B14), and no account moves.
         total = after.get("tally")
         note("no card is in, so no money moved: + and - added to the tally (the adding "

@@ -182,6 +182,17 @@ def test_a_refusal_is_said_for_the_key_that_was_refused_b2_b7(capsys, url):
         "(card 1); + is for one card in L (wrong-slot)"), err
 
 
+def test_a_refused_key_stops_the_keys_after_it_so_no_money_moves_b2(capsys, url):
+    run(capsys, "--port", url, "insert", "L", "3")
+    code, out, err = run(capsys, "--port", url, "press", "1.5.M+")
+    assert (code, out) == (1, "display 1.5\n")
+    assert err == ("bank: the unit refused it: an amount has one decimal point at most "
+                   "(bad-entry); 1.5 is still typed (bank press C clears it); not pressed after "
+                   "it: M +\n")
+    with talk(url) as b:
+        assert b.log() == [] and b.state()["entry"] == "1.5"
+
+
 def test_a_refused_entry_left_typed_is_said_and_not_added_to(capsys, url):  # B2
     run(capsys, "--port", url, "insert", "R", "1")
     code, out, err = run(capsys, "--port", url, "press", "99M-")
