@@ -264,7 +264,7 @@ def test_protocol_replies_match_the_headless_simulator_byte_for_byte(browser, or
     assert ("\n".join(got) + "\n").encode() == want
 
 
-@pytest.mark.parametrize("width,height", [(360, 740), (740, 360)])
+@pytest.mark.parametrize("width,height", [(360, 740), (740, 360), (375, 667), (360, 640)])
 def test_the_unit_fits_a_phone_whole_with_44px_keys(origin, width, height):
     drv = start_chromium(width, height)
     try:
