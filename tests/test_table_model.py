@@ -137,6 +137,21 @@ def test_events_that_came_while_the_game_was_read_are_not_counted_twice():
     assert view["balances"] == unit.ask("BALANCES") and view["balances"]["2"] == 17000000
 
 
+def test_events_the_unit_dropped_for_a_line_not_read_bring_the_whole_game_again():
+    # A Pico drops the events a host leaves unread past its 32 lines and says how many
+    # (docs/protocol.md, "A host that stops reading"): the phones read the game whole again.
+    unit = Unit()
+    table = followed(unit)
+    unit.do("INSERT L 2")
+    unit.do("KEY 1M+")
+    unit.client.take()  # dropped on the way
+    assert table.whole()["balances"]["2"] == 15000000
+    assert table.event("lost", {"events": 3})
+    follow.read_whole(table, unit.client)
+    assert table.whole()["balances"] == unit.ask("BALANCES")
+    assert as_logged(table.whole()) == logged(unit)
+
+
 def test_a_new_game_starts_the_history_again_from_its_balances():
     # B11: every card back to the start; the phones' histories start again too.
     unit = Unit()

@@ -205,11 +205,14 @@ class Table:
 
     def event(self, kind, data):
         """An event line of the unit's (`! txn`, `! newgame`, `! power`, `! pot`, `! clock`,
-        `! count`; others change nothing here). Returns True when what it says needs the whole
-        game read again (a restore: the history it brought back is not in the event)."""
+        `! count`, `! lost`; others change nothing here). Returns True when what it says needs
+        the whole game read again (a restore: the history it brought back is not in the event;
+        events the unit dropped while this line was not read)."""
         with self.lock:
             if self.balances is None:
                 return False  # no snapshot yet: the one coming has it
+            if kind == "lost":
+                return True
             if kind == "txn":
                 t = checked_txn(data)
                 self._moved(t["balances"])
