@@ -372,12 +372,8 @@ class App:
         board.beeper.update(now)
 
     def write(self, lines):
-        unsent = self.unsent
         for line in lines:
-            if len(unsent) < self.unsent_max:
-                unsent.append((line + "\n").encode())
-            else:
-                self.lost += 1  # only events: a stalled host's lines are not read
+            self.unsent.append((line + "\n").encode())
         self.send()
 
     def send(self):
@@ -424,7 +420,14 @@ class App:
     def drain(self):
         """Send the events of keys, cards and timers to the host (the serial port)."""
         if self.protocol is not None and self.protocol.pending:
-            self.write(self.protocol.drain())
+            events = self.protocol.drain()
+            # A command's lines all wait (the host's next is not read until they are out); the
+            # keys' and timers' past unsent_max unsent lines are dropped, and counted.
+            room = max(self.unsent_max - len(self.unsent), 0)
+            if len(events) > room:
+                self.lost += len(events) - room
+                events = events[:room]
+            self.write(events)
         else:
             self.send()
 

@@ -124,6 +124,18 @@ def test_a_card_over_serial_while_keys_are_pressed(pico):
     assert st["slots"] == {"L": 2, "R": 6}
 
 
+def test_a_host_that_reads_gets_every_event_of_a_long_key_line(pico):
+    """One KEY line of 90 keys: its 90 clicks and its reply, none dropped, whatever the unit
+    keeps for a host that does not read."""
+    assert pico.command("EVENTS ON") == "OK"
+    start = len(pico.rx)
+    reply = pico.command("KEY " + " ".join(["1", "C"] * 45), timeout_ms=10000)
+    assert reply.startswith("OK {"), reply
+    got = bytes(pico.rx[start:]).decode().replace("\r\n", "\n").split("\n")
+    assert got.count('! tone {"name": "click"}') == 90, got
+    assert not [line for line in got if line.startswith("! lost")]
+
+
 def test_a_host_that_stops_reading_never_stops_the_keypad(pico):
     """A host keeps the port open, events on, and reads nothing more: the USB port fills, yet
     every key lands on the glass and every payment is made. Its next command waits for it; once
