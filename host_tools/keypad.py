@@ -51,12 +51,13 @@ def cmd_press(bank, args):
                 "it first (bank press C), or type onto it with --onto-entry" % left)
         if words[0] != "C":  # a C clears it, as asked: nothing to warn of
             note("starting from %s, typed on the unit before this command" % left)
-    for i, word in enumerate(words):
+    pressed = []
+    for word in words:
+        pressed.append(word)
         after = bank.press(word)
         if after.get("error") not in (None, "store-damaged"):
             break  # as a banker stops at the error tone: 1.5.M+ moves no 1.5 M
-    pressed = words[:i + 1]
-    code = _report_state(after, bank, word, words[i + 1:])
+    code = _report_state(after, bank, pressed[-1], words[len(pressed):])
     if ("+" in pressed or "-" in pressed) and not any((after.get("slots") or {}).values()):
         # No card in: the unit adds up like an adding machine (B14), and no account moves.
         total = after.get("tally")
