@@ -76,7 +76,12 @@ KEYPAD_ONLY = (
 def cmd_hold(bank, args):
     if not args.no_wake:
         bank.wake()
-    return _report_state(bank.hold(args.key, args.ms), bank, args.key)
+    clears = args.key.upper() == "C" and args.ms >= HOLD_MS  # B11: a new game
+    played = clears and balances_or_none(bank) is not None and bank.log(1)
+    code = _report_state(bank.hold(args.key, args.ms), bank, args.key)
+    if played and not bank.log(1):
+        say("new game: every account at %s" % money(next(iter(bank.balances().values()))))
+    return code
 
 
 def cmd_insert(bank, args):

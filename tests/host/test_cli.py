@@ -287,6 +287,16 @@ def test_hold(capsys, url):
         assert b.log() == []  # B11: a new game
 
 
+def test_hold_c_for_a_new_game_says_so_b11(capsys, url):
+    run(capsys, "--port", url, "insert", "L", "1")
+    run(capsys, "--port", url, "press", "150K+")
+    run(capsys, "--port", url, "remove", "L")
+    code, out, _ = run(capsys, "--port", url, "hold", "C", "1000")
+    assert code == 0 and "new game" not in out  # held too briefly: the game goes on
+    code, out, _ = run(capsys, "--port", url, "hold", "C", "3000")
+    assert (code, out) == (0, "display 0\nnew game: every account at 15,000,000\n")
+
+
 def test_insert_refused(capsys, url):
     run(capsys, "--port", url, "insert", "L", "3")
     code, _, err = run(capsys, "--port", url, "insert", "L", "4")
