@@ -44,6 +44,8 @@ def _show(kind, data, json_out, read=False):
 def cmd_monitor(bank, args):
     if args.seconds is not None and not args.seconds > 0:  # NaN too
         raise UsageError("--seconds is how long to watch: a number above 0")
+    if args.count is not None and args.count < 1:
+        raise UsageError("--count is how many events to show: a whole number above 0")
     bank.events.clear()  # only what happens from now on
     bank.events_on()
     sys.stderr.write("monitoring %s, Ctrl-C to stop\n" % bank.name)

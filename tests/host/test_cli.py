@@ -422,6 +422,13 @@ def test_monitor_refuses_a_time_that_is_no_time(capsys, fake):
         assert code == 2 and "--seconds" in err and out == "", (bad, err)
 
 
+def test_monitor_refuses_a_count_of_no_events(capsys, fake):
+    for bad in ("0", "-3"):
+        code, out, err = run(capsys, "--port", fake(fakes.eventful(1)).url, "monitor",
+                             "--count", bad)
+        assert code == 2 and "--count" in err and out == "", (bad, err)
+
+
 def test_monitor_json_and_seconds(capsys, fake):
     f = fake(fakes.eventful(2, then_silent=True))
     code, out, err = run(capsys, "--port", f.url, "monitor", "--json", "--seconds", "0.2")
