@@ -138,6 +138,7 @@ class App:
         self.unsent = []  # lines the port has not taken whole, oldest first
         self._at = 0  # bytes of the first the port took
         self._one = bytearray(1)
+        self._kicked = False  # a write with no room took nothing: wait for room, not again
         self.lost = 0  # event lines dropped since the port last took everything
         self.stalled = False  # the host has left lines unread: its next ones wait
         self._prev = 10  # the byte before: the stream starts as if after a line end
@@ -288,6 +289,12 @@ class App:
             self.session = session
             if self.reader is not None:
                 self.reader.drop()
+            # ... and the lines left for it are not the next host's: a bus reset has emptied
+            # the port, and what follows a line cut there would be none.
+            self.unsent = []
+            self._at = self.lost = 0
+            self._kicked = False
+            self.send()
         if self.stalled or not self.poller.poll(0):
             return
         # Every read(1) follows a poll that said a byte is there: on rp2 a read(1) with
@@ -383,19 +390,25 @@ class App:
         unsent = self.unsent
         one = self._one
         write = self.stdout.write
-        room = self.writable.ipoll
+        room = self._room
+        sending = self.board.usb_sending
         left = self.burst_out
         while unsent and left:
             data = unsent[0]
             at = self._at
             while at < len(data) and left:
-                for _ in room(0):
+                if not room() and (self._kicked or sending()):
+                    left = 0  # no room, and a packet waits for the host: it is not reading
                     break
-                else:
-                    left = 0  # no room: the host is not reading
-                    break
+                # With room, a byte never waits. With none and no packet waiting (a bus reset
+                # keeps the buffer and sends nothing), the write sends it and waits for the host
+                # (v1.28; v1.25 only waits, once: the port stays full until a host reads it).
                 one[0] = data[at]
-                write(one)
+                if not write(one):
+                    self._kicked = True
+                    left = 0
+                    break
+                self._kicked = False
                 at += 1
                 left -= 1
             self._at = at
@@ -416,6 +429,11 @@ class App:
             else:
                 self.waiter.register(self.stdout, 0)
                 self.waiter.register(self.stdin, select.POLLIN)
+
+    def _room(self):
+        for _ in self.writable.ipoll(0):
+            return True
+        return False
 
     def drain(self):
         """Send the events of keys, cards and timers to the host (the serial port)."""

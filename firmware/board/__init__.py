@@ -49,6 +49,11 @@ class Board:
         then no command."""
         raise NotImplementedError
 
+    def usb_sending(self):
+        # type: () -> bool
+        """A packet waits for the host on the serial port: the host has not read it yet."""
+        raise NotImplementedError
+
     def usb_powered(self):
         # type: () -> bool
         """A host may be listening: switched off, the loop waits in poll, not in sleep()."""

@@ -14,6 +14,7 @@ from brain import tones
 
 # RP2040 datasheet 4.1.2.5: the host's last SETUP packet, the first 8 bytes of the USB DPRAM
 _SETUP = const(0x50100000)
+_IN_BUF = const(0x50100090)  # the USB serial port's IN endpoint's (EP2) buffer control
 
 
 class PicoBoard(Board):
@@ -67,6 +68,11 @@ class PicoBoard(Board):
         m = machine.mem16  # folded into a small int: nothing allocated
         return (m[_SETUP] ^ (m[_SETUP + 2] << 5) ^ (m[_SETUP + 4] << 10)
                 ^ (m[_SETUP + 6] << 14))
+
+    def usb_sending(self):
+        """Whether a packet waits for the host on the serial port (AVAILABLE, either buffer)."""
+        m = machine.mem16
+        return self._rp2 and bool((m[_IN_BUF] | m[_IN_BUF + 2]) & 0x400)
 
     def usb_powered(self):
         return True if self.vbus is None else bool(self.vbus.value())

@@ -121,6 +121,9 @@ class SimBoard(Board):
     def host_session(self):
         return 0  # no USB port: desktop/ports.py sees each client come and go
 
+    def usb_sending(self):
+        return False  # no USB port: desktop/ports.py sends to each client
+
     def usb_powered(self):
         return True  # a desktop's ports stay up when the unit is off
 

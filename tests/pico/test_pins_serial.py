@@ -166,6 +166,34 @@ def test_a_host_that_stops_reading_never_stops_the_keypad(pico):
     assert pico.command("HELLO").startswith("OK {")
 
 
+def test_a_host_plugged_in_again_after_it_stopped_reading_is_answered(image, version):
+    """The unit's events fill the port's buffer while the host reads none; a bus reset keeps
+    the buffer (MicroPython's) and sends nothing until something writes: the unit's next write
+    starts it, and the new host's command is answered. v1.25.0's write with no room only waits,
+    once, up to its half-second timeout, and starts nothing; rp2040py's host sends no SOF, at
+    which MicroPython flushes the buffer for a host that opens the port: there the port stays
+    full, and the keys still work (a Pico of its own: the port stays so)."""
+    pico = rig.Pico(image, usb=True, vbus=True)
+    pico.boot()
+    assert pico.command("EVENTS ON") == "OK"
+    pico.stop_reading()
+    for _ in range(5):
+        type_keys(pico, "1 0 K C")
+    pico.plug_in()
+    pico.read_again()
+    start = len(pico.rx)
+    pico.send("HELLO\n")
+    pico.run(600)
+    for key in ("2 0 K", "3 0 K"):  # the keys never wait on the port
+        type_keys(pico, "C " + key)
+        assert shown(pico) == expect(key.replace(" ", "")[:2], "k")
+    press(pico, "C")
+    if version == "1.25.0":
+        return
+    pico.run_until(lambda: b"OK {" in pico.rx[start:], 3000)
+    assert pico.command("HELLO").startswith("OK {")
+
+
 def test_a_half_line_left_by_a_host_that_closes_the_port_is_dropped(pico):
     """docs/protocol.md, "Lines": a host that closes the port (DTR dropped, as a terminal or a
     dying script's port does) leaves its half line behind; the next host's line is its own
