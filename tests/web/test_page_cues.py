@@ -333,7 +333,7 @@ def test_the_page_names_the_tone_the_deal_and_whose_balance_in_its_language(page
 
 # -- on a phone ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("width,height", [(390, 844), (740, 360)])
+@pytest.mark.parametrize("width,height", [(390, 844), (375, 667), (740, 360)])
 def test_the_line_under_the_unit_is_on_the_phones_screen_and_moves_nothing(origin, width,
                                                                            height):
     from browserpage import Page, start_chromium, stop_chromium
