@@ -7,7 +7,7 @@ from board import rng
 from desktop import seeded
 from desktop import vclock
 from protocol import Protocol
-from store import FileStore
+from store import FileStore, OsFS
 from desktop.memfs import MemFS
 import startup
 
@@ -55,6 +55,29 @@ def _why(e):
              20: "not a directory", 21: "is a directory", 28: "no space left on device",
              30: "read-only file system"}
     return names.get(code, "error %s" % code)
+
+
+class StateFS(OsFS):
+    """The state folder's files as OsFS opens them, but for one that is no plain file: a FIFO
+    named bank.a would hold the boot's read for ever, so it does not open (EIO), and the store
+    reports it as damage, as a directory of that name (B17)."""
+
+    def __init__(self):
+        OsFS.__init__(self)
+        plain = self.open
+
+        def open_plain(path, mode="r"):
+            import os
+
+            try:
+                kind = os.stat(path)[0] & 0o170000
+            except OSError:
+                kind = 0o100000  # not there: open says so, or makes it
+            if kind not in (0o100000, 0o040000):  # a plain file, or a folder (EISDIR)
+                raise OSError(5, "not a plain file: " + path)
+            return plain(path, mode)
+
+        self.open = open_plain
 
 
 def open_state(path):
@@ -208,7 +231,7 @@ class Host:
             wall = time.time
         if opts.state:
             self.lock = open_state(opts.state)
-            self.store = FileStore(opts.state, wall=wall)
+            self.store = FileStore(opts.state, StateFS(), wall=wall)
         else:
             self.store = FileStore("bank", MemFS(), wall=wall)  # kept in RAM only
         try:

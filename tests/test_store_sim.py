@@ -463,6 +463,20 @@ def test_store_files_there_but_unreadable_are_damage_never_an_empty_store(state,
     sim.stop()
 
 
+def test_a_fifo_in_a_store_files_place_is_damage_and_never_holds_the_boot(state, python):
+    # B17: a named pipe where the slot not in use is (no writer will ever come) would hold the
+    # boot's read for ever: it is a file that does not read, as a directory there is.
+    sim = Sim(state, python=python)
+    sim.cmd("INSERT L 6")
+    sim.cmd("KEY 1 0 0 K +")
+    bal = _bal(sim)
+    sim.stop()
+    os.mkfifo(os.path.join(str(state), "bank.b"))
+    sim = Sim(state, python=python)
+    assert _hello(sim) == "damaged" and _bal(sim) == bal
+    sim.stop()
+
+
 def test_a_slot_removed_or_cut_under_a_running_unit_costs_no_acknowledged_move(state, python):
     # B17: the store appends only to a slot as long as it left it; one removed, emptied or cut
     # under the unit is no longer the game, and the next move writes the game whole elsewhere.
