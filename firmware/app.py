@@ -289,8 +289,7 @@ class App:
             self.session = session
             if self.reader is not None:
                 self.reader.drop()
-            # ... and the lines left for it are not the next host's: a bus reset has emptied
-            # the port, and what follows a line cut there would be none.
+            # ... and the lines left unsent for it are not the next host's.
             self.unsent = []
             self._at = self.lost = 0
             self._kicked = False

@@ -64,20 +64,18 @@ class StateFS(OsFS):
 
     def __init__(self):
         OsFS.__init__(self)
-        plain = self.open
+        self.open = self._open  # OsFS's is the builtin, set on the instance
 
-        def open_plain(path, mode="r"):
-            import os
+    def _open(self, path, mode="r"):
+        import os
 
-            try:
-                kind = os.stat(path)[0] & 0o170000
-            except OSError:
-                kind = 0o100000  # not there: open says so, or makes it
-            if kind not in (0o100000, 0o040000):  # a plain file, or a folder (EISDIR)
-                raise OSError(5, "not a plain file: " + path)
-            return plain(path, mode)
-
-        self.open = open_plain
+        try:
+            kind = os.stat(path)[0] & 0o170000
+        except OSError:
+            kind = 0o100000  # not there: open says so, or makes it
+        if kind not in (0o100000, 0o040000):  # a plain file, or a folder (EISDIR)
+            raise OSError(5, "not a plain file: " + path)
+        return open(path, mode)
 
 
 def open_state(path):
