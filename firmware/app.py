@@ -24,7 +24,7 @@ waits for the same `wait_ms` (desktop/simapp.py).
 Serial is read with `read(1)` one byte at a time, each after a poll that said a byte is there
 (on rp2 a `read()` with nothing waiting blocks, and a multi-byte one blocks after a poll);
 protocol.LineReader cuts the lines and `Protocol.handle` answers each. A half line is dropped
-when the host closes, opens or sets up the port (`Board.host_session`); a host that stays
+when the host closes, opens, sets up or re-plugs the port (`Board.host_session`); a host that stays
 resynchronises by sending a line end: a partial line in front of it gets one `ERR` reply.
 
 Switched off (B16) everything is blanked and the loop slows to one scan every `standby_ms`:

@@ -45,8 +45,8 @@ class Board:
 
     def host_session(self):
         # type: () -> int
-        """Changes whenever a USB host opens, closes or sets up the port: a half line it left is
-        then no command."""
+        """Changes whenever a USB host opens, closes, sets up or re-plugs the port: a half line
+        it left is then no command."""
         raise NotImplementedError
 
     def usb_sending(self):

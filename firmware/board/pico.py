@@ -15,6 +15,9 @@ from brain import tones
 # RP2040 datasheet 4.1.2.5: the host's last SETUP packet, the first 8 bytes of the USB DPRAM
 _SETUP = const(0x50100000)
 _IN_BUF = const(0x50100090)  # the USB serial port's IN endpoint's (EP2) buffer control
+# EP15 OUT's endpoint control: no endpoint uses it, and the USB driver zeroes every endpoint's
+# at a bus reset, so a mark set there and gone says the port was enumerated again.
+_MARK = const(0x5010007C)
 
 
 class PicoBoard(Board):
@@ -31,6 +34,7 @@ class PicoBoard(Board):
         self._tags = [s for s in (slots or {}).values() if hasattr(s, "rest")]
         self.writes_cards = bool(self._tags)
         self._dark = False
+        self._setup = self._session = 0
 
     def show(self, text, k, M):
         if self._dark:
@@ -61,13 +65,19 @@ class PicoBoard(Board):
         self.leds.set(red, green)
 
     def host_session(self):
-        """MicroPython does not say whether a host has the port open; the last control
-        request (DTR raised or dropped, line coding set) does, in the DPRAM. 0 off rp2."""
+        """MicroPython does not say whether a host has the port open; the DPRAM does: the last
+        control request (DTR raised or dropped, line coding set), and the mark a bus reset
+        clears (a re-plug, whose last request may be the old session's last). 0 off rp2."""
         if not self._rp2:
             return 0
         m = machine.mem16  # folded into a small int: nothing allocated
-        return (m[_SETUP] ^ (m[_SETUP + 2] << 5) ^ (m[_SETUP + 4] << 10)
-                ^ (m[_SETUP + 6] << 14))
+        setup = (m[_SETUP] ^ (m[_SETUP + 2] << 5) ^ (m[_SETUP + 4] << 10)
+                 ^ (m[_SETUP + 6] << 14))
+        if setup != self._setup or not m[_MARK]:
+            m[_MARK] = 1
+            self._setup = setup
+            self._session += 1
+        return self._session
 
     def usb_sending(self):
         """Whether a packet waits for the host on the serial port (AVAILABLE, either buffer)."""

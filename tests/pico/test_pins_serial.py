@@ -194,10 +194,13 @@ def test_a_host_plugged_in_again_after_it_stopped_reading_is_answered(image, ver
     assert pico.command("HELLO").startswith("OK {")
 
 
-def test_a_half_line_left_by_a_host_that_closes_the_port_is_dropped(pico):
+@pytest.mark.parametrize("leaves", ["closes the port", "is unplugged"])
+def test_a_half_line_left_by_a_host_that_goes_is_dropped(pico, leaves):
     """docs/protocol.md, "Lines": a host that closes the port (DTR dropped, as a terminal or a
-    dying script's port does) leaves its half line behind; the next host's line is its own
-    (B4: 150 K received, not 2,150 K), and a host that stays finishes its own line."""
+    dying script's port does), or whose cable is pulled and plugged in again (a bus reset and a
+    new enumeration, ending on the request the old session ended on), leaves its half line
+    behind; the next host's line is its own (B4: 150 K received, not 2,150 K), and a host that
+    stays finishes its own line."""
     for slot in ("L", "R"):
         if state(pico)["slots"][slot] is not None:
             assert pico.command("REMOVE " + slot).startswith("OK")
@@ -205,9 +208,12 @@ def test_a_half_line_left_by_a_host_that_closes_the_port_is_dropped(pico):
     before = json.loads(pico.command("BALANCES")[3:])["4"]
     pico.send("KEY 2")
     pico.run(20)
-    pico.cdc.set_control_lines(dtr=False, rts=False)  # the port closed
-    pico.run(20)
-    pico.cdc.set_control_lines(dtr=True, rts=True)  # the next host opens it
+    if leaves == "closes the port":
+        pico.cdc.set_control_lines(dtr=False, rts=False)
+        pico.run(20)
+        pico.cdc.set_control_lines(dtr=True, rts=True)  # the next host opens it
+    else:
+        pico.plug_in()
     pico.run(20)
     reply = pico.command("KEY 150K +")
     assert reply.startswith("OK {"), reply
