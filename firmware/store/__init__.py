@@ -96,16 +96,7 @@ class FileStore:
                 ledger.ready = True
                 return "new"
             self.detail = "; ".join(damage) or "store files missing"
-            # No header names the kept games now: each whose file reads whole stays kept (B11),
-            # numbered by age, for the banker to bring back, and the next checkpoint names it.
-            ids = sorted((int(n[5:]) for n in self._listed(GAME) if _id(n)), reverse=True)
-            self.games = [i for i in ids if kept_game(self.fs, self._game(i), i, 0)]
-            # A kept game's id is its last seq, and seqs go on from game to game: the next game
-            # numbers past every file, so none put away later takes a kept game's name.
-            ledger.seq = ids[0] if ids else 0
-            self.count = len(self.games)
-            self.number = self.count + 1
-            self.numbers = {i: self.count - k for k, i in enumerate(self.games)}
+            ledger.seq = self._adopt(0)
             return "damaged"  # B17: it was there; never invent balances
         h = s.head
         self.journal = s.journal
@@ -119,6 +110,7 @@ class FileStore:
                 ids, {ids[i]: nums[i] for i in range(len(ids))}, int(h["game"]), int(h["count"]))
         except UNREADABLE:
             damage.append("the kept games' list unreadable")  # none kept; the game still reads
+        seq = self._adopt(s.seq) if damage else s.seq
         # A kept game that does not read stays named, listed by GAMES as damaged, until the
         # banker has seen it reported (seen); the game in play is not touched.
         self.bad = [i for i in self.games if kept_game(self.fs, self._game(i), i, 0) is None]
@@ -131,7 +123,7 @@ class FileStore:
         if "start" not in h:
             return "damaged"  # a kept game's header: Slot.read checked the rest of it
         ledger.profile = profiles.get(h["profile"])
-        ledger.bal, ledger.seq, ledger.start = list(s.bal), s.seq, h["start"]
+        ledger.bal, ledger.seq, ledger.start = list(s.bal), seq, h["start"] + seq - s.seq
         ledger.volume = h.get("volume", 2) if s.volume is None else s.volume
         if got is not None:
             ledger.pot_on, ledger.count, ledger.clock = got
@@ -141,6 +133,22 @@ class FileStore:
         if profile and profiles.get(profile) is not ledger.profile:
             games.reset(ledger, profile)
         return "damaged" if damage else "ok"
+
+    def _adopt(self, seq):
+        """The kept games' files no header read names (a slot lost may have named them) that
+        read whole and are not the game in play (at seq): each stays kept (B11), numbered on
+        from the count, for the banker to bring back, and the next checkpoint names it. The
+        seq the game in play goes on from: a kept game's id is its last seq, so past every
+        file, none put away later takes its name."""
+        ids = sorted((int(n[5:]) for n in self._listed(GAME) if _id(n)), reverse=True)
+        found = [i for i in ids if i not in self.games and i != seq
+                 and kept_game(self.fs, self._game(i), i, 0)]
+        for i in reversed(found):
+            self.count += 1
+            self.numbers[i] = self.count
+        self.games = sorted(self.games + found, reverse=True)
+        self.number = max(self.number, self.count + 1)
+        return max([seq] + ids)
 
     def _find(self):
         """(the newest complete Slot or None, the damage found)."""

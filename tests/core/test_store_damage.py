@@ -480,6 +480,31 @@ def test_after_err6_the_games_seqs_go_on_past_the_kept_ones():
     assert u.store_status == "ok" and u.ledger.bal[2] == 18000000
 
 
+def test_a_kept_game_past_the_last_good_copy_keeps_its_file_when_a_later_game_is_put_away():
+    # B11, B17: both slots damaged but one still reads up to a line lost, so the game in play
+    # is earlier than the kept game whose file reads whole: the game goes on numbered past it,
+    # and the game put away later is a file of its own, never written over the kept one.
+    fs, u, clock, p = _unit_with_a_kept_game("1 M +", "2 M +")  # kept: card 2 at 18 M
+    new = u.ledger.store.paths[u.ledger.store.cur]
+    old = u.ledger.store.paths[1 - u.ledger.store.cur]
+    fs.files[new][12] ^= 1
+    lines = bytes(fs.files[old]).split(b"\n")
+    lines[2] = lines[2].replace(b"serial", b"seriaL")  # the second move's line, its CRC bad
+    fs.files[old] = bytearray(b"\n".join(lines))
+    u, clock, fs = _unit(fs.files)
+    p = Protocol(u, clock)
+    assert u.store_status == "damaged" and u.ledger.bal[2] == 16000000
+    assert [g["balances"]["2"] for g in json.loads(p.handle("GAMES")[-1][3:])] == [18000000]
+    for line in ("KEY C", "INSERT L 3", "KEY 1 M +", "REMOVE L", "HOLD C 3000"):
+        p.handle(line)
+    u, clock, fs = _unit(fs.files)
+    p = Protocol(u, clock)
+    games = json.loads(p.handle("GAMES")[-1][3:])
+    assert u.store_status == "ok" and sorted(
+        (g["balances"]["2"], g["balances"]["3"]) for g in games) == [
+        (16000000, 16000000), (18000000, 15000000)], games
+
+
 def _header_edited(files, path, edit):
     """files with path's header rewritten by edit(head) -> its JSON text, its CRC made good."""
     from store.slot import line, payload
