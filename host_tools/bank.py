@@ -16,15 +16,8 @@ import time
 
 import serial
 
-from .errors import (
-    BankError,
-    CommandError,
-    DisconnectedError,
-    ProtocolError,
-    Refused,
-    ReplyTimeout,
-    SimulatorFullError,
-)
+from .errors import (BankError, CommandError, DisconnectedError, ProtocolError, Refused,
+                     ReplyTimeout, SimulatorFullError)
 from . import shapes
 from .link import close_socket_quickly, open_port, resolve_port
 from .out import balances_or_none, names_of, refusal
@@ -71,7 +64,11 @@ class Bank:
                 if bank._busy is not None:
                     raise bank._full(None)
                 if hello:
-                    bank.hello()
+                    try:
+                        bank.hello()
+                    except ProtocolError:  # first, what a host before us was cut off from
+                        bank.discard_input()
+                        bank.hello()
             except (CommandError, DisconnectedError) as exc:
                 raise bank._full(exc) from None
         except BaseException:

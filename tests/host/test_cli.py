@@ -893,6 +893,13 @@ def test_unparseable_reply(capsys, fake):
     assert code == 7 and "is not a bank unit" in err
 
 
+def test_the_rest_of_a_reply_another_host_was_cut_off_from_is_not_taken_for_the_unit_s(fake):
+    f = fake(fakes.cut_off_before)
+    with Bank.open(f.url) as bank:
+        assert bank.info["device"] == "bank-unit"
+    assert f.received == ["HELLO", "HELLO"]  # asked again once the stale line was seen
+
+
 def test_events_and_no_reply_time_out_as_no_reply(capsys, fake):
     # The wait is for the reply: events (or blank lines) coming meanwhile do not restart it.
     f = fake(fakes.dripping)

@@ -225,6 +225,28 @@ def test_a_half_line_left_by_a_host_that_goes_is_dropped(pico, leaves):
     assert json.loads(pico.command("BALANCES")[3:])["4"] == before + 160000
 
 
+def test_a_reply_cut_off_by_an_unplugged_cable_never_runs_into_the_next_hosts(pico):
+    """docs/protocol.md, "Lines": the port keeps what it had taken of a long reply when the
+    cable is pulled, and sends it to the next host; the reply to that host's first line still
+    starts a line of its own, so a host (host_tools' `bank` among them) reads it."""
+    for slot in ("L", "R"):
+        if state(pico)["slots"][slot] is not None:
+            assert pico.command("REMOVE " + slot).startswith("OK")
+    assert pico.command("INSERT L 2").startswith("OK")
+    for _ in range(22):
+        assert pico.command("KEY 1 0 K +").startswith("OK")
+    sent = len(pico.rx)
+    pico.send("LOG\n")  # 20 transactions: longer than the port holds
+    pico.run_until(lambda: len(pico.rx) > sent + 300, 3000)  # well into it
+    pico.plug_in()
+    start = len(pico.rx)
+    pico.run(100)
+    reply = pico.command("HELLO")
+    text = bytes(pico.rx[start:]).decode("ascii")
+    assert reply is not None and reply.startswith('OK {"device"'), text
+    assert pico.command("REMOVE L").startswith("OK")
+
+
 @pytest.mark.parametrize("after_ms", [10, 60])
 def test_a_ctrl_c_as_the_unit_powers_up_never_stops_it(image, after_ms):
     """A host that opens the port as the unit boots (mpremote sends "\r\x03" as it does): the
