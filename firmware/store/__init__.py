@@ -11,7 +11,8 @@ from brain.ledger import CARDS, POT, apply
 import jsonw
 from store.slot import (CORRUPT, GAME, LINE_MAX, MARK_NAME, MARK_TEXT, NAME_FILES, SLOT_NAMES,
                         UNREADABLE, VALID, VERSION, Moved, chunks, crc32, kept_game, line,
-                        missing, night_head, night_words, payload, read, rec_payload, write)
+                        missing, night_head, night_words, num, payload, read, rec_payload,
+                        write)
 
 
 def _id(name):
@@ -102,12 +103,12 @@ class FileStore:
         self.journal = s.journal
         self.size = s.size
         try:
-            ids = [int(i) for i in h["games"]]
-            nums = [int(x) for x in h["numbers"]]
+            ids = [num(i) for i in h["games"]]
+            nums = [num(x) for x in h["numbers"]]
             if len(nums) != len(ids):
                 raise ValueError("numbers")
             self.games, self.numbers, self.number, self.count = (
-                ids, {ids[i]: nums[i] for i in range(len(ids))}, int(h["game"]), int(h["count"]))
+                ids, {ids[i]: nums[i] for i in range(len(ids))}, num(h["game"]), num(h["count"]))
         except UNREADABLE:
             damage.append("the kept games' list unreadable")  # none kept; the game still reads
         seq = self._adopt(s.seq) if damage else s.seq
@@ -178,7 +179,7 @@ class FileStore:
         # naming it, or before a file no longer named was removed): with neither slot
         # unreadable, the headers read are every reference there is.
         try:
-            named = {int(i) for s in slots if s.state == VALID for i in s.head.get("games", ())}
+            named = {num(i) for s in slots if s.state == VALID for i in s.head.get("games", ())}
         except UNREADABLE:
             return best, damage  # a header whose games do not read names any file
         for name in self._listed(GAME):
@@ -420,7 +421,7 @@ class FileStore:
             p = payload(raw if whole else raw[:-1])
             try:
                 g, got = p.split(" ", 1)
-                g, got = int(g), json.loads(got)
+                g, got = num(g), json.loads(got)
                 ok = whole and isinstance(got, list) and len(got) == CARDS and not [
                     n for n in got if n is not None and not isinstance(n, str)]
             except UNREADABLE:

@@ -32,6 +32,18 @@ def missing(e):
     return e.args[:1] == (2,)
 
 
+def num(word):
+    """A number as the store writes it, a JSON int or ASCII digits with a - first for one below
+    0; ValueError (or TypeError) for the rest int() reads (1.5, ' 3', '+3', '3_0', and on
+    CPython alone '\u0663'): every interpreter reads a line alike."""
+    if type(word) is int:
+        return word
+    digits = word[1:] if word[:1] == "-" else word
+    if not digits or digits.strip("0123456789"):
+        raise ValueError("number")
+    return int(word)
+
+
 def line(payload):
     b = payload.encode()
     return b"%08x " % (crc32(b) & 0xFFFFFFFF) + b + b"\n"
@@ -114,14 +126,14 @@ def parse_rec(p):
         raise ValueError("record")
     # The kind and via as the constants, not fresh strings: 200 records hold one copy of each.
     kind, via = KINDS[KINDS.index(w[2])], VIAS[VIAS.index(w[9])]
-    seq, frm, to, undoes = int(w[1]), int(w[3]), int(w[4]), int(w[8])
+    seq, frm, to, undoes = num(w[1]), num(w[3]), num(w[4]), num(w[8])
     if not (0 <= frm <= POT and 0 <= to <= POT):
         raise ValueError("record")
     sides = "0cp"[(frm > 0) + (frm == POT)] + "0cp"[(to > 0) + (to == POT)]
     if sides not in SIDES.get(kind, sides) or (frm == to and kind != "restore") or (
             kind == "undo") != (0 < undoes < seq):
         raise ValueError("record")
-    return (seq, kind, frm, to, int(w[5]), int(w[6]), int(w[7]), undoes, via)
+    return (seq, kind, frm, to, num(w[5]), num(w[6]), num(w[7]), undoes, via)
 
 
 def accounts(head, key):
@@ -165,9 +177,9 @@ def kept_game(fs, path, gid, keep):
         return None
     try:
         bal = accounts(d, "bal")
-        g = {"id": int(d["id"]), "kept": None if d["kept"] is None else int(d["kept"]),
-             "profile": str(d["profile"]), "seq": int(d["seq"]),
-             "transactions": int(d["transactions"]), "balances": bal[1:POT], "pot": bal[POT]}
+        g = {"id": num(d["id"]), "kept": None if d["kept"] is None else num(d["kept"]),
+             "profile": str(d["profile"]), "seq": num(d["seq"]),
+             "transactions": num(d["transactions"]), "balances": bal[1:POT], "pot": bal[POT]}
     except UNREADABLE:
         return None
     if g["id"] != gid or not 0 <= g["transactions"] <= g["seq"]:
@@ -205,11 +217,11 @@ class Slot:
             head = json.loads(p[2:]) if p is not None and p.startswith("H ") else None
             if head.get("v") != VERSION:
                 raise ValueError("a future version: a migration would go here")
-            n, seq, gen = int(head["n"]), int(head["seq"]), int(head.get("gen", 0))
+            n, seq, gen = num(head["n"]), num(head["seq"]), num(head.get("gen", 0))
             self.base = accounts(head, "base")
             self.bal = list(self.base)
             after = accounts(head, "bal")
-            want = None if self.keep else (int(head["size"]), int(head["crc"]))
+            want = None if self.keep else (num(head["size"]), num(head["crc"]))
             volume = head.get("volume", 2)  # a kept game's has neither
             start = head.get("start", 0)
             if (type(volume) is not int or not 0 <= volume <= 2 or type(start) is not int
@@ -277,13 +289,13 @@ class Slot:
                 rec = parse_rec(p)  # a gap, or balances the fold does not give: damage
                 return rec[0] == self.seq + 1 and self._take(rec)
             if tag == "v ":
-                if not 0 <= int(rest) <= 2:
+                if not 0 <= num(rest) <= 2:
                     return False
-                self.volume = int(rest)
+                self.volume = num(rest)
             elif tag in ("p ", "n ", "t "):
                 self.night[p[0]] = rest  # read at boot's end: one that does not read is Err6
             elif tag == "s ":
-                self.superseded = int(rest)
+                self.superseded = num(rest)
             else:
                 return False
         except ValueError:
@@ -320,12 +332,12 @@ class Slot:
             raise ValueError("pot")
         count = clock = None
         if lines["n"] != "-":
-            count = [None if a == "-" else int(a) for a in lines["n"].split(" ")]
+            count = [None if a == "-" else num(a) for a in lines["n"].split(" ")]
             if len(count) != CARDS + 1 or count[0] not in (0, 1) or [
                     a for a in count[1:] if a is not None and a < 0]:
                 raise ValueError("count")
         if lines["t"] != "-":
-            clock = tuple(int(a) for a in lines["t"].split(" "))
+            clock = tuple(num(a) for a in lines["t"].split(" "))
             if (len(clock) != 4 or not 1 <= clock[0] <= 999
                     or not 0 <= clock[1] <= clock[0] * 60000 or clock[2] not in (0, 1)
                     or clock[3] not in (0, 1)):

@@ -388,6 +388,25 @@ def test_a_record_whose_kind_and_accounts_disagree_is_damage_not_money():
     assert status == "ok" and led.seq == seq  # the same line, true to its kind, reads
 
 
+def test_a_number_written_as_no_firmware_writes_it_is_damage_on_every_interpreter():
+    # "+1000", "1_000", " 1000" read as 1000 to int() on both interpreters, "\u0661000" (an
+    # Arabic-Indic one) on CPython alone: a line with a good CRC that spells a number so was
+    # not written by us, and is damage wherever it is read (B17), never money on one only.
+    from store.slot import line
+
+    files, path, first, second, history = _two_moves()
+    led, status = _boot(files)
+    seq, b1, b3 = led.seq + 1, second[1], second[3]
+    for amount in ("+1000", "1_000", " 1000", "\u0661000"):
+        for forged in ("r %d transfer 1 3 %s %d %d 0 key" % (seq, amount, b1 - 1000, b3 + 1000),
+                       "v " + amount[:-3]):
+            img = copy_files(files)
+            img[path] += line(forged)
+            led, status = _boot(img)
+            assert status == "damaged" and led.bal == second and led.seq == seq - 1, forged
+            assert led.volume == 2, forged
+
+
 class _Unreadable(FaultFS):
     """A flash whose read of one file fails (as MicroPython's readline of a folder does)."""
 
