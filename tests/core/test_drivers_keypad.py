@@ -175,15 +175,39 @@ def test_idle_drives_every_row_low_and_a_press_raises_the_column_irq():
     assert pad.idle(0)
     assert [r.level for r in matrix.rows] == [0, 0, 0, 0]  # every switch joins a low row
     press(matrix, "8", True)  # row 0 column 1
-    press(matrix, "8", False)  # not even held to the next scan: the edge was latched
+    press(matrix, "8", False)  # not even held to the next scan: its edge found it
     press(matrix, "DEAL", True)
     assert pad.woke
     assert list(pad.scan(1)) == [("down", "DEAL")]  # one row at a time again: no ghost keys
     assert not pad.idle(2)  # a key down: scanned until it is up
+    assert list(pad.scan(31)) == [("down", "8"), ("up", "8")]  # open a debounce on: a tap
     press(matrix, "DEAL", False)
     assert list(pad.scan(300)) == [("up", "DEAL")]
     assert not pad.idle(329)  # its debounce lockout still runs
     assert pad.idle(330) and not pad.woke
+
+
+def test_a_tap_over_before_the_next_scan_is_a_press_and_a_release():
+    # The loop may be busy for longer than a brisk tap (a long reply to a host): the edge's
+    # interrupt found the switch, so the scan after it still reports the key, and its
+    # debounce lockout runs from then, as for any change.
+    matrix, pad = listening()
+    pad.idle(0)
+    for closed in (True, False, True, False):  # a bouncing tap
+        press(matrix, "4", closed)
+    assert pad.woke
+    assert pad.scan(250) == ()  # open: a bounce, or the tap over
+    assert not pad.idle(250)  # so it looks again
+    assert list(pad.scan(280)) == [("down", "4"), ("up", "4")]  # open a debounce on: over
+    assert not pad.idle(290)  # the lockout
+    assert pad.scan(300) == () and pad.idle(310) and not pad.woke
+    press(matrix, "4", True)
+    press(matrix, "4", False)
+    press(matrix, "4", True)  # its edge's look came in a bounce...
+    assert list(pad.scan(320)) == [("down", "4")]  # ... and a scan finds it held: one press
+    assert pad.scan(360) == ()
+    press(matrix, "4", False)
+    assert list(pad.scan(400)) == [("up", "4")]
 
 
 def test_a_press_in_the_lockout_is_seen_when_it_ends():

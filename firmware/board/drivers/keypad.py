@@ -4,7 +4,8 @@
 It debounces on the first edge (as Peter Hinch's micropython-async Pushbutton): a change is
 reported at once, then that key is ignored for `debounce_ms`. Between presses every row is
 driven low, so a closing switch pulls its column low at once and the loop sleeps until that
-edge.
+edge. The edge's interrupt finds which switch closed, so a tap over before the loop's next scan
+(the loop busy with a long reply) is still a press and a release.
 """
 
 from brain.clock import ticks_diff
@@ -27,6 +28,8 @@ class Keypad:
         self.listening = False
         self.armed = False  # every row driven low, waiting for a column's edge
         self.woke = False  # a column fell (or was low) since idle() armed the matrix
+        self.tapped = -1  # the switch the first such edge found closed, until a scan tells
+        self._open_at = None  # when a scan first found it open again
         for r in rows:
             r.value(1)
 
@@ -37,7 +40,25 @@ class Keypad:
         self.listening = True
 
     def _edge(self, pin):
-        self.woke = True  # hard IRQ: a store, nothing allocated
+        # Hard IRQ: pins and stores, nothing allocated. Every row is low while armed: one at a
+        # time says which switch closed (each edge of a bounce is another look; the edges of
+        # the look itself are not).
+        self.woke = True
+        if not self.armed or self.tapped >= 0:
+            return
+        self.armed = False
+        rows, cols = self.rows, self.cols
+        for r in rows:
+            r.value(1)
+        for r in range(len(rows)):
+            rows[r].value(0)
+            for c in range(len(cols)):
+                if not cols[c].value():
+                    self.tapped = r * len(cols) + c
+            rows[r].value(1)
+        for r in rows:
+            r.value(0)
+        self.armed = True
 
     def idle(self, now):
         """Arms the matrix and returns True when nothing needs a scan until a column falls; a
@@ -50,7 +71,7 @@ class Keypad:
             seen = self._seen
             for i in range(len(seen)):
                 seen[i] = 0
-        if not self.listening or self.held or changed is not None:
+        if not self.listening or self.held or changed is not None or self.tapped >= 0:
             return False
         if not self.armed:
             self.woke = False  # the edges of the scan's own row changes
@@ -114,4 +135,18 @@ class Keypad:
                     if events is None:
                         events = []
                     events.append(("down" if closed else "up", key))
+        tapped = self.tapped
+        if tapped >= 0:
+            # Open at a scan: a bounce, or the tap is over. Still open a debounce later, over.
+            if down[tapped] or self._open_at is None:
+                self._open_at = None if down[tapped] else now
+            elif ticks_diff(now, self._open_at) >= debounce:
+                key = self.layout[tapped // ncols][tapped % ncols]
+                if key is not None:
+                    self._since[tapped] = self._changed = now
+                    self._seen[tapped] = 1
+                    events = [("down", key), ("up", key)] + (events or [])
+                self._open_at = None
+            if self._open_at is None:
+                self.tapped = -1
         return events or ()
