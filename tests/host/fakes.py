@@ -103,13 +103,18 @@ def hello_then_garbage(line):
     return b"OK {\"1\": 15000000,\n"
 
 
-def cut_off_before(line, told=[]):
+def cut_off_before():
     """The port of a unit whose last host was unplugged mid-reply: it sends the rest of that
     reply, a line end, then the answer; from then on it answers as a unit does."""
-    if not told:
-        told.append(line)
-        return b'000, "via": "key"}]\n' + HELLO.encode() + b"\n"
-    return HELLO.encode() + b"\n" if line.upper() == "HELLO" else b"OK\n"
+    told = []
+
+    def answer(line):
+        if not told:
+            told.append(line)
+            return b'000, "via": "key"}]\n' + HELLO.encode() + b"\n"
+        return HELLO.encode() + b"\n" if line.upper() == "HELLO" else b"OK\n"
+
+    return answer
 
 
 def dripping(line):

@@ -894,7 +894,7 @@ def test_unparseable_reply(capsys, fake):
 
 
 def test_the_rest_of_a_reply_another_host_was_cut_off_from_is_not_taken_for_the_unit_s(fake):
-    f = fake(fakes.cut_off_before)
+    f = fake(fakes.cut_off_before())
     with Bank.open(f.url) as bank:
         assert bank.info["device"] == "bank-unit"
     assert f.received == ["HELLO", "HELLO"]  # asked again once the stale line was seen
