@@ -64,11 +64,7 @@ class Bank:
                 if bank._busy is not None:
                     raise bank._full(None)
                 if hello:
-                    try:
-                        bank.hello()
-                    except ProtocolError:  # first, what a host before us was cut off from
-                        bank.discard_input()
-                        bank.hello()
+                    bank.hello(first=True)
             except (CommandError, DisconnectedError) as exc:
                 raise bank._full(exc) from None
         except BaseException:
@@ -288,8 +284,15 @@ class Bank:
             return event
 
     # -- the core protocol ---------------------------------------------------------------------
-    def hello(self):
-        info = bank_hello(self._object("HELLO"), self.name)
+    def hello(self, first=False):
+        try:
+            got = self._object("HELLO")
+        except ProtocolError:  # first, the rest of a reply a host before us was cut off from?
+            if not first:
+                raise
+            self.discard_input()
+            got = self._object("HELLO")
+        info = bank_hello(got, self.name)
         self.info = shapes.check(info, shapes.HELLO, "HELLO")
         return info
 
