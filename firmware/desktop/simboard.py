@@ -34,9 +34,6 @@ class Keys:
     def idle(self, now):
         return True  # no contact bounces here: nothing to scan again soon
 
-    def watch(self):
-        pass  # a key pressed while the loop is busy waits in events
-
 
 class Slot:
     """A card slot as App.read_cards reads it: the cards a front end moved, one per poll."""
