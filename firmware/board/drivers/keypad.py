@@ -34,8 +34,10 @@ class Keypad:
         for r in rows:
             r.value(1)
 
-    def listen(self, trigger):
-        """Wake on a press: trigger is Pin.IRQ_FALLING."""
+    def listen(self, trigger, ticks):
+        """Wake on a press: trigger is Pin.IRQ_FALLING; ticks the loop's clock (time.ticks_ms),
+        by which an edge tells a chattering contact in its lockout from a tap."""
+        self._ticks = ticks
         for pin in self.cols:
             pin.irq(handler=self._edge, trigger=trigger, hard=True)
         self.listening = True
@@ -48,6 +50,10 @@ class Keypad:
         if not self.armed or self.tapped >= 0:
             return
         self.armed = False
+        locked = -1  # the key whose lockout runs (armed by watch()): its contact may chatter
+        if self._changed is not None and ticks_diff(self._ticks(), self._changed) < \
+                self.debounce_ms:
+            locked = self._last
         rows, cols = self.rows, self.cols
         for r in rows:
             r.value(1)
@@ -55,8 +61,7 @@ class Keypad:
             rows[r].value(0)
             for c in range(len(cols)):
                 i = r * len(cols) + c
-                # Not the key whose lockout runs (armed by watch()): its contact's bounce.
-                if not cols[c].value() and (i != self._last or self._changed is None):
+                if not cols[c].value() and i != locked:
                     self.tapped = i
             rows[r].value(1)
         for r in rows:
