@@ -247,12 +247,10 @@ def test_a_reply_cut_off_by_an_unplugged_cable_never_runs_into_the_next_hosts(pi
     assert pico.command("REMOVE L").startswith("OK")
 
 
-@pytest.mark.parametrize("before", ["a keypad at rest", "a key just let go"])
-def test_a_key_tapped_while_the_unit_builds_a_long_reply_is_not_lost(pico, before):
-    """A player's brisk tap (50 ms) while a host's LOG of 20 transactions is put together (a
-    long run of work between two looks at the keypad) counts as at any other time, even just
-    after another key (its debounce lockout running): the digits are on the glass once the
-    reply is out."""
+def test_a_key_tapped_while_the_unit_builds_a_long_reply_is_not_lost(pico):
+    """A player's brisk tap (50 ms) on a keypad at rest, while a host's LOG of 20 transactions
+    is put together (a long run of work between two looks at the keypad), counts as at any
+    other time: the digit is on the glass once the reply is out."""
     for slot in ("L", "R"):
         if state(pico)["slots"][slot] is not None:
             assert pico.command("REMOVE " + slot).startswith("OK")
@@ -260,17 +258,13 @@ def test_a_key_tapped_while_the_unit_builds_a_long_reply_is_not_lost(pico, befor
     while len(json.loads(pico.command("LOG")[3:])) < 20:
         assert pico.command("KEY 1 0 K +").startswith("OK")
     pico.run(200)
-    first = ""
-    if before == "a key just let go":
-        press(pico, "1", gap_ms=5)
-        first = "1"
     sent = len(pico.rx)
     pico.send("LOG\n")
     pico.run(5)
     press(pico, "7", gap_ms=10)
     pico.run_until(lambda: b"]\n" in pico.rx[sent:], 3000)
     pico.run(100)
-    assert shown(pico) == expect(first + "7")
+    assert shown(pico) == expect("7")
     press(pico, "C")
     assert pico.command("REMOVE L").startswith("OK")
 
