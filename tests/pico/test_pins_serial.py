@@ -225,31 +225,6 @@ def test_a_half_line_left_by_a_host_that_goes_is_dropped(pico, leaves):
     assert json.loads(pico.command("BALANCES")[3:])["4"] == before + 160000
 
 
-def test_a_host_plugged_in_while_a_long_reply_went_out_is_answered(pico):
-    """docs/protocol.md, "A host that stops reading": the port keeps what it had taken of a long
-    reply when the cable is pulled, and sends it to the next host, begun mid-line; that host
-    is answered, and its first line's reply is whole once that tail is read (the host tools
-    ask HELLO again when their first reply does not read)."""
-    for slot in ("L", "R"):
-        if state(pico)["slots"][slot] is not None:
-            assert pico.command("REMOVE " + slot).startswith("OK")
-    assert pico.command("INSERT L 2").startswith("OK")
-    for _ in range(22):
-        assert pico.command("KEY 1 0 K +").startswith("OK")
-    sent = len(pico.rx)
-    pico.send("LOG\n")  # 20 transactions: longer than the port holds
-    pico.run_until(lambda: len(pico.rx) > sent + 300, 3000)  # well into it
-    pico.plug_in()
-    pico.run(100)
-    start = len(pico.rx)
-    pico.send("\nHELLO\n")  # its reply may follow the old reply's tail on one line
-    pico.run(300)
-    assert b"OK {" in pico.rx[start:], bytes(pico.rx[start:])
-    reply = pico.command("HELLO")
-    assert reply.startswith('OK {"device"'), reply
-    assert pico.command("REMOVE L").startswith("OK")
-
-
 def test_a_key_tapped_while_the_unit_builds_a_long_reply_is_not_lost(pico):
     """A player's brisk tap (50 ms) on a keypad at rest, while a host's LOG of 20 transactions
     is put together (a long run of work between two looks at the keypad), counts as at any
