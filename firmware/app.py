@@ -390,20 +390,31 @@ class App:
         one = self._one
         write = self.stdout.write
         room = self._room
-        sending = self.board.usb_sending
+        board = self.board
+        sending = board.usb_sending
         left = self.burst_out
         while unsent and left:
             data = unsent[0]
             at = self._at
             while at < len(data) and left:
-                if not room() and (self._kicked or sending()):
+                # The look and a write with room are one step: a host's bus reset (a re-plug)
+                # between them left the write starting a transfer on an endpoint the USB
+                # interrupt had just cleared, and TinyUSB panics at that (MicroPython v1.25 to
+                # v1.28); the look's poll first hands TinyUSB a bus reset that came before.
+                one[0] = data[at]
+                held = board.hold_irqs()
+                n = write(one) if room() else -1  # with room, a byte never waits
+                board.free_irqs(held)
+                if n == -1 and not (self._kicked or sending()):
+                    # No room and no packet waiting (a bus reset keeps the buffer and sends
+                    # nothing): the write sends it and waits for the host (v1.28; v1.25 only
+                    # waits, once: the port stays full until a host reads it). Not held: a
+                    # wait with the interrupts off may never end.
+                    n = write(one)
+                if n == -1:
                     left = 0  # no room, and a packet waits for the host: it is not reading
                     break
-                # With room, a byte never waits. With none and no packet waiting (a bus reset
-                # keeps the buffer and sends nothing), the write sends it and waits for the host
-                # (v1.28; v1.25 only waits, once: the port stays full until a host reads it).
-                one[0] = data[at]
-                if not write(one):
+                if not n:
                     self._kicked = True
                     left = 0
                     break

@@ -54,6 +54,16 @@ class Board:
         """A packet waits for the host on the serial port: the host has not read it yet."""
         raise NotImplementedError
 
+    def hold_irqs(self):
+        # type: () -> int
+        """Interrupts held off until free_irqs(what this returned): a look at the serial port
+        and the write after it see one port."""
+        raise NotImplementedError
+
+    def free_irqs(self, held):
+        # type: (int) -> None
+        raise NotImplementedError
+
     def usb_powered(self):
         # type: () -> bool
         """A host may be listening: switched off, the loop waits in poll, not in sleep()."""

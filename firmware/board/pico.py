@@ -84,6 +84,13 @@ class PicoBoard(Board):
         m = machine.mem16
         return self._rp2 and bool((m[_IN_BUF] | m[_IN_BUF + 2]) & 0x400)
 
+    def hold_irqs(self):
+        return machine.disable_irq() if self._rp2 else 0
+
+    def free_irqs(self, held):
+        if self._rp2:
+            machine.enable_irq(held)
+
     def usb_powered(self):
         return True if self.vbus is None else bool(self.vbus.value())
 

@@ -124,6 +124,12 @@ class SimBoard(Board):
     def usb_sending(self):
         return False  # no USB port: desktop/ports.py sends to each client
 
+    def hold_irqs(self):
+        return 0  # no interrupts: the simulator's loop is all there is
+
+    def free_irqs(self, held):
+        pass
+
     def usb_powered(self):
         return True  # a desktop's ports stay up when the unit is off
 

@@ -68,8 +68,8 @@ def test_both_bodies_are_boards_and_define_every_method_of_it():
     from desktop.simboard import SimBoard
 
     methods = [n for n in dir(Board) if not n.startswith("_") and callable(getattr(Board, n))]
-    assert sorted(methods) == ["blank", "host_session", "lights", "show", "sleep", "tone",
-                               "usb_powered", "usb_sending", "write_card"]
+    assert sorted(methods) == ["blank", "free_irqs", "hold_irqs", "host_session", "lights", "show",
+                               "sleep", "tone", "usb_powered", "usb_sending", "write_card"]
     for body in (PicoBoard, SimBoard):
         assert issubclass(body, Board)
         assert [n for n in methods if getattr(body, n) is getattr(Board, n)] == [], body

@@ -194,6 +194,34 @@ def test_a_host_plugged_in_again_after_it_stopped_reading_is_answered(image, ver
     assert pico.command("HELLO").startswith("OK {")
 
 
+def test_a_host_plugged_in_at_any_point_of_a_long_reply_is_answered(image):
+    """docs/protocol.md, "A host that stops reading": a computer plugged in (or rebooted) while
+    the unit writes a long reply to the one before is enumerated and answered, wherever in the
+    reply its bus reset falls. The port sends the next host what it had taken of the old reply
+    first, cut mid-line: the host's first line end closes that, and its HELLO is answered. Its
+    reset could fall between the unit's look at the port and its write, which TinyUSB then
+    started on an endpoint the reset had cleared: a panic, and the unit deaf and dark to every
+    host after (a Pico of its own: the points are a fixed spread, and what the port holds at
+    each depends on the re-plugs before)."""
+    pico = rig.Pico(image, usb=True, vbus=True)
+    pico.boot()
+    assert pico.command("INSERT L 2").startswith("OK")
+    for _ in range(20):
+        assert pico.command("KEY 1 0 K +").startswith("OK")
+    for at_ms in (54, 102, 180, 198, 305, 339):
+        pico.send("LOG\n")  # 20 transactions: more than the port holds
+        pico.run(at_ms)
+        pico.plug_in()
+        pico.run(100)
+        start = len(pico.rx)
+        pico.send("\nHELLO\n")
+        pico.run_until(lambda start=start: b'OK {"device"' in pico.rx[start:], 1000)
+    reply = pico.command("HELLO")
+    assert reply.startswith('OK {"device"'), reply
+    press(pico, "5")
+    assert shown(pico) == expect("5")
+
+
 @pytest.mark.parametrize("leaves", ["closes the port", "is unplugged"])
 def test_a_half_line_left_by_a_host_that_goes_is_dropped(pico, leaves):
     """docs/protocol.md, "Lines": a host that closes the port (DTR dropped, as a terminal or a
