@@ -65,7 +65,7 @@ def build():
     display = _display(pins)
     keypad = Keypad([Pin(n, Pin.OPEN_DRAIN, value=1) for n in pins.KEY_ROWS],
                     [_in(n) for n in pins.KEY_COLS], pins.KEYPAD)
-    keypad.listen(Pin.IRQ_FALLING)  # the loop sleeps until a key
+    keypad.listen(Pin.IRQ_FALLING, time.ticks_ms)  # the loop sleeps until a key
     slots = _slots(pins)
     beeper = Beeper(PWM(Pin(pins.BEEPER), freq=2000, duty_u16=0))
     leds = Leds(_out(pins.LED_RED), _out(pins.LED_GREEN))

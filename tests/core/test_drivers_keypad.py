@@ -157,10 +157,13 @@ def test_nothing_pressed_allocates_no_events():
 # -- asleep between presses -----------------------------------------------
 
 
+NOW = [0]  # the clock the IRQ reads: the ms a test's switch moves at
+
+
 def listening():
     matrix = Matrix()
     pad = Keypad(matrix.rows, matrix.cols, LAYOUT)
-    pad.listen(machine.Pin.IRQ_FALLING)
+    pad.listen(machine.Pin.IRQ_FALLING, lambda: NOW[0])
     return matrix, pad
 
 
@@ -208,6 +211,33 @@ def test_a_tap_over_before_the_next_scan_is_a_press_and_a_release():
     assert pad.scan(360) == ()
     press(matrix, "4", False)
     assert list(pad.scan(400)) == [("up", "4")]
+
+
+def test_watched_in_a_lockout_a_tap_counts_and_the_released_key_s_bounce_does_not():
+    # watch(): the loop is about to be busy (a host's long reply) while the last key's
+    # lockout runs; the matrix is armed at once. The released key's contact chattering in its
+    # lockout is no press; the same key tapped again once the lockout is over, or another
+    # key, is found at its edge.
+    for again in ("1", "2"):
+        matrix, pad = listening()
+        pad.idle(0)
+        press(matrix, "1", True)
+        assert list(pad.scan(10)) == [("down", "1")]
+        assert not pad.idle(10)
+        press(matrix, "1", False)
+        assert list(pad.scan(100)) == [("up", "1")]
+        assert not pad.idle(105)  # its lockout
+        pad.watch()
+        assert pad.armed and not pad.woke
+        NOW[0] = 106
+        press(matrix, "1", True)  # a bounce of the released key
+        press(matrix, "1", False)
+        assert pad.woke and pad.tapped < 0
+        NOW[0] = 250
+        press(matrix, again, True)  # a tap, over before the next scan
+        press(matrix, again, False)
+        assert pad.scan(400) == ()  # open: it looks again a debounce on
+        assert list(pad.scan(430)) == [("down", again), ("up", again)], again
 
 
 def test_a_press_in_the_lockout_is_seen_when_it_ends():

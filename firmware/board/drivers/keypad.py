@@ -25,6 +25,7 @@ class Keypad:
         self.held = 0  # keys down (debounced)
         self._row_down = bytearray(len(rows))  # a bit per column (8 at most): _down, by row
         self._changed = None  # ticks of the last accepted change, None before the first
+        self._last = -1  # the switch of that change
         self.listening = False
         self.armed = False  # every row driven low, waiting for a column's edge
         self.woke = False  # a column fell (or was low) since idle() armed the matrix
@@ -33,8 +34,10 @@ class Keypad:
         for r in rows:
             r.value(1)
 
-    def listen(self, trigger):
-        """Wake on a press: trigger is Pin.IRQ_FALLING."""
+    def listen(self, trigger, ticks):
+        """Wake on a press: trigger is Pin.IRQ_FALLING; ticks the loop's clock (time.ticks_ms),
+        by which an edge tells a chattering contact in its lockout from a tap."""
+        self._ticks = ticks
         for pin in self.cols:
             pin.irq(handler=self._edge, trigger=trigger, hard=True)
         self.listening = True
@@ -47,14 +50,19 @@ class Keypad:
         if not self.armed or self.tapped >= 0:
             return
         self.armed = False
+        locked = -1  # the key whose lockout runs (armed by watch()): its contact may chatter
+        if self._changed is not None and ticks_diff(self._ticks(), self._changed) < \
+                self.debounce_ms:
+            locked = self._last
         rows, cols = self.rows, self.cols
         for r in rows:
             r.value(1)
         for r in range(len(rows)):
             rows[r].value(0)
             for c in range(len(cols)):
-                if not cols[c].value():
-                    self.tapped = r * len(cols) + c
+                i = r * len(cols) + c
+                if not cols[c].value() and i != locked:
+                    self.tapped = i
             rows[r].value(1)
         for r in rows:
             r.value(0)
@@ -73,6 +81,17 @@ class Keypad:
                 seen[i] = 0
         if not self.listening or self.held or changed is not None or self.tapped >= 0:
             return False
+        self._arm()
+        return True
+
+    def watch(self):
+        """Before the loop is busy for a while (a host's command): armed even while a lockout
+        runs, so that a tap meanwhile is found at its edge; not while a key is down (the scan
+        after sees it)."""
+        if self.listening and not self.held and self.tapped < 0:
+            self._arm()
+
+    def _arm(self):
         if not self.armed:
             self.woke = False  # the edges of the scan's own row changes
             for r in self.rows:
@@ -82,7 +101,6 @@ class Keypad:
             if not c.value():
                 self.woke = True
                 break
-        return True
 
     def scan(self, now):
         """[(kind, key), ...], kind 'down' or 'up'; () when nothing happened, allocating
@@ -131,6 +149,7 @@ class Keypad:
                     self._since[i] = now
                     self._seen[i] = 1
                     self._changed = now
+                    self._last = i
                     self.held += 1 if closed else -1
                     if events is None:
                         events = []
@@ -145,6 +164,7 @@ class Keypad:
                 if key is not None:
                     self._since[tapped] = self._changed = now
                     self._seen[tapped] = 1
+                    self._last = tapped
                     events = [("down", key), ("up", key)] + (events or [])
                 self._open_at = None
             if self._open_at is None:
