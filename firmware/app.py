@@ -289,8 +289,10 @@ class App:
             self.session = session
             if self.reader is not None:
                 self.reader.drop()
-            # ... and the lines left unsent for it are not the next host's.
-            self.unsent = []
+            # ... and the lines left unsent for it are not the next host's. The port still
+            # sends what it took of them: a line it took part of is ended, so that the next
+            # host's first reply starts a line of its own.
+            self.unsent = [b"\n"] if self._at else []
             self._at = self.lost = 0
             self._kicked = False
             self.send()

@@ -198,11 +198,11 @@ def test_a_host_plugged_in_at_any_point_of_a_long_reply_is_answered(image):
     """docs/protocol.md, "A host that stops reading": a computer plugged in (or rebooted) while
     the unit writes a long reply to the one before is enumerated and answered, wherever in the
     reply its bus reset falls. The port sends the next host what it had taken of the old reply
-    first, cut mid-line: the host's first line end closes that, and its HELLO is answered. Its
-    reset could fall between the unit's look at the port and its write, which TinyUSB then
-    started on an endpoint the reset had cleared: a panic, and the unit deaf and dark to every
-    host after (a Pico of its own: the points are a fixed spread, and what the port holds at
-    each depends on the re-plugs before)."""
+    first, cut mid-line: the unit ends that line, so that its reply to the new host's HELLO
+    starts a line of its own. The reset could fall between the unit's look at the port and its
+    write, which TinyUSB then started on an endpoint the reset had cleared: a panic, and the
+    unit deaf and frozen to every host after (a Pico of its own: the points are a fixed spread,
+    and what the port holds at each depends on the re-plugs before)."""
     pico = rig.Pico(image, usb=True, vbus=True)
     pico.boot()
     assert pico.command("INSERT L 2").startswith("OK")
@@ -214,8 +214,8 @@ def test_a_host_plugged_in_at_any_point_of_a_long_reply_is_answered(image):
         pico.plug_in()
         pico.run(100)
         start = len(pico.rx)
-        pico.send("\nHELLO\n")
-        pico.run_until(lambda start=start: b'OK {"device"' in pico.rx[start:], 1000)
+        pico.send("HELLO\n")
+        pico.run_until(lambda start=start: b'\nOK {"device"' in pico.rx[start - 1:], 1000)
     reply = pico.command("HELLO")
     assert reply.startswith('OK {"device"'), reply
     press(pico, "5")
