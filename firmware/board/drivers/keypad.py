@@ -25,7 +25,6 @@ class Keypad:
         self.held = 0  # keys down (debounced)
         self._row_down = bytearray(len(rows))  # a bit per column (8 at most): _down, by row
         self._changed = None  # ticks of the last accepted change, None before the first
-        self._last = -1  # the switch of that change
         self.listening = False
         self.armed = False  # every row driven low, waiting for a column's edge
         self.woke = False  # a column fell (or was low) since idle() armed the matrix
@@ -50,10 +49,9 @@ class Keypad:
         if not self.armed or self.tapped >= 0:
             return
         self.armed = False
-        locked = -1  # the key whose lockout runs (armed by watch()): its contact may chatter
-        if self._changed is not None and ticks_diff(self._ticks(), self._changed) < \
-                self.debounce_ms:
-            locked = self._last
+        # A key in its lockout (armed by watch()) may still chatter: no tap of it.
+        now = self._ticks()
+        seen, since = self._seen, self._since  # pairs: a longer tuple would be allocated
         rows, cols = self.rows, self.cols
         for r in rows:
             r.value(1)
@@ -61,7 +59,8 @@ class Keypad:
             rows[r].value(0)
             for c in range(len(cols)):
                 i = r * len(cols) + c
-                if not cols[c].value() and i != locked:
+                if not cols[c].value() and not (seen[i] and
+                                                ticks_diff(now, since[i]) < self.debounce_ms):
                     self.tapped = i
             rows[r].value(1)
         for r in rows:
@@ -149,7 +148,6 @@ class Keypad:
                     self._since[i] = now
                     self._seen[i] = 1
                     self._changed = now
-                    self._last = i
                     self.held += 1 if closed else -1
                     if events is None:
                         events = []
@@ -164,7 +162,6 @@ class Keypad:
                 if key is not None:
                     self._since[tapped] = self._changed = now
                     self._seen[tapped] = 1
-                    self._last = tapped
                     events = [("down", key), ("up", key)] + (events or [])
                 self._open_at = None
             if self._open_at is None:
