@@ -30,6 +30,7 @@ def main(argv):
         if opts.table is not None and sys.implementation.name == "micropython":
             raise StartError("--table needs CPython (its web server's threads)")
         host = Host(opts)
+        _stop_on_sigterm()
         if opts.headless:
             from simulator import served
 
@@ -40,6 +41,20 @@ def main(argv):
         return 2
     except KeyboardInterrupt:
         return 0
+
+
+def _stop_on_sigterm():
+    """SIGTERM stops the simulator as Ctrl-C does: exit status 0, the game already kept (the
+    window sets its own)."""
+    try:
+        import signal
+    except ImportError:
+        return  # the unix port has none: SIGTERM ends it as it ends any process
+
+    def stop(*_):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
 
 
 def _pico(opts):

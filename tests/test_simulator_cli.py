@@ -60,7 +60,26 @@ def test_tcp_serves_and_keeps_state_between_connections(tmp_path):
             assert json.loads(ask(s, "STATE")[3:])["slots"]["L"] == 4
     finally:
         stop(p)
-    assert p.returncode is not None
+    assert p.returncode == 0  # SIGTERM stops it as Ctrl-C does
+
+
+def test_sigterm_stops_the_server_with_exit_status_0_and_the_game_kept(tmp_path):
+    p, first = start("--tcp", "0", "--state", str(tmp_path))
+    try:
+        with serial.serial_for_url("socket://" + first.split()[-1], timeout=5) as s:
+            ask(s, "INSERT L 2")
+            ask(s, "KEY 3 0 0 K +")
+    finally:
+        stop(p)
+    assert p.returncode == 0, p.stderr.read()
+    p, first = start("--pty", "--state", str(tmp_path))  # the state folder is free again
+    try:
+        assert first.startswith("listening pty ")
+        with serial.Serial(first.split()[-1], timeout=5) as s:
+            assert json.loads(ask(s, "BALANCES")[3:])["2"] == 15300000
+    finally:
+        stop(p)
+    assert p.returncode == 0, p.stderr.read()
 
 
 def test_pty_serves_with_pyserial(tmp_path):

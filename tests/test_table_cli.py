@@ -170,9 +170,10 @@ def test_the_server_stopped_and_started_again_mid_game_keeps_its_link_and_the_ga
         phone.until(lambda v: v["balances"].get("3") == 17000000)
     finally:
         p.stop()
-    # The server gone: the phone's stream ends (it says so), after whatever it sent before.
+    # The server gone: the phone's stream ends (it says so), after whatever it sent before (the
+    # changes, and a ping should five seconds have passed without one).
     sent = [phone.next() for _ in range(5)]
-    assert None in sent and all(m[0] == "update" for m in sent[:sent.index(None)]), sent
+    assert None in sent and all(m[0] in ("update", "ping") for m in sent[:sent.index(None)]), sent
     p, tcp, again = simulator("--state", state, table=str(port))
     try:
         assert again == url  # the phones' link is the same: they come back by themselves

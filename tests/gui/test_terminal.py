@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -26,7 +27,7 @@ TMUX = shutil.which("tmux")
 class Tmux:
     """One simulator in a tmux window of cols x rows on a tmux server of its own."""
 
-    def __init__(self, env, args=(), cols=80, rows=24):
+    def __init__(self, env, args=(), cols=80, rows=24, after=None):
         if TMUX is None:
             pytest.skip("tmux is not installed (make gui-deps installs it on Debian)")
         self.sock = "bank-test-" + uuid.uuid4().hex[:10]
@@ -36,6 +37,8 @@ class Tmux:
         env.pop("TMUX", None)
         env["TERM"] = "xterm-256color"
         cmd = " ".join([sys.executable, "-m", "simulator"] + list(args))
+        if after is not None:
+            cmd += "; " + after  # a shell command run in the terminal once the simulator ends
         self.env = env
         self.tmux("-f", "/dev/null", "new-session", "-d", "-x", str(cols), "-y", str(rows),
                   "-s", "unit", "-c", ROOT, cmd)
@@ -95,8 +98,8 @@ def read(lines):
 def tty(quiet_env):
     started = []
 
-    def start(*args, cols=80, rows=24, env=None):
-        p = Tmux(dict(quiet_env, **(env or {})), args, cols, rows)
+    def start(*args, cols=80, rows=24, env=None, after=None):
+        p = Tmux(dict(quiet_env, **(env or {})), args, cols, rows, after)
         started.append(p)
         return p
 
@@ -127,6 +130,33 @@ def test_says_it_is_the_terminal_front_end_and_draws_the_unit_large(tty):
     assert p.digit_rows() >= 7  # readable across a table at 80x24
     assert any("power: on" in line for line in p.screen())
     assert max(len(line) for line in p.screen()) <= 80
+
+
+def test_sigterm_stops_it_with_status_0_and_leaves_the_terminal_as_it_found_it(tty, tmp_path):
+    after = tmp_path / "after"
+    p = tty("--seed", "1", after="echo status $? > %s; stty -a >> %s; sleep 60" % (after, after))
+    p.wait_shown(("0", False, False))
+    shell = int(p.tmux("list-panes", "-t", "unit", "-F", "#{pane_pid}").split()[0])
+    os.kill(child_of(shell), signal.SIGTERM)
+    p.wait(lambda _: after.exists() and "speed" in after.read_text())
+    said = after.read_text().split()
+    assert said[:2] == ["status", "0"], said[:2]
+    # Lines typed are echoed and edited again, as before curses took the terminal over.
+    assert "icanon" in said and "echo" in said, said
+
+
+def child_of(pid):
+    """The one process whose parent is pid (the simulator its shell started)."""
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open("/proc/%s/stat" % name) as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if int(stat[stat.rindex(")") + 2:].split()[1]) == pid:
+                return int(name)
+    raise AssertionError("no child of %d" % pid)
 
 
 def test_a_resize_redraws_at_the_new_size(tty):
