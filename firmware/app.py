@@ -1,47 +1,11 @@
 """The unit's loop: the shared core (brain/, protocol/) in the body it is given (board/).
+docs/design.md ("The loop and the board") has a turn's steps, docs/protocol.md what a host sees
+(its lines, a host that stops reading, Ctrl-C) and docs/hardware.md the standby switched off.
 
-On reset MicroPython runs main.py, which runs `main()` here (this module is compiled to .mpy
-by `make deploy`, so at boot a Pico compiles only the few lines of main.py); it needs no host,
-no `sys.argv`, and prints nothing until a host asks (output written before a host opens the USB
-port is lost).
-
-The loop, each turn (`turn`):
-1. read the inputs: the keypad and the card slots (debounced in the drivers), each only when
-   it needs it (a keypad idle with every row low waits for a column's falling edge, a pin IRQ;
-   a settled slot for an edge on one of its contacts), and the host's lines, unless a key
-   came (its digit first: the lines wait a turn);
-2. let time pass: the unit's timers that are due fire (`unit.tick`), before the keys and cards
-   act (a C held past 3 s is a new game even when its release is in this scan, B11);
-3. draw once, when `unit.rev` changed, then the tone (a key's digit before its click), the
-   beeper's and the lights' next steps;
-4. send the unit's events to the host;
-5. sleep until the next deadline or input (`wait_ms`): in `select.poll` on the USB serial port
-   and on `Waker` (readable once a key or card IRQ came).
-Steps 1-4 are `step(now)`, which every body runs: the simulator's window, terminal, headless
-server and page run it on a simulated board, serve their own ports and sleep in their own
-waits for the same `wait_ms` (desktop/simapp.py).
-
-Serial is read with `read(1)` one byte at a time, each after a poll that said a byte is there
-(on rp2 a `read()` with nothing waiting blocks, and a multi-byte one blocks after a poll);
-protocol.LineReader cuts the lines and `Protocol.handle` answers each. A half line is dropped
-when the host closes, opens, sets up or re-plugs the port (`Board.host_session`); a host that stays
-resynchronises by sending a line end: a partial line in front of it gets one `ERR` reply.
-
-Switched off (B16) everything is blanked and the loop slows to one scan every `standby_ms`:
-on battery it spends that time in `machine.lightsleep` (about 1 mA for the Pico, see
-docs/hardware.md), on USB power in `poll` so the serial port stays up. A key or a card seen by
-a scan wakes the unit (rp2 cannot yet wake from an indefinite lightsleep on a pin, so the
-wake sources are checked between timed sleeps). With a power latch fitted, switching off
-releases it instead, unless the game clock runs (B20: it keeps time switched off).
-
-Ctrl-C from mpremote stops the program only in maintenance (DEAL held 3 s on the unit's
-keypad): then it is a KeyboardInterrupt, which nothing here catches for long (the display is
-blanked and it is raised again), so `make deploy` works over a unit in maintenance. In play no
-byte from the host stops it (`_interrupt`).
-
-`boot(board, directory)` builds everything (startup.py, boot-only code dropped after) and
-returns the App without entering the loop, so a bench can measure the heap after boot
-(bench/boot_mp.py).
+`main()` is what main.py runs at reset: it needs no host, no `sys.argv`, and prints nothing
+until a host asks (output written before a host opens the USB port is lost). `boot(board,
+directory)` builds everything (startup.py, dropped after) and returns the App without entering
+the loop, so a bench can measure the heap after boot (bench/boot_mp.py).
 """
 
 import gc
@@ -164,7 +128,7 @@ class App:
         u = self.unit
         keys = self.read_keys(now)
         cards = self.read_cards(now)
-        u.tick(now)
+        u.tick(now)  # first: C held past 3 s is a new game even if this scan finds it let go (B11)
         for kind, key in keys:
             if kind == "down":
                 u.key_down(key, now, "key")
@@ -298,8 +262,9 @@ class App:
             self.send()
         if self.stalled or not self.poller.poll(0):
             return
-        # Every read(1) follows a poll that said a byte is there: on rp2 a read(1) with
-        # nothing waiting blocks, and with it the keys, the timers and the display.
+        # Every read(1) follows a poll that said a byte is there: on rp2 a read with nothing
+        # waiting blocks (a longer one even after a poll), and with it the keys, the timers and
+        # the display.
         for _ in range(self.burst):
             b = self.stdin.read(1)
             if not b:

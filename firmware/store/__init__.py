@@ -136,11 +136,9 @@ class FileStore:
         return "damaged" if damage else "ok"
 
     def _adopt(self, seq):
-        """The kept games' files no header read names (a slot lost may have named them) that
-        read whole and are not the game in play (at seq): each stays kept (B11), numbered on
-        from the count, for the banker to bring back, and the next checkpoint names it. The
-        seq the game in play goes on from: a kept game's id is its last seq, so past every
-        file, none put away later takes its name."""
+        """Kept games' files no header read names that read whole and are not the game in play
+        (at seq) stay kept, numbered on (docs/storage.md, Err5 and Err6); the seq the game goes
+        on from, past every file's, so that no game put away later takes a file's name."""
         ids = sorted((int(n[5:]) for n in self._listed(GAME) if _id(n)), reverse=True)
         found = [i for i in ids if i not in self.games and i != seq
                  and kept_game(self.fs, self._game(i), i, 0)]
@@ -175,8 +173,7 @@ class FileStore:
                 damage.append("checkpoint %d is lost" % s.superseded)
         if best is None or CORRUPT in (slots[0].state, slots[1].state):
             return best, damage
-        # Game files no readable header names go (a cut between a game file and the checkpoint
-        # naming it, or before a file no longer named was removed): with neither slot
+        # Game files no header names go (docs/storage.md, "Kept games"): with neither slot
         # unreadable, the headers read are every reference there is.
         try:
             named = {num(i) for s in slots if s.state == VALID for i in s.head.get("games", ())}
@@ -298,9 +295,8 @@ class FileStore:
             except OSError:
                 pass  # tried again at the next checkpoint
         if untold and over:
-            # The old slot ends in a cut line (or would not take the note): nothing can follow
-            # it, and with the new slot lost it would stand as the game, a loss nobody is told
-            # of. The same checkpoint over it, which the one just written is then told of.
+            # The old slot could not take the note ("Checkpoints"): the same checkpoint over it,
+            # lest it stand as the game with the new slot lost, and nobody told.
             try:
                 self._checkpoint(ledger, self.base, self.log, rec, None, False)
             except OSError:
@@ -380,8 +376,7 @@ class FileStore:
         numbers = {i: self.number if i == put else self.numbers.get(i) for i in ids[:most]}
         number = self.numbers.get(gid) or count + 1
         self._checkpoint(ledger, base, log, None, (ids[:most], numbers, number, count))
-        # Their files go after the next checkpoint, once no slot names them: until then the
-        # other slot does, and stands as the game should this one be lost (B17).
+        # Their files go after the next checkpoint: until then the other slot names them (B17).
         self.gone.extend(i for i in ids[most:] + [gid] if i is not None)
 
     def backup(self, ledger):
