@@ -173,8 +173,8 @@ class FileStore:
                 damage.append("checkpoint %d is lost" % s.superseded)
         if best is None or CORRUPT in (slots[0].state, slots[1].state):
             return best, damage
-        # Game files no header names go (docs/storage.md, "Kept games"): with neither slot
-        # unreadable, the headers read are every reference there is.
+        # Game files no header names go (the kept games in docs/storage.md's format): with
+        # neither slot unreadable, the headers read are every reference there is.
         try:
             named = {num(i) for s in slots if s.state == VALID for i in s.head.get("games", ())}
         except UNREADABLE:
@@ -295,8 +295,8 @@ class FileStore:
             except OSError:
                 pass  # tried again at the next checkpoint
         if untold and over:
-            # The old slot could not take the note ("Checkpoints"): the same checkpoint over it,
-            # lest it stand as the game with the new slot lost, and nobody told.
+            # The old slot could not take the note (docs/storage.md's checkpoints): the same
+            # checkpoint over it, lest it stand as the game with the new slot lost, nobody told.
             try:
                 self._checkpoint(ledger, self.base, self.log, rec, None, False)
             except OSError:

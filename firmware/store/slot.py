@@ -267,8 +267,8 @@ class Slot:
         raw = f.readline(LINE_MAX)
         while raw:
             whole = raw.endswith(b"\n")
-            # A line is committed only once its "\n" is on flash (docs/storage.md, "Boot"): a
-            # last line without it is a cut append, even when its CRC reads.
+            # A line is committed only once its "\n" is on flash (boot, in docs/storage.md's
+            # format): a last line without it is a cut append, even when its CRC reads.
             p = payload(raw if whole else raw[:-1])
             if p is None and not whole and len(raw) < LINE_MAX:
                 self.clean = False  # nothing may follow a cut line
