@@ -217,7 +217,7 @@ class App:
         pad = self.board.keypad
         if self.unit.power and pad.armed and not pad.woke:
             return ()
-        woken = self.unit.power and pad.armed  # by a column's edge: a contact closed just now
+        woken = self.unit.power and pad.armed and not pad.held  # at rest: a contact just closed
         events = pad.scan(now)
         tries = self.rescans if woken else 0
         while not events and tries:

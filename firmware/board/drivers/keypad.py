@@ -49,9 +49,11 @@ class Keypad:
         if not self.armed or self.tapped >= 0:
             return
         self.armed = False
-        # A key in its lockout (armed by watch()) may still chatter: no tap of it.
+        # A key in its lockout (armed by watch()) may still chatter, and one held down is no
+        # tap: neither is taken.
         now = self._ticks()
         seen, since = self._seen, self._since  # pairs: a longer tuple would be allocated
+        down = self._down
         rows, cols = self.rows, self.cols
         for r in rows:
             r.value(1)
@@ -59,8 +61,8 @@ class Keypad:
             rows[r].value(0)
             for c in range(len(cols)):
                 i = r * len(cols) + c
-                if not cols[c].value() and not (seen[i] and
-                                                ticks_diff(now, since[i]) < self.debounce_ms):
+                if not cols[c].value() and not down[i] and not (
+                        seen[i] and ticks_diff(now, since[i]) < self.debounce_ms):
                     self.tapped = i
             rows[r].value(1)
         for r in rows:
@@ -85,9 +87,9 @@ class Keypad:
 
     def watch(self):
         """Before the loop is busy for a while (a host's command): armed even while a lockout
-        runs, so that a tap meanwhile is found at its edge; not while a key is down (the scan
-        after sees it)."""
-        if self.listening and not self.held and self.tapped < 0:
+        runs or a key is down, so that a tap meanwhile is found at its edge (one in a held
+        key's column makes none)."""
+        if self.listening and self.tapped < 0:
             self._arm()
 
     def _arm(self):
