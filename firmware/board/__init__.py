@@ -8,7 +8,8 @@ class Board:
     Its parts, duck-typed:
     keypad  scan(now) -> [("down" | "up", key), ...], debounced; idle(now): no key down and no
             debounce running; armed: every row waits for a column's edge; woke: one came;
-            watch(): before the Pico's serial path answers a line, a key tapped meanwhile is kept
+            held: keys down; watch(): before the Pico's serial path answers a line, a key
+            tapped meanwhile is kept
     slots   {"L": slot, "R": slot}: poll(now) -> None, ("in", card), ("out", None) or
             ("unknown", None); due(now): poll now; deadline(): the next look, or None (a pin
             tells: woke)
