@@ -10,6 +10,7 @@ the serial port is this command's while it runs (other `bank` commands find it b
 """
 
 import os
+import signal
 import sys
 import time
 
@@ -111,6 +112,7 @@ def cmd_table(bank, args):
     tables.announce(running.url, args.lan, running.found)
     sys.stderr.write("following %s for the table, read-only; Ctrl-C stops\n" % bank.name)
     sys.stderr.flush()
+    signal.signal(signal.SIGTERM, _interrupted)  # a service manager's stop is Ctrl-C's
     try:
         while True:
             time.sleep(3600)
@@ -119,3 +121,7 @@ def cmd_table(bank, args):
     finally:
         running.stop()
     return EXIT_OK
+
+
+def _interrupted(*_):
+    raise KeyboardInterrupt

@@ -228,6 +228,20 @@ def test_bank_table_keeps_its_link_between_runs(tmp_path):
         p.stop()
 
 
+def test_bank_table_stopped_by_sigterm_ends_the_phones_streams_with_status_0():
+    p, tcp, _ = simulator()
+    try:
+        t, url = bank_table(tcp, "0")
+        phone = Phone(url)
+        phone.until(lambda v: v["unit"] == "live")
+        out, err = t.stop(signal.SIGTERM)
+        assert t.p.returncode == 0 and "Traceback" not in err, err
+        sent = [phone.next() for _ in range(5)]
+        assert None in sent, sent  # the phone is told the stream ended, as at Ctrl-C
+    finally:
+        p.stop()
+
+
 def test_bank_table_follows_a_unit_on_a_serial_line():
     # A pty is a serial line as a Pico's USB port is one: pyserial opens it as a device.
     u = Proc([sys.executable, "-m", "simulator", "--headless", "--pty"])
