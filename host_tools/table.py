@@ -112,7 +112,8 @@ def cmd_table(bank, args):
     tables.announce(running.url, args.lan, running.found)
     sys.stderr.write("following %s for the table, read-only; Ctrl-C stops\n" % bank.name)
     sys.stderr.flush()
-    signal.signal(signal.SIGTERM, _interrupted)  # a service manager's stop is Ctrl-C's
+    # A service manager's stop is Ctrl-C's: KeyboardInterrupt.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         while True:
             time.sleep(3600)
@@ -121,7 +122,3 @@ def cmd_table(bank, args):
     finally:
         running.stop()
     return EXIT_OK
-
-
-def _interrupted(*_):
-    raise KeyboardInterrupt

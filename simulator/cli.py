@@ -50,11 +50,7 @@ def _stop_on_sigterm():
         import signal
     except ImportError:
         return  # the unix port has none: SIGTERM ends it as it ends any process
-
-    def stop(*_):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # Ctrl-C's: KeyboardInterrupt
 
 
 def _pico(opts):

@@ -64,6 +64,8 @@ def test_tcp_serves_and_keeps_state_between_connections(tmp_path):
 
 
 def test_sigterm_stops_the_server_with_exit_status_0_and_the_game_kept(tmp_path):
+    # docs/protocol.md's command line: --tcp and --pty serve until SIGINT or SIGTERM; every
+    # move is on disk before its reply (B17), so a stop loses none.
     p, first = start("--tcp", "0", "--state", str(tmp_path))
     try:
         with serial.serial_for_url("socket://" + first.split()[-1], timeout=5) as s:

@@ -260,7 +260,8 @@ def test_a_key_tapped_while_the_unit_builds_a_long_reply_is_not_lost(pico, befor
     long run of work between two looks at the keypad) counts as at any other time, even just
     after a key let go (its debounce lockout running, in which its contact may still chatter)
     or with another held down (in another column of the matrix: one in the held key's column
-    changes no column's level): the digits are on the glass once the reply is out."""
+    changes no column's level): the digits are on the glass once the reply is out (B2: the
+    entry shows as typed)."""
     for slot in ("L", "R"):
         if state(pico)["slots"][slot] is not None:
             assert pico.command("REMOVE " + slot).startswith("OK")
