@@ -112,16 +112,11 @@ class Clock:
 def keep(unit, clock):
     """clock (None: no clock) kept (B17) and made the unit's; False, refused and as it was,
     if the store failed."""
-    led = unit.ledger
-    old = (led.clock, unit.game_clock)
-    led.clock = None if clock is None else clock.kept()
-    unit.game_clock = clock if led.clock is not None else None
-    try:
-        led.store.save(led, "t")
-    except OSError:
-        led.clock, unit.game_clock = old
-        unit._refuse("store-failed")
+    err = unit.ledger.set("t", None if clock is None else clock.kept())
+    if err:
+        unit._refuse(err)
         return False
+    unit.game_clock = clock if unit.ledger.clock is not None else None
     unit.rev += 1
     unit._emit("clock", None)
     return True
@@ -189,12 +184,7 @@ def view_key(unit, key, now):
 def stepped(unit, clk, step, now):
     """A step of Clock.step on the unit: kept, said, and a warning's or the end's tone and
     picture."""
-    led = unit.ledger
-    led.clock = clk.kept()
-    try:
-        led.store.save(led, "t")
-    except OSError:
-        pass  # the clock runs on; only the copy kept is behind (B20: kept again next minute)
+    unit.ledger.set("t", clk.kept())  # failed, the clock runs on (B20: kept next minute)
     unit._emit("clock", None)
     unit.rev += 1
     if step == "minute":

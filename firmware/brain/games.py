@@ -33,24 +33,10 @@ def reset(ledger, profile=None):
     return None
 
 
-def set_volume(ledger, volume):
-    """B12: 0, 1 or 2, kept; None or "store-failed"."""
-    if not ledger.ready:
-        return "no-game"  # B17: no game to keep it in; Err6 writes nothing
-    old = ledger.volume
-    ledger.volume = volume
-    try:
-        ledger.store.save(ledger, "v")
-    except OSError:
-        ledger.volume = old
-        return "store-failed"
-    return None
-
-
 def cycle_volume(unit, now):
     """B12: `.` with no card and no entry: 2 -> 1 -> 0 -> 2."""
     vol = (unit.ledger.volume - 1) % 3
-    err = set_volume(unit.ledger, vol)
+    err = unit.ledger.set("v", vol)
     if err:
         unit._refuse(err)
         return

@@ -13,6 +13,7 @@ KINDS = ("receive", "pay", "transfer", "go", "undo", "set", "restore", "bankrupt
 VIAS = ("key", "serial")
 SEQ, KIND, FROM, TO, AMOUNT, FROM_AFTER, TO_AFTER, UNDOES, VIA = range(9)
 MOST = 999999999999  # docs/protocol-extensions.md, "The most a balance holds"
+SETTINGS = {"v": "volume", "p": "pot_on", "n": "count", "t": "clock"}  # the store's tags
 
 
 def apply(bal, rec):
@@ -60,3 +61,18 @@ class Ledger:
         self.seq += 1
         apply(bal, rec)
         return rec
+
+    def set(self, tag, value):
+        """A setting (SETTINGS: B12's volume, B22's pot on, B19's count, B20's clock) as value,
+        kept before it is the ledger's (B17); None, or the error, which leaves it as it was."""
+        if not self.ready:
+            return "no-game"  # no game to keep it in; Err6 writes nothing
+        name = SETTINGS[tag]
+        old = getattr(self, name)
+        setattr(self, name, value)
+        try:
+            self.store.save(self, tag)
+        except OSError:
+            setattr(self, name, old)
+            return "store-failed"
+        return None

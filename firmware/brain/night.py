@@ -47,14 +47,9 @@ def _one_card(unit):
 
 def _set_count(unit, new):
     """The count as new, kept (B17); False, refused and as it was, if the store failed."""
-    led = unit.ledger
-    old = led.count
-    led.count = new
-    try:
-        led.store.save(led, "n")
-    except OSError:
-        led.count = old
-        unit._refuse("store-failed")
+    err = unit.ledger.set("n", new)
+    if err:
+        unit._refuse(err)
         return False
     unit.rev += 1
     unit._emit("count", None)

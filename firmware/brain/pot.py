@@ -16,12 +16,9 @@ def set_on(unit, on):
         return None
     if not on and led.bal[POT]:
         return "pot-not-empty"  # on with money in it (a game brought back), it can be collected
-    led.pot_on = on
-    try:
-        led.store.save(led, "p")
-    except OSError:
-        led.pot_on = not on
-        return "store-failed"
+    err = led.set("p", on)
+    if err:
+        return err
     unit.rev += 1
     unit._emit("pot", None)
     return None

@@ -516,7 +516,7 @@ class Unit:
 
     def set_volume(self, volume):
         """B12 from a host: None or the error."""
-        err = games.set_volume(self.ledger, volume)
+        err = self.ledger.set("v", volume)
         if not err:
             self.rev += 1
         return err

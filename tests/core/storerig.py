@@ -176,19 +176,6 @@ class Rand:
         return (self.x >> 8) % n
 
 
-def _kept_night(ledger, tag, attr, value):
-    """Game night's setting, count or clock changed as the unit changes it: kept, or (OSError:
-    store-failed) put back as it was."""
-    old = getattr(ledger, attr)
-    setattr(ledger, attr, value)
-    try:
-        ledger.store.save(ledger, tag)
-    except OSError:
-        setattr(ledger, attr, old)
-        return "store-failed"
-    return None
-
-
 def _night_op(ledger, rnd, card, other, amount):
     """One of game night's writes (B19-B22): a bankruptcy, a move into or out of the pot, the
     pot turned on or off, the count, the game clock."""
@@ -201,15 +188,15 @@ def _night_op(ledger, rnd, card, other, amount):
     if c == 2 and pot:
         return ledger.move("pot-out", L.POT, card, pot, 0)
     if c == 3 and not pot:
-        return _kept_night(ledger, "p", "pot_on", not ledger.pot_on)
+        return ledger.set("p", not ledger.pot_on)
     if c == 4:
         count = [rnd.below(2)] + [None if rnd.below(3) == 0 else rnd.below(50) * 1000000
                                   for _ in range(6)]
-        return _kept_night(ledger, "n", "count", count)
+        return ledger.set("n", count)
     if c == 5:
         minutes = 1 + rnd.below(120)
         clock = (minutes, rnd.below(minutes + 1) * 60000, rnd.below(2), rnd.below(2))
-        return _kept_night(ledger, "t", "clock", clock)
+        return ledger.set("t", clock)
     return None
 
 
@@ -240,7 +227,7 @@ def session(ledger, n, seed=7, before=None, after=None, night=False):
         elif c < 93:
             r = undo(ledger, last) if last is not None and last[1] != "undo" else None
         elif c < 96:
-            r = games.set_volume(ledger, (ledger.volume + 2) % 3)
+            r = ledger.set("v", (ledger.volume + 2) % 3)
         elif c < 99:
             r = games.reset(ledger)
         else:

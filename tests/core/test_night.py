@@ -4,6 +4,8 @@ Each sequence was refused before; with the pot off and no count or clock started
 as they were (the last tests here)."""
 
 from harness import Rig
+from store import FileStore
+from storerig import FaultFS, copy_files
 
 START = 15000000
 MIN = 60000
@@ -584,9 +586,6 @@ def test_stray_taps_of_plus_and_k_start_no_mode_and_the_keys_after_them_mean_wha
 # -- on the flash store (B17) -------------------------------------------------------------------
 
 def test_b19_b20_b22_are_kept_by_the_flash_store_through_its_checkpoints():
-    from storerig import FaultFS, copy_files
-    from store import FileStore
-
     fs = FaultFS()
     r = Rig(store=FileStore("/bank", fs=fs, journal_max=2))  # a checkpoint every 2 lines
     _pot_on(r)
@@ -626,3 +625,38 @@ def test_b22_b10_a_collection_reversed_sounds_money_going_out():
     assert r.bal(2) == START and r.unit.ledger.bal[7] == 1000000
     assert r.take_tones() == ["click", "money-out"]
 
+
+
+def test_b17_a_game_night_setting_the_flash_refuses_is_refused_and_stays_as_it_was():
+    # The count (B19), the clock (B20) and the pot (B22) are kept with the game: a write that
+    # fails leaves each as it was, on the unit and after a restart, and says store-failed.
+    r = Rig(store=FileStore("bank", FaultFS()))
+    fs = r.unit.ledger.store.fs
+    led = r.unit.ledger
+
+    def refused(act, *args):
+        fs.fail_at = fs.steps + 1
+        act(*args)
+        fs.fail_at = None
+        assert r.unit.error == "store-failed"
+
+    refused(r.hold, "+", 3000)
+    assert led.count is None and r.text() == "0"
+    r.unit.maintenance = True
+    refused(r.press, "M")
+    assert not led.pot_on
+    r.unit.maintenance = False
+    r.hold("K", 3000)
+    r.press("90")
+    refused(r.press, "+")
+    assert led.clock is None and r.unit.game_clock is None
+    assert r.unit.entry == "90"  # B2: the refused entry is kept
+    r.advance(2000)
+    assert r.text() == "90" and r.unit.game_clock is None
+    after = Rig(store=FileStore("bank", fs)).unit.ledger
+    assert (after.count, after.pot_on, after.clock) == (None, False, None)
+    r.press("+")  # the flash takes writes again: the clock starts
+    assert r.unit.error is None and r.text() == "90.00" and led.clock is not None
+    r.press("C")
+    r.hold("+", 3000)  # and the count
+    assert led.count is not None and r.text() == "Count"
