@@ -10,7 +10,8 @@ from protocol import names
 
 # A host changes money or the game in play only once someone at the unit let it: DEAL held
 # 3 s on the keypad (docs/protocol-extensions.md, beyond B13).
-MAINTENANCE_REQUIRED = "ERR maintenance-required hold DEAL for 3 s on the unit first"
+HOLD_DEAL = "hold DEAL for 3 s on the unit first"
+MAINTENANCE_REQUIRED = "ERR maintenance-required " + HOLD_DEAL
 
 
 def do_maint(p, args):
@@ -143,7 +144,7 @@ def do_restore(p, args):
 # WRITECARD's refusals, said after their code (the unit's own are brain/unit.py's write_card).
 _WRITE_ERRORS = {
     "unsupported": "this unit's slots read contacts: a card's code is cut, not written",
-    "maintenance-required": "hold DEAL for 3 s on the unit first",
+    "maintenance-required": HOLD_DEAL,
     "no-tag": "no tag answers on that reader: hold the card flat on it",
     "not-writable": "that tag is no MIFARE Classic with its transport key, nor an NTAG",
     "write-failed": "the tag did not keep the number: hold it still and try again",

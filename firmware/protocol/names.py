@@ -69,11 +69,7 @@ def wide_line(raw):
         return None, "a line is ASCII, or UTF-8 in a name"
     words = line.replace("\t", " ").replace("\r", " ").split(" ")
     head = [w for w in words if w][:2]
-    for w in head:
-        for c in w:
-            if ord(c) > 0x7E:
-                return None, "only a name may be other than ASCII (NAME <card> <name>)"
-    if head[0].upper() != "NAME":
+    if head[0].upper() != "NAME" or [c for w in head for c in w if ord(c) > 0x7E]:
         return None, "only a name may be other than ASCII (NAME <card> <name>)"
     return line, None
 
