@@ -10,8 +10,9 @@
   its imports column names what each row imports and nothing it does not.
 - A reply two commands give is written once (one constant both use).
 - The brain knows no pins, no board, no serial and no files: brain/ imports only brain/. What
-  it needs from outside (the store, the random source, the game read back at boot) is handed
-  in by startup.py.
+  it needs from outside (the store, the random source) is handed in by startup.py.
+- One object owns its state: no code outside the store reads or writes the store's fields, and
+  the store writes none of the ledger's.
 """
 
 import ast
@@ -92,7 +93,6 @@ def test_the_store_reads_its_files_through_one_reader():
 
 def store_fields_used(path):
     """The names of `store.<name>` / `<...>.store.<name>` a module uses, other than a call's."""
-    import ast
 
     with open(path, encoding="utf-8") as f:
         tree = ast.parse(f.read())
@@ -114,6 +114,32 @@ def test_only_the_store_reads_or_writes_its_state():
     used = {m: store_fields_used(path) - {"dir"} for m, path in modules().items()
             if m.split(".")[0] != "store"}
     assert {m: u for m, u in used.items() if u} == {}
+
+
+def fields_written(path):
+    """Every `<object>.<field>` a module assigns to, but self's, as written."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    got = set()
+    for n in ast.walk(tree):
+        targets = n.targets if isinstance(n, ast.Assign) else (
+            [n.target] if isinstance(n, (ast.AugAssign, ast.AnnAssign)) else [])
+        for t in targets:
+            for a in ast.walk(t):
+                if isinstance(a, ast.Attribute) and ast.unparse(a.value) != "self":
+                    got.add(ast.unparse(a))
+    return got
+
+
+def test_the_store_writes_no_field_but_its_own():
+    # An object owns its state, the other way round too: the store reads the ledger to write
+    # the game and tells boot what it read back (brain/games.py's load puts it in play); it
+    # writes no field of the ledger's, only its own and the Slot its reader fills (s).
+    written = set()
+    for m, path in modules().items():
+        if m.split(".")[0] == "store":
+            written |= fields_written(path)
+    assert written <= {"s.state", "s.size"}, written
 
 
 def test_a_field_of_the_store_used_from_outside_is_caught():

@@ -1,5 +1,6 @@
-"""The rare changes: a new game (B11, B15), a kept game brought back, a balance set, the volume
-(B12), maintenance. What is kept is durable first (B17): a store that fails changes nothing.
+"""The rare changes: the game read back at boot, a new game (B11, B15), a kept game brought
+back, a balance set, the volume (B12), maintenance. What is kept is durable first (B17): a
+store that fails changes nothing.
 """
 
 from brain import profiles
@@ -15,6 +16,27 @@ def start(ledger, profile):
     ledger.bal = [0] + [ledger.profile.start] * CARDS + [0]  # a new list: reset() keeps the old
     ledger.start = ledger.seq
     ledger.count = ledger.clock = None  # B19, B20: the game's
+
+
+def load(ledger, profile):
+    """Boot: the game the store read back in play (B17), or a new one in profile when the
+    store is new or its game is another edition's (B15); the store's status, 'ok', 'new' or
+    'damaged'. OSError when a new store's first checkpoint cannot be written."""
+    store = ledger.store
+    status, ledger.seq, game = store.load()
+    if status == "new":
+        start(ledger, profile)
+        store.new_game(ledger, None, KEEP_GAMES)
+        ledger.ready = True
+    elif game is not None:
+        name, ledger.bal, ledger.start, ledger.volume, night = game
+        ledger.profile = profiles.get(name)  # the store read only an edition this one has
+        if night is not None:
+            ledger.pot_on, ledger.count, ledger.clock = night
+        ledger.ready = True
+        if profile and profiles.get(profile) is not ledger.profile:
+            reset(ledger, profile)
+    return status
 
 
 def reset(ledger, profile=None):

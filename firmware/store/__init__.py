@@ -6,7 +6,6 @@ import json
 import os
 import time
 
-from brain import games, profiles
 from brain.ledger import CARDS, POT, apply
 import jsonw
 from store.slot import (CORRUPT, GAME, LINE_MAX, MARK_NAME, MARK_TEXT, NAME_FILES, SLOT_NAMES,
@@ -77,9 +76,11 @@ class FileStore:
         self.names_bad = False  # a names file found damaged, until the banker has seen it
         self.unreported = False  # damage found since boot that the unit has not reported
 
-    def load(self, ledger, profile=None):
-        """Boot: the newest good game into the ledger (a new one in profile for a new store;
-        B15: in profile when it is another); 'ok', 'new' or 'damaged'."""
+    def load(self):
+        """Boot: (status, seq, game). status: 'new' (nothing was ever stored here), 'ok' or
+        'damaged' (B17); seq: the seq the game goes on from; game: the newest good game,
+        (profile name, balances, start, volume, game night's or None), which
+        brain/games.py's load puts in play, or None: none, or nothing of it to trust."""
         self._fresh()
         s, damage = self._find()
         self.scrub = bool(damage)
@@ -92,13 +93,9 @@ class FileStore:
                 damage = ["game night's lines unreadable"]
         if s is None:
             if not (self.marked or damage):
-                games.start(ledger, profile)
-                self._checkpoint(ledger, ledger.bal, [])
-                ledger.ready = True
-                return "new"
+                return "new", 0, None
             self.detail = "; ".join(damage) or "store files missing"
-            ledger.seq = self._adopt(0)
-            return "damaged"  # B17: it was there; never invent balances
+            return "damaged", self._adopt(0), None  # B17: it was there; never invent balances
         h = s.head
         self.journal = s.journal
         self.size = s.size
@@ -122,18 +119,12 @@ class FileStore:
         self.appendable = s.clean and not damage and not s.superseded
         self.detail = "; ".join(damage) or None
         if "start" not in h:
-            return "damaged"  # a kept game's header: Slot.read checked the rest of it
-        ledger.profile = profiles.get(h["profile"])
-        ledger.bal, ledger.seq, ledger.start = list(s.bal), seq, h["start"] + seq - s.seq
-        ledger.volume = h.get("volume", 2) if s.volume is None else s.volume
-        if got is not None:
-            ledger.pot_on, ledger.count, ledger.clock = got
+            return "damaged", 0, None  # a kept game's header: Slot.read checked the rest of it
         self.base = s.base
         self.log = s.log
-        ledger.ready = True
-        if profile and profiles.get(profile) is not ledger.profile:
-            games.reset(ledger, profile)
-        return "damaged" if damage else "ok"
+        volume = h.get("volume", 2) if s.volume is None else s.volume
+        game = (h["profile"], list(s.bal), h["start"] + seq - s.seq, volume, got)
+        return "damaged" if damage else "ok", seq, game
 
     def _adopt(self, seq):
         """Kept games' files no header read names that read whole and are not the game in play
