@@ -93,7 +93,6 @@ def test_the_store_reads_its_files_through_one_reader():
 
 def store_fields_used(path):
     """The names of `store.<name>` / `<...>.store.<name>` a module uses, other than a call's."""
-
     with open(path, encoding="utf-8") as f:
         tree = ast.parse(f.read())
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
