@@ -6,6 +6,7 @@ the unit sends no event for: read from STATE every POLL seconds, and said when t
 
 import datetime
 import json
+import signal
 import sys
 import time
 
@@ -50,6 +51,9 @@ def cmd_monitor(bank, args):
     bank.events_on()
     sys.stderr.write("monitoring %s, Ctrl-C to stop\n" % bank.name)
     sys.stderr.flush()
+    # A service manager's stop (or `timeout`'s) is Ctrl-C's: the unit's events turned off, the
+    # count said, status 0.
+    term = signal.signal(signal.SIGTERM, signal.default_int_handler)
     count = 0
     stop_at = None if args.seconds is None else time.monotonic() + args.seconds
     try:
@@ -84,5 +88,7 @@ def cmd_monitor(bank, args):
         bank.events_off()
     except (BankError, KeyboardInterrupt):
         pass  # the unit may be gone; we are leaving anyway
+    finally:
+        signal.signal(signal.SIGTERM, term)
     sys.stderr.write("stopped after %d event%s\n" % (count, "" if count == 1 else "s"))
     return EXIT_OK

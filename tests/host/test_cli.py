@@ -437,14 +437,15 @@ def test_monitor_json_and_seconds(capsys, fake):
     assert [e["data"]["n"] for e in events] == [0, 1] and events[0]["type"] == "tone"
 
 
-def test_monitor_ctrl_c_exits_cleanly(fake):
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_monitor_stopped_by_ctrl_c_or_a_service_managers_sigterm_exits_cleanly(fake, sig):
     f = fake(fakes.eventful(1))
     proc = subprocess.Popen(
         [sys.executable, "-m", "host_tools", "--port", f.url, "monitor"],
         cwd=targets.REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     first = proc.stdout.readline()  # the one event: monitor is running
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(sig)
     out, err = proc.communicate(timeout=10)
     assert "tone" in first
     assert proc.returncode == 0
