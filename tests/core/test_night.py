@@ -626,7 +626,6 @@ def test_b22_b10_a_collection_reversed_sounds_money_going_out():
     assert r.take_tones() == ["click", "money-out"]
 
 
-
 def test_b17_a_game_night_setting_the_flash_refuses_is_refused_and_stays_as_it_was():
     # The count (B19), the clock (B20) and the pot (B22) are kept with the game: a write that
     # fails leaves each as it was, on the unit and after a restart, and says store-failed.
