@@ -53,7 +53,6 @@ class FileStore:
         self.wall = wall
         self.paths = (self.dir + SLOT_NAMES[0], self.dir + SLOT_NAMES[1])
         self.writes = 0  # durable writes: a body redraws its log when this changes
-        self.bytes_written = 0
         self.gen = 0  # the highest generation seen
         self.cur = None  # the slot in use
         self.size = 0  # its length: an append finds it so, or the game goes whole elsewhere
@@ -208,7 +207,6 @@ class FileStore:
                 n = 0  # the slot was cut, removed or added to under the unit: the game no more
             if n:
                 self.size += n
-                self.bytes_written += n
                 self.appendable = True
                 self.journal += 1
                 self.writes += 1
@@ -252,7 +250,6 @@ class FileStore:
             head += (("night", night_head(ledger)),)
         new = 0 if self.cur is None else 1 - self.cur
         size = write(self.fs, self.paths[new], "wb", chunks(head, log))
-        self.bytes_written += size
         # Durable: the new slot wins at boot from here on. Tell the old one, so a boot that
         # finds the new slot gone knows it is damage rather than a cut checkpoint.
         self.games, self.numbers, self.number, self.count = games, numbers, number, count
@@ -261,8 +258,7 @@ class FileStore:
         untold = self.cur is not None and not self.scrub
         if untold and self.appendable:
             try:
-                self.bytes_written += write(self.fs, self.paths[self.cur], "ab",
-                                            (line("s %d" % gen),))
+                write(self.fs, self.paths[self.cur], "ab", (line("s %d" % gen),))
                 untold = False
             except OSError:
                 pass
