@@ -220,7 +220,7 @@ def main():
         for key, fig in (
                 ("log20", "LOG 20 from the store's RAM, 300 transactions"),
                 ("deal", "DEAL press (B13), deal.py"),
-                ("newgame", "new game (C held, B11), games.py + the game written"),
+                ("newgame", "new game (C held, B11), the game written"),
                 ("wake", "key press that wakes the unit (B16)")):
             rows.append(("%s, first, .mpy, unix port" % fig,
                          "%d us, %d B kept" % (rare[key + "_first_us"], rare[key + "_heap"]),

@@ -14,8 +14,7 @@ uses):
   store holds in RAM.
 - `deal`: a DEAL press that starts the deal timer (B13): the first makes the timer (the random
   source, board/rng.py, is handed to the unit at boot), a number drawn from os.urandom.
-- `newgame`: C held 3 s (B11), the moment it fires: brain/games.py, the new game written to
-  flash.
+- `newgame`: C held 3 s (B11), the moment it fires: the new game written to flash.
 - `wake`: the key press that wakes a unit switched off (B16); no module of its own
   (`wake_heap` is what the press leaves).
 """

@@ -23,11 +23,10 @@ CYCLES = 100000  # erase cycles of the Pico's NOR flash
 
 
 def _game(store, n):
-    from brain import games
     from brain.ledger import Ledger
 
     led = Ledger(store, None)
-    games.load(led, None)
+    led.load(None)
     move = led.move
     go = led.profile.go
     x = 12345

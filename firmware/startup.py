@@ -10,7 +10,7 @@ import sys
 import time
 
 from board.rng import Entropy
-from brain import games, profiles
+from brain import profiles
 from brain.clock import RealClock
 from store import FileStore
 from brain.unit import Unit
@@ -75,10 +75,10 @@ def make_unit(store, rng, clock, profile=None, maintenance=False):
 
 
 def boot_unit(unit, now):
-    """The unit switched on with its game: read back from its store (games.load), a new one
+    """The unit switched on with its game: read back from its store (Ledger.load), a new one
     started in the profile the unit was given when the store is new; the store's status, 'ok',
     'new' or 'damaged' (B17). Every body boots its unit here."""
-    return unit.boot(now, games.load(unit.ledger, unit.profile_wanted))
+    return unit.boot(now, unit.ledger.load(unit.profile_wanted))
 
 
 # What boot ran, forgotten once the unit is up: only boot runs the builders, the pin map they

@@ -132,7 +132,7 @@ def fields_written(path):
 
 def test_the_store_writes_no_field_but_its_own():
     # An object owns its state, the other way round too: the store reads the ledger to write
-    # the game and tells boot what it read back (brain/games.py's load puts it in play); it
+    # the game and tells boot what it read back (Ledger.load puts it in play); it
     # writes no field of the ledger's, only its own and the Slot its reader fills (s).
     written = set()
     for m, path in modules().items():

@@ -1,6 +1,6 @@
 """The unit: a state machine driven by keys, cards and time (docs/design.md, "The brain's API")."""
 
-from brain import deal, games, money, night
+from brain import deal, money, night
 from brain.clock import sooner, ticks_add, ticks_diff
 from brain.ledger import AMOUNT, CARDS, FROM, KIND, SEQ, TO, Ledger
 
@@ -280,7 +280,7 @@ class Unit:
         entry = self.entry
         if (key == "." and not entry
                 and self.slots["L"] is None and self.slots["R"] is None):
-            games.cycle_volume(self, now)  # B12
+            self._cycle_volume(now)  # B12
         elif key == "M" and not entry:
             self._go(now, via)
         elif money.accepts(self._ndig, self._dot, self._suffix, key):
@@ -501,7 +501,7 @@ class Unit:
 
     def _new_game(self, profile):
         """B11: every account back to the start, in profile's money when given (B15)."""
-        err = games.reset(self.ledger, profile)
+        err = self.ledger.reset(profile)
         if err:
             self._refuse(err)
             return err
@@ -513,6 +513,16 @@ class Unit:
         self._emit("game", self.ledger.profile.name)
         self._tone("new-game")
         return None
+
+    def _cycle_volume(self, now):
+        """B12: `.` with no card and no entry: 2 -> 1 -> 0 -> 2."""
+        vol = (self.ledger.volume - 1) % 3
+        err = self.ledger.set("v", vol)
+        if err:
+            self._refuse(err)
+            return
+        self._show(("012"[vol], False, False), now, self.message_ms)
+        self._tone("click")
 
     def set_volume(self, volume):
         """B12 from a host: None or the error."""
@@ -539,6 +549,16 @@ class Unit:
         self._tone("click")
         return None
 
+    def _toggle_maintenance(self, now):
+        """DEAL held for hold_ms: the banker, at the unit, lets host tools change money."""
+        if self.deal_timer is not None:
+            self.deal_timer.stop()  # the deal the press started is not meant
+        self.maintenance = not self.maintenance
+        self._show(("SErv", False, False) if self.maintenance else ("PLAY", False, False), now,
+                   self.message_ms)
+        self.rev += 1
+        self._tone("click")
+
     def _number_card(self, now):
         """Maintenance: a card number typed, then DEAL, numbers the tag on the L reader."""
         entry = self.entry
@@ -552,13 +572,13 @@ class Unit:
     def set_balance(self, card, amount, via="key"):
         """Maintenance: a balance put straight, logged as the move it took; the record, None
         when it was that already, or the error."""
-        rec = games.set_balance(self.ledger, card, amount, via)
+        rec = self.ledger.set_balance(card, amount, via)
         return rec if rec is None else self._changed(rec)
 
     def restore_game(self, gid, via="key"):
         """Maintenance: the kept game gid (None: the newest) brought back (B11); its record or
         the error."""
-        rec = self._changed(games.restore_game(self.ledger, gid, via))
+        rec = self._changed(self.ledger.restore(gid, via))
         if not isinstance(rec, str):
             self.game_clock = self.held = self.night = self.view = None  # B19, B20
         return rec
@@ -615,7 +635,7 @@ class Unit:
         if self._deal_down is not None:
             if ticks_diff(now, ticks_add(self._deal_down, self.hold_ms)) >= 0:
                 self._deal_down = None
-                games.toggle_maintenance(self, now)
+                self._toggle_maintenance(now)
         timer = self.deal_timer
         if timer is not None and timer.phase != "idle":
             tone = timer.step(now)

@@ -79,7 +79,7 @@ class FileStore:
         """Boot: (status, seq, game). status: 'new' (nothing was ever stored here), 'ok' or
         'damaged' (B17); seq: the seq the game goes on from; game: the newest good game,
         (profile name, balances, start, volume, game night's or None), which
-        brain/games.py's load puts in play, or None: none, or nothing of it to trust."""
+        Ledger.load puts in play, or None: none, or nothing of it to trust."""
         self._fresh()
         s, damage = self._find()
         self.scrub = bool(damage)

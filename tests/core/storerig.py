@@ -8,7 +8,6 @@ part of it landed). `session` is a scripted game of mixed transactions (with nig
 night's writes among them: B19-B22); `state` is what a reboot must find.
 """
 
-from brain import games
 from brain import ledger as L
 from brain.ledger import Ledger
 
@@ -229,9 +228,9 @@ def session(ledger, n, seed=7, before=None, after=None, night=False):
         elif c < 96:
             r = ledger.set("v", (ledger.volume + 2) % 3)
         elif c < 99:
-            r = games.reset(ledger)
+            r = ledger.reset()
         else:
-            r = games.restore_game(ledger, None)
+            r = ledger.restore(None)
             r = r if isinstance(r, str) else None  # a restore is not counted as a move
         if isinstance(r, tuple):
             last = r

@@ -5,7 +5,6 @@ finds the last state, or an earlier state it has a whole copy of, or reports the
 
 import json
 
-from brain import games
 from desktop import seeded
 from protocol import Protocol
 from storerig import FaultFS, Rand, SmallLedger, copy_files, session, state
@@ -24,7 +23,7 @@ def _played(ops=70, seed=5, night=False):
     bankruptcy), so their journal lines and header entry are in the files too."""
     fs = FaultFS()
     led = SmallLedger(FileStore("/bank", fs=fs, journal_max=J))
-    games.load(led, None)
+    led.load(None)
     history = [state(led)]
 
     def after(i):
@@ -37,7 +36,7 @@ def _played(ops=70, seed=5, night=False):
 def _boot(files):
     fs = FaultFS(copy_files(files))
     led = SmallLedger(FileStore("/bank", fs=fs, journal_max=J))
-    status = games.load(led, None)
+    status = led.load(None)
     return led, status
 
 
@@ -253,7 +252,7 @@ def _two_moves():
     balances before the last move, after it, the balances after every move)."""
     fs = FaultFS()
     led = SmallLedger(FileStore("/bank", fs=fs, journal_max=J))
-    games.load(led, None)
+    led.load(None)
     history = [list(led.bal)]
     for i in range(J + 3):
         led.move("receive", 0, 1 + i % 6, 1000000, 0)
@@ -429,7 +428,7 @@ def test_a_read_that_fails_at_boot_is_damage_reported_not_a_unit_that_cannot_sta
     for bad in ("/bank/bank.a", "/bank/bank.b"):
         led = SmallLedger(FileStore("/bank", fs=_Unreadable(copy_files(files), bad),
                                     journal_max=J))
-        status = games.load(led, None)
+        status = led.load(None)
         assert status == "damaged" and led.store.detail, bad  # Err5 or Err6, said
         assert not led.ready or led.bal in history, bad  # a state it went through
 

@@ -4,7 +4,6 @@ B19-B22: a bankruptcy, the pot's moves and setting, the count, the game clock); 
 next boot finds the state just before or just after the operation in flight, never a mixture,
 never a reset. FaultFS (storerig.py) lands every write at once, so a cut leaves torn files."""
 
-from brain import games
 from storerig import FaultFS, SmallLedger, copy_files, key, recorded, session, state
 from store import FileStore
 
@@ -12,14 +11,14 @@ from store import FileStore
 def _boot(files, journal_max):
     fs = FaultFS(copy_files(files))
     led = SmallLedger(FileStore("/bank", fs=fs, journal_max=journal_max))
-    status = games.load(led, None)
+    status = led.load(None)
     return led, status, fs
 
 
 def _states(ops, journal_max, seed, night):
     """A first run: the state before and after each op (-1: the first boot's checkpoint)."""
     led = SmallLedger(FileStore("/bank", fs=FaultFS(), journal_max=journal_max))
-    assert games.load(led, None) == "new"
+    assert led.load(None) == "new"
     return recorded(led, ops, seed, night)
 
 
@@ -59,7 +58,7 @@ def _cut_everywhere(ops, journal_max, seed, night=False):
     led = SmallLedger(FileStore("/bank", fs=fs, journal_max=journal_max))
     fs.collect = check
     fs.tag = -1
-    games.load(led, None)
+    led.load(None)
 
     def before(i):
         fs.tag = i
@@ -82,7 +81,7 @@ def test_cut_at_every_step_of_a_game_night_session_b19_b20_b21_b22():
     # transfer), the pot's setting, the count and the clock (a line each), across checkpoints
     # that carry them in their header.
     led = SmallLedger(FileStore("/bank", fs=FaultFS(), journal_max=8))
-    games.load(led, None)
+    led.load(None)
     kinds = {}
 
     def after(i):
@@ -112,7 +111,7 @@ def test_a_failed_write_changes_nothing_in_ram_and_the_next_write_sets_flash_str
     for at in range(1, 40):
         fs = FaultFS()
         led = SmallLedger(FileStore("/bank", fs=fs, journal_max=4))
-        games.load(led, None)
+        led.load(None)
         session(led, 12, 3)
         want = state(led)
         fs.fail_at = fs.steps + at

@@ -9,7 +9,6 @@ MicroPython (pytest runs this file through the unix port: tests/test_store_lfs_m
 CPython it defines no tests.
 """
 
-from brain import games
 from lfsdev import LFS2, RamDev, mkfs, mount
 from storerig import SmallLedger, recorded, session, state
 from store import FileStore
@@ -34,7 +33,7 @@ def _new_dev():
 def _states(ops, seed, cls, journal_max, night):
     dev, fsobj = _new_dev()
     led = _ledger(fsobj, cls, journal_max)
-    assert games.load(led, None) == "new"
+    assert led.load(None) == "new"
     return recorded(led, ops, seed, night)[0], dev
 
 
@@ -48,7 +47,7 @@ def _cut_everywhere(ops, seed, cls=SmallLedger, journal_max=J, every=1, night=Fa
         n[0] += 1
         fsobj = mount(image)  # raises if LittleFS would not mount: the rp2 port reformats then
         led = _ledger(fsobj, cls, journal_max)
-        status = games.load(led, None)
+        status = led.load(None)
         got = state(led)
         ok = states[tag[0]]
         if tag[0] == -1 and status == "new":
@@ -78,7 +77,7 @@ def _cut_everywhere(ops, seed, cls=SmallLedger, journal_max=J, every=1, night=Fa
     led = _ledger(fsobj, cls, journal_max)
     dev.on_write = on_write
     dev.on_erase = on_erase
-    games.load(led, None)
+    led.load(None)
 
     def before(i):
         tag[0] = i

@@ -4,7 +4,6 @@ journal ends with a cut append, a slot too big for RAM is unreadable (not a cras
 line whose newline was flipped counts and is carried on whole by the next checkpoint, and a
 last line whose newline is missing was never committed."""
 
-from brain import games
 from brain.ledger import Ledger
 from store import FileStore, line
 from storerig import FaultFS, copy_files
@@ -14,7 +13,7 @@ def _played(txns, journal_max=4):
     """A game of txns receipts on card 1 (one checkpoint every journal_max + 1)."""
     fs = FaultFS()
     led = Ledger(FileStore("/bank", fs=fs, journal_max=journal_max), None)
-    assert games.load(led, None) == "new"
+    assert led.load(None) == "new"
     for i in range(txns):
         led.move("receive", 0, 1, 10000 * (i + 1), 0)
     return fs, led
@@ -22,7 +21,7 @@ def _played(txns, journal_max=4):
 
 def _boot(fs):
     led = Ledger(FileStore("/bank", fs=fs, journal_max=4), None)
-    return led, games.load(led, None)
+    return led, led.load(None)
 
 
 def _in_use(fs, led):
