@@ -141,6 +141,19 @@ def test_the_store_writes_no_field_but_its_own():
     assert written <= {"s.state", "s.size"}, written
 
 
+def ledger_fields_written(path):
+    return {w for w in fields_written(path)
+            if w.startswith(("ledger.", "led.")) or ".ledger." in w}
+
+
+def test_only_the_ledger_writes_its_fields():
+    # The ledger owns the game's money and settings: the unit, the protocol and boot ask it
+    # (move, set, load, reset, restore, set_balance) and are told; none writes its fields.
+    written = {m: ledger_fields_written(path) for m, path in modules().items()
+               if m != "brain.ledger"}
+    assert {m: w for m, w in written.items() if w} == {}
+
+
 def test_a_field_of_the_store_used_from_outside_is_caught():
     import tempfile
 
@@ -151,7 +164,6 @@ def test_a_field_of_the_store_used_from_outside_is_caught():
         assert store_fields_used(f.name) == {"games", "number"}
     finally:
         os.remove(f.name)
-
 
 
 def design_text():
