@@ -48,10 +48,9 @@ def build(board=None, directory=None):
     # Pico's starts at 2021 at every power-up, and such a date is not kept).
     store = FileStore(directory, wall=time.time)
     clock = RealClock(time.ticks_ms, time.sleep_ms)
-    unit = make_unit(store, Entropy(), clock)
-    if getattr(board, "writes_cards", False):
-        unit.card_writer = board.write_card  # RFID slots: cards are numbered in maintenance
-    return board, unit, clock
+    # RFID slots: the banker numbers cards in maintenance (Unit.write_card)
+    writer = board.write_card if getattr(board, "writes_cards", False) else None
+    return board, make_unit(store, Entropy(), clock, card_writer=writer), clock
 
 
 def check_profile(name):
@@ -60,17 +59,15 @@ def check_profile(name):
         raise ValueError("unknown profile %s (%s)" % (name, ", ".join(profiles.NAMES)))
 
 
-def make_unit(store, rng, clock, profile=None, maintenance=False):
+def make_unit(store, rng, clock, profile=None, maintenance=False, card_writer=None):
     """The unit on its store and random source, booted at clock's now (boot_unit), in
     maintenance mode when granted: put together here for every body, the Pico's (build), the
     simulator's (simulator/host.py) and the page's (web/body.py). profile: a new game in it
     when the store's game is another (B15); ValueError when there is no such profile. OSError
-    when a new store's first checkpoint cannot be written."""
+    when a new store's first checkpoint cannot be written. card_writer: RFID slots' (Unit's)."""
     check_profile(profile)
-    unit = Unit(store, rng, profile)
+    unit = Unit(store, rng, profile, maintenance, card_writer)
     boot_unit(unit, clock.now())
-    if maintenance:
-        unit.maintenance = True
     return unit
 
 

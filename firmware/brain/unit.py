@@ -23,7 +23,7 @@ class Unit:
     hold_ms = 3000  # B11: C held for a new game; DEAL held for maintenance
     off_ms = 60000  # B16; the deal timer's (B13) are deal.py's
 
-    def __init__(self, store, rng, profile):
+    def __init__(self, store, rng, profile, maintenance=False, card_writer=None):
         self.ledger = Ledger(store, profile)
         self.profile_wanted = profile
         self.rng = rng  # randint(lo, hi), for the deal timer (B13)
@@ -40,7 +40,7 @@ class Unit:
         self.tally = 0
         self.error = None
         self.deal_timer = None  # deal.Timer, from the first DEAL
-        self.maintenance = False
+        self.maintenance = maintenance  # granted at start: the simulator's --maintenance
         self.store_status = "new"
         self._unseen = False  # damage reported that the banker has not seen yet (B17)
         self.rev = 0
@@ -61,7 +61,7 @@ class Unit:
         self.view = None  # what game night shows
         self.game_clock = None  # B20: a gameclock.Clock while a length is set
         self.held = None  # B19-B21: (key, ticks, via) while game night's key is held
-        self.card_writer = None  # RFID slots: writer(slot, n) -> None or the error
+        self.card_writer = card_writer  # RFID slots: writer(slot, n) -> None or the error
 
     # -- outputs -------------------------------------------------------------------------------
 
