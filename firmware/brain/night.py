@@ -1,11 +1,9 @@
 """Game night (B19-B22): the unit's keys for the count, the clock, the pot and a bankruptcy.
 
-The unit imports it at the first sequence B1-B18 refuse (`refused`: each of game night's was
-one) and holds it as `unit.night` while any of it has the keys or the display. `unit.view` is
-None, "clock", "pot" or a place of the ranking (0 the first).
+It takes the sequences B1-B18 refuse (`refused`: each of game night's was one); while any of it
+has the keys or the display (`unit.night_on`), the unit hands it its keys, cards and time first.
+`unit.view` is None, "clock", "pot" or a place of the ranking (0 the first).
 """
-
-import sys
 
 from brain import count as counting
 from brain import gameclock, money, pot
@@ -18,11 +16,11 @@ SHOW_NONE = ("----", False, False)  # in the count, a card that takes no part
 
 
 def settle(unit):
-    """unit.night: this module while anything of game night is on."""
+    """unit.night_on: whether anything of game night is on."""
     led = unit.ledger
     on = (unit.view is not None or unit.game_clock is not None or unit.held is not None
           or (led.count is not None and led.count[0]))
-    unit.night = sys.modules[__name__] if on else None
+    unit.night_on = bool(on)
 
 
 def boot(unit, now):

@@ -57,7 +57,7 @@ class Unit:
         self._deal_down = None  # ticks DEAL went down, while it is held
         self._ignore_up = None  # the key that woke the unit is not input (B16)
         self._held = []  # the keys down now: activity until released (B16)
-        self.night = None  # brain/night.py while game night has the keys or the display
+        self.night_on = False  # game night (brain/night.py) has the keys or the display
         self.view = None  # what game night shows
         self.game_clock = None  # B20: a gameclock.Clock while a length is set
         self.held = None  # B19-B21: (key, ticks, via) while game night's key is held
@@ -108,7 +108,7 @@ class Unit:
         elif not self.ledger.ready:
             shown = SHOW_NO_GAME
         else:
-            shown = None if self.night is None else self.night.display(self)
+            shown = night.display(self) if self.night_on else None
         if shown is None:
             card = self.shown_card()
             shown = money.fmt(self.ledger.bal[card] if card else self.tally, self.ledger.profile)
@@ -192,8 +192,8 @@ class Unit:
         self._focus = None
         self._focus_next = None
         self.view = None
-        if self.night is not None:
-            self.night.settle(self)
+        if self.night_on:
+            night.settle(self)
 
     # -- input ---------------------------------------------------------------------------------
 
@@ -236,7 +236,7 @@ class Unit:
             self._no_error()  # ... but a key: the refusal before the switch-off is over
             return None
         self._input(now, False, via)
-        if self.night is not None and self.night.key(self, key, now, via):
+        if self.night_on and night.key(self, key, now, via):
             return None
         if key == "C":
             self._c_down = now  # acts on release, or after hold_ms (B10, B11)
@@ -273,7 +273,7 @@ class Unit:
         elif key == "DEAL":
             self._deal_down = None
         elif self.held is not None and key == self.held[0]:
-            self.night.held_up(self)  # B19-B21: released before its 3 s
+            night.held_up(self)  # B19-B21: released before its 3 s
         return None
 
     def _type(self, key, now, via):
@@ -385,7 +385,7 @@ class Unit:
 
     def _clear(self, now, via):
         """A plain C (B10; B14 without a card)."""
-        if self.night is not None and self.night.clear(self):
+        if self.night_on and night.clear(self):
             return
         if self.entry:
             self._clear_entry()
@@ -446,8 +446,8 @@ class Unit:
             self._go_used = False
         self._show((DIGITS[card], False, False), now, self.card_ms)
         self._tone("card")
-        if self.night is not None:
-            self.night.card(self, card)  # B19: a card in the count takes part
+        if self.night_on:
+            night.card(self, card)  # B19: a card in the count takes part
         return None
 
     def card_unknown(self, slot, now):
@@ -479,8 +479,8 @@ class Unit:
             return None
         self._input(now, True)
         self._clear_entry()  # B3: removing a card discards an entry in progress
-        if self.night is not None:
-            self.night.card(self, None)
+        if self.night_on:
+            night.card(self, None)
         return None
 
     # -- the rare changes ----------------------------------------------------------------------
@@ -508,7 +508,8 @@ class Unit:
         self._end_session()
         self._go_used = False
         self._no_error()
-        self.game_clock = self.held = self.night = None  # B19, B20: gone with the game
+        self.game_clock = self.held = None  # B19, B20: gone with the game
+        self.night_on = False
         self.rev += 1
         self._emit("game", self.ledger.profile.name)
         self._tone("new-game")
@@ -580,7 +581,8 @@ class Unit:
         the error."""
         rec = self._changed(self.ledger.restore(gid, via))
         if not isinstance(rec, str):
-            self.game_clock = self.held = self.night = self.view = None  # B19, B20
+            self.game_clock = self.held = self.view = None  # B19, B20
+            self.night_on = False
         return rec
 
     def _changed(self, rec):
@@ -594,7 +596,7 @@ class Unit:
 
     def deadline(self):
         """Ticks of the next timed change, or None."""
-        due = None if self.night is None else self.night.due(self)  # B20 runs switched off
+        due = night.due(self) if self.night_on else None  # B20 runs switched off
         if not self.power:
             return due
         timer = self.deal_timer
@@ -615,8 +617,8 @@ class Unit:
 
     def tick(self, now):
         before = self.rev
-        if self.night is not None:
-            self.night.tick(self, now)  # B20: the clock runs switched off too
+        if self.night_on:
+            night.tick(self, now)  # B20: the clock runs switched off too
         if not self.power:
             return self.rev != before
         if self._notice is not None and self._notice_until is not None:

@@ -264,7 +264,7 @@ class Protocol:
         night")."""
         u = self.unit
         led = u.ledger
-        if u.night is None and not led.pot_on and not led.bal[POT] and led.count is None:
+        if not u.night_on and not led.pot_on and not led.bal[POT] and led.count is None:
             return None, None, None
         return night.state(u)
 

@@ -580,7 +580,7 @@ def test_stray_taps_of_plus_and_k_start_no_mode_and_the_keys_after_them_mean_wha
     assert r.unit.error == "bad-entry" and r.text() == "0"
     r.press("50K+")  # B14: the tally
     assert r.unit.tally == 50000 and r.unit.game_clock is None
-    assert r.unit.ledger.count is None and r.unit.night is None
+    assert r.unit.ledger.count is None and not r.unit.night_on
 
 
 # -- on the flash store (B17) -------------------------------------------------------------------
