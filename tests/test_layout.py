@@ -146,11 +146,35 @@ def ledger_fields_written(path):
             if w.startswith(("ledger.", "led.")) or ".ledger." in w}
 
 
+def unit_fields_written(path):
+    return {w for w in fields_written(path) if w.startswith(("unit.", "u.")) or ".unit." in w}
+
+
+def every_body():
+    """{path: path} of the firmware's modules and the bodies' (simulator/, web/, host_tools/)."""
+    got = dict(modules())
+    for top in ("simulator", "web", "host_tools"):
+        for d, _, files in os.walk(os.path.join(ROOT, top)):
+            got.update({os.path.join(d, f): os.path.join(d, f) for f in files
+                        if f.endswith(".py")})
+    return got
+
+
 def test_only_the_ledger_writes_its_fields():
-    # The ledger owns the game's money and settings: the unit, the protocol and boot ask it
-    # (move, set, load, reset, restore, set_balance) and are told; none writes its fields.
-    written = {m: ledger_fields_written(path) for m, path in modules().items()
+    # The ledger owns the game's money and settings: the unit, the protocol, boot and the
+    # bodies ask it (move, set, load, reset, restore, set_balance) and are told.
+    written = {m: ledger_fields_written(path) for m, path in every_body().items()
                if m != "brain.ledger"}
+    assert {m: w for m, w in written.items() if w} == {}
+
+
+def test_only_the_unit_and_its_game_night_half_write_the_units_fields():
+    # brain/night.py, gameclock.py and pot.py are the unit's game-night half, functions of
+    # the unit kept apart so that unit.py reads as B1-B18; the protocol, boot and the bodies
+    # ask the unit (key_down, card_in, new_game, ...) and are told.
+    half = ("brain.unit", "brain.night", "brain.gameclock", "brain.pot")
+    written = {m: unit_fields_written(path) for m, path in every_body().items()
+               if m not in half}
     assert {m: w for m, w in written.items() if w} == {}
 
 
