@@ -284,7 +284,7 @@ class App:
                 if line is not None:
                     protocol = self.protocol
                     assert protocol is not None
-                    self.board.keypad.watch()  # a reply may take a while (LOG: 200 ms)
+                    self.board.keypad.watch()  # a reply (LOG) may take longer than a tap
                     self.write(protocol.handle(line))
                     self._seen = -1  # an answer allocates: a collection in the next pause
                     self._lines += 1

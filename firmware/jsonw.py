@@ -60,7 +60,8 @@ def _write(v, out, utf8=False):
         out.append("}")
     elif isinstance(v, list):
         # Each item joined on its own: a long list is as many pieces as items, not as words,
-        # and the whole is joined once, by dumps (LOG 200 is 24 KB: one copy, not three).
+        # and the whole is joined once, by dumps (LOG 200 and BACKUP, the longest replies:
+        # one copy, not three).
         out.append("[")
         for i, x in enumerate(v):
             piece = [", "] if i else []
