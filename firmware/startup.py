@@ -64,7 +64,8 @@ def make_unit(store, rng, clock, profile=None, maintenance=False, card_writer=No
     maintenance mode when granted: put together here for every body, the Pico's (build), the
     simulator's (simulator/host.py) and the page's (web/body.py). profile: a new game in it
     when the store's game is another (B15); ValueError when there is no such profile. OSError
-    when a new store's first checkpoint cannot be written. card_writer: RFID slots' (Unit's)."""
+    when a new store's first checkpoint cannot be written. card_writer: the RFID build's tag
+    writer, writer(slot, n), which Unit.write_card uses."""
     check_profile(profile)
     unit = Unit(store, rng, profile, maintenance, card_writer)
     boot_unit(unit, clock.now())

@@ -12,7 +12,8 @@
 - The brain knows no pins, no board, no serial and no files: brain/ imports only brain/. What
   it needs from outside (the store, the random source) is handed in by startup.py.
 - One object owns its state: no code outside the store reads or writes the store's fields, and
-  the store writes none of the ledger's.
+  the store writes none of the ledger's; only the ledger writes its fields, and only the unit
+  and its game-night half write the unit's.
 """
 
 import ast

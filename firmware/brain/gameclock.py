@@ -116,7 +116,7 @@ def keep(unit, clock):
     if err:
         unit._refuse(err)
         return False
-    unit.game_clock = clock if unit.ledger.clock is not None else None
+    unit.game_clock = clock
     unit.rev += 1
     unit._emit("clock", None)
     return True

@@ -6,7 +6,7 @@ import json
 import os
 import time
 
-from brain.ledger import CARDS, POT, apply
+from brain.ledger import CARDS, POT, SETTINGS, apply
 import jsonw
 from store.slot import (CORRUPT, GAME, LINE_MAX, MARK_NAME, MARK_TEXT, NAME_FILES, SLOT_NAMES,
                         UNREADABLE, VALID, VERSION, Moved, chunks, crc32, kept_game, line,
@@ -190,12 +190,10 @@ class FileStore:
         self._note(ledger, rec_payload("r", rec), rec)
 
     def save(self, ledger, tag):
-        """A setting: "v" the volume (B12); game night's "p" the pot on, "n" the count, "t" the
-        clock."""
-        if tag in ("v", "p"):
-            words = "%d" % (ledger.volume if tag == "v" else int(ledger.pot_on))
-        else:
-            words = night_words(ledger.count if tag == "n" else ledger.clock)
+        """The ledger's setting tag (brain/ledger.py's SETTINGS: "v" the volume, B12; game
+        night's "p" the pot on, "n" the count, "t" the clock)."""
+        value = getattr(ledger, SETTINGS[tag])
+        words = "%d" % int(value) if tag in ("v", "p") else night_words(value)
         self._note(ledger, tag + " " + words)
 
     def _note(self, ledger, payload, rec=None):
