@@ -306,22 +306,41 @@ class Page:
 page = None
 
 
-def start(state_dir, seed, virtual, profile, maintenance, lang="en", pot=""):
+def start(state_dir, seed, virtual, profile, maintenance, lang="en", pot="", ask=False):
     """The page's unit; pot: "on" or "off" turns the Free Parking pot so (B22: ?pot=, where
-    the profile is chosen), "" leaves it as the game kept it."""
+    the profile is chosen), "" leaves it as the game kept it. ask: the options came in a link,
+    which any web page can make, so with a game kept in this browser the unit starts as it was
+    kept and the info's "asks" lists what they would change ([option, value]), for the banker
+    to take (start again without ask) or leave; with none kept they are the new game's."""
     global page
     if profile and profiles.get(profile) is None:
         # Said in words on the page, as a bad ?game= is: no traceback, nothing started.
         words.set_lang(words.lang_of(lang))
         return json.dumps({"refused": words.say("page.bad-profile", profile=profile[:40],
                                                 names=", ".join(profiles.NAMES))})
-    page = Page(state_dir, seed, virtual, profile or None, maintenance)
-    if pot in ("on", "off"):
+    page = Page(state_dir, seed, virtual, None if ask else profile or None,
+                maintenance and not ask)
+    led = page.unit.ledger
+    asks = []
+    if ask and page.unit.store_status == "new":
+        ask = False  # nothing kept: the options are the new game's
+        if profile or maintenance:
+            page = Page(state_dir, seed, virtual, profile or None, maintenance)
+            led = page.unit.ledger
+    if ask:
+        if profile and profile != led.profile.name:
+            asks.append(["profile", profile])
+        if pot in ("on", "off") and (pot == "on") != led.pot_on:
+            asks.append(["pot", pot])
+        if maintenance:
+            asks.append(["maintenance", "on"])
+    elif pot in ("on", "off"):
         from brain import pot as brain_pot
 
         brain_pot.set_on(page.unit, pot == "on")  # refused (money in it): as it was
     info = json.loads(set_lang(lang))
     info["tones"] = tones.TONES
+    info["asks"] = asks
     return json.dumps(info)
 
 

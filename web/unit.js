@@ -7,7 +7,7 @@
 // (reproducible deal timer, B13), ?clock=virtual (time moves only on ADVANCE/HOLD, as
 // --virtual-clock), ?profile=world|classic|francs (B15), ?pot=on|off (the Free Parking pot,
 // B22, as --pot), ?maintenance (as --maintenance), ?lang=en|fr (else the one chosen last,
-// else the browser's).
+// else the browser's). Those that change a game kept here wait for the banker (askFirst).
 // The port's module (micropython.mjs) is fetched with the rest, its bytes counted for the
 // progress bar, and imported from that copy: see start().
 
@@ -312,6 +312,30 @@ function notice(why) {
   $("notice").hidden = false;
 }
 
+// Options in the address that would change the game kept here (a new edition's game, the pot,
+// maintenance mode): any web page can link here with them, so they wait for the banker's tap.
+// Taken, the unit starts again with them, as a unit switched on with them; left, the address
+// loses them, so a reload does not ask again.
+function askFirst(asks, boot) {
+  const what = asks.map(([option, value]) => say(option === "pot" ? "page.ask.pot-" + value
+    : "page.ask." + option, { profile: value }));
+  $("ask-text").textContent = say("page.ask", { what: what.join("; ") });
+  $("ask").hidden = false;
+  $("ask-change").focus();
+  $("ask-change").onclick = () => {
+    $("ask").hidden = true;
+    boot(false);  // a unit of its own: its table feed tells the whole game (body.table_lines)
+    act("view");
+    if (feed) feed.push();
+  };
+  $("ask-keep").onclick = () => {
+    $("ask").hidden = true;
+    const url = new URL(location.href);
+    for (const [option] of asks) url.searchParams.delete(option);
+    history.replaceState(history.state, "", url);
+  };
+}
+
 function hideNotice() {
   $("notice").hidden = true;
   delete $("notice").dataset.why;
@@ -595,6 +619,7 @@ function buildKeys() {
   }
   document.addEventListener("keydown", (e) => {
     if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    if (!$("ask").hidden) return;  // the banker answers the link's options first
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     const ctl = focusedControl(e);
     const k = ctl ? ctl.dataset.key : KEYBOARD[keyName(e)];
@@ -922,9 +947,11 @@ sys.path.insert(0, "/fw")`);
   const seed = params.has("seed") ? Number(params.get("seed"))
     : crypto.getRandomValues(new Uint32Array(1))[0];
   const maint = params.get("maintenance");  // ?maintenance alone, or =1/on/yes
-  const info = JSON.parse(body.start(STATE, seed, (params.get("clock") || "").toLowerCase() === "virtual",
-    params.get("profile") || "", maint !== null && !/^(0|off|no|false)$/i.test(maint),
-    chosenLang(), (params.get("pot") || "").toLowerCase()));
+  const boot = (ask) => JSON.parse(body.start(STATE, seed,
+    (params.get("clock") || "").toLowerCase() === "virtual", params.get("profile") || "",
+    maint !== null && !/^(0|off|no|false)$/i.test(maint), chosenLang(),
+    (params.get("pot") || "").toLowerCase(), ask));
+  const info = boot(true);
   if (info.refused) return refuse(info.refused, "bad-option");
   TONES = info.tones;
   speak(info);
@@ -940,6 +967,7 @@ sys.path.insert(0, "/fw")`);
     feed.push();
   }
   $("own-unit-ok").addEventListener("click", () => { $("own-unit").hidden = true; });
+  if (info.asks.length) askFirst(info.asks, boot);
   document.body.classList.add("ready");
   $("loading").remove();
   document.addEventListener("visibilitychange", () => view && keepAwake(view.power));

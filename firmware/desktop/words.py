@@ -282,6 +282,17 @@ TEXTS = {
                               "game."),
         "page.notice.asking": "Asking the other tab to let this game go\u2026",
         "page.take-over": "Play here instead",
+        # A URL option that would change the game kept in this browser, asked first
+        "page.ask": ("This link asks to change the game kept in this browser: {what}. A link "
+                     "on any web page can ask this, so the game changes only if you say so."),
+        "page.ask.profile": ("a new game with the {profile} money (the game in play is kept "
+                             "among the previous games)"),
+        "page.ask.pot-on": "the Free Parking pot on",
+        "page.ask.pot-off": "the Free Parking pot off",
+        "page.ask.maintenance": ("maintenance mode (games brought back and balances set from "
+                                 "the page and host tools)"),
+        "page.ask.change": "Change the game",
+        "page.ask.keep": "Keep the game as it is",
         "page.lang": "Language",
         "deal.idle": "idle",
         "deal.run": "running",
@@ -630,6 +641,17 @@ TEXTS = {
                               "partie."),
         "page.notice.asking": "On demande \u00e0 l'autre onglet de laisser cette partie\u2026",
         "page.take-over": "Jouer ici plut\u00f4t",
+        "page.ask": ("Ce lien demande de changer la partie gard\u00e9e dans ce navigateur : "
+                     "{what}. Un lien sur n'importe quelle page web peut le demander : la "
+                     "partie ne change que si vous le dites."),
+        "page.ask.profile": ("une nouvelle partie avec la monnaie {profile} (la partie en cours "
+                             "est gard\u00e9e parmi les parties pr\u00e9c\u00e9dentes)"),
+        "page.ask.pot-on": "le pot du Parc gratuit activ\u00e9",
+        "page.ask.pot-off": "le pot du Parc gratuit d\u00e9sactiv\u00e9",
+        "page.ask.maintenance": ("le mode maintenance (parties reprises et soldes "
+                                 "fix\u00e9s depuis la page et les outils de l'h\u00f4te)"),
+        "page.ask.change": "Changer la partie",
+        "page.ask.keep": "Garder la partie telle quelle",
         "page.lang": "Langue",
         "deal.idle": "arr\u00eat\u00e9es",
         "deal.run": "en cours",

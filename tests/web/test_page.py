@@ -177,6 +177,55 @@ def test_maintenance_0_is_off_and_pot_is_read_in_any_case(page):
     assert '"maintenance": false, "pot": 0' in page.send("STATE")[-1]
 
 
+def _asked(page):
+    """The question the page puts before a link's options change the game, or None."""
+    ask = page.drv.find_element("id", "ask")
+    return None if ask.get_attribute("hidden") is not None else page.drv.find_element(
+        "id", "ask-text").text
+
+
+def test_a_link_changes_a_kept_game_only_once_the_banker_says_so(page):
+    # Any web page can link here with ?profile=, ?pot= or ?maintenance: with a game kept in
+    # this browser they wait for a tap on the page (B15's new game, B22's pot, maintenance).
+    page.load()
+    page.send("INSERT L 3")
+    page.send("KEY 1M+")
+    plain = page.query
+    page.query += "&profile=classic&pot=on&maintenance"
+    page.load()
+    said = _asked(page)
+    assert said.startswith("This link asks to change the game kept in this browser")
+    assert all(w in said for w in ("classic money", "Free Parking pot on", "maintenance mode"))
+    assert '"profile": "world"' in page.send("HELLO")[-1]
+    assert '"maintenance": false, "pot": null' in page.send("STATE")[-1]  # the pot off
+    assert '"3": 16000000' in page.send("BALANCES")[-1]
+    page.drv.find_element("id", "ask-change").send_keys("5")  # the keys wait for the answer
+    assert page.drawn() == shows("0")
+    page.tap("ask-keep")
+    assert _asked(page) is None
+    assert page.drv.execute_script("return location.search;") == "?" + plain
+    assert '"3": 16000000' in page.send("BALANCES")[-1] and page.send("KEY 5")
+    page.load()  # the same link again: asked again, and this time taken
+    assert "classic money" in _asked(page)
+    page.tap("ask-change")
+    assert _asked(page) is None
+    assert '"profile": "classic"' in page.send("HELLO")[-1]
+    assert '"maintenance": true, "pot": 0' in page.send("STATE")[-1]
+    assert '"3": 1500' in page.send("BALANCES")[-1]  # B15: a new game, the old one kept
+    assert '"profile": "world"' in page.send("GAMES")[-1]
+    page.query = plain
+    page.load()  # the game as kept: nothing to ask
+    assert _asked(page) is None and '"profile": "classic"' in page.send("HELLO")[-1]
+
+
+def test_a_link_starts_a_game_not_yet_kept_with_its_options_without_asking(page):
+    page.query += "&profile=classic&maintenance"
+    page.load()
+    assert _asked(page) is None
+    assert '"profile": "classic"' in page.send("HELLO")[-1]
+    assert '"maintenance": true' in page.send("STATE")[-1]
+
+
 def test_a_damaged_tab_stamp_stands_for_none_and_the_game_plays_on(page):
     page.load()
     page.drv.execute_script("localStorage.setItem('bank-unit-stamp/' + arguments[0], 'x');",
