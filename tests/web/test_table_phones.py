@@ -237,28 +237,28 @@ def test_game_night_on_every_phone_the_pot_the_clock_and_the_count_by_name(phone
             assert night(ann) == {"shown": True, "pot": "Free Parking pot: 0", "clock": None,
                                   "count": None, "winner": None}
             bank.insert("R", 3), bank.press("1M+"), bank.remove("R")  # into the pot
-            wait_for(lambda: night(ann)["pot"] == "Free Parking pot: 1 M", 1)
-            wait_for(lambda: night(bob)["pot"] == "pot du Parc gratuit : 1 M", 1)
+            wait_for(lambda: night(ann)["pot"] == "Free Parking pot: 1 M")
+            wait_for(lambda: night(bob)["pot"] == "pot du Parc gratuit : 1 M")
             assert shown(ann)["history"] == [["#1", "into the Free Parking pot", "\u22121 M",
                                               "then 14 M"]]
             assert shown(ann)["balance"] == "14 M"
             bank.hold("K", 3000), bank.press("4 5 +"), bank.press("K")  # a 45-minute clock
-            wait_for(lambda: night(ann)["clock"] == "game clock: 45 min left", 1)
-            wait_for(lambda: night(bob)["clock"] == "chrono de partie : 45 min restantes", 1)
+            wait_for(lambda: night(ann)["clock"] == "game clock: 45 min left")
+            wait_for(lambda: night(bob)["clock"] == "chrono de partie : 45 min restantes")
             bank.advance(60000)
-            wait_for(lambda: night(ann)["clock"] == "game clock: 44 min left", 1)
+            wait_for(lambda: night(ann)["clock"] == "game clock: 44 min left")
             bank.press("C")  # woken (B16)
             bank.advance(44 * 60000)
-            wait_for(lambda: night(ann)["clock"] == "game clock: time is up", 1)
+            wait_for(lambda: night(ann)["clock"] == "game clock: time is up")
             bank.press("C"), bank.press("5")  # woken; the key after the end starts the count
             wait_for(lambda: night(ann)["winner"] == "count: put each remaining player's card "
-                     "in", 1)
+                     "in")
             bank.insert("L", 3), bank.press("9M+"), bank.remove("L")
             bank.insert("L", 5), bank.press("2M+"), bank.remove("L")
             want = [["1.", "Ann (card 3)", "23 M"], ["2.", "card 5", "17 M"]]
-            wait_for(lambda: night(ann)["count"] == want, 1)
+            wait_for(lambda: night(ann)["count"] == want)
             assert night(ann)["winner"] == "Ann (card 3) wins with 23 M"
-            wait_for(lambda: night(bob)["winner"] == "Ann (carte 3) gagne avec 23 M", 1)
+            wait_for(lambda: night(bob)["winner"] == "Ann (carte 3) gagne avec 23 M")
             assert night(bob)["count"][1] == ["2.", "carte 5", "17 M"]
             assert night(bob)["pot"] == "pot du Parc gratuit : 1 M"
         # Read while the server serves: once it stops, the stream's retry is refused, as it
