@@ -11,7 +11,7 @@ MICROPYTHON := $(BIN)/micropython
 FIRMWARE := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' | sort)
 PORT ?=
 
-.PHONY: setup sim pico web-serve test check lint mpy typecheck pytest test-mp test-pico bench \
+.PHONY: setup sim pico pico-window web-serve test check lint mpy typecheck pytest test-mp test-pico bench \
   deploy clean gui-deps screenshot uf2 uf2-deps uf2-image drawings case case-deps
 
 $(STAMP): requirements.txt requirements-unix-port.txt pyproject.toml
@@ -31,8 +31,14 @@ sim: setup
 
 # The window on an emulated Pico running IMAGE (default: the unit's own, built first by uf2).
 IMAGE ?=
-pico: setup $(if $(strip $(IMAGE)),,uf2)
+pico: setup pico-window $(if $(strip $(IMAGE)),,uf2)
 	$(PY) -m simulator --pico $(IMAGE)
+
+# Said before the image's build, which takes minutes: the emulated Pico is a window.
+NO_WINDOW = make pico: the emulated Pico opens a window, and there is no display here
+pico-window: setup
+	@$(PY) -c "import sys; from simulator.window import app; app.available() or sys.exit( \
+	  '$(NO_WINDOW) (make sim plays in the terminal)')"
 
 # The unit in a browser: the page built and served (WEBFLAGS: a port, --lan, --host ADDR).
 WEBFLAGS ?=

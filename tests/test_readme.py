@@ -128,13 +128,16 @@ def test_each_command_of_the_readme_s_blocks_runs_as_written(venv):
     for line in sh_lines(readme()):
         if line.startswith("make"):
             continue  # above: make -n
-        assert line.split()[0].startswith(".venv/bin/"), line
-        assert os.access(os.path.join(ROOT, line.split()[0]), os.X_OK), line
+        prog = line.split("|")[-1].split()[0]  # a pipe's last command: the venv's
+        assert prog.startswith(".venv/bin/"), line
+        assert os.access(os.path.join(ROOT, prog), os.X_OK), line
         first = bounded(line)
         ran.append((line, first.splitlines()[0] if first else ""))
     said = dict(ran)
-    assert said[".venv/bin/python -m simulator --headless --tcp 0"].startswith(
-        "listening tcp 127.0.0.1:")
+    served = ".venv/bin/python -m simulator --headless --tcp 5000"
+    assert said[served] == "listening tcp 127.0.0.1:5000"
+    played = "printf 'HELLO\\nINSERT L 3\\nKEY 1 5 0 K +\\n' | %s" % served[:-11]
+    assert said[played].startswith('OK {"device": "bank-unit", ')  # HELLO's reply
     assert said[".venv/bin/python -m simulator --web --lan"].startswith("serving http://")
     assert said[".venv/bin/bank --help"].startswith("usage: bank")
     # The inline commands of the prose that are the venv's own run too (their programs).
