@@ -133,6 +133,11 @@ let queued = null;
 let granted = null;
 let asking = false;
 let answered = false;
+// A reload of the tab that ran the game runs it again, as a reload does: a tab that waited on
+// the same game, and took it as the old page let go, is asked to let it go back.
+const RAN = "bank-ran";  // sessionStorage: the game this tab ran last, until it stopped
+const RELOADED = (performance.getEntriesByType("navigation")[0] || {}).type === "reload"
+  && sessionStorage.getItem(RAN) === GAME;
 
 function stamp() {
   try {
@@ -155,13 +160,17 @@ function keptStamp() {
 }
 
 // Resolves once this tab holds the game; meanwhile, after a moment (a reload's old page lets go
-// in that time), the page says that another tab has it.
+// in that time), the page says that another tab has it, or, reloaded, asks for it back.
 function holdGame() {
   if (!LOCKS && !channel) return Promise.resolve();
   return new Promise((resolve) => {
     granted = resolve;
     if (LOCKS) {
-      const saying = setTimeout(() => { if (!holding && !asking) notice("waiting"); }, 700);
+      const saying = setTimeout(() => {
+        if (holding || asking) return;
+        if (RELOADED) takeOver();
+        else notice("waiting");
+      }, 700);
       queued = new AbortController();
       ask({ signal: queued.signal }).then(() => clearTimeout(saying));
     } else {
@@ -199,6 +208,8 @@ function whoRuns() {
     if (holding || stopped || asking) return;
     if (!answered) {
       claim();
+    } else if (RELOADED) {
+      takeOver();
     } else {
       notice("waiting");
       setTimeout(whoRuns, WAIT_MS);
@@ -213,6 +224,7 @@ function claim() {
 }
 
 async function onGranted() {
+  sessionStorage.setItem(RAN, GAME);
   if (handedStamp !== null) {
     // The tab that let go wrote its last file before it said so: wait until it shows here.
     const end = performance.now() + STAMP_WAIT_MS;
@@ -343,6 +355,7 @@ function hideNotice() {
 
 function stop(why) {
   stopped = true;
+  sessionStorage.removeItem(RAN);
   if (feed) feed.stop();  // the tab that runs the game now feeds the table
   clearTimeout(timer);
   timer = null;

@@ -126,6 +126,23 @@ def test_a_second_tab_waits_takes_over_and_the_first_stops(tabs, origin, kind):
     assert a.console_errors() == []
 
 
+def test_a_reloaded_running_tab_runs_the_game_again_though_another_tab_waited(tabs, origin):
+    a = Page(tabs, origin).load()
+    a.send("INSERT L 6")
+    a.send("KEY 1M+")
+    ta, tb = open_second(a, "tab")
+    assert wait_for(lambda: notice(tabs))[0] == "waiting"
+    tabs.switch_to.window(ta)
+    tabs.refresh()  # B took the lock as A's old page let it go: A asks for it back
+    wait_for(lambda: running(tabs))
+    assert balances(a).endswith('"6": 16000000}')
+    tabs.switch_to.window(tb)
+    assert wait_for(lambda: notice(tabs))[0] in ("waiting", "moved")  # B runs nothing
+    assert a.send("HELLO") == ["this tab does not run the game: another tab does"]
+    tabs.switch_to.window(ta)
+    assert a.console_errors() == []
+
+
 def test_a_waiting_tab_starts_by_itself_when_the_running_one_is_closed(tabs, origin):
     a = Page(tabs, origin).load()
     a.send("INSERT R 2")
