@@ -164,6 +164,9 @@ def _this_machine(peer, local):
 
 class Server(http.server.ThreadingHTTPServer):
     daemon_threads = True  # a phone's stream (the table's) never holds the server's exit
+    # The phones at a table reconnect together when the server comes back: 5 waiting (the
+    # default) made the rest retry their connection, some for seconds.
+    request_queue_size = 64
     table_site = None  # the table view (simulator/table/server.py's Site), and its feed
     table_feed = None
 

@@ -277,6 +277,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 class TableServer(http.server.ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 64  # as simulator/web.py's: every phone reconnecting at once
 
     def __init__(self, site, host, port):
         self.site = site
