@@ -45,12 +45,15 @@ def main(argv):
 
 def _stop_on_sigterm():
     """SIGTERM stops the simulator as Ctrl-C does: exit status 0, the game already kept (the
-    window sets its own)."""
+    window sets its own). SIGINT too where it was ignored when the simulator started (a shell
+    script's background job): CPython keeps that, and the simulator could then not be
+    stopped as the protocol says, where the unix port stops."""
     try:
         import signal
     except ImportError:
         return  # the unix port has none: SIGTERM ends it as it ends any process
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # Ctrl-C's: KeyboardInterrupt
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _pico(opts):

@@ -84,6 +84,22 @@ def test_sigterm_stops_the_server_with_exit_status_0_and_the_game_kept(tmp_path)
     assert p.returncode == 0, p.stderr.read()
 
 
+def test_sigint_stops_the_server_started_with_sigint_ignored():
+    # A shell script's background job starts with SIGINT ignored, which CPython keeps: the
+    # simulator still stops on it, as the command line says (and as the unix port does).
+    p = subprocess.Popen([sys.executable, "-m", "simulator", "--headless", "--tcp", "0"],
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    try:
+        assert p.stdout.readline().startswith(b"listening tcp ")
+        p.send_signal(signal.SIGINT)
+        assert p.wait(timeout=10) == 0, p.stderr.read()
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+
+
 def test_pty_serves_with_pyserial(tmp_path):
     p, first = start("--pty", "--virtual-clock")
     try:
