@@ -7,20 +7,34 @@ exit code 1.
 import json
 
 from .errors import EXIT_OK, CommandError, Failed
-from .out import (balances_or_none, card_label, display, money, names_of, no_game, note, refusal,
-                  say)
+from .out import (VOLUMES, balances_or_none, card_label, display, money, names_of, no_game,
+                  note, refusal, say)
+from .rules import WORDS
 from .wire import split_keys
 
 HOLD_MS = 3000  # the unit's hold for a new game (B11) and for maintenance mode
 ADDS_TO_ENTRY = frozenset("0123456789.KM")  # keys that, with an entry typed, add to it (B2)
 
 
-def _report_state(state, bank, key=None, unpressed=()):
-    """Print the display after a keypad action. A refusal the unit reports is exit code 1,
-    said in words, with the entry it leaves typed (B2: a refused commit keeps it). Damage the
-    unit reports (B17) is no refusal of these keys: it stays reported until the banker presses
-    a key on the unit, which a host's keys never are; it is said beside the display."""
+def _report_state(state, bank, key=None, unpressed=(), moves=(), before=None):
+    """Print the display after a keypad action, and what it does not say: an undo, a
+    bankruptcy or the pot collected among moves (`! txn` events), in the window's words, and
+    the volume `.` set (B12) since before (the state then). A refusal the unit reports is exit
+    code 1, said in words, with the entry it leaves typed (B2: a refused commit keeps it).
+    Damage the unit reports (B17) is no refusal of these keys: it stays reported until the
+    banker presses a key on the unit, which a host's keys never are; it is said beside the
+    display."""
     say(display(state))
+    told = [m for m in moves if WORDS is not None and m.get("kind") in ("undo", "bankrupt",
+                                                                       "pot-out")]
+    if told:
+        profile, names = (bank.info or {}).get("profile"), names_of(bank)
+        for m in told:
+            said = WORDS.txn_note(m, profile, names, "en")
+            if said:
+                say(said)
+    if before is not None and state.get("sound") != before.get("sound"):
+        say("sound %s (%s)" % (state.get("sound"), VOLUMES.get(state.get("sound"), "?")))
     if state.get("error") == "store-damaged":
         profile = (bank.info or {}).get("profile")
         note(no_game() if balances_or_none(bank) is None else refusal(state, profile))
@@ -44,6 +58,11 @@ def cmd_press(bank, args):
     state = bank.state() if args.no_wake else bank.wake()
     left = state.get("entry")
     words = split_keys(args.keys)
+    try:
+        bank.events_on()  # the moves the keys make: an undo is said, not only its balance shown
+    except CommandError:
+        pass  # a unit without events: the display alone is said
+    bank.events.clear()
     if left:
         if words[0] in ADDS_TO_ENTRY and not args.onto_entry:
             raise Failed(
@@ -57,7 +76,8 @@ def cmd_press(bank, args):
         after = bank.press(word)
         if after.get("error") not in (None, "store-damaged"):
             break  # as a banker stops at the error tone: 1.5.M+ moves no 1.5 M
-    code = _report_state(after, bank, pressed[-1], words[len(pressed):])
+    moves = [e.data for e in bank.events if e.type == "txn" and isinstance(e.data, dict)]
+    code = _report_state(after, bank, pressed[-1], words[len(pressed):], moves, state)
     if ("+" in pressed or "-" in pressed) and not any((after.get("slots") or {}).values()):
         # No card in: the unit adds up like an adding machine (B14), and no account moves.
         total = after.get("tally")

@@ -993,6 +993,19 @@ def state_refusal(state, profile=None, balances=None, names=None, lang=None, key
                    key, names, lang)
 
 
+def txn_note(txn, profile=None, names=None, lang=None):
+    """What a host's `! txn` event did that the display alone does not say (an undo, a
+    bankruptcy, the pot collected), as note() says it on the window; None for the rest."""
+    def account(side):
+        return POT if side == "pot" else 0 if side == "bank" else side
+
+    rec = [txn.get("seq"), txn.get("kind"), account(txn.get("from")), account(txn.get("to")),
+           txn.get("amount"), None, None, txn.get("undoes"), None]
+    if rec[KIND] not in ("undo", "bankrupt", "pot-out") or not isinstance(rec[AMOUNT], int):
+        return None
+    return note("txn", rec, _profile(profile), names, lang)
+
+
 def note(kind, arg, profile, names=None, lang=None):
     """What the unit did by itself, from its listeners' event (kind, arg): an undo, a new game
     say so; another transaction or a switch-off ends the last note (''); None: no change."""

@@ -152,6 +152,27 @@ def test_press_insert_remove(capsys, url):
         assert b.state()["slots"] == {"L": None, "R": None}
 
 
+def test_press_says_what_an_undo_reversed_and_the_volume_a_dot_set(capsys, url):
+    # B10: the display shows the payer's balance back; the words say which move went back.
+    run(capsys, "--port", url, "insert", "R", "3")
+    run(capsys, "--port", url, "insert", "L", "2")
+    code, out, _ = run(capsys, "--port", url, "press", "2M-")  # B6: 3 pays 2
+    assert (code, out) == (0, "display 13 M\n")
+    with talk(url) as b:
+        seq = b.log(1)[0]["seq"]
+    code, out, _ = run(capsys, "--port", url, "press", "C")
+    assert (code, out) == (0, "display 15 M\nC reversed #%d: 2 M back from card 2 to card 3\n"
+                           % seq)
+    code, out, _ = run(capsys, "--port", url, "press", "C")  # nothing left to reverse
+    assert (code, out) == (0, "display 15 M\n")
+    run(capsys, "--port", url, "remove", "L")
+    run(capsys, "--port", url, "remove", "R")
+    code, out, _ = run(capsys, "--port", url, "press", ".")  # B12: no card, nothing typed
+    assert (code, out) == (0, "display 1\nsound 1 (soft)\n")
+    with talk(url) as b:
+        assert b.balances()[2] == b.balances()[3] == START and b.state()["sound"] == 1
+
+
 def test_a_card_taken_from_a_unit_switched_off_says_its_display_is_blank(capsys, url):
     run(capsys, "--port", url, "insert", "L", "1")
     with talk(url) as b:
