@@ -128,6 +128,11 @@ def cmd_night(bank, args):
         _bankrupt(bank, args)  # a move, said as one: no game night's state
         return EXIT_OK
     state = {"count": _count, "clock": _clock, "pot": _pot}[what](bank, args)
+    if what == "pot" and args.what in ("on", "off") and not args.json:
+        # The switch as the window's panel says it: the pot's 0 alone does not say it is on.
+        on = args.what == "on"
+        say(WORDS.pot_switched(on, "OK", lang="en") if WORDS is not None else
+            "the Free Parking pot is %s" % args.what)
     show(bank, state, args.json, note=what == "count")
     return EXIT_OK
 
