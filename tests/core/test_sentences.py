@@ -15,7 +15,7 @@ FILL = {"n": 3, "name": "Zo\u00eb", "seq": 7, "card": "card 3", "amount": "2 M",
         "tone": "-", "deal": "idle", "w": 38, "h": 17, "cw": 30, "ch": 10,
         "when": "15 Dec 13:00", "image": "bank-unit.uf2", "kind": "frozen", "t": "1.5",
         "pace": "as fast as real time", "x": "4.1", "names": "world, classic, francs",
-        "seed": "abc",
+        "seed": "abc", "what": "the pot on",
         "who": "the bank", "time": "14:05:12", "url": "http://127.0.0.1:8001/s/",
         "rows": "1. Ann 42 M", "text": "15 M",
         "option": "pot", "value": "maybe", "allowed": "on, off"}
