@@ -506,7 +506,6 @@ class Unit:
             self._refuse(err)
             return err
         self._end_session()
-        self._go_used = False
         self._no_error()
         self.game_clock = self.held = None  # B19, B20: gone with the game
         self.night_on = False

@@ -276,6 +276,21 @@ def test_b9_go_once_per_insertion():
     assert r.unit.ledger.store.records()[-1][1] == "go"
 
 
+def test_b9_a_new_game_is_no_new_insertion_for_the_card_still_in():
+    # B9 lists the two ways to a second Go: the card out and back, or the Go reversed.
+    r = Rig()
+    r.insert("L", 1)
+    r.press("M")
+    r.hold("C", 3000)  # B11: a new game, the card still in
+    assert r.bal(1) == START
+    r.press("M")
+    assert r.unit.error == "go-taken" and r.bal(1) == START
+    r.remove("L")
+    r.insert("L", 1)
+    r.press("M")
+    assert r.bal(1) == START + 2000000
+
+
 def test_b9_go_needs_one_card_in_l():
     r = Rig()
     r.insert("R", 1)
