@@ -137,7 +137,18 @@ let answered = false;
 // the same game, and took it as the old page let go, is asked to let it go back.
 const RAN = "bank-ran";  // sessionStorage: the game this tab ran last, until it stopped
 const RELOADED = (performance.getEntriesByType("navigation")[0] || {}).type === "reload"
-  && sessionStorage.getItem(RAN) === GAME;
+  && ran() === GAME;
+
+// The tab's own storage, which a browser blocking site data refuses: a reload then waits as a
+// new tab does.
+function ran(game) {
+  try {
+    if (game === undefined) return sessionStorage.getItem(RAN);
+    if (game === null) sessionStorage.removeItem(RAN);
+    else sessionStorage.setItem(RAN, game);
+  } catch (e) { /* none kept */ }
+  return null;
+}
 
 function stamp() {
   try {
@@ -224,7 +235,7 @@ function claim() {
 }
 
 async function onGranted() {
-  sessionStorage.setItem(RAN, GAME);
+  ran(GAME);
   if (handedStamp !== null) {
     // The tab that let go wrote its last file before it said so: wait until it shows here.
     const end = performance.now() + STAMP_WAIT_MS;
@@ -355,7 +366,7 @@ function hideNotice() {
 
 function stop(why) {
   stopped = true;
-  sessionStorage.removeItem(RAN);
+  ran(null);
   if (feed) feed.stop();  // the tab that runs the game now feeds the table
   clearTimeout(timer);
   timer = null;
