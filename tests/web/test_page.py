@@ -313,9 +313,11 @@ def test_protocol_replies_match_the_headless_simulator_byte_for_byte(browser, or
     assert ("\n".join(got) + "\n").encode() == want
 
 
-@pytest.mark.parametrize("width,height", [(360, 740), (740, 360), (375, 667), (360, 640)])
-def test_the_unit_fits_a_phone_whole_with_44px_keys(origin, width, height):
-    drv = start_chromium(width, height)
+@pytest.mark.parametrize("width,height,mobile", [
+    (360, 740, True), (740, 360, True), (375, 667, True), (360, 640, True),
+    (1280, 720, False), (1366, 768, False)])  # and a laptop's window, the cards in view too
+def test_the_unit_and_its_cards_fit_a_phone_or_a_laptop_whole_with_44px_keys(origin, width, height, mobile):
+    drv = start_chromium(width, height, mobile)
     try:
         page = Page(drv, origin).load()
         box = drv.execute_script("""
