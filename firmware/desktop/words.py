@@ -996,13 +996,17 @@ def state_refusal(state, profile=None, balances=None, names=None, lang=None, key
 def txn_note(txn, profile=None, names=None, lang=None):
     """What a host's `! txn` event did that the display alone does not say (an undo, a
     bankruptcy, the pot collected), as note() says it on the window; None for the rest."""
-    def account(side):
-        return POT if side == "pot" else 0 if side == "bank" else side
+    def account(side):  # the ledger's number of a side, or None for none of the unit's
+        if side in ("pot", "bank"):
+            return POT if side == "pot" else 0
+        return side if type(side) is int and 1 <= side <= CARDS else None
 
     rec = [txn.get("seq"), txn.get("kind"), account(txn.get("from")), account(txn.get("to")),
            txn.get("amount"), None, None, txn.get("undoes"), None]
-    if rec[KIND] not in ("undo", "bankrupt", "pot-out") or not isinstance(rec[AMOUNT], int):
-        return None
+    if (rec[KIND] not in ("undo", "bankrupt", "pot-out") or None in (rec[FROM], rec[TO])
+            or [x for x in (rec[AMOUNT], rec[SEQ], rec[UNDOES] or 0) if type(x) is not int]
+            or not 0 <= rec[AMOUNT] <= MOST):
+        return None  # a reply the unit would not send: said by its balance alone
     return note("txn", rec, _profile(profile), names, lang)
 
 

@@ -149,3 +149,16 @@ def test_the_french_is_the_rulebooks_and_french_typography_on_every_interpreter(
     for lang, banker in (("en", "the banker"), ("fr", "le banquier")):
         said = words.say("maintenance", lang)
         assert banker in said and "host" not in said and "h\u00f4te" not in said, said
+
+
+def test_a_hosts_txn_event_is_said_as_the_window_says_it_and_a_hostile_one_not_at_all():
+    undo = {"seq": 5, "kind": "undo", "from": 2, "to": 3, "amount": 2000000, "undoes": 4}
+    assert words.txn_note(undo, "world", {3: "Ann"}, "en") == (
+        "C reversed #4: 2 M back from card 2 to Ann (card 3)")
+    assert words.txn_note({"seq": 6, "kind": "pot-out", "from": "pot", "to": 1,
+                           "amount": 1500}, "classic", None, "en") == (
+        "card 1 collects the Free Parking pot: 1500")
+    assert words.txn_note(dict(undo, kind="receive"), "world") is None  # the balance says it
+    for bad in ({"from": [1]}, {"to": {}}, {"from": 9}, {"amount": True}, {"amount": -1},
+                {"amount": 10 ** 30}, {"undoes": "4"}, {"seq": None}, {"kind": None}):
+        assert words.txn_note(dict(undo, **bad), "world", {1: "Bo"}, "en") is None, bad
