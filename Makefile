@@ -35,10 +35,11 @@ pico: setup pico-window $(if $(strip $(IMAGE)),,uf2)
 	$(PY) -m simulator --pico $(IMAGE)
 
 # Said before the image's build, which takes minutes: the emulated Pico is a window.
-NO_WINDOW = make pico: the emulated Pico opens a window, and there is no display here
+NO_WINDOW = make pico: the emulated Pico opens a window, and none opens here (no display, \
+  or no Tk); make sim plays in the terminal
 pico-window: setup
-	@$(PY) -c "import sys; from simulator.window import app; app.available() or sys.exit( \
-	  '$(NO_WINDOW) (make sim plays in the terminal)')"
+	@$(PY) -c "import sys; from simulator.window import app; sys.exit(not app.available())" \
+	  2>/dev/null || { echo "$(NO_WINDOW)" >&2; exit 2; }
 
 # The unit in a browser: the page built and served (WEBFLAGS: a port, --lan, --host ADDR).
 WEBFLAGS ?=

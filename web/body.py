@@ -318,19 +318,18 @@ def start(state_dir, seed, virtual, profile, maintenance, lang="en", pot="", ask
         words.set_lang(words.lang_of(lang))
         return json.dumps({"refused": words.say("page.bad-profile", profile=profile[:40],
                                                 names=", ".join(profiles.NAMES))})
+    if ask and FileStore(state_dir, WebFS()).load()[0] == "new":
+        ask = False  # nothing kept in this browser: the options are the new game's
     page = Page(state_dir, seed, virtual, None if ask else profile or None,
                 maintenance and not ask)
     led = page.unit.ledger
     asks = []
-    if ask and page.unit.store_status == "new":
-        ask = False  # nothing kept: the options are the new game's
-        if profile or maintenance:
-            page = Page(state_dir, seed, virtual, profile or None, maintenance)
-            led = page.unit.ledger
     if ask:
-        if profile and profile != led.profile.name:
+        if profile and profiles.get(profile) is not led.profile:
             asks.append(["profile", profile])
-        if pot in ("on", "off") and (pot == "on") != led.pot_on:
+        # only a switch the unit would take: on with a game to keep it in, off with none in it
+        if pot in ("on", "off") and (pot == "on") != led.pot_on and led.ready and not (
+                pot == "off" and led.bal[POT]):
             asks.append(["pot", pot])
         if maintenance:
             asks.append(["maintenance", "on"])

@@ -134,18 +134,28 @@ let granted = null;
 let asking = false;
 let answered = false;
 // A reload of the tab that ran the game runs it again, as a reload does: a tab that waited on
-// the same game, and took it as the old page let go, is asked to let it go back.
-const RAN = "bank-ran";  // sessionStorage: the game this tab ran last, until it stopped
-const RELOADED = (performance.getEntriesByType("navigation")[0] || {}).type === "reload"
-  && ran() === GAME;
+// the same game, and took it as the old page let go, is asked to let it go back. Not when the
+// tab running it now was chosen by a take-over since (TAKEN: "Play here instead", the banker's
+// choice), and not in a tab that never ran it (a duplicated tab carries the mark: any load but
+// a reload drops it).
+const RAN = "bank-ran";  // the tab's sessionStorage: the game it ran last, until it stopped
+const TAKEN = "bank-unit-taken/" + GAME;  // localStorage: its runner took it over
+const RELOAD = (performance.getEntriesByType("navigation")[0] || {}).type === "reload"
+  && mark("sessionStorage", RAN) === GAME;
+if (!RELOAD) mark("sessionStorage", RAN, null);
 
-// The tab's own storage, which a browser blocking site data refuses: a reload then waits as a
-// new tab does.
-function ran(game) {
+function reclaims() {
+  return RELOAD && mark("localStorage", TAKEN) === null;
+}
+
+// A mark in the browser's storage: value, or null to drop it, or the one kept. A browser that
+// blocks site data throws on its storage, and keeps no game either: no mark then.
+function mark(store, key, value) {
   try {
-    if (game === undefined) return sessionStorage.getItem(RAN);
-    if (game === null) sessionStorage.removeItem(RAN);
-    else sessionStorage.setItem(RAN, game);
+    const st = globalThis[store];
+    if (value === undefined) return st.getItem(key);
+    if (value === null) st.removeItem(key);
+    else st.setItem(key, value);
   } catch (e) { /* none kept */ }
   return null;
 }
@@ -179,7 +189,7 @@ function holdGame() {
     if (LOCKS) {
       const saying = setTimeout(() => {
         if (holding || asking) return;
-        if (RELOADED) takeOver();
+        if (reclaims()) takeOver();
         else notice("waiting");
       }, 700);
       queued = new AbortController();
@@ -187,8 +197,8 @@ function holdGame() {
     } else {
       whoRuns();
     }
-    if (sessionStorage.getItem("bank-take-over") === GAME) {
-      sessionStorage.removeItem("bank-take-over");
+    if (mark("sessionStorage", "bank-take-over") === GAME) {
+      mark("sessionStorage", "bank-take-over", null);
       takeOver();
     }
   });
@@ -219,7 +229,7 @@ function whoRuns() {
     if (holding || stopped || asking) return;
     if (!answered) {
       claim();
-    } else if (RELOADED) {
+    } else if (reclaims()) {
       takeOver();
     } else {
       notice("waiting");
@@ -235,7 +245,8 @@ function claim() {
 }
 
 async function onGranted() {
-  ran(GAME);
+  mark("sessionStorage", RAN, GAME);
+  if (!asking) mark("localStorage", TAKEN, null);  // not taken over: a reloaded runner's again
   if (handedStamp !== null) {
     // The tab that let go wrote its last file before it said so: wait until it shows here.
     const end = performance.now() + STAMP_WAIT_MS;
@@ -252,11 +263,12 @@ async function onGranted() {
 function takeOver() {
   if (holding) return;
   if (stopped) {  // this tab ran the game before: a fresh start, then ask for it
-    sessionStorage.setItem("bank-take-over", GAME);
+    mark("sessionStorage", "bank-take-over", GAME);
     location.reload();
     return;
   }
   asking = true;
+  mark("localStorage", TAKEN, "1");  // the banker's choice: a reloaded tab leaves it be
   notice("waiting");
   $("notice-text").textContent = say("page.notice.asking");
   $("take-over").hidden = true;
@@ -344,15 +356,21 @@ function askFirst(asks, boot) {
     : "page.ask." + option, { profile: value }));
   $("ask-text").textContent = say("page.ask", { what: what.join("; ") });
   $("ask").hidden = false;
+  $("table").inert = true;  // the unit and the panel wait for the answer, by key as by tap
   $("ask-change").focus();
-  $("ask-change").onclick = () => {
+  const done = () => {
     $("ask").hidden = true;
+    $("table").inert = false;
+  };
+  $("ask-change").onclick = () => {
+    done();
+    if (stopped) return;  // another tab runs the game now
     boot(false);  // a unit of its own: its table feed tells the whole game (body.table_lines)
     act("view");
     if (feed) feed.push();
   };
   $("ask-keep").onclick = () => {
-    $("ask").hidden = true;
+    done();
     const url = new URL(location.href);
     for (const [option] of asks) url.searchParams.delete(option);
     history.replaceState(history.state, "", url);
@@ -366,7 +384,9 @@ function hideNotice() {
 
 function stop(why) {
   stopped = true;
-  ran(null);
+  mark("sessionStorage", RAN, null);
+  $("ask").hidden = true;  // a link's question is this tab's no more
+  $("table").inert = false;
   if (feed) feed.stop();  // the tab that runs the game now feeds the table
   clearTimeout(timer);
   timer = null;

@@ -1004,7 +1004,8 @@ def txn_note(txn, profile=None, names=None, lang=None):
     rec = [txn.get("seq"), txn.get("kind"), account(txn.get("from")), account(txn.get("to")),
            txn.get("amount"), None, None, txn.get("undoes"), None]
     if (rec[KIND] not in ("undo", "bankrupt", "pot-out") or None in (rec[FROM], rec[TO])
-            or [x for x in (rec[AMOUNT], rec[SEQ], rec[UNDOES] or 0) if type(x) is not int]
+            or [x for x in (rec[AMOUNT], rec[SEQ], rec[UNDOES] if rec[KIND] == "undo" else 0)
+                if type(x) is not int]
             or not 0 <= rec[AMOUNT] <= MOST):
         return None  # a reply the unit would not send: said by its balance alone
     return note("txn", rec, _profile(profile), names, lang)

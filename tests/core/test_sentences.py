@@ -160,5 +160,6 @@ def test_a_hosts_txn_event_is_said_as_the_window_says_it_and_a_hostile_one_not_a
         "card 1 collects the Free Parking pot: 1500")
     assert words.txn_note(dict(undo, kind="receive"), "world") is None  # the balance says it
     for bad in ({"from": [1]}, {"to": {}}, {"from": 9}, {"amount": True}, {"amount": -1},
-                {"amount": 10 ** 30}, {"undoes": "4"}, {"seq": None}, {"kind": None}):
+                {"amount": 10 ** 30}, {"undoes": "4"}, {"undoes": None}, {"seq": None},
+                {"kind": None}):
         assert words.txn_note(dict(undo, **bad), "world", {1: "Bo"}, "en") is None, bad

@@ -216,13 +216,17 @@ def test_a_link_changes_a_kept_game_only_once_the_banker_says_so(page):
     page.query = plain
     page.load()  # the game as kept: nothing to ask
     assert _asked(page) is None and '"profile": "classic"' in page.send("HELLO")[-1]
+    page.query = plain + "&profile=CLASSIC"
+    page.load()  # the edition it has, in any case: nothing to ask either
+    assert _asked(page) is None
 
 
 def test_a_link_starts_a_game_not_yet_kept_with_its_options_without_asking(page):
     page.query += "&profile=classic&maintenance"
     page.load()
     assert _asked(page) is None
-    assert '"profile": "classic"' in page.send("HELLO")[-1]
+    hello = page.send("HELLO")[-1]
+    assert '"profile": "classic"' in hello and '"store": "new"' in hello  # B17: nothing kept
     assert '"maintenance": true' in page.send("STATE")[-1]
 
 
@@ -316,7 +320,8 @@ def test_protocol_replies_match_the_headless_simulator_byte_for_byte(browser, or
 @pytest.mark.parametrize("width,height,mobile", [
     (360, 740, True), (740, 360, True), (375, 667, True), (360, 640, True),
     (1280, 720, False), (1366, 768, False)])  # and a laptop's window, the cards in view too
-def test_the_unit_and_its_cards_fit_a_phone_or_a_laptop_whole_with_44px_keys(origin, width, height, mobile):
+def test_the_unit_and_its_cards_fit_a_phone_or_a_laptop_whole_with_44px_keys(origin, width,
+                                                                             height, mobile):
     drv = start_chromium(width, height, mobile)
     try:
         page = Page(drv, origin).load()

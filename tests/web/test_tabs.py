@@ -143,6 +143,34 @@ def test_a_reloaded_running_tab_runs_the_game_again_though_another_tab_waited(ta
     assert a.console_errors() == []
 
 
+def test_a_reload_takes_back_no_game_the_banker_gave_away_or_never_ran_here(tabs, origin):
+    a = Page(tabs, origin).load()
+    a.send("INSERT L 6")
+    ran = "sessionStorage.setItem('bank-ran', arguments[0]);"
+    ta, tb = open_second(a, "tab")
+    assert wait_for(lambda: notice(tabs))[0] == "waiting"
+    tabs.execute_script(ran, a.game)  # B as a duplicated tab: A's mark, but B never ran it
+    tabs.get("%s/?%s" % (origin, a.query))  # its load (no reload) drops the mark
+    assert wait_for(lambda: notice(tabs))[0] == "waiting"
+    tabs.refresh()
+    assert wait_for(lambda: notice(tabs))[0] == "waiting"
+    tabs.switch_to.window(ta)
+    assert running(tabs)  # A runs on
+    # B taken over by the banker; A, which froze and never heard it lost the game, reloaded:
+    tabs.switch_to.window(tb)
+    tabs.find_element("id", "take-over").click()
+    wait_for(lambda: running(tabs))
+    tabs.switch_to.window(ta)
+    assert wait_for(lambda: notice(tabs))[0] == "moved"
+    tabs.execute_script(ran, a.game)  # as a tab that never ran stop() would still have it
+    tabs.refresh()
+    time.sleep(1.5)  # past the moment a reloaded runner asks for its game back
+    assert notice(tabs)[0] == "waiting"
+    tabs.switch_to.window(tb)
+    assert running(tabs)  # B, the banker's choice, runs on
+    assert a.console_errors() == []
+
+
 def test_a_waiting_tab_starts_by_itself_when_the_running_one_is_closed(tabs, origin):
     a = Page(tabs, origin).load()
     a.send("INSERT R 2")
