@@ -11,8 +11,8 @@ MICROPYTHON := $(BIN)/micropython
 FIRMWARE := $(shell find firmware -name '*.py' -not -path '*/__pycache__/*' | sort)
 PORT ?=
 
-.PHONY: setup sim pico pico-window web-serve test check lint mpy typecheck pytest test-mp test-pico bench \
-  deploy clean gui-deps screenshot uf2 uf2-deps uf2-image drawings case case-deps
+.PHONY: setup sim pico pico-window web-serve test check lint mpy typecheck pytest test-mp \
+  test-pico bench deploy clean gui-deps screenshot uf2 uf2-deps uf2-image drawings case case-deps
 
 $(STAMP): requirements.txt requirements-unix-port.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
