@@ -318,8 +318,9 @@ def test_protocol_replies_match_the_headless_simulator_byte_for_byte(browser, or
 
 
 @pytest.mark.parametrize("width,height,mobile", [
-    (360, 740, True), (740, 360, True), (375, 667, True), (360, 640, True),
-    (1280, 720, False), (1366, 768, False)])  # and a laptop's window, the cards in view too
+    (360, 740, True), (740, 360, True), (375, 667, True), (360, 640, True), (320, 568, True),
+    (568, 320, True), (1280, 720, False), (1366, 768, False), (1366, 650, False),
+    (1024, 600, False)])  # and a laptop's window (650 px of a 768 screen), the cards in view too
 def test_the_unit_and_its_cards_fit_a_phone_or_a_laptop_whole_with_44px_keys(origin, width,
                                                                              height, mobile):
     drv = start_chromium(width, height, mobile)
@@ -340,8 +341,11 @@ def test_the_unit_and_its_cards_fit_a_phone_or_a_laptop_whole_with_44px_keys(ori
         assert box["bottom"] <= height and box["right"] <= width  # no scrolling to play
         assert box["scroll"] <= width  # nothing sideways
         assert box["smallest"] >= 44  # every key and card a 44 px touch target
-        if width > height:
+        if width > height and width >= 740:  # narrower, the panel goes under the unit
             assert box["panel"] > box["unit"]  # the banker beside the unit
+        page.tap("card-6")
+        page.tap("slot-L")  # and played at that size: the card where it was put
+        assert page.drv.execute_script("return bank.view().slots") == [6, None]
         assert page.console_errors() == []
     finally:
         stop_chromium(drv)
