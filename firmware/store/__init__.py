@@ -8,10 +8,11 @@ import time
 
 from brain.ledger import CARDS, POT, SETTINGS, apply
 import jsonw
-from store.slot import (CORRUPT, GAME, LINE_MAX, MARK_NAME, MARK_TEXT, NAME_FILES, SLOT_NAMES,
-                        UNREADABLE, VALID, VERSION, Moved, chunks, crc32, kept_game, line,
-                        missing, night_head, night_words, num, payload, read, rec_payload,
-                        write)
+from protocol.names import refusal
+from store.slot import (CORRUPT, GAME, KEPT_MOST, LINE_MAX, MARK_NAME, MARK_TEXT, NAME_FILES,
+                        SLOT_NAMES, UNREADABLE, VALID, VERSION, Moved, chunks, crc32, kept_game,
+                        line, missing, night_head, night_words, num, payload, read,
+                        rec_payload, write)
 
 
 def _id(name):
@@ -330,7 +331,7 @@ class FileStore:
             when = int(self.wall())
             if time.gmtime(0)[0] == 2000:  # a port whose time counts from 2000
                 when += 946684800
-            if when < 1735689600:
+            if not 1735689600 <= when <= KEPT_MOST:
                 when = None  # a clock no host set: a Pico's starts at 2021 at every power-up
         head = (("v", VERSION), ("id", ledger.seq), ("kept", when),
                 ("profile", ledger.profile.name), ("seq", ledger.seq),
@@ -403,7 +404,8 @@ class FileStore:
                 g, got = p.split(" ", 1)
                 g, got = num(g), json.loads(got)
                 ok = whole and isinstance(got, list) and len(got) == CARDS and not [
-                    n for n in got if n is not None and not isinstance(n, str)]
+                    n for n in got if n is not None and not (  # a name NAME would take
+                        isinstance(n, str) and n and refusal(n) is None)]
             except UNREADABLE:
                 ok = False
             if not ok:

@@ -15,6 +15,7 @@ MARK_NAME = "bank.id"
 MARK_TEXT = b"bank-unit store v1\n"
 NAME_FILES = ("bank.n0", "bank.n1")
 GAME = "game."
+KEPT_MOST = 253402300799  # a kept game's date, in seconds since 1970: up to the year 9999's end
 CUT, CORRUPT, VALID = range(3)  # a slot missing or cut while written is no damage
 # What reading a line's JSON may raise when the line is none of ours though its CRC holds:
 # a missing key, a wrong type, a number too big for an int (1e400), a nesting deeper than the
@@ -182,7 +183,8 @@ def kept_game(fs, path, gid, keep):
              "transactions": num(d["transactions"]), "balances": bal[1:POT], "pot": bal[POT]}
     except UNREADABLE:
         return None
-    if g["id"] != gid or not 0 <= g["transactions"] <= g["seq"]:
+    if g["id"] != gid or not 0 <= g["transactions"] <= g["seq"] or not (
+            g["kept"] is None or 0 <= g["kept"] <= KEPT_MOST):
         return None
     if keep:  # the log leads from base to the header's seq and balances: Slot.read held it so
         g["base"], g["log"] = s.base, s.log
@@ -215,9 +217,11 @@ class Slot:
         p = payload(raw)
         try:
             head = json.loads(p[2:]) if p is not None and p.startswith("H ") else None
-            if head.get("v") != VERSION:
+            if type(head.get("v")) is not int or head["v"] != VERSION:  # 1.0 and true are not 1
                 raise ValueError("a future version: a migration would go here")
             n, seq, gen = num(head["n"]), num(head["seq"]), num(head.get("gen", 0))
+            if n < 0:
+                raise ValueError("n")
             self.base = accounts(head, "base")
             self.bal = list(self.base)
             after = accounts(head, "bal")
@@ -234,13 +238,14 @@ class Slot:
         if want is not None:
             # A kept game's lines, but only their size and CRC, a block at a time: boot checks
             # every kept game, and a line at a time would be the slow part of boot.
-            size = crc = 0
+            size = crc = lines = 0
             b = f.read(512)
             while b:
                 size += len(b)
                 crc = crc32(b, crc)
+                lines += b.count(b"\n")
                 b = f.read(512)
-            self.state = VALID if (size, crc & 0xFFFFFFFF) == want else CORRUPT
+            self.state = VALID if (size, crc & 0xFFFFFFFF, lines) == want + (n,) else CORRUPT
             self.clean = True
             return
         good = True

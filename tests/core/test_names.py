@@ -283,6 +283,22 @@ def test_names_past_any_line_written_are_damage_not_a_cut_write():  # B17
         assert (got["1"], got["3"], got["store"]) == ("Ann", None, "damaged")
 
 
+def test_names_no_name_command_would_take_are_damage_though_their_crc_reads():  # B17
+    # A control character, a direction override, a line end, 17 characters, an empty name:
+    # never written by NAME, so never served to a host's table as a name.
+    from store.slot import line
+
+    files, newest = _named()
+    gen = int(bytes(files[newest])[9:].split(b" ")[0])
+    for bad in ("A\u0007B", "\u202eAnn", "x\nSTATE", "N" * 17, ""):
+        img = {k: bytearray(v) for k, v in files.items()}
+        img[newest] = bytearray(line("%d %s" % (gen, json.dumps([bad] + [None] * 5))))
+        r, p = rig(FaultFS(img))
+        assert ok(p.handle("HELLO"))["store"] == "damaged", repr(bad)
+        got = ok(p.handle("NAMES"))
+        assert (got["1"], got["3"], got["store"]) == ("Ann", None, "damaged"), repr(bad)
+
+
 def test_both_names_files_damaged_is_reported():  # B17
     files, newest = _named()
     img = _flipped(files, newest, 12)

@@ -552,7 +552,8 @@ def test_a_header_none_of_ours_with_a_good_crc_leaves_the_other_slot_in_use():
     edits = [swapped("pot", "[0]"), swapped("gen", "1e400"), swapped("seq", "1e400"),
              swapped("games", "[" * 1000 + "]" * 1000), swapped("base", "[1, 2, 3, 4, 5]"),
              swapped("bal", "[1, 2, 3, 4, 5, 6, 7]"), swapped("profile", '"xyz"'),
-             swapped("profile", "5"), swapped("profile", '["world"]')]
+             swapped("profile", "5"), swapped("profile", '["world"]'), swapped("v", "1.0"),
+             swapped("v", "true"), swapped("n", "-1")]
     for i, edit in enumerate(edits):
         led, status = _boot(_header_edited(files, path, edit))
         assert status == "damaged" and led.ready, i
@@ -561,8 +562,9 @@ def test_a_header_none_of_ours_with_a_good_crc_leaves_the_other_slot_in_use():
 
 def test_a_kept_game_none_of_ours_is_reported_damaged_not_brought_back():
     # B11, B17: a kept game's file whose header reads but says what no game of this firmware
-    # is (a profile there is none of, fewer than no transactions) is damaged, as one that does
-    # not read: never a game brought back that writes what the next boot rejects.
+    # is (a profile there is none of, fewer than no transactions, a date before 1970 or past
+    # the year 9999, more lines than it holds) is damaged, as one that does not read: never a
+    # game brought back that writes what the next boot rejects, nor a date no host can show.
     fs, u, clock, p = _unit_with_a_kept_game()
     (game,) = [n for n in fs.files if "/game." in n]
 
@@ -573,7 +575,8 @@ def test_a_kept_game_none_of_ours_is_reported_damaged_not_brought_back():
 
         return edit
 
-    for edit in (set_to("profile", "xyz"), set_to("transactions", -3)):
+    for edit in (set_to("profile", "xyz"), set_to("transactions", -3), set_to("kept", -5),
+                 set_to("kept", 10 ** 30), set_to("n", 10 ** 9), set_to("v", True)):
         u, clock, _ = _unit(_header_edited(fs.files, game, edit))
         p = Protocol(u, clock)
         assert u.store_status == "damaged"
