@@ -6,9 +6,15 @@ import simulator  # noqa: F401  (puts firmware/ on sys.path)
 from simulator import options
 
 
+MICROPYTHON = sys.implementation.name == "micropython"
+
+
 def main(argv):
     # The page in a browser: a server of files, no unit here.
     if [a for a in argv if a == "--web" or a.startswith("--web=")]:
+        if MICROPYTHON:
+            sys.stderr.write("simulator: --web needs CPython (its web server)\n")
+            return 2
         from simulator import web
 
         return web.main(argv)
@@ -20,6 +26,13 @@ def main(argv):
     if opts.help:
         sys.stdout.write(options.USAGE)
         return 0
+    if MICROPYTHON and not opts.headless:
+        # The window, the terminal and the emulated Pico are CPython's (Tk, curses, rp2040py).
+        sys.stderr.write("simulator: %s needs CPython; under MicroPython, --headless (with "
+                         "--state DIR to keep the game) serves the protocol\n"
+                         % ("--pico" if opts.pico else "--terminal" if opts.terminal
+                            else "the window"))
+        return 2
     if opts.pico:
         return _pico(opts)
     from simulator.host import Host, StartError
@@ -27,7 +40,7 @@ def main(argv):
     # Whatever stops the start (a state folder in use or not writable, a port taken) is one
     # line saying what to do, and exit status 2: never a traceback.
     try:
-        if opts.table is not None and sys.implementation.name == "micropython":
+        if opts.table is not None and MICROPYTHON:
             raise StartError("--table needs CPython (its web server's threads)")
         host = Host(opts)
         _stop_on_sigterm()

@@ -31,18 +31,23 @@ class StartError(Exception):
 
 
 def _mkdirs(path):
+    """path made, folder by folder; the first refusal but "it exists" (a read-only disk's,
+    not the "no such folder" of those under it), to say why when path is still not there."""
     import os
 
     parts = path.rstrip("/").split("/")
     cur = "/" if path.startswith("/") else ""
+    why = None
     for p in parts:
         if not p:
             continue
         cur = cur + p if cur.endswith("/") or not cur else cur + "/" + p
         try:
             os.mkdir(cur)
-        except OSError:
-            pass
+        except OSError as e:
+            if why is None and e.args[:1] != (17,):
+                why = e
+    return why
 
 
 def _why(e):
@@ -103,12 +108,12 @@ def _take(path, what, lock_name, give, in_use):
     names the folder, for the messages; in_use(place, pid): the refusal."""
     import os
 
-    _mkdirs(path)
+    refused = _mkdirs(path)
     try:
         st = os.stat(path)
     except OSError as e:
         raise StartError("cannot make the state folder %s (%s); give %s a folder that "
-                         "can be created" % (path, _why(e), give)) from None
+                         "can be created" % (path, _why(refused or e), give)) from None
     if not st[0] & 0o040000:
         raise StartError("%s %s is not a folder; give %s a folder" % (give, path, give))
     lock = path.rstrip("/") + "/" + lock_name
@@ -129,6 +134,9 @@ def _take(path, what, lock_name, give, in_use):
             f.close()
     except OSError as e:
         hold.close()
+        if e.args[:1] == (21,):  # EISDIR: the folder is writable, the lock's name is taken
+            raise StartError("%s is a folder where the simulator keeps a file; remove it, or "
+                             "give %s another folder" % (lock, give)) from None
         raise StartError(_unwritable(path, e, give)) from None
     return hold
 

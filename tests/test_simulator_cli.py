@@ -168,6 +168,22 @@ def test_an_empty_state_folder_name_is_refused_not_a_game_kept_nowhere(interp):
         assert p.stdout == b"", args
 
 
+@pytest.mark.skipif(MICROPYTHON not in INTERPRETERS, reason="no MicroPython unix port here")
+def test_the_unix_port_refuses_what_only_cpython_runs_in_one_line_and_serves_headless(tmp_path):
+    # The window, the terminal, the emulated Pico and the page's server need CPython: under
+    # the unix port each ended in a traceback (no os.environ, no functools, no subprocess).
+    state = ["--state", str(tmp_path)]
+    for args in (state, ["--terminal"] + state, ["--pico"], ["--web", "0"], ["--web", "99999"]):
+        p = subprocess.run([MICROPYTHON, "-m", "simulator", *args],
+                           input=b"HELLO\n", capture_output=True, cwd=ROOT, timeout=60)
+        said = p.stderr.decode().splitlines()
+        assert p.returncode == 2 and len(said) == 1 and p.stdout == b"", (args, p.stderr)
+        assert said[0].startswith("simulator: ") and "needs CPython" in said[0], said
+    p = subprocess.run([MICROPYTHON, "-m", "simulator", "--headless", *state], input=b"HELLO\n",
+                       capture_output=True, cwd=ROOT, timeout=60)
+    assert p.returncode == 0 and p.stdout.startswith(b'OK {"device": "bank-unit"'), p.stderr
+
+
 def test_a_long_log_after_a_batch_of_moves_is_answered_alike_on_both_interpreters():
     # A host that sends a game's worth of lines at once, then LOG 200: MicroPython's default
     # heap wrote LOG's reply a character at a time into one list, ran out, and the simulator

@@ -200,8 +200,11 @@ def test_a_bank_lock_naming_a_live_unrelated_process_blocks_nothing(tmp_path, in
 def test_a_state_folder_that_cannot_be_used_is_one_line_and_exit_2(tmp_path, interp):
     afile = tmp_path / "afile"
     afile.write_text("not a folder\n")
+    taken = tmp_path / "taken"
+    (taken / "bank.lock").mkdir(parents=True)  # a folder where the lock file goes
     for state, says in ((str(afile), "not a folder"), (str(afile / "sub"), "cannot make"),
-                        ("/proc/self", "cannot write")):  # exists, and no file can be made
+                        ("/proc/self", "cannot write"),  # exists, and no file can be made
+                        (str(taken), "bank.lock is a folder")):
         err, out = one_line_exit_2(
             [interp, "-m", "simulator", "--headless", "--stdio", "--state", state], b"HELLO\n")
         assert says in err and state in err, err
@@ -691,6 +694,12 @@ def test_a_full_or_read_only_state_folder_is_one_line_and_exit_2(tmp_path, inter
     err = p.stderr.decode()
     assert p.returncode == 2 and err.startswith("simulator: ") and err.count("\n") == 1, err
     assert "cannot write" in err and "read-only" in err.lower() and p.stdout == b""
+    # a folder to be made on it: why it cannot be made, not that the folder under it is not
+    ro = tmp_path / "ro2"
+    p = _small_fs(ro, "mount -o remount,ro %s" % ro, sim + str(ro / "new" / "st"))
+    err = p.stderr.decode()
+    assert p.returncode == 2 and err.count("\n") == 1 and "cannot make" in err, err
+    assert "read-only" in err.lower(), err
 
 
 FULL_DRIVER = r'''
