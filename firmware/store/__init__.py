@@ -10,8 +10,8 @@ from brain.ledger import CARDS, POT, SETTINGS, apply
 import jsonw
 from protocol.names import refusal
 from store.slot import (CORRUPT, GAME, KEPT_MOST, LINE_MAX, MARK_NAME, MARK_TEXT, NAME_FILES,
-                        SLOT_NAMES, UNREADABLE, VALID, VERSION, Moved, chunks, crc32, kept_game,
-                        line, missing, night_head, night_words, num, payload, read,
+                        SLOT_NAMES, UNREADABLE, VALID, VERSION, Lines, Moved, chunks, crc32,
+                        kept_game, line, missing, night_head, night_words, num, payload, read,
                         rec_payload, write)
 
 
@@ -392,7 +392,7 @@ class FileStore:
                     bad.append(i)
                 continue
             try:
-                raw = f.readline(LINE_MAX)
+                raw = Lines(f).next()
             except OSError:
                 bad.append(i)  # there, and it does not read
                 continue

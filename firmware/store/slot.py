@@ -2,6 +2,7 @@
 the lines written, and the one reader of them."""
 
 from binascii import crc32
+import gc
 import json
 
 from brain import profiles
@@ -25,6 +26,40 @@ UNREADABLE = (AttributeError, IndexError, KeyError, OverflowError, RuntimeError,
 # Longer than any line written (a header is under 1 KB): a longer one is damage, and is never
 # read whole into a heap that may not hold it.
 LINE_MAX = 2048
+
+
+class Lines:
+    """A file's lines, read 512 bytes at a time: a file's own readline reads a byte at a time
+    (a Pico took seconds over a slot of 600 lines), and readline(LINE_MAX) takes LINE_MAX bytes
+    of heap for every line."""
+
+    def __init__(self, f):
+        self.f = f
+        self.buf = b""
+        self.at = 0
+
+    def next(self):
+        """The next line with its newline, or the file's last bytes without one (b"" at its
+        end), or LINE_MAX bytes of a line longer than that."""
+        part = b""
+        while True:
+            buf, at = self.buf, self.at
+            i = buf.find(b"\n", at)
+            end = min(len(buf) if i < 0 else i + 1, at + LINE_MAX - len(part))
+            part += buf[at:end]
+            self.at = end
+            if end > i >= 0 or len(part) >= LINE_MAX:
+                return part
+            self.buf, self.at = self.f.read(512), 0
+            if not self.buf:
+                return part
+
+    def rest(self):
+        """What is left of the file, a piece at a time."""
+        b = self.buf[self.at:]
+        while b:
+            yield b
+            b = self.f.read(512)
 
 
 def missing(e):
@@ -160,7 +195,7 @@ def read(fs, path, keep):
         s.state = CUT if missing(e) else CORRUPT
         return s
     try:
-        s.read(f)
+        s.read(Lines(f))
         s.size = f.seek(0, 2)
     except (MemoryError, OSError):
         s.state = CORRUPT
@@ -209,7 +244,7 @@ class Slot:
     def read(self, f):
         """A checkpoint line that does not read costs the checkpoint's log (the header's
         balances stand in); a journal line that does not read ends the slot (damage)."""
-        raw = f.readline(LINE_MAX)
+        raw = f.next()
         if not raw.endswith(b"\n"):
             if len(raw) == LINE_MAX:
                 self.state = CORRUPT
@@ -239,18 +274,16 @@ class Slot:
             # A kept game's lines, but only their size and CRC, a block at a time: boot checks
             # every kept game, and a line at a time would be the slow part of boot.
             size = crc = lines = 0
-            b = f.read(512)
-            while b:
+            for b in f.rest():
                 size += len(b)
                 crc = crc32(b, crc)
                 lines += b.count(b"\n")
-                b = f.read(512)
             self.state = VALID if (size, crc & 0xFFFFFFFF, lines) == want + (n,) else CORRUPT
             self.clean = True
             return
         good = True
         for _ in range(n):
-            raw = f.readline(LINE_MAX)
+            raw = f.next()
             if not raw.endswith(b"\n"):
                 if len(raw) == LINE_MAX:
                     self.state = CORRUPT
@@ -269,7 +302,7 @@ class Slot:
             self.state = CORRUPT  # its log and its header disagree: neither is trusted
             return
         self.seq, self.state, self.clean = seq, VALID, True
-        raw = f.readline(LINE_MAX)
+        raw = f.next()
         while raw:
             whole = raw.endswith(b"\n")
             # A line is committed only once its "\n" is on flash (boot, in docs/storage.md's
@@ -283,7 +316,7 @@ class Slot:
             if not (ok and whole):
                 self.bad, self.clean = True, False
                 return
-            raw = f.readline(LINE_MAX)
+            raw = f.next()
 
     def _line(self, p):
         tag, rest = p[:2], p[2:]
@@ -316,6 +349,11 @@ class Slot:
             return False
         self.seq = rec[0]
         apply(bal, rec)
+        if not self.seq % 32:
+            # Between collections the lines' garbage moves the heap's next free room on, and
+            # each record kept lands further up: a whole slot's would lie across the heap and
+            # leave no 1 KB in one piece (a Pico's LOG 200 then ran out of memory).
+            gc.collect()
         self.log.append(rec)
         if len(self.log) > self.keep:
             apply(self.base, self.log.pop(0))

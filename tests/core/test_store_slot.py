@@ -48,9 +48,9 @@ def test_a_slot_too_big_for_ram_is_unreadable_and_the_other_slot_is_used():
         def open(self, path, mode):
             f = FaultFS.open(self, path, mode)
             if path == big:
-                def readline(*most):
+                def read(*most):
                     raise MemoryError()
-                f.readline = readline
+                f.read = read
             return f
 
     led2, status = _boot(Big(copy_files(fs.files)))
