@@ -101,6 +101,7 @@ class App:
         self.writable.register(self.stdout, select.POLLOUT)
         self.unsent = []  # lines the port has not taken whole, oldest first
         self._at = 0  # bytes of the first the port took
+        self._open = False  # the port took a line's first pieces, not its end
         self._one = bytearray(1)
         self._kicked = False  # a write with no room took nothing: wait for room, not again
         self.lost = 0  # event lines dropped since the port last took everything
@@ -256,7 +257,8 @@ class App:
             # ... and the lines left unsent for it are not the next host's. The port still
             # sends what it took of them: a line it took part of is ended, so that the next
             # host's first reply starts a line of its own.
-            self.unsent = [b"\n"] if self._at else []
+            self.unsent = [b"\n"] if self._at or self._open else []
+            self._open = False
             self._at = self.lost = 0
             self._kicked = False
             self.send()
@@ -293,6 +295,7 @@ class App:
 
     def _connect(self):
         protocol = self.protocol = Protocol(self.unit, self.clock)
+        protocol.pieces = True
         protocol.heap = self.heap or (None, None)  # MEM reports it: this is a unit
         reader = self.reader = LineReader()
         return reader
@@ -347,6 +350,14 @@ class App:
 
     def write(self, lines):
         for line in lines:
+            if isinstance(line, list):  # a long reply in pieces (LOG, BACKUP), sent 1 KB at a time
+                chunk = ""
+                for piece in line:
+                    chunk += piece
+                    if len(chunk) >= 1024:
+                        self.unsent.append(chunk.encode())
+                        chunk = ""
+                line = chunk
             self.unsent.append((line + "\n").encode())
         self.send()
 
@@ -394,6 +405,7 @@ class App:
                 break
             unsent.pop(0)
             self._at = 0
+            self._open = data[-1:] != b"\n"  # a long reply's first pieces sent, not its end
             if not unsent and self.lost:
                 unsent.append(('! lost {"events": %d}\n' % self.lost).encode())
                 self.lost = 0

@@ -75,6 +75,12 @@ def _write(v, out, utf8=False):
 
 
 def dumps(v, utf8=False):
+    return "".join(pieces(v, utf8))
+
+
+def pieces(v, utf8=False):
+    """v's JSON as a list of short strings (a list's items one each), for a reply too long to
+    be one piece of a Pico's heap (BACKUP)."""
     out = []
     _write(v, out, utf8)
-    return "".join(out)
+    return out

@@ -115,7 +115,9 @@ def _all_balances(bal):
 
 
 def _log_json(ledger, recs):
-    """LOG's records, oldest first. A restore's balances are worked out backwards from the
+    """LOG's records, oldest first, each written as JSON at once: a record's objects are
+    garbage before the next's are made (LOG 200's, all alive at once, did not fit a Pico's heap
+    beside a long game's). A restore's balances are worked out backwards from the
     ledger's: each record after it carries its own move, and a restore itself moves nothing
     (a game's log folds from its base to the balances: brain/ledger.py). Only from a log that
     reaches the ledger's seq (one read back short of it cannot say; its restores show none)."""
@@ -126,11 +128,11 @@ def _log_json(ledger, recs):
         i -= 1
         rec = recs[i]
         if bal is None:
-            out[i] = txn_json(rec)
+            out[i] = jsonw.dumps(txn_json(rec))
         elif rec[KIND] == "restore":
-            out[i] = txn_json(rec, bal, ledger.profile.name)
+            out[i] = jsonw.dumps(txn_json(rec, bal, ledger.profile.name))
         else:
-            out[i] = txn_json(rec)
+            out[i] = jsonw.dumps(txn_json(rec))
             if rec[FROM]:
                 bal[rec[FROM]] += rec[AMOUNT]
             if rec[TO]:
@@ -145,6 +147,9 @@ class Protocol:
         self.via = via
         self.events = False
         self.pending = []
+        # A unit's port takes LOG's and BACKUP's replies as lists of pieces: LOG 200 whole
+        # (some 26 KB in one piece) found no room in a Pico's heap beside a long game's.
+        self.pieces = False
         # A unit's heap in use before the firmware and after boot (app.py; either may be None);
         # None where there is no unit's heap (the simulator).
         self.heap = None  # type: tuple | None
@@ -383,7 +388,14 @@ class Protocol:
         if refused:
             return refused
         recs = self.unit.ledger.store.records(n)
-        return "OK " + jsonw.dumps(_log_json(self.unit.ledger, recs))
+        if not recs:
+            return "OK []"
+        out = _log_json(self.unit.ledger, recs)
+        for i in range(1, len(out)):
+            out[i] = ", " + out[i]
+        out[0] = "OK [" + out[0]
+        out[-1] += "]"
+        return out if self.pieces else "".join(out)
 
     def _advance(self, args):
         if len(args) != 1:

@@ -93,7 +93,9 @@ def do_backup(p, args):
         return refused
     snap = p.unit.ledger.store.backup(p.unit.ledger)
     _news(p)
-    return "OK " + jsonw.dumps(snap)
+    out = jsonw.pieces(snap)
+    out[0] = "OK " + out[0]
+    return out if p.pieces else "".join(out)
 
 def do_name(p, args):
     reply = names.command(p.unit.ledger.store, "NAME", args, p.whole)

@@ -9,7 +9,11 @@ before the cut is never lost; the store is never reported damaged for a cut (a l
 ignored, B17).
 """
 
+import json
+import os
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -65,3 +69,36 @@ def test_b17_a_power_cut_inside_a_transaction_loses_nothing_acknowledged(image, 
     type_keys(pico, "1 0 K")
     press(pico, "+")
     assert balance_shown(pico) == expected + 10000
+
+
+def test_b17_a_long_game_comes_back_whole_at_boot(image, tmp_path):
+    # Both slots as full as they get: each a checkpoint of 200 records and the newest a journal
+    # of 127 lines (the next is a checkpoint), as 643 transactions leave them. A Pico's heap
+    # read a slot of about a hundred lines back no more: Err6, or Err5 and the transactions
+    # since the older checkpoint gone, though every line on the flash was whole; and LOG 200
+    # or BACKUP then ran it out of memory, and it restarted.
+    state = tmp_path / "state"
+    played = b"INSERT R 2\nINSERT L 1\n" + b"KEY 1 0 K -\n" * 643 + b"BALANCES\nLOG 200\n"
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    p = subprocess.run([sys.executable, "-m", "simulator", "--headless", "--stdio",
+                        "--virtual-clock", "--state", str(state)], input=played, cwd=root,
+                       capture_output=True, timeout=120)
+    balances, log = p.stdout.decode().splitlines()[-2:]
+    assert json.loads(balances[3:])["1"] == 15000000 + 643 * 10000
+    files = [("bank/" + n, (state / n).read_bytes()) for n in ("bank.a", "bank.b", "bank.id")]
+    assert sorted(f.count(b"\n") for _, f in files) == [1, 201 + 127, 201 + 129]
+    pico = rig.Pico(image, fs_extra=files, usb=True, vbus=False)
+    pico.boot()
+    assert json.loads(pico.command("HELLO")[3:])["store"] == "ok"
+    assert pico.command("BALANCES") == balances
+    assert pico.command("LOG 200", timeout_ms=30000) == log  # 26 KB: it crashed the unit
+    backup = json.loads(pico.command("BACKUP", timeout_ms=30000)[3:])
+    assert len(backup["log"]) == 200 and backup["seq"] == 643
+    # and it plays on at its keys: the next line is a checkpoint, written from what it read
+    insert(pico, "R", 2)
+    insert(pico, "L", 1)
+    pico.run(1100)
+    type_keys(pico, "1 0 K")
+    press(pico, "-")
+    wait_shown(pico, "8.56", "M", timeout_ms=400)  # the payer's, card 2
+    assert json.loads(pico.command("BALANCES")[3:])["1"] == 21440000
