@@ -431,7 +431,10 @@ class App:
             events = self.protocol.drain()
             # A command's lines all wait (the host's next is not read until they are out); the
             # keys' and timers' past unsent_max unsent lines are dropped, and counted.
-            room = max(self.unsent_max - len(self.unsent), 0)
+            waiting = 0  # lines, not pieces: a long reply is many (App.write)
+            for data in self.unsent:
+                waiting += data[-1] == 10
+            room = max(self.unsent_max - waiting, 0)
             if len(events) > room:
                 self.lost += len(events) - room
                 events = events[:room]

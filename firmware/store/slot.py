@@ -57,9 +57,12 @@ class Lines:
     def rest(self):
         """What is left of the file, a piece at a time."""
         b = self.buf[self.at:]
-        while b:
-            yield b
+        while True:
+            if b:
+                yield b
             b = self.f.read(512)
+            if not b:
+                return
 
 
 def missing(e):

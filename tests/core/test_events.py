@@ -133,3 +133,30 @@ def test_the_events_alone_rebuild_balances_and_the_pot_through_game_night_b19_b2
         seen = eventplay.play(p.handle, seed, 300, True)
         for kind in ("bankrupt", "pot-in", "pot-out"):
             assert seen.get(kind, 0) >= 1, (seed, seen)
+
+
+def test_events_made_while_a_long_reply_waits_for_the_port_are_kept_not_lost():
+    # A unit's port takes LOG 200 as some 26 pieces of 1 KB (app.py, App.write): the events
+    # the keys make meanwhile still have room for 31 lines, as beside a one-line reply; they
+    # were dropped and counted "! lost" as if the pieces were lines.
+    import app
+
+    class Port(app.App):  # the unit's serial side alone, a host that has not read yet
+        def __init__(self, protocol):
+            self.protocol, self.unsent, self._at, self.lost = protocol, [], 0, 0
+
+        def send(self):
+            pass
+
+    _, p = proto_rig()
+    p.pieces = True
+    p.handle("INSERT L 1")
+    for _ in range(30):
+        p.handle("KEY 1 0 K + C")  # a move and its undo: 60 records, some 8 KB of LOG
+    port = Port(p)
+    port.write(p.handle("LOG 200"))
+    assert len(port.unsent) > 1  # in pieces
+    p.pending = ["! tone {\"name\": \"click\"}"] * 30
+    port.drain()
+    assert port.lost == 0
+    assert b"".join(port.unsent).count(b"\n") == 31  # the reply, then the 30 events

@@ -135,3 +135,30 @@ def test_a_last_line_without_its_newline_was_never_acknowledged_and_does_not_cou
     assert status == "ok" and led3.bal == led2.bal and led3.seq == 8
     assert led3.store.records()[:-1] == want
     assert led3.store.records()[-1][1:5] == ("receive", 0, 2, 5000)
+
+
+def test_boot_reads_a_file_in_pieces_as_readline_would_line_by_line():  # B17
+    # store/slot.py's Lines: 512 bytes at a time, the same lines as readline(LINE_MAX) (a last
+    # one without its newline, a longer one cut at LINE_MAX), and then the whole rest, even when
+    # the first line ends where a piece of 512 does (a kept game's lines after its header).
+    from store.slot import LINE_MAX, Lines
+
+    fs = FaultFS()
+    for data in (b"", b"\n", b"a\r\nb", b"x" * 511 + b"\n" + b"y" * 600,
+                 b"z" * 5000 + b"\nw\n", (b"h" * 511 + b"\n") * 3, (b"k" * 1023 + b"\n") * 3):
+        want, rest = [], data
+        while rest:
+            i = rest.find(b"\n")
+            n = min(len(rest) if i < 0 else i + 1, LINE_MAX)
+            want.append(rest[:n])
+            rest = rest[n:]
+        fs.files["/f"] = bytearray(data)
+        lines, got = Lines(fs.open("/f", "rb")), []
+        raw = lines.next()
+        while raw:
+            got.append(raw)
+            raw = lines.next()
+        assert got == want, len(data)
+        lines = Lines(fs.open("/f", "rb"))
+        first = lines.next()
+        assert first + b"".join(lines.rest()) == data, len(data)
