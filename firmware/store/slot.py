@@ -155,6 +155,8 @@ def payload(raw):
 SIDES = {"receive": ("0c",), "go": ("0c",), "pay": ("c0",), "transfer": ("cc",),
          "bankrupt": ("c0", "cc"), "pot-in": ("cp",), "pot-out": ("pc",), "restore": ("00",),
          "set": ("0c", "c0", "0p", "p0")}
+SIDE = ("0",) + ("c",) * CARDS + ("p",)  # an account's side, by its number
+NUMBERS = (1, 3, 4, 5, 6, 7, 8)  # a record's words that are numbers, none below 0
 
 
 def parse_rec(p):
@@ -165,14 +167,18 @@ def parse_rec(p):
         raise ValueError("record")
     # The kind and via as the constants, not fresh strings: 200 records hold one copy of each.
     kind, via = KINDS[KINDS.index(w[2])], VIAS[VIAS.index(w[9])]
-    seq, frm, to, undoes = num(w[1]), num(w[3]), num(w[4]), num(w[8])
-    if not (0 <= frm <= POT and 0 <= to <= POT):
+    # Checked as num() would, all at once: boot reads every record of both slots.
+    n = [w[i] for i in NUMBERS]
+    if "" in n or "".join(n).strip("0123456789"):
+        raise ValueError("number")
+    seq, frm, to, amount, frm_after, to_after, undoes = [int(x) for x in n]
+    if not (frm <= POT and to <= POT):
         raise ValueError("record")
-    sides = "0cp"[(frm > 0) + (frm == POT)] + "0cp"[(to > 0) + (to == POT)]
+    sides = SIDE[frm] + SIDE[to]
     if sides not in SIDES.get(kind, sides) or (frm == to and kind != "restore") or (
             kind == "undo") != (0 < undoes < seq):
         raise ValueError("record")
-    return (seq, kind, frm, to, num(w[5]), num(w[6]), num(w[7]), undoes, via)
+    return (seq, kind, frm, to, amount, frm_after, to_after, undoes, via)
 
 
 def accounts(head, key):
