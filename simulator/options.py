@@ -16,12 +16,13 @@ USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT
   --stdio           on standard input/output (the default with --headless); exits at EOF
   --pty             on a new pseudo-terminal; prints 'listening pty <path>' first (CPython)
   --tcp PORT        on 127.0.0.1:PORT (0 picks one); prints 'listening tcp 127.0.0.1:<port>'
-  --state DIR       where the flash is kept (headless default: nothing kept)
+  --state DIR       where the flash is kept (headless default: $BANK_SIM_STATE, or nothing)
   --virtual-clock   time moves only on ADVANCE and HOLD
   --seed N          reproducible deal timer draws
   --profile NAME    the edition's money; a different one starts a new game
   --pot on|off      the Free Parking pot, a house rule (off by default; kept on flash)
-  --maintenance     grant maintenance mode (host tools may set balances, restore, profile)
+  --maintenance     grant maintenance mode for the run, back after each switch-off (host
+                    tools may set balances, restore, profile)
   --terminal        the terminal front end even where a display exists
   --lang en|fr      the language the window and the terminal speak (default: the system's,
                     from LC_ALL, LC_MESSAGES or LANG; F12 in the window, f in the terminal)
@@ -154,6 +155,8 @@ def parse(argv):
                    or o.table is not None):
         raise UsageError("--pico takes an image, --rfid and --lang only: the emulated chip is "
                          "the unit")
+    if o.terminal and o.headless:
+        raise UsageError("--terminal and --headless: the terminal front end, or no front end")
     if o.rfid and not o.pico:
         raise UsageError("--rfid goes with --pico: the RFID build on the emulated RP2040")
     if o.lan and o.table is None:

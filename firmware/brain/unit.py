@@ -40,7 +40,10 @@ class Unit:
         self.tally = 0
         self.error = None
         self.deal_timer = None  # deal.Timer, from the first DEAL
-        self.maintenance = maintenance  # granted at start: the simulator's --maintenance
+        self.maintenance = maintenance
+        # Granted at start (the simulator's --maintenance): back at every wake, since a headless
+        # simulator has no keypad to enter it again, until the banker leaves it at the keypad.
+        self._granted = maintenance
         self.store_status = "new"
         self._unseen = False  # damage reported that the banker has not seen yet (B17)
         self.rev = 0
@@ -179,6 +182,7 @@ class Unit:
         """B16: on again, as it was left."""
         self.power = True
         self._last = now
+        self.maintenance = self._granted
         self.rev += 1
         self._emit("power", "on")
 
@@ -554,6 +558,7 @@ class Unit:
         if self.deal_timer is not None:
             self.deal_timer.stop()  # the deal the press started is not meant
         self.maintenance = not self.maintenance
+        self._granted = False
         self._show(("SErv", False, False) if self.maintenance else ("PLAY", False, False), now,
                    self.message_ms)
         self.rev += 1

@@ -11,12 +11,12 @@ from brain.unit import Unit
 
 
 class Rig:
-    def __init__(self, profile=None, seed=1, store=None):
+    def __init__(self, profile=None, seed=1, store=None, maintenance=False):
         self.store = store if store is not None else FileStore("bank", MemFS())
         self.clock = VirtualClock()
         # seed None: the hardware's random numbers, as a Pico draws them (rng.Entropy)
         self.unit = Unit(self.store, rng.Entropy() if seed is None else seeded.Seeded(seed),
-                         profile)
+                         profile, maintenance)
         self.tones = []
         self.txns = []
         self.games = 0

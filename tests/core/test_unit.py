@@ -680,6 +680,29 @@ def test_b16_switch_off_after_60s():
     assert u.slots["L"] == 1  # cards stay where they are
 
 
+def test_b16_maintenance_granted_at_start_is_back_at_each_wake_until_the_keypad_leaves_it():
+    # A headless simulator's --maintenance: no keypad there could enter it again.
+    r = Rig(maintenance=True)
+    r.advance(60000)
+    assert not r.unit.power and not r.unit.maintenance
+    r.press("5")
+    assert r.unit.power and r.unit.maintenance
+    r.hold("DEAL", 3000)
+    assert not r.unit.maintenance and r.text() == "PLAY"
+    r.advance(60000)
+    r.press("5")
+    assert r.unit.power and not r.unit.maintenance
+
+
+def test_b16_maintenance_entered_at_the_keypad_ends_at_the_switch_off():
+    r = Rig()
+    r.hold("DEAL", 3000)
+    assert r.unit.maintenance
+    r.advance(60000)
+    r.press("5")
+    assert r.unit.power and not r.unit.maintenance
+
+
 def test_b16_waking_key_is_not_input():
     r = Rig()
     r.insert("L", 1)
