@@ -39,6 +39,8 @@ def main(argv):
 
     # Whatever stops the start (a state folder in use or not writable, a port taken) is one
     # line saying what to do, and exit status 2: never a traceback.
+    if opts.headless and opts.state is None:
+        opts.state = _state_from_env()
     try:
         if opts.table is not None and MICROPYTHON:
             raise StartError("--table needs CPython (its web server's threads)")
@@ -54,6 +56,14 @@ def main(argv):
         return 2
     except KeyboardInterrupt:
         return 0
+
+
+def _state_from_env():
+    """BANK_SIM_STATE's folder, the same as --state DIR; None when unset or none."""
+    import os
+
+    where = os.getenv("BANK_SIM_STATE")
+    return None if where in (None, "", "none") else where
 
 
 def _stop_on_sigterm():

@@ -309,7 +309,9 @@ def run(host, opts):
         from simulator import served
 
         host = frontend.interactive_host(host, opts)  # the game kept, as the front end keeps it
-        where = {"tcp": "on TCP port %s" % opts.port, "pty": "on a pty"}.get(opts.mode, "on stdio")
+        where = {"tcp": "on TCP port %d" % opts.port if opts.port else
+                 "on a TCP port picked for it (the listening line says which)",
+                 "pty": "on a pty"}.get(opts.mode, "on stdio")
         sys.stderr.write("simulator: %s needs a terminal; serving the protocol %s (%s)\n"
                          % (words.say(announce, "en"), where, "the game kept in " + opts.state
                             if opts.state else "nothing kept"))

@@ -145,7 +145,7 @@ def test_seed_makes_deals_reproducible():
 
 def test_usage_errors():
     for args in (["--tcp"], ["--tcp", "x"], ["--bogus"], ["--profile", "monopoly"],
-                 ["--stdio", "--pty"]):
+                 ["--stdio", "--pty"], ["--terminal"]):
         p = stdio(b"", *args)
         assert p.returncode == 2, args
         assert p.stderr.startswith(b"simulator: "), p.stderr
@@ -201,6 +201,23 @@ def test_a_long_log_after_a_batch_of_moves_is_answered_alike_on_both_interpreter
     assert len(set(got)) == 1
 
 
+@pytest.mark.parametrize("interp", INTERPRETERS)
+def test_the_headless_simulator_keeps_its_game_where_bank_sim_state_says(tmp_path, interp):
+    # docs/simulator.md has BANK_SIM_STATE=DIR the same as --state DIR: headless, it kept
+    # nothing, and a game played over TCP was gone at the next start without a word.
+    def sim(lines, where):
+        p = subprocess.run([interp, "-m", "simulator", "--headless"], input=lines.encode(),
+                           env=dict(os.environ, BANK_SIM_STATE=where), capture_output=True,
+                           cwd=ROOT, timeout=60)
+        assert p.returncode == 0, p.stderr
+        return p.stdout.decode().splitlines()
+
+    sim("INSERT L 1\nKEY 1 5 0 K +\n", str(tmp_path))
+    hello, balances = sim("HELLO\nBALANCES\n", str(tmp_path))
+    assert json.loads(hello[3:])["store"] == "ok" and json.loads(balances[3:])["1"] == 15150000
+    assert json.loads(sim("HELLO\n", "none")[0][3:])["store"] == "new"
+
+
 def test_the_simulator_with_no_terminal_keeps_its_game_as_the_front_end_does(tmp_path):
     # `make sim` with its input piped (no display, no terminal): the protocol on stdio, and
     # the game kept where the terminal front end keeps it, as the README says; it said nothing
@@ -238,7 +255,8 @@ def test_the_simulator_with_no_terminal_serves_the_port_it_was_asked_for(tmp_pat
         assert busy.returncode == 2 and b"in use" in busy.stderr, busy.stderr
     finally:
         stop(p)
-    assert b"serving the protocol on TCP port 0" in p.stderr.read()
+    # The port picked, not the 0 asked for: the listening line has its number.
+    assert b"serving the protocol on a TCP port picked for it" in p.stderr.read()
 
 
 def test_stdio_exits_at_end_of_input():
