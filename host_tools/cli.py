@@ -137,6 +137,11 @@ def build_parser():
     s.add_argument("--mpy", action="store_true", help="compile with mpy-cross first "
                    "(without it: when the board imports what mpy-cross writes)")
     table.add_parser(sub)
+    # -p and -t after the command too (bank status -p PORT), as people type them.
+    for s in set(sub.choices.values()):
+        s.add_argument("-p", "--port", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+        s.add_argument("-t", "--timeout", type=float, default=argparse.SUPPRESS,
+                       help=argparse.SUPPRESS)
     return p
 
 
@@ -189,8 +194,8 @@ def main(argv=None):
             raise UsageError(KEYPAD_ONLY)  # checked before anything is sent
         if args.command == "hold" and args.ms < 0:
             raise UsageError("hold takes how long in ms: 0 or more")
-        if args.command == "log" and args.n is not None and args.n < 0:
-            raise UsageError("-n takes how many entries: 0 or more")
+        if args.command == "log" and args.n is not None and args.n < 1:
+            raise UsageError("-n takes how many entries: 1 or more")
         if args.command == "deploy":
             return cmd_deploy(args)
         port = args.port or os.environ.get("BANK_PORT")

@@ -708,8 +708,9 @@ def test_set_profile(capsys, url, murl):
 
 
 def test_arguments_out_of_range_are_usage_errors(capsys, url):
-    code, _, err = run(capsys, "--port", url, "log", "-n", "-1")
-    assert code == 2 and "-n takes how many entries" in err
+    for n in ("-1", "0"):  # 0 printed "(no transactions)" of a game that had some
+        code, _, err = run(capsys, "--port", url, "log", "-n", n)
+        assert code == 2 and "-n takes how many entries: 1 or more" in err
     code, _, err = run(capsys, "--port", url, "hold", "C", "-5")
     assert code == 2 and "0 or more" in err
     code, _, err = run(capsys, "--port", url, "hold", "C", "9999999")  # past the unit's longest
@@ -1058,6 +1059,14 @@ def test_bank_port_environment(capsys, url, monkeypatch):
     code, out, _ = run(capsys, "balances", "--json")
     assert code == 0 and json.loads(out)["1"] == START
     assert os.environ["BANK_PORT"] == url
+
+
+def test_the_port_and_timeout_may_follow_the_command(capsys, url):
+    # `bank status -p PORT` was an unrecognized argument: -p had to come first.
+    code, out, _ = run(capsys, "balances", "--json", "-p", url, "-t", "5")
+    assert code == 0 and json.loads(out)["1"] == START
+    code, _, err = run(capsys, "-p", "/dev/nothing-here", "balances", "--port", url)
+    assert code == 0, err  # the one after the command counts
 
 
 def test_a_port_number_or_host_port_is_the_simulators_socket(capsys, url):
