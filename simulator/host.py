@@ -108,6 +108,10 @@ def _take(path, what, lock_name, give, in_use):
     names the folder, for the messages; in_use(place, pid): the refusal."""
     import os
 
+    try:
+        made = not os.stat(path)
+    except OSError:
+        made = True
     refused = _mkdirs(path)
     try:
         st = os.stat(path)
@@ -138,6 +142,10 @@ def _take(path, what, lock_name, give, in_use):
             raise StartError("%s is a folder where the simulator keeps a file; remove it, or "
                              "give %s another folder" % (lock, give)) from None
         raise StartError(_unwritable(path, e, give)) from None
+    if made:  # a mistyped folder is a new game: said, not silent
+        import sys
+
+        sys.stderr.write("simulator: made the folder %s (it was not there)\n" % path)
     return hold
 
 

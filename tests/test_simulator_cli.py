@@ -218,6 +218,19 @@ def test_the_headless_simulator_keeps_its_game_where_bank_sim_state_says(tmp_pat
     assert json.loads(sim("HELLO\n", "none")[0][3:])["store"] == "new"
 
 
+@pytest.mark.parametrize("interp", INTERPRETERS)
+def test_a_state_folder_that_was_not_there_is_said_made(tmp_path, interp):
+    # A mistyped --state was a new game begun in silence.
+    said, folder = [], tmp_path / "typo" / "x"
+    for _ in range(2):
+        p = subprocess.run([interp, "-m", "simulator", "--headless", "--state", str(folder)],
+                           input=b"HELLO\n",
+                           capture_output=True, cwd=ROOT, timeout=60)
+        assert p.returncode == 0 and p.stdout.startswith(b"OK {"), p.stderr
+        said.append(p.stderr.decode())
+    assert said == ["simulator: made the folder %s (it was not there)\n" % folder, ""]
+
+
 def test_the_simulator_with_no_terminal_keeps_its_game_as_the_front_end_does(tmp_path):
     # `make sim` with its input piped (no display, no terminal): the protocol on stdio, and
     # the game kept where the terminal front end keeps it, as the README says; it said nothing
