@@ -35,8 +35,8 @@ class Simulator:
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         first = self.p.stdout.readline().decode()
         assert first.startswith("listening tcp 127.0.0.1:"), (first, self.p.stderr.read())
-        self.sock = socket.create_connection(("127.0.0.1", int(first.split(":")[-1])),
-                                             timeout=10)
+        self.port = int(first.split(":")[-1])
+        self.sock = socket.create_connection(("127.0.0.1", self.port), timeout=10)
         self.f = self.sock.makefile("rb")
 
     def ask(self, line):
@@ -97,6 +97,25 @@ def test_the_events_alone_rebuild_balances_and_the_pot_through_game_night_over_t
     s = sim(interp, "--maintenance", "--seed", "7")
     seen = eventplay.play(s.ask, 5, 200, True)
     assert seen.get("bankrupt") and seen.get("pot-in"), seen
+
+
+@pytest.mark.parametrize("interp", INTERPRETERS)
+def test_a_transaction_one_client_makes_reaches_a_client_following_the_events_at_once(sim,
+                                                                                      interp):
+    # The follower connected first, as the table's own line is: the events of the other
+    # client's lines waited in its queue until something else woke the loop (on a virtual
+    # clock nothing ever did; on a real one, a timer or the table's next STATE, 400 ms on).
+    follower = sim(interp)
+    assert follower.ask("EVENTS ON") == ["OK"]
+    with socket.create_connection(("127.0.0.1", follower.port), timeout=10) as other:
+        replies = other.makefile("rb")
+        other.sendall(b"INSERT L 1\nKEY 1 0 K +\n")
+        assert replies.readline().startswith(b"OK ") and replies.readline().startswith(b"OK ")
+        seen = []
+        while not seen or not seen[-1].startswith("! txn "):
+            seen.append(follower.f.readline().decode())  # the socket's 10 s timeout: failed
+        assert json.loads(seen[-1][6:])["kind"] == "receive"
+        replies.close()
 
 
 @pytest.mark.parametrize("interp", INTERPRETERS)

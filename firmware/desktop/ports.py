@@ -259,11 +259,14 @@ class Ports:
         """Answer, send; let go of the clients that are gone. Returns them."""
         gone = []
         for link in self.links:
+            if not link.absent and not link.busy():
+                link.work()
+        # Then every link's events, those of the lines just answered among them: a link
+        # settled before the one whose line made them would hold them until the next wake.
+        for link in self.links:
             if link.absent:
                 link.proto.drain()  # nobody to read the events
                 continue
-            if not link.busy():
-                link.work()
             if link.cut:
                 link.proto.drain()  # nobody to send them to
                 gone.append(link)
