@@ -405,7 +405,7 @@ class App:
                 break
             unsent.pop(0)
             self._at = 0
-            self._open = data[-1:] != b"\n"  # a long reply's first pieces sent, not its end
+            self._open = data[-1] != 10  # a long reply's first pieces sent, not its end
             if not unsent and self.lost:
                 unsent.append(('! lost {"events": %d}\n' % self.lost).encode())
                 self.lost = 0

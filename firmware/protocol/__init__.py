@@ -168,6 +168,12 @@ class Protocol:
         """A non-negative whole number in decimal digits, or None (the extensions' too)."""
         return _int(s)
 
+    def ok_pieces(self, out):
+        """OK and a JSON value given in pieces: the list itself for a unit's port (App.write
+        sends it a piece at a time), one string for every other body."""
+        out[0] = "OK " + out[0]
+        return out if self.pieces else "".join(out)
+
     def no_game(self):
         """NO_GAME while the unit has no good copy of the game (Err6, B17): there are no
         balances, log or backup to give, and none is invented; None otherwise (the extensions'
@@ -393,9 +399,9 @@ class Protocol:
         out = _log_json(self.unit.ledger, recs)
         for i in range(1, len(out)):
             out[i] = ", " + out[i]
-        out[0] = "OK [" + out[0]
+        out[0] = "[" + out[0]
         out[-1] += "]"
-        return out if self.pieces else "".join(out)
+        return self.ok_pieces(out)
 
     def _advance(self, args):
         if len(args) != 1:

@@ -93,9 +93,7 @@ def do_backup(p, args):
         return refused
     snap = p.unit.ledger.store.backup(p.unit.ledger)
     _news(p)
-    out = jsonw.pieces(snap)
-    out[0] = "OK " + out[0]
-    return out if p.pieces else "".join(out)
+    return p.ok_pieces(jsonw.pieces(snap))
 
 def do_name(p, args):
     reply = names.command(p.unit.ledger.store, "NAME", args, p.whole)
