@@ -17,8 +17,9 @@ for _d in "0123456789":
     KEYSYMS["KP_" + _d] = _d
 SHIFTED_DIGITS = {"exclam": 1, "at": 2, "numbersign": 3, "dollar": 4, "percent": 5,
                   "asciicircum": 6}
-# An X autorepeat's release is followed at once by a press, both stamped with the same server
-# time: a release waits that long for it. A press stamped otherwise is the key typed again.
+# An X autorepeat's release is followed at once by a press of the same key, both stamped with the
+# same server time: a release waits that long for it. A press stamped otherwise, or of another
+# key first, means the key did go up.
 RELEASE_GRACE_MS = 30
 
 
@@ -56,6 +57,10 @@ class Inputs:
         if self._typing(ev):
             return
         sym = ev.keysym
+        key = KEYSYMS.get(sym)
+        # An autorepeat's press comes right behind its own release: any other key pressed
+        # first means that release was real, and it reaches the unit before this press does.
+        self._flush_releases(but=key)
         ctrl = ev.state & 0x4
         shift = ev.state & 0x1
         if sym == "F11":
@@ -78,13 +83,21 @@ class Inputs:
         if sym in ("b", "B"):
             self.toggle_panel()
             return
-        key = KEYSYMS.get(sym)
         if key is None:
             return
+        # A typist presses the next key before letting the last one go. The unit would take
+        # the keys as held together (C acts on its release, and would clear what was typed
+        # while it was down): the last key goes up first, as if typed slowly. X repeats only
+        # the newest key, so a hold is never cut short by this but by another key.
+        for other in list(self._held):
+            if other != key and other != self._mouse_key:
+                self.release(other)
         pending = self._pending_up.pop(key, None)
         if pending is not None:
             self.root.after_cancel(pending[0])
-            if ev.time == pending[2]:
+            # Another program's XSendEvent (xdotool --window) bears no server time, 0 for all,
+            # and the server never repeats such a key.
+            if ev.time == pending[2] and not ev.send_event:
                 return  # X autorepeat: the key never went up
             self.release(key, pending[1])  # a quick double tap: the key went up in between
         self.press(key)
@@ -112,15 +125,19 @@ class Inputs:
             return None
         return self.root.after(RELEASE_GRACE_MS, wake)
 
-    def _flush_releases(self):
-        # The window loses the keyboard while a release waits out its grace: it happened.
+    def _flush_releases(self, but=None):
+        """Every release waiting out its grace taken as the key let go, in the order they came
+        (but: that key's, which may be an autorepeat's, still waits)."""
         for key in list(self._pending_up):
+            if key == but:
+                continue
             aid = self._pending_up[key][0]
             self.root.after_cancel(aid)
             self._real_release(key)
 
     def _focus_out(self, ev):
-        # Keys held when the window loses the keyboard would never see their release.
+        # Keys held, or whose release waits out its grace, when the window loses the keyboard
+        # would never see their release.
         if ev.widget is self.root:
             self._flush_releases()
             for key in list(self._held):

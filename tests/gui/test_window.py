@@ -3,6 +3,10 @@ and clicked into slots, and the display read back from the canvas's drawn segmen
 colours), never from the unit. A virtual clock lets 3-second holds and 50-second deals pass at
 once; test_live.py runs the real program on a real clock."""
 
+import shutil
+import subprocess
+import time
+
 import pytest
 
 import simulator  # noqa: F401  (firmware/ on sys.path)
@@ -257,3 +261,106 @@ def test_panel_button_and_keys_still_reach_the_unit(win):
     assert win.panel_shown
     type_keys(win, "space")  # still DEAL, not the button
     assert win.unit.deal_phase() == "running"
+
+
+# -- real X key events, as fast as a typist's -------------------------------------------------
+
+
+def xdo(w, *args):
+    """xdotool's real key events (XTEST, to the focused window) while the window takes them."""
+    if shutil.which("xdotool") is None:
+        pytest.skip("xdotool is not installed (make gui-deps)")
+    p = subprocess.Popen(["xdotool", *args])
+    while p.poll() is None:
+        w.root.update()
+        time.sleep(0.002)
+    assert p.returncode == 0
+    settle(w)
+
+
+def heard(w):
+    """The keys' events as they reach the unit, in order."""
+    got = []
+    down, up = w.session.key_down, w.session.key_up
+
+    def key_down(key):
+        got.append(("down", key))
+        down(key)
+
+    def key_up(key, now=None):
+        got.append(("up", key))
+        up(key, now)
+
+    w.session.key_down, w.session.key_up = key_down, key_up
+    return got
+
+
+def paid_5_to_3(w):
+    """Card 3 in L, 5 in R, 1M paid from 5 to 3: C would undo it."""
+    type_keys(w, "F3")
+    type_keys(w, "F5", state=1)
+    advance(w, 1000)
+    type_keys(w, "1", "m", "minus")
+    advance(w, 2000)
+    assert w.unit.ledger.bal[3] == 16000000
+
+
+def each_once(*keys):
+    return [(kind, k) for k in keys for kind in ("down", "up")]
+
+
+def test_c_typed_quickly_undoes_and_the_keys_after_it_are_typed(win):
+    paid_5_to_3(win)
+    got = heard(win)
+    xdo(win, "key", "c", "2", "2", "m")  # xdotool's 12 ms between keys
+    assert got == each_once("C", "2", "2", "M")
+    assert win.unit.ledger.bal[3] == 15000000  # undone (B10)
+    assert win.shown()[:3] == ("22", False, True)
+
+
+def test_keys_sent_to_the_window_by_another_program_are_each_typed(win):
+    # xdotool --window sends its events (XSendEvent): none bears a server time.
+    paid_5_to_3(win)
+    got = heard(win)
+    xdo(win, "key", "--window", str(int(win.root.wm_frame(), 16)), "c", "2", "2", "m")
+    assert got == each_once("C", "2", "2", "M")
+    assert win.unit.ledger.bal[3] == 15000000
+    assert win.shown()[:3] == ("22", False, True)
+
+
+def test_c_typed_at_40_ms_clears_the_entry_and_the_keys_after_it_are_typed(win):
+    paid_5_to_3(win)
+    got = heard(win)
+    xdo(win, "key", "--delay", "40", "1", "m", "c", "2", "m")
+    assert got == each_once("1", "M", "C", "2", "M")
+    assert win.unit.ledger.bal[3] == 16000000  # C cleared 1M: nothing undone
+    assert win.shown()[:3] == ("2", False, True)
+
+
+def test_keys_rolled_over_each_other_reach_the_unit_one_after_the_other(win):
+    # A typist presses the next key before letting the last one go.
+    paid_5_to_3(win)
+    got = heard(win)
+    xdo(win, "keydown", "c", "sleep", "0.01", "keydown", "2", "sleep", "0.01", "keyup", "c",
+        "keydown", "m", "sleep", "0.01", "keyup", "2", "sleep", "0.01", "keyup", "m")
+    assert got == each_once("C", "2", "M")
+    assert win.unit.ledger.bal[3] == 15000000
+    assert win.shown()[:3] == ("2", False, True)
+
+
+def test_c_held_under_x_autorepeat_is_one_held_key_and_starts_a_new_game(win):
+    paid_5_to_3(win)
+    got = heard(win)
+    presses = []
+    win.root.bind("<KeyPress>", lambda ev: presses.append(ev.keysym), add="+")
+    xdo(win, "keydown", "c")
+    end = time.monotonic() + 1.5  # past the X server's autorepeat delay
+    while time.monotonic() < end:
+        win.root.update()
+        time.sleep(0.005)
+    assert len(presses) > 3  # the server repeated the key
+    advance(win, 3000)
+    assert win.session.tones_heard[-1] == "new-game"
+    xdo(win, "keyup", "c")
+    assert got == each_once("C")
+    assert win.unit.ledger.bal[3] == 15000000
