@@ -102,3 +102,16 @@ def test_the_language_set_is_the_one_spoken():
         assert words.lang() == "en"
     finally:
         words.set_lang("en")
+
+
+@pytest.mark.parametrize("lang,one,two", [
+    ("en", "game 1 (world), 1 transaction", "game 2 (world), 2 transactions"),
+    ("fr", "partie 1 (world), 1 op\u00e9ration", "partie 2 (world), 2 op\u00e9rations")])
+def test_a_kept_game_of_one_transaction_says_it_in_the_singular(lang, one, two):
+    def head(number, n):
+        return words.kept_game({"number": number, "profile": "world", "transactions": n},
+                               lang=lang)[0]
+
+    assert head(1, 1) == one
+    assert head(2, 2) == two
+    assert head(3, 12).endswith("12 transactions" if lang == "en" else "12 op\u00e9rations")

@@ -223,6 +223,7 @@ TEXTS = {
         "win.none-kept": "(none kept)",
         "win.bring-back": "bring back",
         "win.game": "game {id} ({profile}), {n} transactions",
+        "win.game.one": "game {id} ({profile}), {n} transaction",
         "win.game.unknown": "game {id} ({profile}), transactions unknown",
         "win.game.kept": "{game}, put away {when}",
         "win.game.damaged": "game {id}: damaged in the unit's memory",
@@ -574,6 +575,7 @@ TEXTS = {
         "win.none-kept": "(aucune gard\u00e9e)",
         "win.bring-back": "reprendre",
         "win.game": "partie {id} ({profile}), {n} op\u00e9rations",
+        "win.game.one": "partie {id} ({profile}), {n} op\u00e9ration",
         "win.game.unknown": "partie {id} ({profile}), op\u00e9rations inconnues",
         "win.game.kept": "{game}, rang\u00e9e le {when}",
         "win.game.damaged": "partie {id} : ab\u00eem\u00e9e dans la m\u00e9moire de l'appareil",
@@ -1080,6 +1082,10 @@ def game_number(game):
     return game.get("number") or game.get("id")
 
 
+# The counts a noun is singular for: in English one alone, in French one and none.
+SINGULAR = {"en": (1,), "fr": (0, 1)}
+
+
 def kept_game(game, names=None, lang=None):
     """A kept game of GAMES' list in words: its head ('game 2 (world), 38 transactions, put away
     03 Dec 14:05': its game_number, and when it was put away where the unit knew the time) and
@@ -1091,7 +1097,8 @@ def kept_game(game, names=None, lang=None):
     if game.get("damaged"):
         return say("win.game.damaged", lang, id=number), [say("win.game.lost", lang)]
     if isinstance(n, int):
-        head = say("win.game", lang, id=number, profile=prof, n=n)
+        one = n in SINGULAR[lang or _lang[0]]
+        head = say("win.game.one" if one else "win.game", lang, id=number, profile=prof, n=n)
     else:
         head = say("win.game.unknown", lang, id=number, profile=prof)
     kept = game.get("kept")
