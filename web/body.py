@@ -57,6 +57,13 @@ SHARED = ("win.maintenance", "win.off-glass", "win.previous", "win.none-kept", "
           "panel.pot")
 
 
+def _said(later):
+    """The sentence of `later` (a function of none, or None for no sentence) in the language
+    spoken now: a line is kept as what says it, so that the Language switch says again in the
+    new language the lines already on the page."""
+    return later() if later else ""
+
+
 def _ticks_ms():
     return int(js.performance.now())
 
@@ -169,12 +176,13 @@ class Page:
         self.names = self._names()
         # What the line under the unit says, as the window's (desktop/words.py): the key a
         # refusal is about, a refused card movement or the panel's outcome, what the unit did
-        # by itself; and when C or DEAL went down on the keypad (the holds' countdown).
+        # by itself; and when C or DEAL went down on the keypad (the holds' countdown). The
+        # sentences are kept as what says them (_said).
         self.key = None
-        self.status = ""
-        self.panel_said = ""
-        self.pot_said = ""  # the pot switch's outcome, beside it
-        self.note = ""
+        self.status = None
+        self.panel_said = None
+        self.pot_said = None  # the pot switch's outcome, beside it
+        self.note = None
         self.held_at = {}
         self.unit.listeners.append(self._on_unit)
 
@@ -192,14 +200,18 @@ class Page:
         return {c: n for c, n in enumerate(self.names or (), 1) if n}
 
     def _on_unit(self, kind, arg):
-        said = words.note(kind, arg, self.unit.ledger.profile, self._named())
+        profile = self.unit.ledger.profile
+        named = self._named()
+        said = words.note(kind, arg, profile, named)
         if said is not None:
-            self.note = said
+            self.note = (lambda: words.note(kind, arg, profile, named)) if said else None
 
     def explain(self, code, key):
+        """The refusal as the unit stands now, to be said (_said) in any language later."""
         u = self.unit
         bal = {c: u.ledger.bal[c] for c in range(1, CARDS + 1)}
-        return words.explain(code, u.entry, u.slots, bal, u.ledger.profile, key, self._named())
+        said = (code, u.entry, dict(u.slots), bal, u.ledger.profile, key, self._named())
+        return lambda: words.explain(*said)
 
     def holding(self):
         """(the key held, how far along its hold is from 0 to 1, what it will do in words) while
@@ -219,8 +231,8 @@ class Page:
     def said(self, held=None):
         """The sentence under the unit: the window's for the same state (simulator/window/
         words.py)."""
-        return words.under_unit(self.unit, self.status, self.key, self._named(),
-                                held[2] if held else "", self.note)
+        return words.under_unit(self.unit, _said(self.status), self.key, self._named(),
+                                held[2] if held else "", _said(self.note))
 
     def restore(self, gid):
         """The panel's "bring back": RESTORE GAME over the panel's own line, as the window's
@@ -230,14 +242,15 @@ class Page:
             if g.get("id") == gid:
                 game = g  # said by the number the panel lists it by
         reply = self.desk.handle("RESTORE GAME %s" % gid)[-1]
-        self.status = self.panel_said = words.brought_back(game, reply)
+        self.status = self.panel_said = lambda: words.brought_back(game, reply)
 
     def switch_pot(self, on):
         """The panel's pot switch: SET POT on the panel's own line, as the window's (B22): the
         unit decides (maintenance mode, never off while the pot holds money), said in words."""
         reply = self.desk.handle("SET POT %s" % ("ON" if on else "OFF"))[-1]
         led = self.unit.ledger
-        self.status = self.pot_said = words.pot_switched(on, reply, led.bal[POT], led.profile)
+        pot, profile = led.bal[POT], led.profile
+        self.status = self.pot_said = lambda: words.pot_switched(on, reply, pot, profile)
 
     def step(self):
         """App's step at the clock's now: the timers that are due, the events put on the board,
@@ -296,7 +309,8 @@ class Page:
             "log": self._recent(), "games": self._games, "wait": wait, "names": self.names,
             "events": self.console.take(), "said": self.said(held),
             "hold": [held[0], held[1]] if held else None, "maintenance": u.maintenance,
-            "panel_said": self.panel_said, "pot_on": led.pot_on, "pot_said": self.pot_said,
+            "panel_said": _said(self.panel_said), "pot_on": led.pot_on,
+            "pot_said": _said(self.pot_said),
             # the pot's money whenever it holds some, as STATE shows it
             "pot": self._amount(led.bal[POT]) if led.ready and (led.pot_on or led.bal[POT])
             else None,
@@ -363,16 +377,17 @@ def call(op, a=None, b=None):
     p = page
     app = p.app
     if op in ("down", "in", "out", "restore", "pot"):  # as the window's (window/inputs.py)
-        p.status = ""
-        p.panel_said = ""
-        p.pot_said = ""
-        p.note = ""
+        p.status = None
+        p.panel_said = None
+        p.pot_said = None
+        p.note = None
     if op == "down":
         p.key = a
         was_on = p.unit.power
         app.press(a)
         if not was_on and p.unit.power:
-            p.note = words.say("note.woke") if len(a) > 1 else words.say("note.woke.key", key=a)
+            p.note = (lambda: words.say("note.woke")) if len(a) > 1 else (
+                lambda: words.say("note.woke.key", key=a))
         elif a in words.HOLDS:
             p.held_at[a] = p.clock.now()  # the waking key holds nothing (B16)
     elif op == "up":
@@ -426,7 +441,7 @@ def send(line):
     that are due happen first) and one after (the picture, tones and events the line made)."""
     page.step()
     page.key = None  # what a host sent is not a key pressed here
-    page.status = ""
+    page.status = None
     out = page.protocol.handle(line)
     page.step()
     page.names = page._names()  # NAME is the only way they change

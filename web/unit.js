@@ -440,17 +440,40 @@ let CELLS = null;
 
 let audio = null;
 let audioEnd = 0;
+let unheard = null;  // [name, volume, when]: the last tone due before the browser allowed sound
 const heard = [];
+const LATE_TONE_MS = 1000;  // a tone due longer before the sound starts is not played late
 
+// A browser starts sound only on a user activation: a key down, a mouse's pointerdown, but for a
+// finger only the pointerup (or click) that ends the tap. A context made or resumed at any other
+// time stays suspended, with a warning in the console, so none is made until then; and the tone
+// of the key whose tap allowed it (pressed at pointerdown) is played as the finger lifts.
 function wakeAudio() {
   const Ctx = window.AudioContext || window.webkitAudioContext;
-  if (!audio && Ctx) audio = new Ctx();
-  if (audio && audio.state === "suspended") audio.resume();
+  if (!Ctx || (audio && audio.state === "running")) return;
+  if (navigator.userActivation && !navigator.userActivation.isActive) return;
+  if (!audio) audio = new Ctx();
+  if (audio.state !== "running") audio.resume().catch(() => { /* the next tap again */ });
+  const late = unheard;
+  unheard = null;
+  if (late && performance.now() - late[2] < LATE_TONE_MS) sound(late[0], late[1]);
+}
+
+for (const ev of ["pointerdown", "pointerup", "touchend", "click", "keydown"]) {
+  window.addEventListener(ev, wakeAudio, true);  // before the key or card it lands on acts
 }
 
 function play(name, volume) {
   heard.push(name);
-  if (!audio || volume <= 0 || !TONES[name]) return;
+  if (!audio) {
+    unheard = [name, volume, performance.now()];
+    return;
+  }
+  sound(name, volume);
+}
+
+function sound(name, volume) {
+  if (volume <= 0 || !TONES[name]) return;
   const notes = TONES[name];
   const gain = audio.createGain();
   gain.gain.value = volume >= 2 ? 0.16 : 0.05;
@@ -650,7 +673,6 @@ function buildKeys() {
       b.setAttribute("aria-label", k === "-" ? "minus" : k === "+" ? "plus" : k);
       b.addEventListener("pointerdown", (e) => {
         e.preventDefault();
-        wakeAudio();
         try { b.setPointerCapture(e.pointerId); } catch (err) { /* a pointer already gone */ }
         press(k);
       });
@@ -679,7 +701,6 @@ function buildKeys() {
     if (!k) return;
     e.preventDefault();
     if (e.repeat) return;
-    wakeAudio();
     byCode[e.code || keyName(e)] = k;
     press(k);
   });
@@ -743,7 +764,6 @@ function slotOf(n) {
 }
 
 function insert(n, s) {
-  wakeAudio();
   select(null);
   const from = slotOf(n);
   if (from === s) return;
@@ -770,7 +790,6 @@ function dragging(c, n) {
   let moved = false;
   c.addEventListener("pointerdown", (e) => {
     e.preventDefault();
-    wakeAudio();
     try { c.setPointerCapture(e.pointerId); } catch (err) { /* a pointer already gone */ }
     start = [e.clientX, e.clientY];
     moved = false;

@@ -68,6 +68,59 @@ def test_receive_transfer_undo_by_taps(page):
     assert page.console_errors() == []
 
 
+# Each AudioContext the page makes and each oscillator it starts, with the context's state then;
+# an oscillator's "ended" is its tone played through.
+WATCH_THE_SOUND = """
+  window.sound = {contexts: [], started: [], ended: 0};
+  const Made = window.AudioContext;
+  window.AudioContext = function (...a) {
+    const c = new Made(...a);
+    window.sound.contexts.push(c);
+    return c;
+  };
+  const start = OscillatorNode.prototype.start;
+  OscillatorNode.prototype.start = function (...a) {
+    window.sound.started.push(this.context.state);
+    this.addEventListener('ended', () => { window.sound.ended += 1; });
+    return start.apply(this, a);
+  };"""
+
+
+def touch(drv, element_id):
+    """A finger's tap at the element's middle: the browser's own touch events, whose pointerdown
+    is no user activation (Selenium's click is a mouse's, whose pointerdown is one)."""
+    x, y = drv.execute_script("""
+        const r = document.getElementById(arguments[0]).getBoundingClientRect();
+        return [r.left + r.width / 2, r.top + r.height / 2];""", element_id)
+    drv.execute_cdp_cmd("Input.dispatchTouchEvent",
+                        {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    drv.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_on_a_phone_the_first_key_tapped_sounds_its_tone(origin):
+    # A fresh browser: nothing tapped on this origin before, as a phone opening the page. Headless
+    # Chromium keeps the autoplay policy: a context made without a user activation stays
+    # suspended and the console says so.
+    drv = start_chromium(390, 844)
+    try:
+        drv.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WATCH_THE_SOUND})
+        Page(drv, origin).load()
+        assert drv.execute_script("return window.sound.contexts.length;") == 0  # none untapped
+        touch(drv, "key-5")
+        wait_for(lambda: drv.execute_script("return window.sound.ended;") >= 1, 3)
+        sound = drv.execute_script(
+            "return [window.sound.contexts.map((c) => c.state), window.sound.started];")
+        assert sound == [["running"], ["running"] * len(sound[1])]  # the click, heard
+        assert drv.execute_script("return bank.tones;") == ["click"]
+        touch(drv, "key-M")  # and the next at once, the context already running
+        wait_for(lambda: drv.execute_script("return window.sound.ended;") >= 2, 3)
+        logged = drv.get_log("browser")
+        assert [e["message"] for e in logged if "AudioContext" in e["message"]] == []
+        assert [e for e in logged if e["level"] == "SEVERE"] == []
+    finally:
+        stop_chromium(drv)
+
+
 def test_drag_a_card_into_a_slot_and_out(page):
     from selenium.webdriver import ActionChains
 
@@ -319,10 +372,12 @@ def test_protocol_replies_match_the_headless_simulator_byte_for_byte(browser, or
 
 @pytest.mark.parametrize("width,height,mobile", [
     (360, 740, True), (740, 360, True), (375, 667, True), (360, 640, True), (320, 568, True),
-    (568, 320, True), (1280, 720, False), (1366, 768, False), (1366, 650, False),
+    (430, 932, True), (568, 320, True), (812, 375, True), (844, 390, True), (932, 430, True),
+    (1280, 720, False), (1366, 768, False), (1366, 650, False),
     (1024, 600, False)])  # and a laptop's window (650 px of a 768 screen), the cards in view too
-def test_the_unit_and_its_cards_fit_a_phone_or_a_laptop_whole_with_44px_keys(origin, width,
-                                                                             height, mobile):
+def test_the_unit_its_cards_and_the_console_fit_a_phone_or_a_laptop_with_44px_keys(origin, width,
+                                                                                   height,
+                                                                                   mobile):
     drv = start_chromium(width, height, mobile)
     try:
         page = Page(drv, origin).load()
@@ -346,6 +401,19 @@ def test_the_unit_and_its_cards_fit_a_phone_or_a_laptop_whole_with_44px_keys(ori
         page.tap("card-6")
         page.tap("slot-L")  # and played at that size: the card where it was put
         assert page.drv.execute_script("return bank.view().slots") == [6, None]
+        page.tap("console")  # opened, its line and Send inside the panel, nothing sideways
+        inside = drv.execute_script("""
+            const panel = document.querySelector('.panel');
+            const p = panel.getBoundingClientRect();
+            const right = p.left + panel.clientLeft + panel.clientWidth;
+            const within = (e) => { const b = e.getBoundingClientRect();
+              return b.width > 0 && b.left >= p.left && b.right <= right; };
+            return {input: within(document.getElementById('console-in')),
+                    send: within(document.querySelector('#console-form button')),
+                    panel: panel.scrollWidth - panel.clientWidth,
+                    scroll: document.documentElement.scrollWidth};""")
+        assert inside == {"input": True, "send": True, "panel": 0, "scroll": inside["scroll"]}
+        assert inside["scroll"] <= width
         assert page.console_errors() == []
     finally:
         stop_chromium(drv)

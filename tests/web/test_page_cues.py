@@ -8,7 +8,7 @@ import json
 
 import pytest
 from desktop import words
-from windowside import window
+from windowside import window, window_says
 
 LANGS = words.LANGS
 
@@ -254,6 +254,53 @@ def test_kept_games_are_brought_back_from_the_panel_as_at_the_unit(page, lang): 
     assert '"kind": "restore"' in events and '"via": "key"' in events
     # the game that was in play (no transactions) is not kept; the one brought back is gone
     assert games(page) == [[None, [], words.TEXTS[lang]["win.none-kept"]]]
+    assert page.console_errors() == []
+
+
+def choose(page, lang):
+    """The Language control at the foot of the panel set to lang, as the banker sets it."""
+    page.drv.execute_script("const s = document.getElementById('lang'); s.value = arguments[0];"
+                            "s.dispatchEvent(new Event('change'));", lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_lines_already_said_are_said_again_in_the_language_chosen(page, lang):
+    other = LANGS[1 - LANGS.index(lang)]
+    load(page, lang)
+    act(page, "in", "L", 1)
+    keys(page, "1", "M", "+")
+    act(page, "out", "L")
+    act(page, "down", "C")
+    page.send("ADVANCE 3000")  # a new game puts the one played away
+    act(page, "up", "C")
+    # "bring back" out of maintenance mode: refused, under the unit and under the kept games
+    page.drv.find_element("css selector", "#games .bring-back").click()
+    assert text(page, "games-said") == words.say("panel.back-needs", lang)
+    choose(page, other)
+    needs = words.say("panel.back-needs", other)
+    assert text(page, "games-said") == needs and text(page, "said") == needs
+    kept = json.loads(page.send("GAMES")[-1][3:])
+    assert games(page)[0][0] == words.kept_game(kept[0], {}, other)[0]
+    # the pot's switch refused (not in maintenance mode), beside it and under the unit
+    page.drv.find_element("id", "pot").click()
+    assert text(page, "pot-said") == words.say("panel.pot-needs", other)
+    choose(page, lang)
+    needs = words.say("panel.pot-needs", lang)
+    assert text(page, "pot-said") == needs and text(page, "said") == needs
+    # a card movement refused
+    steps = [("in", "L", 1), ("in", "L", 2)]
+    for step in steps:
+        act(page, *step)
+    assert text(page, "said") == window_says(steps, lang)[0]
+    choose(page, other)
+    assert text(page, "said") == window_says(steps, other)[0]
+    # what the unit did by itself: an undo
+    keys(page, "1", "0", "0", "K", "+", "C")
+    undo = json.loads(page.send("LOG 1")[-1][3:])[-1]
+    choose(page, lang)
+    assert text(page, "said") == words.say("note.undo", lang, seq=undo["undoes"], amount="100 k",
+                                           src=words.who(1, lang=lang),
+                                           dst=words.say("bank", lang))
     assert page.console_errors() == []
 
 
