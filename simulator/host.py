@@ -88,7 +88,19 @@ def open_state(path):
     on the same folder would interleave its writes with ours and lose acknowledged
     transactions (B17). Returns the hold (kept open for the process's life); StartError says
     what is wrong and what to do."""
-    return _take(path, "state", LOCK_NAME, "--state", _in_use)
+    import os
+
+    try:
+        os.stat(path)
+        made = False
+    except OSError:
+        made = True
+    hold = _take(path, "state", LOCK_NAME, "--state", _in_use)
+    if made:  # a mistyped folder is a new game: said, not silent
+        import sys
+
+        sys.stderr.write("simulator: made the folder %s (it was not there)\n" % path)
+    return hold
 
 
 def hold_flash(path):
@@ -108,10 +120,6 @@ def _take(path, what, lock_name, give, in_use):
     names the folder, for the messages; in_use(place, pid): the refusal."""
     import os
 
-    try:
-        made = not os.stat(path)
-    except OSError:
-        made = True
     refused = _mkdirs(path)
     try:
         st = os.stat(path)
@@ -142,10 +150,6 @@ def _take(path, what, lock_name, give, in_use):
             raise StartError("%s is a folder where the simulator keeps a file; remove it, or "
                              "give %s another folder" % (lock, give)) from None
         raise StartError(_unwritable(path, e, give)) from None
-    if made:  # a mistyped folder is a new game: said, not silent
-        import sys
-
-        sys.stderr.write("simulator: made the folder %s (it was not there)\n" % path)
     return hold
 
 
