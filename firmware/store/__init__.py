@@ -142,7 +142,14 @@ class FileStore:
 
     def _find(self):
         """(the newest complete Slot or None, the damage found)."""
-        slots = [read(self.fs, path, self.keep) for path in self.paths]
+        # Both slots' lines checked by their CRC, then the newest that reads whole read again,
+        # its records folded: a long game's boot read and parsed every record of both.
+        slots = [read(self.fs, path, self.keep, False) for path in self.paths]
+        for i in (0, 1) if slots[0].gen > slots[1].gen else (1, 0):
+            if slots[i].state == VALID:
+                slots[i] = read(self.fs, self.paths[i], self.keep)
+                if slots[i].state == VALID:
+                    break
         try:
             self.fs.open(self.dir + MARK_NAME, "rb").close()
             self.marked = True

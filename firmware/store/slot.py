@@ -194,10 +194,11 @@ def accounts(head, key):
     return out
 
 
-def read(fs, path, keep):
+def read(fs, path, keep, fold=True):
     """The Slot in path: CUT if there is no such file; CORRUPT if it is there and does not open,
-    is too big for RAM or the flash failed."""
-    s = Slot(keep)
+    is too big for RAM or the flash failed. fold False: its records' lines checked by their CRC
+    alone, neither read nor kept (boot's look at a slot it may not need)."""
+    s = Slot(keep, fold)
     try:
         f = fs.open(path, "rb")
     except OSError as e:
@@ -245,8 +246,9 @@ class Slot:
     bad = False  # damage: a whole line did not read
     clean = False  # ends with a whole good line: more may be appended
 
-    def __init__(self, keep):
+    def __init__(self, keep, fold=True):
         self.keep = keep
+        self.fold = fold
         self.log = []  # the last keep records; older ones folded into base
         self.night = {}  # {tag: what follows it} of game night's last line of each
 
@@ -297,7 +299,10 @@ class Slot:
                 if len(raw) == LINE_MAX:
                     self.state = CORRUPT
                 return
-            if good:
+            if good and not self.fold:
+                p = payload(raw)
+                good = p is not None and p[:2] == "c "
+            elif good:
                 p = payload(raw)
                 try:
                     rec = parse_rec(p) if p is not None and p[:2] == "c " else None
@@ -307,6 +312,8 @@ class Slot:
         if not good:
             self.bad = True
             self.log, self.base, self.bal = [], after, list(after)  # the header's stand in
+        elif not self.fold:
+            self.bal = after
         elif self.bal != after:
             self.state = CORRUPT  # its log and its header disagree: neither is trusted
             return
@@ -331,6 +338,8 @@ class Slot:
         tag, rest = p[:2], p[2:]
         try:
             if tag == "r ":
+                if not self.fold:
+                    return True
                 rec = parse_rec(p)  # a gap, or balances the fold does not give: damage
                 return rec[0] == self.seq + 1 and self._take(rec)
             if tag == "v ":
