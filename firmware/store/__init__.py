@@ -101,11 +101,15 @@ class FileStore:
         self.size = s.size
         try:
             ids = [num(i) for i in h["games"]]
-            nums = [num(x) for x in h["numbers"]]
-            if len(nums) != len(ids):
+            n = len(ids)
+            # A header from before kept games had numbers (a unit flashed with a newer image)
+            # has none of these three: its games numbered by age, as boot numbers those it finds.
+            nums = [num(x) for x in h.get("numbers", range(n, 0, -1))]
+            if len(nums) != n:
                 raise ValueError("numbers")
             self.games, self.numbers, self.number, self.count = (
-                ids, {ids[i]: nums[i] for i in range(len(ids))}, num(h["game"]), num(h["count"]))
+                ids, {ids[i]: nums[i] for i in range(n)}, num(h.get("game", n + 1)),
+                num(h.get("count", n)))
         except UNREADABLE:
             damage.append("the kept games' list unreadable")  # none kept; the game still reads
         seq = self._adopt(s.seq) if damage else s.seq

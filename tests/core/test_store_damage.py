@@ -318,6 +318,33 @@ def test_a_header_whose_balances_are_no_whole_numbers_or_do_not_fold_is_no_copy_
         assert [b for b in led.bal if b != int(b)] == [] and led.bal != second, change
 
 
+def test_a_header_from_before_kept_games_were_numbered_reads_whole_not_as_damage():  # B11, B17
+    # Firmware before kept games' numbers wrote headers without "numbers", "game" and "count":
+    # flashed with a newer image, such a unit booted to Err5 with its game whole.
+    from store.slot import line, payload
+
+    fs = FaultFS()
+    led = SmallLedger(FileStore("/bank", fs=fs, journal_max=J))
+    led.load(None)
+    for game in range(3):
+        led.move("receive", 0, 1 + game, 1000000 * (game + 1), 0)
+        led.reset()
+    led.move("pay", 2, 0, 300000, 0)
+    final = state(led)
+    old = copy_files(fs.files)
+    for path in ("/bank/bank.a", "/bank/bank.b"):
+        if path in old:
+            head_line, rest = bytes(old[path]).split(b"\n", 1)
+            head = json.loads(payload(head_line + b"\n")[2:])
+            for key in ("numbers", "game", "count"):
+                del head[key]
+            old[path] = bytearray(line("H " + json.dumps(head)) + rest)
+    led, status = _boot(old)
+    assert status == "ok" and state(led) == final
+    ids = led.store.kept()
+    assert [led.store.number_of(i) for i in ids] == [3, 2, 1]  # by age, the newest last put away
+
+
 def test_a_header_whose_night_entry_is_no_object_is_damage_not_a_crash():  # B17, B19-B22
     from store.slot import line, payload
 
