@@ -7,9 +7,9 @@ In the unit's own image (`make uf2`) this file is frozen, and MicroPython v1.28 
 main.py rather than a main.py on the flash. The frozen modules then come first on sys.path
 (MicroPython looks in '' before '.frozen'), so firmware files deployed on that flash are never
 imported: the unit never runs half one firmware, half another. One file is the maker's, not the
-firmware's: a pins.py on the flash (the pin map edited for a build, docs/hardware.md) is
-imported before the order changes, so it is honoured on the frozen image too. On a stock image
-'.frozen' holds only MicroPython's own modules, none named as ours: the order changes nothing.
+firmware's: a pins.py on the flash (the pin map edited for a build, docs/hardware.md) is read
+over the frozen one (board/build.py, pin_map). On a stock image '.frozen' holds only
+MicroPython's own modules, none named as ours: the order changes nothing.
 """
 
 import gc
@@ -30,14 +30,6 @@ gc.collect()
 _before = gc.mem_alloc()  # MicroPython's own heap, before the firmware's: MEM reports both
 
 if ".frozen" in sys.path:
-    try:
-        open("pins.py").close()
-    except OSError:
-        pass
-    else:
-        import pins  # the maker's pin map, found in '' before '.frozen'
-
-        del pins  # sys.modules keeps it for boot; boot then forgets it (startup.forget_boot)
     sys.path.remove(".frozen")
     sys.path.insert(0, ".frozen")
 

@@ -1,5 +1,7 @@
 """The PicoBoard, its drivers made from pins.py: boot-only, dropped once it is built."""
 
+import os
+import sys
 import time
 
 from machine import PWM, Pin
@@ -19,7 +21,7 @@ def _in(n):
 
 
 def _display(pins):
-    if pins.DISPLAY == "tm1637":
+    if pins.DISPLAY.lower() == "tm1637":
         from board.drivers.tm1637 import TM1637
 
         return TM1637(Pin(pins.TM1637_CLK, Pin.OUT, value=1),
@@ -59,9 +61,43 @@ def _slots(pins):
     return {"L": left, "R": right}
 
 
-def build():
+def pin_map():
+    """pins.py. On the unit's own image that is the reference, frozen in, with what a maker's
+    pins.py on the flash sets over it: one from an older checkout still names every pin, and
+    one that does not run leaves the unit on the reference, said in crash.txt, not dark."""
     import pins
+    from version import VERSION
 
+    if not VERSION.endswith("+frozen"):
+        return pins  # deployed files: pins.py is the firmware's own file
+    try:
+        with open("pins.py") as f:
+            src = f.read()
+    except OSError:
+        return pins
+    mine = {}  # type: dict
+    try:
+        exec(src, mine)
+    except Exception as e:  # noqa: BLE001 - whatever the maker's file raises
+        try:
+            try:
+                os.mkdir(pins.STATE_DIR)  # a new unit's first boot
+            except OSError:
+                pass
+            with open(pins.STATE_DIR + "/crash.txt", "w") as f:
+                f.write("pins.py on the flash does not run; the reference pin map is used\n")
+                sys.print_exception(e, f)  # type: ignore[attr-defined]
+        except OSError:
+            pass
+        return pins
+    for name in mine:
+        if name[:1] != "_":
+            setattr(pins, name, mine[name])
+    return pins
+
+
+def build():
+    pins = pin_map()
     display = _display(pins)
     keypad = Keypad([Pin(n, Pin.OPEN_DRAIN, value=1) for n in pins.KEY_ROWS],
                     [_in(n) for n in pins.KEY_COLS], pins.KEYPAD)

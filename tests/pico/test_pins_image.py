@@ -42,6 +42,21 @@ def files_on(flash, layout):
     return sorted(out)
 
 
+def file_on(flash, layout, path):
+    """A file on the flash's LittleFS, as bytes (None: not there)."""
+    from littlefs import LittleFS, UserContext
+
+    ctx = UserContext(buffsize=len(flash))
+    ctx.buffer[:] = flash
+    fs = LittleFS(context=ctx, block_size=layout.fs_blocksize,
+                  block_count=layout.fs_blockcount, mount=True)
+    try:
+        with fs.open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+
+
 def hello(pico):
     reply = pico.command("HELLO")
     assert reply.startswith("OK {"), reply
@@ -82,3 +97,27 @@ def test_the_frozen_image_never_runs_firmware_files_on_the_flash(frozen):
     assert hello(pico)["firmware"].endswith("+frozen")
     type_keys(pico, "1 2 K")
     assert shown(pico) == expect("12", "k")
+
+
+def test_a_makers_pins_py_on_the_flash_changes_only_the_pins_it_names(frozen):
+    # One line, as a maker with the LED display writes it, or a pins.py from an older checkout
+    # that names fewer pins than the firmware reads: the rest are the reference's. Such a file
+    # left the unit dark (AttributeError at boot).
+    pico = rig.Pico(frozen, usb=True, vbus=True, display="tm1637",
+                    fs_extra=[("pins.py", b'DISPLAY = "TM1637"\n')])
+    pico.boot()
+    assert shown(pico) == expect("0")
+    type_keys(pico, "1 2 K")
+    assert shown(pico) == expect("12", "k")
+
+
+def test_a_pins_py_that_does_not_run_is_said_in_crash_txt_and_the_unit_plays_on_the_reference(
+        frozen):
+    pico = rig.Pico(frozen, usb=True, vbus=True, fs_extra=[("pins.py", b"DISPLAY = \n")])
+    pico.boot()
+    assert shown(pico) == expect("0")
+    type_keys(pico, "1 2 K")
+    assert shown(pico) == expect("12", "k")
+    said = file_on(pico.flash_fs(), pico.layout, "/bank/crash.txt").decode()
+    assert said.startswith("pins.py on the flash does not run; the reference pin map is used")
+    assert "SyntaxError" in said, said
