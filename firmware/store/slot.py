@@ -219,6 +219,8 @@ def kept_game(fs, path, gid, keep):
     keep, also base and log: its last keep records), or None if it does not read whole."""
     s = read(fs, path, keep)
     d = s.head
+    if s.state == CORRUPT:
+        return one_line_game(fs, path, gid, keep)
     if s.state != VALID or s.bad or not s.clean or s.journal:
         return None
     try:
@@ -233,6 +235,34 @@ def kept_game(fs, path, gid, keep):
         return None
     if keep:  # the log leads from base to the header's seq and balances: Slot.read held it so
         g["base"], g["log"] = s.base, s.log
+    return g
+
+
+def one_line_game(fs, path, gid, keep):
+    """A kept game as firmware before kept games had logs wrote it (a unit flashed with a newer
+    image): one line, `G {"id", "profile", "seq", "transactions", "balances"}` (transactions
+    null, from firmware older still, read as 0); no log, so it comes back from its balances.
+    None if the file is no such game."""
+    try:
+        f = fs.open(path, "rb")
+        try:
+            lines = Lines(f)
+            raw, more = lines.next(), lines.next()
+        finally:
+            f.close()
+        p = payload(raw) if raw.endswith(b"\n") and not more else None
+        d = json.loads(p[2:]) if p is not None and p[:2] == "G " else None
+        bal = [num(x) for x in d["balances"]]
+        n = d["transactions"]
+        g = {"id": num(d["id"]), "kept": None, "profile": str(d["profile"]), "seq": num(d["seq"]),
+             "transactions": 0 if n is None else num(n), "balances": bal, "pot": 0}
+    except (MemoryError, OSError) + UNREADABLE:
+        return None
+    if g["id"] != gid or len(bal) != CARDS or [b for b in bal if not 0 <= b <= MOST] or (
+            profiles.get(g["profile"]) is None) or not 0 <= g["transactions"] <= g["seq"]:
+        return None
+    if keep:
+        g["base"], g["log"] = [0] + bal + [0], []
     return g
 
 

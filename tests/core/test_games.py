@@ -65,6 +65,27 @@ def test_two_new_games_keep_the_real_game_and_it_comes_back():
     assert ok(p.handle("BALANCES")) == g["balances"]
 
 
+def test_a_kept_game_of_older_firmware_one_line_without_its_log_is_listed_and_comes_back():
+    # Firmware before kept games had logs put a game away as one line, `G {...}`: flashed with
+    # a newer image, the unit booted to Err5 and dropped such games once the banker saw it.
+    r, p = _rig()
+    _pay(p, 1, "5M-")
+    ok(p.handle("NEWGAME"))
+    gid = ok(p.handle("GAMES"))[0]["id"]
+    bal = [START - 5000000] + [START] * 5
+    r.fs.files["/bank/game.%d" % gid] = bytearray(line("G " + json.dumps(
+        {"id": gid, "profile": "world", "seq": gid, "transactions": 1, "balances": bal})))
+    r, p = _reboot(r)
+    assert json.loads(p.handle("HELLO")[-1][3:])["store"] == "ok"
+    g = ok(p.handle("GAMES"))[0]
+    assert (g["id"], g["transactions"], g["balances"]["1"]) == (gid, 1, START - 5000000)
+    ok(p.handle("RESTORE GAME %d" % gid))
+    assert ok(p.handle("BALANCES")) == {str(i + 1): bal[i] for i in range(6)}
+    r, p = _reboot(r)
+    assert ok(p.handle("BALANCES"))["1"] == START - 5000000
+    assert json.loads(p.handle("HELLO")[-1][3:])["store"] == "ok"
+
+
 def test_the_last_three_real_games_are_kept_newest_first():
     r, p = _rig()
     seen = []
