@@ -367,6 +367,7 @@ function askFirst(asks, boot) {
     if (stopped) return;  // another tab runs the game now
     boot(false);  // a unit of its own: its table feed tells the whole game (body.table_lines)
     act("view");
+    seatCards();  // switched on again with the cards where they were
     if (feed) feed.push();
   };
   $("ask-keep").onclick = () => {
@@ -525,6 +526,7 @@ function show(v) {
   const before = view;
   view = v;
   draw(before, v);
+  if (!before || before.slots.join() !== v.slots.join()) keepSlots(v);
   for (const name of v.tones) play(name, v.volume);
   if (v.tones.length) showTone(v.tones[v.tones.length - 1]);
   for (const line of v.events) consoleOut(line);
@@ -824,6 +826,30 @@ function dragging(c, n) {
   c.addEventListener("pointercancel", (e) => end(e, true));
 }
 
+// Which card is in which slot, kept per game beside its files (not under PREFIX: not one of
+// the store's): a power cut leaves the cards where they are, and the unit reads the cards
+// seated in its slots at boot (B16), so a reload seats them again, as insertions. Kept from
+// whatever moved them (a tap, a drag, the console's INSERT/REMOVE), by the tab running the game
+// only (mine()); not while a unit just booted has yet to be given them (seating).
+const SLOTS = "bank-unit-slots/" + GAME;
+let seating = true;
+
+function keepSlots(v) {
+  if (seating || !mine()) return;
+  mark("localStorage", SLOTS, JSON.stringify(v.slots));
+}
+
+function seatCards() {
+  let kept = [];
+  try { kept = JSON.parse(mark("localStorage", SLOTS)) || []; } catch (e) { /* none kept */ }
+  seating = false;
+  for (const [i, s] of ["L", "R"].entries()) {
+    const n = kept[i];
+    if (Number.isInteger(n) && n >= 1 && n <= 6 && !view.slots.includes(n)) act("in", s, n);
+  }
+  keepSlots(view);  // a kept card the unit did not take is kept no more
+}
+
 function placeCards(v) {
   for (let n = 1; n <= 6; n++) {
     const s = v.slots[0] === n ? "L" : v.slots[1] === n ? "R" : null;
@@ -1010,10 +1036,13 @@ sys.path.insert(0, "/fw")`);
   const seed = params.has("seed") ? Number(params.get("seed"))
     : crypto.getRandomValues(new Uint32Array(1))[0];
   const maint = params.get("maintenance");  // ?maintenance alone, or =1/on/yes
-  const boot = (ask) => JSON.parse(body.start(STATE, seed,
-    (params.get("clock") || "").toLowerCase() === "virtual", params.get("profile") || "",
-    maint !== null && !/^(0|off|no|false)$/i.test(maint), chosenLang(),
-    (params.get("pot") || "").toLowerCase(), ask));
+  const boot = (ask) => {
+    seating = true;  // a unit switched on: its slots are read from the kept cards (seatCards)
+    return JSON.parse(body.start(STATE, seed,
+      (params.get("clock") || "").toLowerCase() === "virtual", params.get("profile") || "",
+      maint !== null && !/^(0|off|no|false)$/i.test(maint), chosenLang(),
+      (params.get("pot") || "").toLowerCase(), ask));
+  };
   const info = boot(true);
   if (info.refused) return refuse(info.refused, "bad-option");
   TONES = info.tones;
@@ -1025,6 +1054,7 @@ sys.path.insert(0, "/fw")`);
     act("view");
   });
   act("view");
+  seatCards();
   if (table) {
     feed = new Feed(body, GAME, () => { $("own-unit").hidden = false; });
     feed.push();

@@ -147,10 +147,41 @@ def test_the_game_survives_a_reload(page):
                                                 '"3": 15000000, "4": 17000000')
 
 
+def test_the_cards_stay_in_their_slots_across_a_reload_b16(page):
+    # B16: a power cut leaves the cards where they are; at boot the unit reads them as inserted.
+    slots = "return [bank.view().slots, document.getElementById('card-4').parentNode.id, " \
+        "document.getElementById('card-5').parentNode.id];"
+    page.load()
+    page.tap("card-4")
+    page.tap("slot-R")
+    page.tap("card-5")
+    page.tap("slot-L")
+    wait_for(lambda: page.drawn() == shows("15", m=True), 3)
+    page.keys("1", "M", "-")  # B6: 4 pays 5
+    before = page.panel()
+    assert before[0][3:5] == ["14,000,000", "16,000,000"]
+    page.load()
+    assert page.drv.execute_script(slots) == [[5, 4], "slot-R", "slot-L"]
+    assert page.drv.execute_script("return bank.tones;") == ["card", "card"]  # each read
+    assert page.drawn() == shows("4")  # the card's number, as any insertion (B3)
+    assert page.panel() == before
+    page.keys("C")  # B10: the transfer is not open any more: nothing reversed
+    assert page.panel()[0] == before[0]
+    page.tap("card-5")  # out before the reload: it stays out
+    page.load()
+    assert page.drv.execute_script(slots) == [[None, 4], "slot-R", "home-5"]
+    page.send("REMOVE R")  # the console's too
+    page.load()
+    assert page.drv.execute_script(slots) == [[None, None], "home-4", "home-5"]
+    assert page.send("BALANCES")[-1].startswith('OK {"1": 15000000, "2": 15000000, '
+                                                '"3": 15000000, "4": 14000000, "5": 16000000')
+
+
 def test_a_damaged_copy_is_reported_as_on_the_unit(page):
     page.load()
     page.send("INSERT L 5")
     page.send("KEY 1M+")
+    page.send("REMOVE L")  # no card seated at the next boot: its number would show (B16)
     # One stored byte changed behind the store's back: its CRC no longer matches (B17).
     page.drv.execute_script("""
         const key = 'bank-unit/' + arguments[0] + '/';
@@ -167,6 +198,7 @@ def test_with_no_good_copy_the_panel_shows_no_balance_b17(page):
     page.load()
     page.send("INSERT L 5")
     page.send("KEY 1M+")
+    page.send("REMOVE L")  # no card seated at the next boot: its number would show (B16)
     page.drv.execute_script("""
         for (const name of ['bank.a', 'bank.b']) {  // every slot's header changed: no copy left
           const key = 'bank-unit/' + arguments[0] + '/' + name;
@@ -243,6 +275,7 @@ def test_a_link_changes_a_kept_game_only_once_the_banker_says_so(page):
     page.load()
     page.send("INSERT L 3")
     page.send("KEY 1M+")
+    page.send("REMOVE L")  # no card seated at the next boot: its number would show (B16)
     plain = page.query
     page.query += "&profile=classic&pot=on&maintenance"
     page.load()

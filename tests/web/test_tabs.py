@@ -100,6 +100,8 @@ def test_a_second_tab_waits_takes_over_and_the_first_stops(tabs, origin, kind):
     tabs.find_element("id", "take-over").click()
     wait_for(lambda: running(tabs))
     assert a.panel()[0][5] == "16,000,000"  # B booted from what A acknowledged
+    assert a.drv.execute_script("return bank.view().slots;") == [6, None]  # its cards too (B16)
+    a.send("REMOVE L")
     a.send("INSERT L 5")
     a.send("KEY 2M+")
     assert balances(a).endswith('"5": 17000000, "6": 16000000}')
