@@ -78,6 +78,10 @@ def pin_map():
     mine = {}  # type: dict
     try:
         exec(src, mine)
+        # A name the drivers do not know would build the wrong parts, and the unit stay dark.
+        if str(mine.get("DISPLAY", "ht1621")).lower() not in ("ht1621", "tm1637") or mine.get(
+                "SLOTS", "contacts") not in ("contacts", "rfid"):
+            raise ValueError("DISPLAY is ht1621 or tm1637, SLOTS contacts or rfid")
     except Exception as e:  # noqa: BLE001 - whatever the maker's file raises
         try:
             try:
