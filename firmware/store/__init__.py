@@ -147,9 +147,10 @@ class FileStore:
     def _find(self):
         """(the newest complete Slot or None, the damage found)."""
         # Both slots' lines checked by their CRC, then the newest that reads whole read again,
-        # its records folded: a long game's boot read and parsed every record of both.
+        # its records folded (of one generation, the first, as the choice below takes it): a
+        # long game's boot read and parsed every record of both.
         slots = [read(self.fs, path, self.keep, False) for path in self.paths]
-        for i in (0, 1) if slots[0].gen > slots[1].gen else (1, 0):
+        for i in (0, 1) if slots[0].gen >= slots[1].gen else (1, 0):
             if slots[i].state == VALID:
                 slots[i] = read(self.fs, self.paths[i], self.keep)
                 if slots[i].state == VALID:

@@ -97,7 +97,7 @@ class Inputs:
             self.root.after_cancel(pending[0])
             # Another program's XSendEvent (xdotool --window) bears no server time, 0 for all,
             # and the server never repeats such a key.
-            if ev.time == pending[2] and not ev.send_event:
+            if ev.time == pending[2] and not getattr(ev, "send_event", False):
                 return  # X autorepeat: the key never went up
             self.release(key, pending[1])  # a quick double tap: the key went up in between
         self.press(key)

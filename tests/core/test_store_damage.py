@@ -318,6 +318,24 @@ def test_a_header_whose_balances_are_no_whole_numbers_or_do_not_fold_is_no_copy_
         assert [b for b in led.bal if b != int(b)] == [] and led.bal != second, change
 
 
+def test_two_slots_of_one_generation_read_as_the_first_with_its_journal_folded():  # B17
+    # The firmware never writes two slots of one generation, but a copied file can: the first
+    # slot counts, read whole, as it always did (a read that skipped its records lost them).
+    fs = FaultFS()
+    led = SmallLedger(FileStore("/bank", fs=fs, journal_max=J))
+    led.load(None)
+    led.move("receive", 0, 1, 1000000, 0)
+    led.move("receive", 0, 2, 500000, 0)
+    final = state(led)
+    mine = bytes(fs.files[led.store.paths[led.store.cur]])
+    assert mine.count(b"\n") == 3  # the header and two journal lines
+    img = copy_files(fs.files)
+    img["/bank/bank.a"] = bytearray(mine)
+    img["/bank/bank.b"] = bytearray(mine.split(b"\n", 1)[0] + b"\n")
+    led, status = _boot(img)
+    assert status == "ok" and state(led) == final
+
+
 def test_a_header_from_before_kept_games_were_numbered_reads_whole_not_as_damage():  # B11, B17
     # Firmware before kept games' numbers wrote headers without "numbers", "game" and "count":
     # flashed with a newer image, such a unit booted to Err5 with its game whole.
