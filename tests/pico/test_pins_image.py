@@ -99,7 +99,7 @@ def test_the_frozen_image_never_runs_firmware_files_on_the_flash(frozen):
     assert shown(pico) == expect("12", "k")
 
 
-def test_a_makers_pins_py_on_the_flash_changes_only_the_pins_it_names(frozen):
+def test_the_frozen_image_takes_from_a_makers_pins_py_only_the_pins_it_names(frozen):
     # One line, as a maker with the LED display writes it, or a pins.py from an older checkout
     # that names fewer pins than the firmware reads: the rest are the reference's. Such a file
     # left the unit dark (AttributeError at boot).
@@ -113,7 +113,7 @@ def test_a_makers_pins_py_on_the_flash_changes_only_the_pins_it_names(frozen):
 
 @pytest.mark.parametrize("src, why", [(b"DISPLAY = \n", "SyntaxError"),
                                        (b'DISPLAY = "tm1638"\n', "DISPLAY is ht1621 or tm1637")])
-def test_a_pins_py_that_does_not_run_is_said_in_crash_txt_and_the_unit_plays_on_the_reference(
+def test_the_frozen_image_says_a_bad_pins_py_in_crash_txt_and_plays_on_its_own_pin_map(
         frozen, src, why):
     pico = rig.Pico(frozen, usb=True, vbus=True, fs_extra=[("pins.py", src)])
     pico.boot()
