@@ -232,6 +232,15 @@ def set_pot(unit, on):
         raise StartError("--pot: the flash could not keep it (%s)" % err)
 
 
+def _say_new_game(profile):
+    """B15: a --profile other than the stored game's started a new game at boot: said, since
+    nothing on the unit shows it."""
+    import sys
+
+    sys.stderr.write("simulator: --profile %s: a new game; the one before is kept if it had "
+                     "transactions (GAMES, bank games)\n" % profile)
+
+
 class Host:
     """One simulated unit: its store, random source, clock, brain and protocol."""
 
@@ -257,6 +266,8 @@ class Host:
                                           opts.maintenance)
         except OSError as e:  # a new store's first checkpoint could not be written
             raise StartError(_unwritable(opts.state, e)) from None
+        if opts.profile and self.store.writes and self.unit.store_status != "new":
+            _say_new_game(opts.profile)
         if opts.pot is not None:
             set_pot(self.unit, opts.pot)
         self.protocol = Protocol(self.unit, self.clock)

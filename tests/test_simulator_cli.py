@@ -219,6 +219,23 @@ def test_the_headless_simulator_keeps_its_game_where_bank_sim_state_says(tmp_pat
 
 
 @pytest.mark.parametrize("interp", INTERPRETERS)
+def test_a_profile_that_starts_a_new_game_says_so_b15(tmp_path, interp):
+    # The game in play was put away in silence: nothing on the unit shows it.
+    def sim(lines, *args):
+        p = subprocess.run([interp, "-m", "simulator", "--headless", "--state", str(tmp_path),
+                            *args], input=lines.encode(), capture_output=True, cwd=ROOT,
+                           timeout=60)
+        assert p.returncode == 0, p.stderr
+        return p.stderr.decode()
+
+    sim("INSERT R 2\nKEY 1M-\n")
+    said = "simulator: --profile classic: a new game; the one before is kept if it had " \
+        "transactions (GAMES, bank games)\n"
+    assert sim("HELLO\n", "--profile", "classic") == said
+    assert sim("HELLO\n", "--profile", "classic") == ""  # the stored game's: nothing new
+
+
+@pytest.mark.parametrize("interp", INTERPRETERS)
 def test_a_state_folder_that_was_not_there_is_said_made(tmp_path, interp):
     # A mistyped --state was a new game begun in silence.
     said, folder = [], tmp_path / "typo" / "x"
