@@ -35,8 +35,8 @@ def socket_url(port):
     if "://" in port or "/" in port or "\\" in port:
         return None
     host, sep, num = port.rpartition(":")
-    if not num.isdigit() or not 0 < int(num) < 65536 or (sep and not host):
-        return None
+    if not num.isdigit() or not 0 < int(num) < 65536 or (sep and not host) or ":" in host:
+        return None  # tcp:HOST:PORT is no host: pyserial would be handed socket://tcp:...
     return "socket://%s:%s" % (host or "127.0.0.1", int(num))
 
 
@@ -122,7 +122,9 @@ def _open_error(url, exc):
             "permission denied opening %s (on Linux, add yourself to the dialout group)" % url
         )
     if code in _MISSING:
-        return NoUnitError("no unit at %s: no such port" % url)
+        hint = "" if "/" in url or ":" not in url else (
+            " (a simulator's TCP port is PORT, HOST:PORT or socket://HOST:PORT)")
+        return NoUnitError("no unit at %s: no such port%s" % (url, hint))
     if code == errno.ECONNREFUSED:
         return NoUnitError(
             "no unit at %s: connection refused (is the simulator running?)" % url

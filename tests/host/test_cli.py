@@ -1080,6 +1080,11 @@ def test_a_port_number_or_host_port_is_the_simulators_socket(capsys, url):
         assert err == "bank: '%s' taken as the TCP socket socket://%s:%s\n" % (given, host, port)
     assert link.socket_url("/dev/ttyACM0") is None and link.socket_url("COM3") is None
     assert link.socket_url("socket://h:1") is None and link.socket_url(":5555") is None
+    # tcp:HOST:PORT was taken as the host "tcp:HOST", and pyserial's own error came back.
+    assert link.socket_url("tcp:127.0.0.1:" + port) is None
+    code, _, err = run(capsys, "-p", "tcp:127.0.0.1:" + port, "balances")
+    assert code == 3 and err == ("bank: no unit at tcp:127.0.0.1:%s: no such port (a simulator's "
+                                 "TCP port is PORT, HOST:PORT or socket://HOST:PORT)\n" % port)
 
 
 def test_run_wakes_a_unit_that_switched_off(capsys, url, tmp_path):  # B16
