@@ -167,7 +167,7 @@ def parse_rec(p):
         raise ValueError("record")
     # The kind and via as the constants, not fresh strings: 200 records hold one copy of each.
     kind, via = KINDS[KINDS.index(w[2])], VIAS[VIAS.index(w[9])]
-    # Checked as num() would, all at once: boot reads every record of both slots.
+    # Checked as num() would, all at once: boot reads every record of the slot it uses.
     n = [w[i] for i in NUMBERS]
     if "" in n or "".join(n).strip("0123456789"):
         raise ValueError("number")
