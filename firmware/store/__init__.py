@@ -10,9 +10,9 @@ from brain.ledger import CARDS, POT, SETTINGS, apply
 import jsonw
 from protocol.names import refusal
 from store.slot import (CORRUPT, GAME, KEPT_MOST, LINE_MAX, MARK_NAME, MARK_TEXT, NAME_FILES,
-                        SLOT_NAMES, UNREADABLE, VALID, VERSION, Lines, Moved, chunks, crc32,
-                        kept_game, line, missing, night_head, night_words, num, payload, read,
-                        rec_payload, write)
+                        SLOT_NAMES, UNREADABLE, VALID, VERSION, Lines, Log, Moved, chunks, crc32,
+                        gen_of, kept_game, line, missing, night_head, night_words, num, payload,
+                        read, rec_payload, write)
 
 
 def _id(name):
@@ -66,7 +66,7 @@ class FileStore:
         self.appendable = False  # False: the next write must be a checkpoint
         self.journal = 0
         self.base = None  # the balances before log[0]
-        self.log = []  # the last keep records, oldest first
+        self.log = Log(self.keep)  # the last keep records
         self.games = []  # the kept games' ids, newest first
         self.numbers = {}  # a kept game's id -> its number (game 1, 2, ...)
         self.number = 1  # the game in play's number
@@ -146,15 +146,14 @@ class FileStore:
 
     def _find(self):
         """(the newest complete Slot or None, the damage found)."""
-        # Both slots' lines checked by their CRC, then the newest that reads whole read again,
-        # its records folded (of one generation, the first, as the choice below takes it): a
-        # long game's boot read and parsed every record of both.
-        slots = [read(self.fs, path, self.keep, False) for path in self.paths]
-        for i in (0, 1) if slots[0].gen >= slots[1].gen else (1, 0):
-            if slots[i].state == VALID:
-                slots[i] = read(self.fs, self.paths[i], self.keep)
-                if slots[i].state == VALID:
-                    break
+        # The newest slot (of one generation, the first, as the choice below takes it) read
+        # whole, its records folded; the other's lines checked by their CRC alone, unless the
+        # newest does not read: a long game's boot read and parsed every record of both.
+        paths = self.paths
+        new = 0 if gen_of(self.fs, paths[0]) >= gen_of(self.fs, paths[1]) else 1
+        slots = [None, None]
+        slots[new] = read(self.fs, paths[new], self.keep)
+        slots[1 - new] = read(self.fs, paths[1 - new], self.keep, slots[new].state != VALID)
         try:
             self.fs.open(self.dir + MARK_NAME, "rb").close()
             self.marked = True
@@ -222,26 +221,26 @@ class FileStore:
                 self.journal += 1
                 self.writes += 1
                 if rec is not None:
-                    self.log.append(rec)
-                    if len(self.log) > self.keep:
-                        apply(self.base, self.log.pop(0))
+                    old = self.log.add(rec)
+                    if old is not None:
+                        apply(self.base, old)
                 return
-        self._checkpoint(ledger, self.base, self.log if rec is None else self.log + [rec], rec)
+        log = self.log if rec is None else list(self.log) + [rec]
+        self._checkpoint(ledger, self.base, log, rec)
 
     def records(self, n=None):
         """The last n records (all it keeps by default), oldest first."""
-        return list(self.log) if n is None else self.log[-n:] if n > 0 else []
+        return list(self.log) if n is None else self.log.last(n) if n > 0 else []
 
     def _checkpoint(self, ledger, base, log, rec=None, kept=None, over=True):
         """The whole game (rec applied, log from base) into the other slot; kept: the kept games
         it names (ids, numbers, the game's number, the count); over: written over an old slot
         that could not be told of it too. Only once it is durable is any of it the store's."""
-        base = list(base)
-        drop = len(log) - self.keep
-        if drop > 0:
-            for r in log[:drop]:
-                apply(base, r)
-            log = log[drop:]
+        base, records, log = list(base), log, Log(self.keep)
+        for r in records:
+            old = log.add(r)
+            if old is not None:
+                apply(base, old)
         bal = list(ledger.bal)
         seq = ledger.seq
         if rec is not None:
@@ -365,7 +364,7 @@ class FileStore:
             g = self.game(gid, self.keep)
             if g is None:
                 raise OSError("kept game unreadable")
-            base, log = g["base"], g["log"] + [rec]
+            base, log = g["base"], list(g["log"]) + [rec]
         count = self.count
         ids = [i for i in self.games if i != gid]
         if put is not None:
@@ -413,7 +412,7 @@ class FileStore:
             whole = raw.endswith(b"\n")
             p = payload(raw if whole else raw[:-1])
             try:
-                g, got = p.split(" ", 1)
+                g, got = p.decode().split(" ", 1)
                 g, got = num(g), json.loads(got)
                 ok = whole and isinstance(got, list) and len(got) == CARDS and not [
                     n for n in got if n is not None and not (  # a name NAME would take

@@ -92,6 +92,46 @@ class Moved(OSError):
     """An append found its file no longer as long as the store left it."""
 
 
+class Log:
+    """The last `keep` records, oldest first, in lists of 32: the 200 of a long game in one list
+    are more than the 64 entries of the collector's mark stack on rp2, and its overflow doubled
+    a collection's time (docs/performance.md)."""
+
+    def __init__(self, keep):
+        self.keep = keep
+        self.parts = []
+        self.n = 0
+
+    def add(self, rec):
+        """rec kept last; the oldest record, no longer kept, or None."""
+        parts = self.parts
+        if not parts or len(parts[-1]) == 32:
+            parts.append([])
+        parts[-1].append(rec)
+        if self.n < self.keep:
+            self.n += 1
+            return None
+        if len(parts[0]) == 1:
+            return parts.pop(0)[0]
+        return parts[0].pop(0)
+
+    def __len__(self):
+        return self.n
+
+    def __iter__(self):
+        for part in self.parts:
+            yield from part
+
+    def last(self, n):
+        """The last n records (n > 0), oldest first."""
+        got = []
+        for part in reversed(self.parts):
+            got[:0] = part
+            if len(got) >= n:
+                break
+        return got[-n:]
+
+
 def write(fs, path, mode, chunks, at=None):
     """Every write of the store: durable on return (the bytes written), or OSError; with at,
     an append to a file at bytes long, or Moved and nothing written."""
@@ -139,14 +179,15 @@ def night_head(ledger, pot=None):
 
 
 def payload(raw):
-    """A stored line's payload (text), with or without its newline; None if it does not read."""
+    """A stored line's payload (bytes, text only once decoded), with or without its newline;
+    None if its CRC does not read."""
     end = len(raw) - 1 if raw.endswith(b"\n") else len(raw)
     if end < 10 or raw[8:9] != b" ":
         return None
     try:
         b = raw[9:end]
-        return b.decode() if crc32(b) & 0xFFFFFFFF == int(raw[:8], 16) else None
-    except (ValueError, UnicodeError):
+        return b if crc32(b) & 0xFFFFFFFF == int(raw[:8], 16) else None
+    except ValueError:
         return None
 
 
@@ -156,22 +197,25 @@ SIDES = {"receive": ("0c",), "go": ("0c",), "pay": ("c0",), "transfer": ("cc",),
          "bankrupt": ("c0", "cc"), "pot-in": ("cp",), "pot-out": ("pc",), "restore": ("00",),
          "set": ("0c", "c0", "0p", "p0")}
 SIDE = ("0",) + ("c",) * CARDS + ("p",)  # an account's side, by its number
-NUMBERS = (1, 3, 4, 5, 6, 7, 8)  # a record's words that are numbers, none below 0
+# A record is read from its bytes: a str's words are looked up among the interned names first,
+# and on a Pico that ran deployed files that made a long game's boot take seconds.
+KIND_WORDS = tuple(k.encode() for k in KINDS)
+VIA_WORDS = tuple(v.encode() for v in VIAS)
 
 
 def parse_rec(p):
     """A 'c' or 'r' payload's record; ValueError if it is none of ours: a line whose CRC reads
     but whose kind and accounts disagree, as the firmware writes them, is never money."""
-    w = p.split(" ")
+    w = p.split(b" ")
     if len(w) != 10:
         raise ValueError("record")
     # The kind and via as the constants, not fresh strings: 200 records hold one copy of each.
-    kind, via = KINDS[KINDS.index(w[2])], VIAS[VIAS.index(w[9])]
-    # Checked as num() would, all at once: boot reads every record of the slot it uses.
-    n = [w[i] for i in NUMBERS]
-    if "" in n or "".join(n).strip("0123456789"):
+    kind, via = KINDS[KIND_WORDS.index(w[2])], VIAS[VIA_WORDS.index(w[9])]
+    n = w[3:9]
+    if not (w[1] + b"".join(n)).isdigit():  # as num() reads them: no sign, space or _
         raise ValueError("number")
-    seq, frm, to, amount, frm_after, to_after, undoes = [int(x) for x in n]
+    frm, to, amount, frm_after, to_after, undoes = map(int, n)
+    seq = int(w[1])
     if not (frm <= POT and to <= POT):
         raise ValueError("record")
     sides = SIDE[frm] + SIDE[to]
@@ -214,6 +258,19 @@ def read(fs, path, keep, fold=True):
     return s
 
 
+def gen_of(fs, path):
+    """The generation a slot's first line names, or 0: which slot boot reads first."""
+    try:
+        f = fs.open(path, "rb")
+        try:
+            p = payload(Lines(f).next())
+        finally:
+            f.close()
+        return num(json.loads(p[2:].decode())["gen"])
+    except (MemoryError, OSError) + UNREADABLE:
+        return 0
+
+
 def kept_game(fs, path, gid, keep):
     """The kept game gid in path (id, kept, profile, seq, transactions, balances (6), pot; with
     keep, also base and log: its last keep records), or None if it does not read whole."""
@@ -251,7 +308,7 @@ def one_line_game(fs, path, gid, keep):
         finally:
             f.close()
         p = payload(raw) if raw.endswith(b"\n") and not more else None
-        d = json.loads(p[2:]) if p is not None and p[:2] == "G " else None
+        d = json.loads(p[2:].decode()) if p is not None and p[:2] == b"G " else None
         bal = [num(x) for x in d["balances"]]
         n = d["transactions"]
         g = {"id": num(d["id"]), "kept": None, "profile": str(d["profile"]), "seq": num(d["seq"]),
@@ -262,7 +319,7 @@ def one_line_game(fs, path, gid, keep):
             profiles.get(g["profile"]) is None) or not 0 <= g["transactions"] <= g["seq"]:
         return None
     if keep:
-        g["base"], g["log"] = [0] + bal + [0], []
+        g["base"], g["log"] = [0] + bal + [0], ()
     return g
 
 
@@ -279,7 +336,7 @@ class Slot:
     def __init__(self, keep, fold=True):
         self.keep = keep
         self.fold = fold
-        self.log = []  # the last keep records; older ones folded into base
+        self.log = Log(keep)  # older records folded into base
         self.night = {}  # {tag: what follows it} of game night's last line of each
 
     def read(self, f):
@@ -292,7 +349,7 @@ class Slot:
             return  # the checkpoint was cut while it was written
         p = payload(raw)
         try:
-            head = json.loads(p[2:]) if p is not None and p.startswith("H ") else None
+            head = json.loads(p[2:].decode()) if p is not None and p[:2] == b"H " else None
             if type(head.get("v")) is not int or head["v"] != VERSION:  # 1.0 and true are not 1
                 raise ValueError("a future version: a migration would go here")
             n, seq, gen = num(head["n"]), num(head["seq"]), num(head.get("gen", 0))
@@ -331,17 +388,17 @@ class Slot:
                 return
             if good and not self.fold:
                 p = payload(raw)
-                good = p is not None and p[:2] == "c "
+                good = p is not None and p[:2] == b"c "
             elif good:
                 p = payload(raw)
                 try:
-                    rec = parse_rec(p) if p is not None and p[:2] == "c " else None
+                    rec = parse_rec(p) if p is not None and p[:2] == b"c " else None
                 except ValueError:
                     rec = None
                 good = rec is not None and self.seq < rec[0] <= seq and self._take(rec)
         if not good:
             self.bad = True
-            self.log, self.base, self.bal = [], after, list(after)  # the header's stand in
+            self.log, self.base, self.bal = Log(self.keep), after, list(after)  # the header's
         elif not self.fold:
             self.bal = after
         elif self.bal != after:
@@ -365,20 +422,21 @@ class Slot:
             raw = f.next()
 
     def _line(self, p):
-        tag, rest = p[:2], p[2:]
+        tag = p[:2]
         try:
-            if tag == "r ":
+            if tag == b"r ":
                 if not self.fold:
                     return True
                 rec = parse_rec(p)  # a gap, or balances the fold does not give: damage
                 return rec[0] == self.seq + 1 and self._take(rec)
-            if tag == "v ":
+            rest = p[2:].decode()
+            if tag == b"v ":
                 if not 0 <= num(rest) <= 2:
                     return False
                 self.volume = num(rest)
-            elif tag in ("p ", "n ", "t "):
-                self.night[p[0]] = rest  # read at boot's end: one that does not read is Err6
-            elif tag == "s ":
+            elif tag in (b"p ", b"n ", b"t "):
+                self.night[chr(p[0])] = rest  # read at boot's end: one that does not read is Err6
+            elif tag == b"s ":
                 self.superseded = num(rest)
             else:
                 return False
@@ -402,9 +460,9 @@ class Slot:
             # each record kept lands further up: a whole slot's would lie across the heap and
             # leave no 1 KB in one piece (a Pico's LOG 200 then ran out of memory).
             gc.collect()
-        self.log.append(rec)
-        if len(self.log) > self.keep:
-            apply(self.base, self.log.pop(0))
+        old = self.log.add(rec)
+        if old is not None:
+            apply(self.base, old)
         return True
 
     def night_of(self):

@@ -162,3 +162,20 @@ def test_boot_reads_a_file_in_pieces_as_readline_would_line_by_line():  # B17
         lines = Lines(fs.open("/f", "rb"))
         first = lines.next()
         assert first + b"".join(lines.rest()) == data, len(data)
+
+
+def test_the_last_200_records_read_back_in_order_from_lists_the_collectors_stack_holds():
+    # LOG's reach (B17: the log survives the power cut): 300 receipts keep the last 200, oldest
+    # first, through appends, checkpoints and a boot. They are kept in lists of at most 32: one
+    # of 200 is more than the 64 entries of rp2's mark stack, and its overflow doubled a
+    # collection on a long game (docs/performance.md).
+    fs, led = _played(300, journal_max=50)
+    recs = led.store.records()
+    assert [r[0] for r in recs] == list(range(101, 301))
+    assert [r[4] for r in recs[:2]] == [1010000, 1020000]
+    for n in (1, 32, 33, 199, 200, 250):
+        assert led.store.records(n) == recs[-n:], n
+    assert max(len(part) for part in led.store.log.parts) <= 32
+    again, status = _boot(fs)
+    assert status == "ok" and again.store.records() == recs and again.bal == led.bal
+    assert max(len(part) for part in again.store.log.parts) <= 32
