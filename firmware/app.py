@@ -350,15 +350,17 @@ class App:
 
     def write(self, lines):
         for line in lines:
-            if isinstance(line, list):  # a long reply in pieces (LOG, BACKUP), sent 1 KB at a time
-                chunk = ""
-                for piece in line:
-                    chunk += piece
-                    if len(chunk) >= 1024:
-                        self.unsent.append(chunk.encode())
-                        chunk = ""
-                line = chunk
-            self.unsent.append((line + "\n").encode())
+            # A long reply comes in pieces (LOG, BACKUP), sent some 256 bytes at a time: a heap
+            # a long game has cut small may hold no 1 KB in one piece (the unit restarted).
+            part, size = [], 0
+            for piece in line if isinstance(line, list) else (line,):
+                part.append(piece.encode())
+                size += len(piece)
+                if size >= 256:
+                    self.unsent.append(b"".join(part))
+                    part, size = [], 0
+            part.append(b"\n")
+            self.unsent.append(b"".join(part))
         self.send()
 
     def send(self):
