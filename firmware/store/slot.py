@@ -196,9 +196,11 @@ def payload(raw):
 SIDES = {"receive": ("0c",), "go": ("0c",), "pay": ("c0",), "transfer": ("cc",),
          "bankrupt": ("c0", "cc"), "pot-in": ("cp",), "pot-out": ("pc",), "restore": ("00",),
          "set": ("0c", "c0", "0p", "p0")}
-SIDE = ("0",) + ("c",) * CARDS + ("p",)  # an account's side, by its number
-# A record is read from its bytes: a str's words are looked up among the interned names first,
-# and on a Pico that ran deployed files that made a long game's boot take seconds.
+SIDE = (0,) + (1,) * CARDS + (2,)  # an account's side, by its number: 0, c or p below
+PAIRS = ("00", "0c", "0p", "c0", "cc", "cp", "p0", "pc", "pp")  # by from's side * 3 + to's
+# A record is read from its bytes, never a str made while reading: a str's words are looked up
+# among the interned names first, and on a Pico that ran deployed files that made a long game's
+# boot take seconds.
 KIND_WORDS = tuple(k.encode() for k in KINDS)
 VIA_WORDS = tuple(v.encode() for v in VIAS)
 
@@ -211,14 +213,13 @@ def parse_rec(p):
         raise ValueError("record")
     # The kind and via as the constants, not fresh strings: 200 records hold one copy of each.
     kind, via = KINDS[KIND_WORDS.index(w[2])], VIAS[VIA_WORDS.index(w[9])]
-    n = w[3:9]
-    if not (w[1] + b"".join(n)).isdigit():  # as num() reads them: no sign, space or _
+    if not (w[1] + b"".join(w[3:9])).isdigit():  # as num() reads them: no sign, space or _
         raise ValueError("number")
-    frm, to, amount, frm_after, to_after, undoes = map(int, n)
-    seq = int(w[1])
+    seq, frm, to, amount = int(w[1]), int(w[3]), int(w[4]), int(w[5])
+    frm_after, to_after, undoes = int(w[6]), int(w[7]), int(w[8])
     if not (frm <= POT and to <= POT):
         raise ValueError("record")
-    sides = SIDE[frm] + SIDE[to]
+    sides = PAIRS[SIDE[frm] * 3 + SIDE[to]]
     if sides not in SIDES.get(kind, sides) or (frm == to and kind != "restore") or (
             kind == "undo") != (0 < undoes < seq):
         raise ValueError("record")
