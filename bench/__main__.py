@@ -267,11 +267,14 @@ PICO_VERSIONS = ("1.25.0", "1.28.0", "frozen")
 # (its code in flash, the heap the game's) is held tighter: its first picture and its free heap.
 FROZEN_BUDGETS = {
     "boot_ms": ("<= 150 ms", lambda v: v <= 150),
+    "long_boot_ms": ("<= 150 ms", lambda v: v <= 150),
     "heap_free": (">= 200 KB", lambda v: v >= 200),
+    "long_heap_free": (">= 200 KB", lambda v: v >= 200),
 }
 OLDEST = "1.25.0"  # the oldest stock image with deployed files the README promises a test for
 OLDEST_BUDGETS = {
     "heap_free": (">= 150 KB", lambda v: v >= 150),
+    "long_heap_free": (">= 150 KB", lambda v: v >= 150),
 }
 
 
@@ -281,7 +284,7 @@ def pico_rows():
     and frozen into the unit's own image."""
     figures = (
         # key, figure, format, budget, holds(value)
-        ("boot_ms", "reset to first display", "%.0f ms", "<= 1 s", lambda v: v <= 1000),
+        ("boot_ms", "reset to first picture", "%.0f ms", "<= 1 s", lambda v: v <= 1000),
         ("digit_ms", "key contact to its digit shown (median)", "%.2f ms", "<= 10 ms",
          lambda v: v <= 10),
         ("digit_usb_ms", "key contact to its digit shown, USB host attached (median)",
@@ -300,6 +303,12 @@ def pico_rows():
         ("idle_busy", "CPU busy while idle, display on, no host", "%.1f %%", "<= 1 %",
          lambda v: v <= 1),
         ("idle_busy_usb", "CPU busy while idle, display on, USB host", "%.1f %%", "-", None),
+        ("long_boot_ms", "a game of 643 transactions: reset to first picture", "%.0f ms",
+         "<= 1 s", lambda v: v <= 1000),
+        ("long_heap_free", "a game of 643 transactions: heap free once a host said HELLO",
+         "%.1f KB", "-", None),
+        ("long_gc_ms", "a game of 643 transactions: gc.collect()", "%.2f ms", "<= 10 ms",
+         lambda v: v <= 10),
     )
     try:
         sys.path.insert(0, REPO)
@@ -338,7 +347,7 @@ def pico_rows():
                 rows.append((label % fig, NOT_MEASURED + " (%s)" % why, budget, "-"))
                 continue
             value = got[key]
-            if key.startswith("heap") or key.startswith("free"):
+            if "heap" in key or key.startswith("free"):
                 value = value / 1024
             if key.startswith("idle"):
                 value = value * 100

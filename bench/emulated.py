@@ -13,7 +13,9 @@ the last display write (or reply byte) it causes.
 import json
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if REPO not in sys.path:
@@ -61,13 +63,19 @@ def busy_share(pico, ms):
     return (pico.mcu.core.cycles - c0) / ((pico.now_ms() - t0) * 125e3)
 
 
+def first_picture_ms(pico):
+    """When the first picture was written: the LCD's set-up commands come before it, as soon
+    as the board is built."""
+    return next(t for t, kind, _ in pico.parts.display.frames if kind == "write")
+
+
 def play_figures(image, tries):
     out = {}
     boots = []
     for _ in range(tries):
         p = rig.Pico(image, usb=False, vbus=False)
         p.boot()
-        boots.append(p.parts.display.frames[0][0])
+        boots.append(first_picture_ms(p))
     out["boot_ms"] = statistics.median(boots)
     pico = p
     pico.run(300)
@@ -128,6 +136,29 @@ def serial_figures(image, tries):
     return out
 
 
+def long_game_files():
+    """A game of 643 transactions as the store leaves it: both slots full (200 records each,
+    the newest with a journal of 127 lines), made by the headless simulator."""
+    with tempfile.TemporaryDirectory() as state:
+        played = b"INSERT R 2\nINSERT L 1\n" + b"KEY 1 0 K -\n" * 643
+        subprocess.run([sys.executable, "-m", "simulator", "--headless", "--stdio",
+                        "--virtual-clock", "--state", state], input=played, cwd=REPO,
+                       capture_output=True, timeout=300, check=True)
+        names = ("bank.a", "bank.b", "bank.id")
+        return [("bank/" + n, open(os.path.join(state, n), "rb").read()) for n in names]
+
+
+def long_game_figures(image):
+    pico = rig.Pico(image, fs_extra=long_game_files(), usb=True, vbus=False)
+    pico.boot()
+    out = {"long_boot_ms": first_picture_ms(pico)}
+    pico.command("HELLO")
+    mem = json.loads(pico.command("MEM")[3:])
+    out["long_heap_free"] = mem["free"]
+    out["long_gc_ms"] = mem["gc_us"] / 1000
+    return out
+
+
 def main(argv):
     images = rig.find_images()
     version = argv[1] if len(argv) > 1 else sorted(v for v in images if v != rig.FROZEN)[-1]
@@ -135,6 +166,7 @@ def main(argv):
     result = {"version": version}
     result.update(play_figures(image, 3))
     result.update(serial_figures(image, 3))
+    result.update(long_game_figures(image))
     print(json.dumps(result))
 
 
