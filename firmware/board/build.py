@@ -64,7 +64,8 @@ def _slots(pins):
 def pin_map():
     """pins.py. On the unit's own image that is the reference, frozen in, with what a maker's
     pins.py on the flash sets over it: one from an older checkout still names every pin, and
-    one that does not run leaves the unit on the reference, said in crash.txt, not dark."""
+    one that does not run, or sets a pin of another kind than the reference's, leaves the unit
+    on the reference, said in crash.txt, not dark."""
     import pins
     from version import VERSION
 
@@ -75,13 +76,22 @@ def pin_map():
             src = f.read()
     except OSError:
         return pins
-    mine = {}  # type: dict
+    # The maker's file runs among the reference's names: `KEYPAD = KEYPAD_MEMBRANE_4X4`, as
+    # docs/hardware.md has it, is one line.
+    mine = dict(pins.__dict__)  # type: dict
     try:
         exec(src, mine)
-        # A name the drivers do not know would build the wrong parts, and the unit stay dark.
+        # A name the drivers do not know, or a pin of another kind than the reference's (a
+        # number for the keypad's map), would build the wrong parts, and the unit stay dark.
         if str(mine.get("DISPLAY", "ht1621")).lower() not in ("ht1621", "tm1637") or mine.get(
                 "SLOTS", "contacts") not in ("contacts", "rfid"):
             raise ValueError("DISPLAY is ht1621 or tm1637, SLOTS contacts or rfid")
+        for name, got in mine.items():
+            ref = getattr(pins, name, got)  # a name of the maker's own is the maker's
+            kinds = ((int, type(None)) if ref is None or type(ref) is int else
+                     (tuple, list) if type(ref) is tuple else (type(ref),))
+            if name[:1] != "_" and not isinstance(got, kinds):
+                raise ValueError("%s = %r, where the reference pin map has %r" % (name, got, ref))
     except Exception as e:  # noqa: BLE001 - whatever the maker's file raises
         try:
             try:
@@ -89,7 +99,8 @@ def pin_map():
             except OSError:
                 pass
             with open(pins.STATE_DIR + "/crash.txt", "w") as f:
-                f.write("pins.py on the flash does not run; the reference pin map is used\n")
+                f.write("pins.py on the flash is no pin map this firmware reads; the reference "
+                        "pin map is used\n")
                 sys.print_exception(e, f)  # type: ignore[attr-defined]
         except OSError:
             pass

@@ -100,19 +100,22 @@ def test_the_frozen_image_never_runs_firmware_files_on_the_flash(frozen):
 
 
 def test_the_frozen_image_takes_from_a_makers_pins_py_only_the_pins_it_names(frozen):
-    # One line, as a maker with the LED display writes it, or a pins.py from an older checkout
-    # that names fewer pins than the firmware reads: the rest are the reference's. Such a file
-    # left the unit dark (AttributeError at boot).
+    # A few lines, as a maker with the LED display writes them, or a pins.py from an older
+    # checkout that names fewer pins than the firmware reads: the rest are the reference's. Such
+    # a file left the unit dark (AttributeError at boot). A keypad's map is named as
+    # docs/hardware.md names it, among the reference's names (a NameError before).
     pico = rig.Pico(frozen, usb=True, vbus=True, display="tm1637",
-                    fs_extra=[("pins.py", b'DISPLAY = "TM1637"\n')])
+                    fs_extra=[("pins.py", b'DISPLAY = "TM1637"\nKEYPAD = KEYPAD_SWITCHES\n')])
     pico.boot()
     assert shown(pico) == expect("0")
     type_keys(pico, "1 2 K")
     assert shown(pico) == expect("12", "k")
+    assert file_on(pico.flash_fs(), pico.layout, "/bank/crash.txt") is None
 
 
 @pytest.mark.parametrize("src, why", [(b"DISPLAY = \n", "SyntaxError"),
-                                       (b'DISPLAY = "tm1638"\n', "DISPLAY is ht1621 or tm1637")])
+                                       (b'DISPLAY = "tm1638"\n', "DISPLAY is ht1621 or tm1637"),
+                                       (b"KEYPAD = 5\n", "KEYPAD = 5, where the reference")])
 def test_the_frozen_image_says_a_bad_pins_py_in_crash_txt_and_plays_on_its_own_pin_map(
         frozen, src, why):
     pico = rig.Pico(frozen, usb=True, vbus=True, fs_extra=[("pins.py", src)])
@@ -121,5 +124,6 @@ def test_the_frozen_image_says_a_bad_pins_py_in_crash_txt_and_plays_on_its_own_p
     type_keys(pico, "1 2 K")
     assert shown(pico) == expect("12", "k")
     said = file_on(pico.flash_fs(), pico.layout, "/bank/crash.txt").decode()
-    assert said.startswith("pins.py on the flash does not run; the reference pin map is used")
+    assert said.startswith("pins.py on the flash is no pin map this firmware reads; the "
+                           "reference pin map is used")
     assert why in said, said
