@@ -13,7 +13,6 @@ the last display write (or reply byte) it causes.
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 
@@ -22,7 +21,8 @@ if REPO not in sys.path:
     sys.path.insert(0, REPO)
 
 from tests.pico import rig  # noqa: E402
-from tests.pico.play import insert, press, remove, type_keys, wait_shown  # noqa: E402
+from tests.pico.play import (insert, long_game, press, remove, type_keys,  # noqa: E402
+                             wait_shown)
 
 
 def _last_write_after(pico, t0, settle_ms=60):
@@ -136,20 +136,11 @@ def serial_figures(image, tries):
     return out
 
 
-def long_game_files():
-    """A game of 643 transactions as the store leaves it: both slots full (200 records each,
-    the newest with a journal of 127 lines), made by the headless simulator."""
-    with tempfile.TemporaryDirectory() as state:
-        played = b"INSERT R 2\nINSERT L 1\n" + b"KEY 1 0 K -\n" * 643
-        subprocess.run([sys.executable, "-m", "simulator", "--headless", "--stdio",
-                        "--virtual-clock", "--state", state], input=played, cwd=REPO,
-                       capture_output=True, timeout=300, check=True)
-        names = ("bank.a", "bank.b", "bank.id")
-        return [("bank/" + n, open(os.path.join(state, n), "rb").read()) for n in names]
-
-
 def long_game_figures(image):
-    pico = rig.Pico(image, fs_extra=long_game_files(), usb=True, vbus=False)
+    # both slots full: boot folds 327 records, the most it ever folds
+    with tempfile.TemporaryDirectory() as state:
+        files, _ = long_game(state)
+    pico = rig.Pico(image, fs_extra=files, usb=True, vbus=False)
     pico.boot()
     out = {"long_boot_ms": first_picture_ms(pico)}
     pico.command("HELLO")

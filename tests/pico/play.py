@@ -3,7 +3,13 @@
 Everything here goes through parts.py: the firmware is never asked anything but over USB serial.
 """
 
+import os
+import subprocess
+import sys
+
 from simulator.pico.glass import looks
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 HOLD_MS = 50  # a brisk press: longer than the 30 ms debounce, as a finger is
 GAP_MS = 40
@@ -170,3 +176,17 @@ def wake_shows_only_the_new_picture(pico):
         stop()
     lit = [s for on, s in seen if on]
     assert lit and all(s == expect("0") for s in lit), seen
+
+
+def long_game(state, then=b""):
+    """A game of 643 transactions played by the headless simulator in the folder state, as the
+    store leaves it: both slots full, each a checkpoint of 200 records, the newest with a
+    journal of 127 lines (the next write is a checkpoint). (The files for Pico(fs_extra=...),
+    the simulator's replies to the lines of then, played after.)"""
+    played = b"INSERT R 2\nINSERT L 1\n" + b"KEY 1 0 K -\n" * 643 + then
+    p = subprocess.run([sys.executable, "-m", "simulator", "--headless", "--stdio",
+                        "--virtual-clock", "--state", str(state)], input=played, cwd=REPO,
+                       capture_output=True, timeout=300, check=True)
+    names = ("bank.a", "bank.b", "bank.id")
+    files = [("bank/" + n, open(os.path.join(str(state), n), "rb").read()) for n in names]
+    return files, p.stdout.decode().splitlines()

@@ -10,15 +10,12 @@ ignored, B17).
 """
 
 import json
-import os
 import random
-import subprocess
-import sys
 
 import pytest
 
 from tests.pico import rig
-from tests.pico.play import expect, insert, press, shown, type_keys, wait_shown
+from tests.pico.play import expect, insert, long_game, press, shown, type_keys, wait_shown
 
 CUTS = 3  # each costs a boot (~10 s of wall time)
 
@@ -77,15 +74,9 @@ def test_b17_a_long_game_comes_back_whole_at_boot(image, tmp_path):
     # read a slot of about a hundred lines back no more: Err6, or Err5 and the transactions
     # since the older checkpoint gone, though every line on the flash was whole; and LOG 200
     # or BACKUP then ran it out of memory, and it restarted.
-    state = tmp_path / "state"
-    played = b"INSERT R 2\nINSERT L 1\n" + b"KEY 1 0 K -\n" * 643 + b"BALANCES\nLOG 200\n"
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    p = subprocess.run([sys.executable, "-m", "simulator", "--headless", "--stdio",
-                        "--virtual-clock", "--state", str(state)], input=played, cwd=root,
-                       capture_output=True, timeout=120)
-    balances, log = p.stdout.decode().splitlines()[-2:]
+    files, replies = long_game(tmp_path / "state", b"BALANCES\nLOG 200\n")
+    balances, log = replies[-2:]
     assert json.loads(balances[3:])["1"] == 15000000 + 643 * 10000
-    files = [("bank/" + n, (state / n).read_bytes()) for n in ("bank.a", "bank.b", "bank.id")]
     assert sorted(f.count(b"\n") for _, f in files) == [1, 201 + 127, 201 + 129]
     pico = rig.Pico(image, fs_extra=files, usb=True, vbus=False)
     pico.boot()
