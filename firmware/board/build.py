@@ -83,8 +83,8 @@ def pin_map():
         exec(src, mine)
         # A name the drivers do not know, or a pin of another kind than the reference's (a
         # number for the keypad's map), would build the wrong parts, and the unit stay dark.
-        if str(mine.get("DISPLAY", "ht1621")).lower() not in ("ht1621", "tm1637") or mine.get(
-                "SLOTS", "contacts") not in ("contacts", "rfid"):
+        if str(mine["DISPLAY"]).lower() not in ("ht1621", "tm1637") or mine["SLOTS"] not in (
+                "contacts", "rfid"):
             raise ValueError("DISPLAY is ht1621 or tm1637, SLOTS contacts or rfid")
         for name, got in mine.items():
             ref = getattr(pins, name, got)  # a name of the maker's own is the maker's

@@ -236,11 +236,12 @@ class FileStore:
         """The whole game (rec applied, log from base) into the other slot; kept: the kept games
         it names (ids, numbers, the game's number, the count); over: written over an old slot
         that could not be told of it too. Only once it is durable is any of it the store's."""
-        base, records, log = list(base), log, Log(self.keep)
-        for r in records:
-            old = log.add(r)
+        base, held = list(base), Log(self.keep)
+        for r in log:
+            old = held.add(r)
             if old is not None:
                 apply(base, old)
+        log = held
         bal = list(ledger.bal)
         seq = ledger.seq
         if rec is not None:
