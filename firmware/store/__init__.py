@@ -92,10 +92,12 @@ class FileStore:
                 s = self.cur = None  # nothing of it is trusted: Err6, not a game half read
                 damage = ["game night's lines unreadable"]
         if s is None:
-            if not (self.marked or damage):
+            # no mark: nothing was ever stored here, unless a file says so
+            if not (self.marked or damage or self._listed(GAME) or self._listed("bank.n")):
                 return "new", 0, None
             self.detail = "; ".join(damage) or "store files missing"
             return "damaged", self._adopt(0), None  # B17: it was there; never invent balances
+        self._mark()
         h = s.head
         self.journal = s.journal
         self.size = s.size
@@ -157,8 +159,8 @@ class FileStore:
         try:
             self.fs.open(self.dir + MARK_NAME, "rb").close()
             self.marked = True
-        except OSError as e:  # not there: nothing was ever stored here, unless a file says so
-            self.marked = not missing(e) or bool(self._listed(GAME) or self._listed("bank.n"))
+        except OSError as e:
+            self.marked = not missing(e)
         best = self.cur = None
         self.gen = max(slots[0].gen, slots[1].gen)
         damage = []
@@ -285,13 +287,7 @@ class FileStore:
         for gid in self.gone:  # kept games the banker saw damaged, named no more
             self._remove(self._game(gid))
         self.gone = []
-        if not self.marked:
-            # From the first durable checkpoint on, an empty store is damage, not new.
-            try:
-                write(self.fs, self.dir + MARK_NAME, "wb", (MARK_TEXT,))
-                self.marked = True
-            except OSError:
-                pass  # tried again at the next checkpoint
+        self._mark()
         if untold and over:
             # The old slot could not take the note (docs/storage.md's checkpoints): the same
             # checkpoint over it, lest it stand as the game with the new slot lost, nobody told.
@@ -299,6 +295,16 @@ class FileStore:
                 self._checkpoint(ledger, self.base, self.log, rec, None, False)
             except OSError:
                 pass  # the game is whole in the new slot; the old one is as it was
+
+    def _mark(self):
+        """From the first durable checkpoint on, or a game read back whose mark was lost, an
+        empty store is damage, not new."""
+        if not self.marked:
+            try:
+                write(self.fs, self.dir + MARK_NAME, "wb", (MARK_TEXT,))
+                self.marked = True
+            except OSError:
+                pass  # tried again at the next checkpoint
 
     def _remove(self, path):
         try:
@@ -318,8 +324,8 @@ class FileStore:
 
     def game(self, gid, keep=0):
         """The kept game gid (slot.kept_game's), or None: not kept, or damaged (then in `bad`)."""
-        if gid not in self.games:
-            return None
+        if gid not in self.games or gid in self.bad:
+            return None  # bad: found so by a read (its log, on the way back) boot's check skips
         try:
             g = kept_game(self.fs, self._game(gid), gid, keep)
         except OSError:

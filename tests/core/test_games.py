@@ -257,6 +257,29 @@ def test_a_kept_game_that_does_not_read_is_listed_by_name_until_the_banker_has_s
     assert ok(p.handle("GAMES")) == [] and r.bal(4) == START - 1000000
 
 
+def test_a_kept_game_whose_header_its_log_does_not_lead_to_is_refused_as_damaged():
+    # B11, B17: boot checks a kept game by its lines' size and CRC; a header that reads, with
+    # balances its log does not lead to, is found when the game is brought back: said as
+    # game-damaged, listed damaged, and the game in play untouched
+    r, p = _rig()
+    _pay(p, 1, "1M-")
+    ok(p.handle("NEWGAME"))
+    _pay(p, 2, "1M-")
+    files = copy_files(r.fs.files)
+    lines = bytes(files["/bank/game.1"]).split(b"\n")
+    head = json.loads(lines[0][11:])
+    head["bal"] = [99000000] * 6
+    lines[0] = line("H " + json.dumps(head, separators=(",", ":")))[:-1]
+    files["/bank/game.1"] = bytearray(b"\n".join(lines))
+    r, p = _rig(files)
+    assert r.unit.store_status == "ok"
+    assert p.handle("RESTORE GAME 1")[-1].startswith("ERR game-damaged game 1 ")
+    assert ok(p.handle("GAMES")) == [DAMAGED_1]
+    assert ok(p.handle("STATE"))["error"] == "store-damaged"
+    assert r.bal(2) == START - 1000000 and r.bal(1) == START
+    assert ok(p.handle("HELLO"))["store"] == "damaged"
+
+
 def test_a_hosts_key_does_not_drop_a_damaged_kept_game():
     # B17: damage is the banker's to see. KEY C, a C held and a new game over serial are no
     # key on the unit's keypad: the lost game stays listed and reported, its file stays (it

@@ -151,6 +151,21 @@ def test_garbage_and_missing_files():
     assert status == "new" and led.ready
 
 
+def test_a_game_read_back_without_its_mark_is_marked_again_so_losing_it_later_is_err6():
+    # B17: the mark (bank.id) is how boot tells a store that vanished from a new unit; a game
+    # read back whose mark was lost is marked again at once, not at the next checkpoint
+    files, final, history = _played()
+    img = copy_files(files)
+    del img["/bank/bank.id"]
+    led, status = _boot(img)
+    assert status == "ok" and state(led) == final
+    left = copy_files(led.store.fs.files)
+    assert "/bank/bank.id" in left
+    del left["/bank/bank.a"], left["/bank/bank.b"]
+    led, status = _boot(left)
+    assert status == "damaged" and not led.ready
+
+
 def _unit(files):
     fs = FaultFS(copy_files(files))
     clock = VirtualClock()
