@@ -89,13 +89,21 @@ def _amount_keys(text):
 
 
 def show(bank, state, as_json=False, note=True):
-    """The pot, the clock and the count, as STATE says them: in sentences, the players by
-    their names; or STATE's three keys as JSON. note: with a count that is off, how to start
-    it again (said where the count is the subject)."""
-    pot, clock, count = state.get("pot"), state.get("clock"), state.get("count")
+    """The pot, the clock and the count, as STATE says them: in sentences, or STATE's three
+    keys as JSON."""
     if as_json:
-        say(json.dumps({"pot": pot, "clock": clock, "count": count}))
+        say(json.dumps({k: state.get(k) for k in ("pot", "clock", "count")}))
         return
+    for line in sentences(bank, state, note) or [
+            "no game night: no pot, no game clock, no count"]:
+        say(line)
+
+
+def sentences(bank, state, note=False):
+    """Game night as STATE says it, the players by their names; [] when none of it is on.
+    note: with a count that is off, how to start it again, and with one on, that it stays on
+    (said where the count is the subject)."""
+    pot, clock, count = state.get("pot"), state.get("clock"), state.get("count")
     names = names_of(bank)
     profile = (bank.info or {}).get("profile")
     if WORDS is not None:
@@ -104,19 +112,22 @@ def show(bank, state, as_json=False, note=True):
             if count.get("cards"):
                 lines.append(WORDS.counted(count, profile, names, "en"))  # kept once left
             lines.append("(the count is off; bank night count starts it again)")
-        for line in lines or ["no game night: no pot, no game clock, no count"]:
-            say(line)
-        return
+        elif note and count:
+            lines.append("(the count is on, for the next player: the unit's + and - count; "
+                         "bank night count --end leaves it)")
+        return lines
     # Installed without the firmware: the facts, without the unit's sentences.
+    lines = []
     if pot is not None:
-        say("Free Parking pot: %s" % money(pot))
+        lines.append("Free Parking pot: %s" % money(pot))
     if clock:
-        say("game clock: %s ms left%s" % (money(clock.get("left")),
-                                          "" if clock.get("running") else ", stopped"))
-    if count:
+        lines.append("game clock: %s ms left%s" % (money(clock.get("left")),
+                                                   "" if clock.get("running") else ", stopped"))
+    if count and count.get("on"):
         for place, card in enumerate(count.get("ranking") or [], 1):
-            say("%d. %s %s" % (place, card_label(card, names),
-                               money((count.get("cards") or {}).get(str(card)))))
+            lines.append("%d. %s %s" % (place, card_label(card, names),
+                                        money((count.get("cards") or {}).get(str(card)))))
+    return lines
 
 
 def cmd_night(bank, args):

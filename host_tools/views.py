@@ -12,6 +12,7 @@ import json
 import sys
 
 from .errors import EXIT_OK, Failed
+from .night import sentences
 from .out import (CARDS, VOLUMES, balances_or_none, card_label, game_number, ljust, money,
                   names_of, no_game, refusal, rjust, say, shown, visible, width)
 
@@ -56,6 +57,7 @@ def cmd_status(bank, args):
         ("error", no_game() if err6 else refusal(state, info.get("profile"), balances, names)
          or "-"),
     ]
+    rows += [("night" if i == 0 else "", line) for i, line in enumerate(sentences(bank, state))]
     for name, value in rows:
         say("%-8s %s" % (name, value))
     return EXIT_OK

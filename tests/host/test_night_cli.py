@@ -30,6 +30,7 @@ def test_b19_the_count_names_the_winner_by_name(capsys, url):
     code, out, err = run(capsys, "-p", url, "night", "count", 3, "9M", "500K+", "1M-")
     assert code == 0, err
     assert "count: 1. Ann (card 3) 23.5 M; Ann (card 3) wins with 23.5 M" in out
+    assert "the count is on, for the next player" in out  # why the next clock is refused
     code, out, _ = run(capsys, "-p", url, "night", "count", 5, "12M")
     assert "count: 1. card 5 27 M, 2. Ann (card 3) 23.5 M; card 5 wins with 27 M" in out
     code, out, _ = run(capsys, "-p", url, "night", "--json")
@@ -45,6 +46,8 @@ def test_b19_the_count_names_the_winner_by_name(capsys, url):
     code, out, _ = run(capsys, "-p", url, "night", "clock", 90)
     assert code == 0 and "game clock: 90 min left" in out
     assert "the count is off" not in out  # said where the count is the subject only
+    code, out, _ = run(capsys, "-p", url, "status")  # game night among the unit's state
+    assert "\nnight    game clock: 90 min left\n" in out and "count:" not in out, out
     assert run(capsys, "-p", url, "night", "clock", "off")[0] == 0
     assert run(capsys, "-p", url, "name", 3)[0] == 0
 
