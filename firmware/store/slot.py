@@ -456,10 +456,10 @@ class Slot:
             return False
         self.seq = rec[0]
         apply(bal, rec)
-        if not self.seq % 32:
+        if not self.seq % 64:
             # Between collections the lines' garbage moves the heap's next free room on, and
-            # each record kept lands further up: a whole slot's would lie across the heap and
-            # leave no 1 KB in one piece (a Pico's LOG 200 then ran out of memory).
+            # each record kept lands further up: a whole slot's would lie across the heap, and
+            # every collection after boot sweep it all (docs/performance.md, "A long game").
             gc.collect()
         old = self.log.add(rec)
         if old is not None:
