@@ -123,7 +123,7 @@ def sentences(bank, state, note=False):
     if clock:
         lines.append("game clock: %s ms left%s" % (money(clock.get("left")),
                                                    "" if clock.get("running") else ", stopped"))
-    if count and count.get("on"):
+    if count and (note or count.get("on")):
         for place, card in enumerate(count.get("ranking") or [], 1):
             lines.append("%d. %s %s" % (place, card_label(card, names),
                                         money((count.get("cards") or {}).get(str(card)))))

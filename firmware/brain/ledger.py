@@ -148,8 +148,8 @@ class Ledger:
             store.new_game(self, put, KEEP_GAMES, gid, rec)
         except OSError:
             self.profile, self.bal, self.seq, self.start, self.count, self.clock = old
-            # its log read on the way back may be what failed: the store now says it is damaged
-            return "game-damaged" if store.game(gid) is None else "store-failed"
+            # its log, read on the way back, may be what failed (damage boot's check skips)
+            return "game-damaged" if store.damaged(gid) else "store-failed"
         self.ready = True
         return rec
 

@@ -324,8 +324,8 @@ class FileStore:
 
     def game(self, gid, keep=0):
         """The kept game gid (slot.kept_game's), or None: not kept, or damaged (then in `bad`)."""
-        if gid not in self.games or gid in self.bad:
-            return None  # bad: found so by a read (its log, on the way back) boot's check skips
+        if gid not in self.games or self.damaged(gid):
+            return None  # found so by a read boot's check skips: its log, on the way back
         try:
             g = kept_game(self.fs, self._game(gid), gid, keep)
         except OSError:
@@ -334,6 +334,10 @@ class FileStore:
             self.bad.append(gid)
             self._found("game.%d unreadable" % gid)
         return g
+
+    def damaged(self, gid):
+        """Whether the kept game gid was found damaged (B17: said until the banker has seen it)."""
+        return gid in self.bad
 
     def put_away(self, ledger):
         """The game in play into a kept game's file (kept once a checkpoint names it); its id."""

@@ -459,7 +459,8 @@ class Slot:
         if not self.seq % 64:
             # Between collections the lines' garbage moves the heap's next free room on, and
             # each record kept lands further up: a whole slot's would lie across the heap, and
-            # every collection after boot sweep it all (docs/performance.md, "A long game").
+            # every collection after boot would sweep it all (docs/performance.md, "A long
+            # game").
             gc.collect()
         old = self.log.add(rec)
         if old is not None:
