@@ -188,6 +188,8 @@ def test_advance_unsupported_on_real_clock():
     r, _ = proto_rig()
     p = Protocol(r.unit, RealClock(lambda: 0, lambda ms: None))
     assert p.handle("ADVANCE 10")[0].startswith("ERR unsupported")
+    for bad in ("ADVANCE", "ADVANCE x", "ADVANCE -1", "ADVANCE 1 2"):  # no such command here
+        assert p.handle(bad)[0].startswith("ERR unsupported"), bad
 
 
 def test_mem_is_only_a_units():
