@@ -25,6 +25,11 @@ MAX_BYTES = 48
 # that move the text around it (line and paragraph separators, bidirectional embeddings,
 # overrides and isolates), which would garble a host's table or log.
 CONTROL = ((0, 0x1F), (0x7F, 0x9F), (0x2028, 0x202E), (0x2066, 0x2069))
+# What shows nothing (the spaces of every script, and the zero-width ones): a name of these
+# alone is no name, as one of spaces is. Taken within a name, and not refused: names written
+# before this was checked must still read (the store checks stored names by refusal()).
+BLANK = " \u00a0\u1680\u180e\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
+        "\u200b\u202f\u205f\u2060\u3000\ufeff"
 
 
 def _utf8(b):
@@ -135,8 +140,10 @@ def command(store, name, args, whole):
     why = refusal(text)
     if why:
         return "ERR bad-argument " + WHY[why]
+    if not [c for c in text if c not in BLANK]:
+        text = None
     try:
-        put(store, card, text or None)
+        put(store, card, text)
         _, got, bad = store.names()
         return "OK " + as_json(got, bad)
     except OSError:

@@ -32,6 +32,14 @@ def test_name_a_card_and_read_them_back():
                                      "5": None, "6": None}
     assert ok(p.handle('NAME 6 "Q\\" x'))["6"] == '"Q\\" x'  # any printable ASCII
     assert ok(p.handle("NAME 1"))["1"] is None  # no text: cleared
+
+
+def test_a_name_of_characters_that_show_nothing_clears_the_name_as_spaces_do():
+    r, p = rig()
+    for blank in ("\u00a0", "\u200b", "\u3000 \u2003", "\ufeff\u2060"):
+        assert ok(p.handle("NAME 3 Ann"))["3"] == "Ann"
+        assert ok(p.handle("NAME 3 " + blank))["3"] is None, repr(blank)
+    assert ok(p.handle("NAME 3 Ann\u00a0Lee"))["3"] == "Ann\u00a0Lee"  # within a name: kept
     assert r.unit.display() == ("0", False, False)  # the unit's own display stays digits
 
 
