@@ -221,14 +221,19 @@ def test_a_header_whose_kept_games_do_not_read_is_damage_said_not_a_list_dropped
     assert r2.unit.ledger.ready and ok(p2.handle("GAMES")) == []
 
 
-def _damaged_kept_game():
-    """A unit booting on a store whose one kept game (game 1, id 1) has a flipped bit."""
+def _flip(files):
+    files["/bank/game.1"][20] ^= 4
+
+
+def _damaged_kept_game(spoil=_flip):
+    """A unit booting on a store whose one kept game (game 1, id 1) spoil damaged (by default,
+    a flipped bit)."""
     r, p = _rig()
     _pay(p, 1, "1M-")
     ok(p.handle("NEWGAME"))
     _pay(p, 2, "1M-")
     files = copy_files(r.fs.files)
-    files["/bank/game.1"][20] ^= 4
+    spoil(files)
     return _rig(files)
 
 
@@ -257,21 +262,20 @@ def test_a_kept_game_that_does_not_read_is_listed_by_name_until_the_banker_has_s
     assert ok(p.handle("GAMES")) == [] and r.bal(4) == START - 1000000
 
 
-def test_a_kept_game_whose_header_its_log_does_not_lead_to_is_refused_as_damaged():
-    # B11, B17: boot checks a kept game by its lines' size and CRC; a header that reads, with
-    # balances its log does not lead to, is found when the game is brought back: said as
-    # game-damaged, listed damaged, and the game in play untouched
-    r, p = _rig()
-    _pay(p, 1, "1M-")
-    ok(p.handle("NEWGAME"))
-    _pay(p, 2, "1M-")
-    files = copy_files(r.fs.files)
+def _header_of_99m(files):
+    """game.1's header rewritten, its CRC good, with balances its log does not lead to."""
     lines = bytes(files["/bank/game.1"]).split(b"\n")
     head = json.loads(lines[0][11:])
     head["bal"] = [99000000] * 6
     lines[0] = line("H " + json.dumps(head, separators=(",", ":")))[:-1]
     files["/bank/game.1"] = bytearray(b"\n".join(lines))
-    r, p = _rig(files)
+
+
+def test_a_kept_game_whose_header_its_log_does_not_lead_to_is_refused_as_damaged():
+    # B11, B17: boot checks a kept game by its lines' size and CRC; a header that reads, with
+    # balances its log does not lead to, is found when the game is brought back: said as
+    # game-damaged, listed damaged, and the game in play untouched
+    r, p = _damaged_kept_game(_header_of_99m)
     assert r.unit.store_status == "ok"
     assert p.handle("RESTORE GAME 1")[-1].startswith("ERR game-damaged game 1 ")
     assert ok(p.handle("GAMES")) == [DAMAGED_1]
