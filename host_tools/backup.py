@@ -21,34 +21,44 @@ from .wire import printable
 FORMAT = "bank-backup"
 VERSION = 1
 LOG_ALL = 999  # more than any unit keeps (the firmware keeps 200)
+MAX_BYTES = 4 << 20  # a backup of 200 records and a snapshot is some 100 KB
+
+
+READS = 3  # a backup read again while play moves money between its reads, at most this often
 
 
 def take(bank):
-    """The whole state as a backup document."""
+    """The whole state as a backup document, each part read at one moment: the balances and the
+    pot read again after the rest, and all of it read again if they moved meanwhile (play goes
+    on at the keys), so that a backup never holds money a game never had."""
     info = bank.hello()
-    state = bank.state()
-    balances = balances_or_none(bank)
-    if balances is None:
-        raise Failed("nothing backed up: " + no_game())  # six zeros would zero every card
-    doc = {
-        "format": FORMAT,
-        "version": VERSION,
-        "taken": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
-        "unit": info,
-        "profile": info.get("profile"),
-        "volume": state.get("sound"),
-        "balances": {str(k): v for k, v in sorted(balances.items())},
-        "pot": state.get("pot"),
-        "log": bank.log(LOG_ALL),
-        "names": {str(c): n for c, n in sorted(names_of(bank).items())},
-        "snapshot": None,
-    }
-    try:
-        doc["snapshot"] = bank.backup()
-    except CommandError as exc:
-        if exc.code != "unknown-command":
-            raise
-    return check(doc, "%s's answers" % bank.name, ProtocolError)
+    for _ in range(READS):
+        state = bank.state()
+        balances = balances_or_none(bank)
+        if balances is None:
+            raise Failed("nothing backed up: " + no_game())  # six zeros would zero every card
+        doc = {
+            "format": FORMAT,
+            "version": VERSION,
+            "taken": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+            "unit": info,
+            "profile": info.get("profile"),
+            "volume": state.get("sound"),
+            "balances": {str(k): v for k, v in sorted(balances.items())},
+            "pot": state.get("pot"),
+            "log": bank.log(LOG_ALL),
+            "names": {str(c): n for c, n in sorted(names_of(bank).items())},
+            "snapshot": None,
+        }
+        try:
+            doc["snapshot"] = bank.backup()
+        except CommandError as exc:
+            if exc.code != "unknown-command":
+                raise
+        if bank.state().get("pot") == doc["pot"] and balances_or_none(bank) == balances:
+            return check(doc, "%s's answers" % bank.name, ProtocolError)
+    raise Failed("nothing backed up: money moved on the unit while it was read, %d times; "
+                 "try again when play pauses" % READS)
 
 
 def write(doc, path):
@@ -65,15 +75,40 @@ def load(path):
     UsageError saying what is wrong with it: a restore checks the file before its first
     command, so that no file stops it half done."""
     try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+        with open(path, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
     except OSError as exc:
         raise UsageError("cannot read %s: %s" % (path, exc.strerror)) from None
+    if len(raw) > MAX_BYTES:
+        raise UsageError("%s is not a bank backup: it is larger than %d MB, and no backup is"
+                         % (path, MAX_BYTES >> 20))
+    try:
+        # utf-8-sig: a file saved again by Windows' Notepad starts with a BOM
+        doc = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=_once)
+    except _Twice as exc:
+        raise UsageError("%s: %s is given twice: which one is meant?" % (path, exc)) from None
     except ValueError as exc:
         raise UsageError("%s is not a JSON file: %s" % (path, exc)) from None
     except RecursionError:
         raise UsageError("%s is not a bank backup: JSON nested too deep" % path) from None
     return check(doc, path)
+
+
+class _Twice(Exception):
+    pass
+
+
+def _once(pairs):
+    """A JSON object whose keys are each given once (json's own takes the last of two: a card
+    edited in by hand above its old balance would lose the edit, or keep it, unsaid)."""
+    doc = dict(pairs)
+    if len(doc) != len(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Twice(json.dumps(key))
+            seen.add(key)
+    return doc
 
 
 def check(doc, path, bad=UsageError):
@@ -105,9 +140,11 @@ def check(doc, path, bad=UsageError):
                       "%s profile is" % (path, card, money(profile.resolution), profile.name))
     pot = doc.get("pot")
     if pot is not None and (isinstance(pot, bool) or not isinstance(pot, int) or pot < 0
-                            or pot > ledger.MOST or pot % profile.resolution):
+                            or pot % profile.resolution):
         raise bad("%s: \"pot\" is not a whole amount >= 0 of the %s profile" % (
             path, profile.name))
+    if pot is not None and pot > ledger.MOST:
+        raise bad("%s: \"pot\" is past %s, the most a balance holds" % (path, money(ledger.MOST)))
     volume = doc.get("volume")
     if volume is not None and (type(volume) is not int or volume not in VOLUMES):
         raise bad("%s: \"volume\" must be 0, 1 or 2" % path)

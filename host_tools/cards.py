@@ -16,7 +16,7 @@ PLAIN = {
 def cmd_card(bank, args):
     line = "WRITECARD %s %d" % (args.slot, args.card)
     try:
-        maint_errors(lambda: bank.request(line))
+        maint_errors(bank, lambda: bank.request(line))
     except CommandError as exc:
         if exc.code == "unknown-command":
             raise Failed("this unit's firmware cannot number cards (WRITECARD)") from None

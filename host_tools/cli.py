@@ -53,6 +53,7 @@ def cmd_deploy(args):
 
 # -- argument parsing ------------------------------------------------------------------------
 CARD_ARG = "CARD (1-%d)" % CARD_COUNT
+MAX_TIMEOUT = 3600  # seconds: an hour is more than any reply takes
 
 
 def build_parser():
@@ -188,8 +189,9 @@ def main(argv=None):
     try:
         if args.command in ("press", "hold"):
             _check_keys(args.keys if args.command == "press" else [args.key])
-        if args.timeout <= 0:
-            raise UsageError("--timeout must be more than 0")
+        if not 0 < args.timeout <= MAX_TIMEOUT:  # NaN too; inf overflowed the port's clock
+            raise UsageError("--timeout is seconds to wait for a reply: more than 0, at most %d"
+                             % MAX_TIMEOUT)
         if args.command == "hold" and args.key.upper() == "DEAL" and args.ms >= HOLD_MS:
             raise UsageError(KEYPAD_ONLY)  # checked before anything is sent
         if args.command == "hold" and args.ms < 0:

@@ -6,7 +6,7 @@ exit code 1.
 
 import json
 
-from .errors import EXIT_OK, CommandError, Failed
+from .errors import EXIT_OK, BankError, CommandError, Failed
 from .out import (VOLUMES, balances_or_none, card_label, display, money, names_of, no_game,
                   note, refusal, say)
 from .rules import WORDS
@@ -56,12 +56,24 @@ def cmd_press(bank, args):
     went in between (switch-off, B16; a card out, B3), C would reverse the last transaction
     (B10)."""
     state = bank.state() if args.no_wake else bank.wake()
-    left = state.get("entry")
     words = split_keys(args.keys)
     try:
         bank.events_on()  # the moves the keys make: an undo is said, not only its balance shown
     except CommandError:
         pass  # a unit without events: the display alone is said
+    try:
+        return _press(bank, args, state, words)
+    finally:
+        # ... and off again, as monitor leaves them: on a serial port the next program to open
+        # it would be sent events it never asked for
+        try:
+            bank.events_off()
+        except BankError:
+            pass
+
+
+def _press(bank, args, state, words):
+    left = state.get("entry")
     bank.events.clear()
     if left:
         if words[0] in ADDS_TO_ENTRY and not args.onto_entry:

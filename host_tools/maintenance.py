@@ -19,6 +19,7 @@ MAINT_HINT = (
 
 
 def need_maintenance(bank):
+    bank.wake()  # B16: switched off, a unit is in no mode; woken, in the one it was left in
     try:
         ok = bank.maintenance()
     except CommandError as exc:
@@ -29,13 +30,22 @@ def need_maintenance(bank):
         raise Failed(MAINT_HINT)
 
 
-def maint_errors(fn):
+def maint_errors(bank, fn):
+    """fn(), a refusal for want of maintenance mode said as what to do; a unit that had
+    switched itself off (B16), and with it left the mode it was in, woken and asked again."""
     try:
         return fn()
     except CommandError as exc:
-        if exc.code == "maintenance-required":
-            raise Failed(MAINT_HINT) from None
-        raise
+        if exc.code != "maintenance-required":
+            raise
+    if bank.state().get("power") == "off":
+        bank.wake()
+        try:
+            return fn()
+        except CommandError as exc:
+            if exc.code != "maintenance-required":
+                raise
+    raise Failed(MAINT_HINT)
 
 
 def kept_game(bank, number=None, gid=None):
@@ -58,7 +68,7 @@ def cmd_restore(bank, args):
         need_maintenance(bank)
         g = kept_game(bank, None if gid is not None else int(args.file), gid)
         try:
-            maint_errors(lambda: bank.restore_game(g["id"]))
+            maint_errors(bank, lambda: bank.restore_game(g["id"]))
         except CommandError as exc:
             if exc.code == "no-backup":  # put away or dropped since it was listed
                 raise Failed("the unit keeps no game %s (see bank games)"
@@ -69,7 +79,7 @@ def cmd_restore(bank, args):
     if args.previous:
         need_maintenance(bank)
         try:
-            maint_errors(bank.restore_previous)
+            maint_errors(bank, bank.restore_previous)
         except CommandError as exc:
             if exc.code == "no-backup":
                 raise Failed("the unit keeps no game from before the last new game (see bank "
@@ -81,16 +91,19 @@ def cmd_restore(bank, args):
         raise UsageError("restore needs a FILE, a game number (bank games) or --previous")
     doc = backup.load(args.file)
     need_maintenance(bank)  # checked before anything changes: no half-done restore
-    maint_errors(lambda: bank.set_profile(doc["profile"]))  # starts a new game (B15, B11)
+    maint_errors(bank, lambda: bank.set_profile(doc["profile"]))  # starts a new game (B15, B11)
     now = bank.balances()
     for card in CARDS:  # only the ones that differ: each SET is a logged transaction
         if now.get(int(card)) != doc["balances"][card]:
-            maint_errors(lambda c=card: bank.set_balance(int(c), doc["balances"][c]))
+            maint_errors(bank, lambda c=card: bank.set_balance(int(c), doc["balances"][c]))
     if doc.get("pot") is not None:
         # B22: the pot on, and its money back (a new game emptied it)
-        maint_errors(lambda: bank.request("SET POT ON"))
+        maint_errors(bank, lambda: bank.request("SET POT ON"))
         if doc["pot"]:
-            maint_errors(lambda: bank.request("SET BALANCE POT %d" % doc["pot"]))
+            maint_errors(bank, lambda: bank.request("SET BALANCE POT %d" % doc["pot"]))
+    elif bank.state().get("pot") is not None:
+        # ... or off, as the game was played: a pot left on takes a + with one card (B22, B7)
+        maint_errors(bank, lambda: bank.request("SET POT OFF"))
     if doc.get("volume") is not None:
         set_sound(bank, doc["volume"])
     _restore_names(bank, doc.get("names"))

@@ -272,7 +272,7 @@ def _pot(bank, args):
         if rest:
             raise UsageError("pot %s takes nothing more" % what)
         line = "SET POT " + what.upper()
-        return shapes.check(maint_errors(lambda: bank.request(line)), shapes.STATE, line)
+        return shapes.check(maint_errors(bank, lambda: bank.request(line)), shapes.STATE, line)
     try:
         card = int(rest[0])
     except (IndexError, ValueError):

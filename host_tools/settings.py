@@ -23,7 +23,7 @@ def cmd_set(bank, args):
     name = args.value.lower()
     if not name.isalnum():
         raise UsageError("not a profile name: '%s'" % printable(args.value))
-    maint_errors(lambda: bank.set_profile(name))
+    maint_errors(bank, lambda: bank.set_profile(name))
     info = bank.hello()
     if info.get("profile") != name:
         raise Failed("the unit's profile is %s, not %s" % (info.get("profile"), name))
@@ -32,7 +32,8 @@ def cmd_set(bank, args):
 
 
 def cmd_name(bank, args):
-    text = " ".join(args.text)
+    # The words as the unit's protocol splits them: a run of spaces is one space there.
+    text = " ".join(w for w in " ".join(args.text).split(" ") if w)
     problem = name_problem(text)
     if problem:
         raise UsageError(problem)

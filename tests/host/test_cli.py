@@ -335,6 +335,11 @@ def test_bad_usage_is_exit_2(capsys, url):
     assert e.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
 
+    for wait in ("0", "-1", "nan", "inf", "1e400", "3601"):  # inf ended in a traceback
+        code, _, err = run(capsys, "--port", url, "--timeout", wait, "status")
+        assert code == 2 and "--timeout is seconds to wait for a reply" in err, (wait, err)
+        assert err.count("\n") == 1
+
 
 # -- run -----------------------------------------------------------------------------------------
 GOOD_SCRIPT = """\
@@ -434,6 +439,22 @@ def test_monitor_prints_events(capsys, fake):
     assert lines[0].split(None, 2)[1:] == ["tone", '{"name": "money-in", "n": 0}']
     assert "stopped after 3 events" in err
     assert f.received[-1] == "EVENTS OFF"  # left the unit as it found it
+
+
+def test_press_turns_the_events_it_asked_for_off_again(capsys, fake):
+    # On a serial port the next program to open it was sent events it never asked for.
+    def unit(line):
+        word = line.upper()
+        if word == "HELLO":
+            return fakes.HELLO.encode() + b"\n"
+        if word == "STATE" or word.startswith("KEY "):
+            return fakes.STATE.encode() + b"\n"
+        return b"OK\n" if word in ("EVENTS ON", "EVENTS OFF") else b"ERR unknown-command\n"
+
+    f = fake(unit)
+    assert run(capsys, "--port", f.url, "press", "10K")[0] == 0
+    asked = [line for line in f.received if line.startswith("EVENTS") or line.startswith("KEY")]
+    assert asked[0] == "EVENTS ON" and asked[-1] == "EVENTS OFF" and len(asked) == 5, asked
 
 
 def test_monitor_refuses_a_time_that_is_no_time(capsys, fake):
@@ -544,8 +565,29 @@ def test_a_backup_edited_past_its_shape_is_refused_before_a_first_command(capsys
     path.write_text("[" * 100000 + "]" * 100000)
     code, _, err = run(capsys, "--port", murl, "restore", path)
     assert code == 2 and "nested too deep" in err, err
+    # a card given twice, edited in above its old balance: json's own reading kept the last
+    text = json.dumps(good).replace('"balances": {', '"balances": {"1": 1000, ', 1)
+    path.write_text(text)
+    code, _, err = run(capsys, "--port", murl, "restore", path)
+    assert code == 2 and '"1" is given twice' in err, err
+    path.write_text(json.dumps(dict(good, pot=10 ** 12)))
+    code, _, err = run(capsys, "--port", murl, "restore", path)
+    assert code == 2 and '"pot" is past 999,999,999,999' in err, err
+    # a file no backup is as large as (/dev/zero ran the tool out of memory)
+    path.write_bytes(b" " * (5 << 20))
+    code, _, err = run(capsys, "--port", murl, "restore", path)
+    assert code == 2 and "larger than 4 MB" in err, err
     with talk(murl) as b:
         assert (b.balances(), b.log(50), b.state()["sound"]) == before
+
+
+def test_a_backup_saved_again_with_a_bom_restores(capsys, murl, tmp_path):
+    # Windows' Notepad starts a file it saves with one.
+    path = tmp_path / "game.json"
+    assert run(capsys, "--port", murl, "backup", path)[0] == 0
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    code, _, err = run(capsys, "--port", murl, "restore", path)
+    assert (code, err) == (0, "")
 
 
 def test_restore_previous(capsys, murl):
@@ -705,6 +747,24 @@ def test_set_profile(capsys, url, murl):
         b.set_profile("world")  # leave the shared simulator in the default profile
     code, _, err = run(capsys, "--port", murl, "set", "profile", "monopoly")
     assert code == 2 and "bad-argument" in err  # the user's argument, out of the unit's range
+
+
+def test_a_maintenance_action_wakes_a_unit_that_switched_itself_off_b16(capsys, murl,
+                                                                        tmp_path):
+    # Switched off, a unit is in no mode; woken, in the one it was left in: a minute without a
+    # key made every maintenance action say "hold DEAL", on a unit in maintenance mode.
+    path = tmp_path / "game.json"
+    assert run(capsys, "--port", murl, "backup", path)[0] == 0
+    with talk(murl) as b:
+        assert b.advance(61000)["power"] == "off"
+    code, out, err = run(capsys, "--port", murl, "set", "profile", "classic")
+    assert (code, out, err) == (0, "profile classic: a new game has started\n", "")
+    with talk(murl) as b:
+        assert b.advance(61000)["power"] == "off"
+    code, _, err = run(capsys, "--port", murl, "restore", path)
+    assert (code, err) == (0, "")
+    with talk(murl) as b:
+        assert b.state()["power"] == "on" and b.balances()[1] == START
 
 
 def test_arguments_out_of_range_are_usage_errors(capsys, url):
@@ -994,6 +1054,45 @@ def test_a_backup_of_balances_no_unit_holds_is_refused_and_no_file_is_written(ca
         assert not path.exists()
 
 
+def _unit_at_play(card1):
+    """A fake unit whose card 1 reads card1(n) at its nth BALANCES: play going on meanwhile."""
+    reads = []
+
+    def unit(line):
+        word = line.upper()
+        if word == "HELLO":
+            return fakes.HELLO.encode() + b"\n"
+        if word == "STATE":
+            return fakes.STATE.encode() + b"\n"
+        if word == "BALANCES":
+            reads.append(line)
+            return ('OK {"1": %d, %s}\n' % (card1(len(reads)), SIX)).encode()
+        if word.startswith("LOG"):
+            return b"OK []\n"
+        return b"ERR unknown-command\n"
+
+    return unit
+
+
+def test_a_backup_is_read_again_when_money_moves_while_it_is_read(capsys, fake, tmp_path):
+    # Its parts come from several commands: a move between them left a file whose balances and
+    # pot were of two moments, and restoring it lost or made money.
+    path = tmp_path / "game.json"
+    unit = _unit_at_play(lambda n: START if n == 1 else START - 1000000)  # a move after read 1
+    code, out, _ = run(capsys, "--port", fake(unit).url, "backup", path)
+    assert code == 0 and out.startswith("backed up")
+    assert json.loads(path.read_text())["balances"]["1"] == START - 1000000
+
+
+def test_a_backup_that_never_reads_still_is_refused_and_no_file_is_written(capsys, fake,
+                                                                           tmp_path):
+    path = tmp_path / "game.json"
+    unit = _unit_at_play(lambda n: START - 10000 * n)  # a move between every two reads
+    code, _, err = run(capsys, "--port", fake(unit).url, "backup", path)
+    assert code == 1 and "money moved on the unit while it was read" in err
+    assert not path.exists()
+
+
 @pytest.mark.parametrize("argv", [["status"], ["restore", "--previous"], ["newgame"]])
 def test_a_unit_of_another_protocol_is_told_nothing_after_hello(capsys, fake, argv):
     f = fake(lambda line: fakes.HELLO.replace('"protocol": 1', '"protocol": 2').encode() +
@@ -1150,6 +1249,9 @@ def test_names_in_the_host_tools_output(capsys, nurl):
     assert (code, out) == (0, "card 1: (no name)\n")
     code, _, err = run(capsys, "--port", nurl, "name", "1", "Seventeen chars!!")
     assert code == 2 and "a name is at most 16 characters" in err
+    # spaces run together as the unit runs them: the tool refused a name the unit takes
+    code, out, _ = run(capsys, "--port", nurl, "name", "1", "Ann" + " " * 20 + "Lee")
+    assert (code, out) == (0, "card 1: Ann Lee\n")
 
 
 def test_names_in_any_language_in_the_host_tools_output_and_a_safe_csv(capsys, nurl):

@@ -178,3 +178,17 @@ def test_b22_a_backup_puts_the_pot_back(capsys, murl, tmp_path):
     assert code == 0, err
     with Bank.open(murl) as b:
         assert b.state()["pot"] == 4000000 and b.balances()[3] == START - 4000000
+
+
+def test_b22_a_backup_of_a_game_without_the_pot_turns_it_off(capsys, murl, tmp_path):
+    # The pot left on would take a + with only an R card where the game it came from paid the
+    # bank (B7): the restored game played by other rules.
+    path = tmp_path / "b.json"
+    assert run(capsys, "-p", murl, "backup", path)[0] == 0
+    assert json.loads(path.read_text())["pot"] is None
+    assert run(capsys, "-p", murl, "night", "pot", "on")[0] == 0
+    assert run(capsys, "-p", murl, "night", "pot", "in", 3, "4M")[0] == 0
+    code, _, err = run(capsys, "-p", murl, "restore", path)
+    assert code == 0, err
+    with Bank.open(murl) as b:
+        assert b.state()["pot"] is None and b.balances()[3] == START
