@@ -386,6 +386,29 @@ def test_the_first_page_to_feed_is_the_tables_unit_and_another_is_a_unit_of_its_
         feed.stop()
 
 
+def test_a_page_on_another_game_never_takes_the_table_over_even_with_the_unit_gone():
+    # A tab on ?game=other took the table once the unit's page was closed: every phone showed
+    # that game's balances under the same link.
+    unit = Unit()
+    table = Table()
+    feed = follow.PageFeed(table)
+    try:
+        page = Page(unit)
+        assert post(feed, "first", page.whole(), game="default")["unit"] is True
+        unit.do("INSERT L 3"), unit.do("KEY 1M+")
+        assert post(feed, "first", page.events(), game="default")["unit"] is True
+        assert post(feed, "first", bye=True, game="default") == {"unit": True}
+        assert table.whole()["unit"] == "gone"
+        other = Page(Unit())
+        assert post(feed, "other", other.whole(), game="other") == {"unit": False,
+                                                                      "why": "game"}
+        assert table.whole()["unit"] == "gone"
+        assert table.whole()["balances"]["3"] == 16000000  # what the unit last gave
+        assert post(feed, "first", page.whole(), game="default")["unit"] is True
+    finally:
+        feed.stop()
+
+
 def test_a_page_with_no_good_copy_of_its_game_reports_no_balances_on_the_phones_b17():
     # The page that is the table's unit, in Err6: BALANCES and LOG refused (no-game). The phones
     # say so and show no balance, rather than keep the last ones.

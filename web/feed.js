@@ -25,10 +25,12 @@ function pageId(game) {
 }
 
 export class Feed {
-  constructor(body, game, refused) {
+  constructor(body, game, refused, taken) {
     this.body = body;
+    this.game = game;  // the table takes only the game at the unit's link: "default"
     this.page = pageId(game);
     this.refusedSay = refused;  // what the page shows when the table takes another unit
+    this.takenSay = taken;  // ... and when it takes this page again (that unit gone)
     this.on = true;
     this.taken = true;  // the table hears this page (until it says otherwise)
     this.busy = false;
@@ -39,7 +41,8 @@ export class Feed {
     this.beat = setInterval(() => this.push(true), BEAT_MS);
     addEventListener("pagehide", () => {
       if (this.on && this.taken) {
-        navigator.sendBeacon(FEED, JSON.stringify({ page: this.page, bye: true }));
+        navigator.sendBeacon(FEED, JSON.stringify({ page: this.page, game: this.game,
+          bye: true }));
       }
     });
   }
@@ -62,7 +65,7 @@ export class Feed {
     if (!lines.length && !beat) return;
     this.busy = true;
     fetch(FEED, { method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ page: this.page, lines }) })
+      body: JSON.stringify({ page: this.page, game: this.game, lines }) })
       .then(async (r) => {
         if (r.status === 404 || r.status === 405 || r.status === 501) return this.stop();
         // Refused as no page of this machine's (opened by a name the server does not answer
@@ -71,6 +74,7 @@ export class Feed {
         const got = await r.json().catch(() => ({}));
         if (got.unit === false) return this.notTaken(got.why);
         if (!this.taken || got.whole) this.whole = true;
+        if (!this.taken) this.takenSay();
         this.taken = true;
         this.away = 0;
         return null;
@@ -95,9 +99,9 @@ export class Feed {
       this.body.table_stop();  // its events are kept no more
       this.refusedSay();
     }
-    // A page on another machine is never the table's unit; on this one, it asks again
-    // (every beat), and is taken once the other unit's page has gone quiet.
-    if (why === "lan") this.stop();
+    // A page on another machine or on another game is never the table's unit; else it asks
+    // again (every beat), and is taken once the other unit's page has gone quiet.
+    if (why === "lan" || why === "game") this.stop();
   }
 
   stop() {

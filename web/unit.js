@@ -1056,7 +1056,8 @@ sys.path.insert(0, "/fw")`);
   act("view");
   seatCards();
   if (table) {
-    feed = new Feed(body, GAME, () => { $("own-unit").hidden = false; });
+    feed = new Feed(body, GAME, () => { $("own-unit").hidden = false; },
+      () => { $("own-unit").hidden = true; });
     feed.push();
   }
   $("own-unit-ok").addEventListener("click", () => { $("own-unit").hidden = true; });

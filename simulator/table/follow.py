@@ -238,13 +238,17 @@ class PageFeed:
     reply line] or ["!", event line], ...]}, produced by the page's own Protocol (web/body.py).
     The first page to post is the table's unit; another is told it is a unit of its own while
     that one keeps posting (every few seconds at least); the unit is gone when its page has
-    been silent for gone_ms, or said goodbye."""
+    been silent for gone_ms, or said goodbye. The table follows one game, the first page's
+    (the unit's link, as `--web` prints it): a page on another (`?game=`) is never taken, or a
+    tab on another game took the table over once the unit's page was closed, and every phone
+    showed that game's balances under the same link."""
 
     def __init__(self, table, gone_ms=10000):
         self.table = table
         self.gone_ms = gone_ms
         self.lock = threading.Lock()
         self.page = None
+        self.game = None  # the game the table follows: the first page's
         self.heard = 0.0
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._watch, name="table-page-feed", daemon=True)
@@ -263,11 +267,16 @@ class PageFeed:
                 not isinstance(got.get("lines", []), list):
             raise Bad("not a page's post")
         page = got["page"][:64]
+        game = got.get("game", "")
+        if not isinstance(game, str):
+            raise Bad("not a page's post")
         try:
             events, replies = self._read(got.get("lines", []))  # a bad line: nothing is kept
         except Lost as e:
             raise Bad(str(e)) from None
         with self.lock:
+            if self.game is not None and game[:64] != self.game:
+                return {"unit": False, "why": "game"}  # never: it need not ask again
             now = time.monotonic()
             if self.page is not None and page != self.page and \
                     now - self.heard < self.gone_ms / 1000.0:
@@ -278,6 +287,7 @@ class PageFeed:
                     self.table.lost()
                 return {"unit": True}
             self.page = page
+            self.game = game[:64]
             self.heard = now
             try:
                 self._keep(events, replies)

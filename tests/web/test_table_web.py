@@ -114,6 +114,27 @@ def test_a_page_the_table_does_not_take_says_it_is_a_unit_of_its_own(served, bro
     assert unit.console_errors() == []
 
 
+def test_a_page_the_table_takes_after_all_no_longer_says_it_is_a_unit_of_its_own(served,
+                                                                                 browser):
+    # The same game in a second browser, told it is a unit of its own while the first feeds
+    # the table, became the table's unit once the first was closed; it still said it was not.
+    srv, origin, url = served
+    leave(browser)
+    unit = Page(browser, origin).load()
+    wait_for(lambda: srv.table_site.table.whole()["unit"] == "live")
+    other = start_chromium()
+    try:
+        same = Page(other, origin)
+        same.game, same.query = unit.game, unit.query
+        same.load()
+        wait_for(lambda: own_unit(other), 5)
+        browser.get("about:blank")  # the banker's tab closed: it says goodbye
+        wait_for(lambda: own_unit(other) is None, 8)  # taken at its next beat, and says so
+        wait_for(lambda: srv.table_site.table.whole()["unit"] == "live")
+    finally:
+        stop_chromium(other)
+
+
 def test_a_page_on_a_phone_is_never_the_tables_unit(served, browser, monkeypatch):
     # Seen from the server, a phone's page comes from another machine: the decision is
     # _this_machine's (its own test below), here made "no" for every page.
