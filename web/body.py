@@ -14,6 +14,7 @@ the browser's storage before the write returns (docs/web.md, "The game kept").
 
 import json
 import sys
+import time
 
 try:
     import select  # noqa: F401 (only to see whether the port has it)
@@ -154,7 +155,8 @@ class PageBoard(SimBoard):
 
 class Page:
     def __init__(self, state_dir, seed, virtual, profile, maintenance):
-        self.store = FileStore(state_dir, WebFS())
+        # The games it puts away are dated, as the simulator's; not on a virtual clock's run.
+        self.store = FileStore(state_dir, WebFS(), wall=None if virtual else time.time)
         self.rng = seeded.Seeded(seed)
         if virtual:
             self.clock = vclock.VirtualClock()

@@ -1,6 +1,7 @@
 """The unit in a browser (docs/web.md): the firmware in MicroPython's webassembly port, played
 by taps in a real headless Chromium, its game kept in the browser, its protocol the others'."""
 
+import json
 import os
 import subprocess
 import sys
@@ -260,6 +261,17 @@ def test_maintenance_0_is_off_and_pot_is_read_in_any_case(page):
     page.query += "&maintenance=0&pot=ON"
     page.load()
     assert '"maintenance": false, "pot": 0' in page.send("STATE")[-1]
+
+
+def test_a_game_put_away_on_the_browsers_clock_is_dated_as_the_simulators_are(page):  # B11
+    # GAMES' "kept" was null on the page, as if its clock were virtual: its games showed no date.
+    page.query += "&maintenance"
+    page.load()
+    page.send("INSERT L 3")
+    page.send("KEY 1M+")
+    assert page.send("NEWGAME")[-1].startswith("OK")
+    (kept,) = json.loads(page.send("GAMES")[-1][3:])
+    assert abs(kept["kept"] - time.time()) < 60
 
 
 def _asked(page):
