@@ -23,7 +23,7 @@ def _report_state(state, bank, key=None, unpressed=(), moves=(), before=None):
     code 1, said in words, with the entry it leaves typed (B2: a refused commit keeps it).
     Damage the unit reports (B17) is no refusal of these keys: it stays reported until the
     banker presses a key on the unit, which a host's keys never are; it is said beside the
-    display."""
+    display. Without a good copy (Err6) there is no game: a + or - is refused."""
     say(display(state))
     told = [m for m in moves if WORDS is not None and m.get("kind") in ("undo", "bankrupt",
                                                                        "pot-out")]
@@ -36,8 +36,14 @@ def _report_state(state, bank, key=None, unpressed=(), moves=(), before=None):
     if before is not None and state.get("sound") != before.get("sound"):
         say("sound %s (%s)" % (state.get("sound"), VOLUMES.get(state.get("sound"), "?")))
     if state.get("error") == "store-damaged":
-        profile = (bank.info or {}).get("profile")
-        note(no_game() if balances_or_none(bank) is None else refusal(state, profile))
+        if balances_or_none(bank) is None:
+            if key in ("+", "-"):  # no game, so no money moved: the unit's error tone (B17)
+                left = state.get("entry")
+                raise Failed("the unit refused it: %s%s" % (no_game(), "; %s is still typed "
+                             "(bank press C clears it)" % left if left else ""))
+            note(no_game())
+        else:
+            note(refusal(state, (bank.info or {}).get("profile")))
         return EXIT_OK
     why = bank.refusal(state, key)
     if why:

@@ -128,3 +128,11 @@ def test_press_and_insert_without_a_good_copy_say_err6(capsys, fake):
     assert code == 0, err
     assert out.splitlines()[0] == "card 1 in L: no balance (no good copy of the game)"
     assert err.startswith("bank: " + ERR6)
+
+
+def test_a_commit_without_a_good_copy_is_a_refusal_exit_1(capsys, fake):
+    # No game (Err6): a + moves no money, and the unit sounds its error tone; it was exit 0.
+    f = fake(damaged_unit("Err6"))
+    for keys in ("100K+", "5-"):
+        code, out, err = run(capsys, "--port", f.url, "press", keys)
+        assert code == 1 and err.startswith("bank: the unit refused it: " + ERR6), err
