@@ -336,7 +336,7 @@ def start(state_dir, seed, virtual, profile, maintenance, lang="en", pot="", ask
                                                 names=", ".join(profiles.NAMES))})
     if ask and FileStore(state_dir, WebFS()).load()[0] == "new":
         ask = False  # nothing kept in this browser: the options are the new game's
-    page = Page(state_dir, seed, virtual, None if ask else profile or None,
+    page = Page(state_dir, seed, virtual and not ask, None if ask else profile or None,
                 maintenance and not ask)
     led = page.unit.ledger
     asks = []
@@ -349,6 +349,8 @@ def start(state_dir, seed, virtual, profile, maintenance, lang="en", pot="", ask
             asks.append(["pot", pot])
         if maintenance:
             asks.append(["maintenance", "on"])
+        if virtual:  # a kept game's deal timer, game clock and switch-off would stand still
+            asks.append(["clock", "virtual"])
     elif pot in ("on", "off"):
         from brain import pot as brain_pot
 

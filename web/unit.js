@@ -753,7 +753,11 @@ function buildCards() {
 }
 
 function tapCard(n) {
-  if (slotOf(n)) { select(null); takeOut(n); } else select(selected === n ? null : n);
+  const s = slotOf(n);
+  // A card chosen, then a slot tapped where a card stands (on that card): the chosen one goes
+  // in, pushing it out, as a card dropped there does.
+  if (s && selected !== null && selected !== n) insert(selected, s);
+  else if (s) { select(null); takeOut(n); } else select(selected === n ? null : n);
 }
 
 function tapSlot(s) {

@@ -292,6 +292,8 @@ TEXTS = {
         "page.ask.pot-off": "the Free Parking pot off",
         "page.ask.maintenance": ("maintenance mode (games brought back and balances set from "
                                  "the page and host tools)"),
+        "page.ask.clock": ("time standing still (a virtual clock: the deal timer, the game "
+                           "clock and the switch-off wait for ADVANCE)"),
         "page.ask.change": "Change the game",
         "page.ask.keep": "Keep the game as it is",
         "page.lang": "Language",
@@ -652,6 +654,9 @@ TEXTS = {
         "page.ask.pot-off": "le pot du Parc gratuit d\u00e9sactiv\u00e9",
         "page.ask.maintenance": ("le mode maintenance (parties reprises et soldes "
                                  "fix\u00e9s depuis la page et les outils de l'h\u00f4te)"),
+        "page.ask.clock": ("le temps arr\u00eat\u00e9 (une horloge virtuelle : le minuteur "
+                           "des ench\u00e8res, l'horloge de partie et la mise en veille "
+                           "attendent ADVANCE)"),
         "page.ask.change": "Changer la partie",
         "page.ask.keep": "Garder la partie telle quelle",
         "page.lang": "Langue",

@@ -134,6 +134,18 @@ def test_drag_a_card_into_a_slot_and_out(page):
     assert page.drv.execute_script("return bank.view().slots") == [None, None]
 
 
+def test_a_card_tapped_then_a_slot_that_holds_another_pushes_that_one_out(page):
+    # A tap on the slot lands on the card standing in it: that took it out, and the chosen card
+    # stayed in the tray.
+    page.load()
+    page.tap("card-3")
+    page.tap("slot-R")
+    page.tap("card-5")
+    page.tap("card-3")  # the card in slot R: the tap there
+    assert page.drv.execute_script("return bank.view().slots") == [None, 5]
+    assert page.drawn() == shows("5")  # B3
+
+
 def test_the_game_survives_a_reload(page):
     page.load()
     page.tap("card-4")
@@ -289,11 +301,12 @@ def test_a_link_changes_a_kept_game_only_once_the_banker_says_so(page):
     page.send("KEY 1M+")
     page.send("REMOVE L")  # no card seated at the next boot: its number would show (B16)
     plain = page.query
-    page.query += "&profile=classic&pot=on&maintenance"
+    page.query += "&profile=classic&pot=on&maintenance&clock=virtual"
     page.load()
     said = _asked(page)
     assert said.startswith("This link asks to change the game kept in this browser")
-    assert all(w in said for w in ("classic money", "Free Parking pot on", "maintenance mode"))
+    assert all(w in said for w in ("classic money", "Free Parking pot on", "maintenance mode",
+                                   "time standing still"))  # B20's clock frozen unsaid
     assert '"profile": "world"' in page.send("HELLO")[-1]
     assert '"maintenance": false, "pot": null' in page.send("STATE")[-1]  # the pot off
     assert '"3": 16000000' in page.send("BALANCES")[-1]
@@ -303,6 +316,7 @@ def test_a_link_changes_a_kept_game_only_once_the_banker_says_so(page):
     assert _asked(page) is None
     assert page.drv.execute_script("return location.search;") == "?" + plain
     assert '"3": 16000000' in page.send("BALANCES")[-1] and page.send("KEY 5")
+    assert page.send("ADVANCE 1")[-1].startswith("ERR unsupported")  # its clock the real one
     page.load()  # the same link again: asked again, and this time taken
     assert "classic money" in _asked(page)
     page.tap("ask-change")
@@ -311,6 +325,7 @@ def test_a_link_changes_a_kept_game_only_once_the_banker_says_so(page):
     assert '"maintenance": true, "pot": 0' in page.send("STATE")[-1]
     assert '"3": 1500' in page.send("BALANCES")[-1]  # B15: a new game, the old one kept
     assert '"profile": "world"' in page.send("GAMES")[-1]
+    assert page.send("ADVANCE 1")[-1].startswith("OK")
     page.query = plain
     page.load()  # the game as kept: nothing to ask
     assert _asked(page) is None and '"profile": "classic"' in page.send("HELLO")[-1]
