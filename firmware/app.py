@@ -51,7 +51,7 @@ class App:
     idle_ms = 1000  # the longest wait with nothing due: a pin's IRQ ends it anyway
     rescans = 6  # scans straight after a column's edge until the bouncing contact reads closed
     burst = 64  # bytes read from serial per turn at most, so keys are never starved
-    burst_out = 256  # ... and written to it
+    burst_out = 64  # ... and written to it
     # Lines kept for a host that stops reading with its port open; later events are dropped and
     # counted (docs/protocol.md, "A host that stops reading").
     unsent_max = 32
@@ -350,17 +350,13 @@ class App:
 
     def write(self, lines):
         for line in lines:
-            # A long reply comes in pieces (LOG, BACKUP), sent some 256 bytes at a time: a heap
-            # a long game has cut small may hold no 1 KB in one piece (the unit restarted).
-            part, size = [], 0
-            for piece in line if isinstance(line, list) else (line,):
-                part.append(piece.encode())
-                size += len(piece)
-                if size >= 256:
-                    self.unsent.append(b"".join(part))
-                    part, size = [], 0
-            part.append(b"\n")
-            self.unsent.append(b"".join(part))
+            if isinstance(line, str):
+                self.unsent.append(line.encode() + b"\n")
+            else:
+                # A long reply (LOG, BACKUP) comes as pieces made while it is sent (_chunks):
+                # its making, most of a second for a long game's LOG 200, is spread over turns
+                # that read the keys, and no heap a long game has cut small must hold it whole.
+                self.unsent.append(_chunks(line))
         self.send()
 
     def send(self):
@@ -376,38 +372,45 @@ class App:
         left = self.burst_out
         while unsent and left:
             data = unsent[0]
-            at = self._at
-            while at < len(data) and left:
-                # The look and a write with room are one step: a host's bus reset (a re-plug)
-                # between them left the write starting a transfer on an endpoint the USB
-                # interrupt had just cleared, and TinyUSB panics at that (MicroPython v1.25 to
-                # v1.28); the look's poll first hands TinyUSB a bus reset that came before.
-                one[0] = data[at]
-                held = board.hold_irqs()
-                n = write(one) if room() else -1  # with room, a byte never waits
-                board.free_irqs(held)
-                if n == -1 and not (self._kicked or sending()):
-                    # No room and no packet waiting (a bus reset keeps the buffer and sends
-                    # nothing): the write sends it and waits for the host (v1.28; v1.25 only
-                    # waits, once: the port stays full until a host reads it). Not held: a
-                    # wait with the interrupts off may never end.
-                    n = write(one)
-                if n == -1:
-                    left = 0  # no room, and a packet waits for the host: it is not reading
+            if not isinstance(data, bytes):  # a long reply: its next piece made now
+                piece = next(data, None)
+                if piece is not None:
+                    unsent.insert(0, piece)
+                    continue
+            else:
+                at = self._at
+                while at < len(data) and left:
+                    # The look and a write with room are one step: a host's bus reset (a
+                    # re-plug) between them left the write starting a transfer on an endpoint
+                    # the USB interrupt had just cleared, and TinyUSB panics at that
+                    # (MicroPython v1.25 to v1.28); the look's poll first hands TinyUSB a bus
+                    # reset that came before.
+                    one[0] = data[at]
+                    held = board.hold_irqs()
+                    n = write(one) if room() else -1  # with room, a byte never waits
+                    board.free_irqs(held)
+                    if n == -1 and not (self._kicked or sending()):
+                        # No room and no packet waiting (a bus reset keeps the buffer and
+                        # sends nothing): the write sends it and waits for the host (v1.28;
+                        # v1.25 only waits, once: the port stays full until a host reads it).
+                        # Not held: a wait with the interrupts off may never end.
+                        n = write(one)
+                    if n == -1:
+                        left = 0  # no room, and a packet waits for the host: not reading
+                        break
+                    if not n:
+                        self._kicked = True
+                        left = 0
+                        break
+                    self._kicked = False
+                    at += 1
+                    left -= 1
+                self._at = at
+                if at < len(data):
                     break
-                if not n:
-                    self._kicked = True
-                    left = 0
-                    break
-                self._kicked = False
-                at += 1
-                left -= 1
-            self._at = at
-            if at < len(data):
-                break
+                self._at = 0
+                self._open = data[-1] != 10  # a long reply's first pieces sent, not its end
             unsent.pop(0)
-            self._at = 0
-            self._open = data[-1] != 10  # a long reply's first pieces sent, not its end
             if not unsent and self.lost:
                 unsent.append(('! lost {"events": %d}\n' % self.lost).encode())
                 self.lost = 0
@@ -435,7 +438,7 @@ class App:
             # keys' and timers' past unsent_max unsent lines are dropped, and counted.
             waiting = 0  # lines, not pieces: a long reply is many (App.write)
             for data in self.unsent:
-                waiting += data[-1] == 10
+                waiting += not isinstance(data, bytes) or data[-1] == 10
             room = max(self.unsent_max - waiting, 0)
             if len(events) > room:
                 self.lost += len(events) - room
@@ -443,6 +446,20 @@ class App:
             self.write(events)
         else:
             self.send()
+
+
+def _chunks(pieces):
+    """A long reply's pieces (strings) as the port is given them: some 256 bytes each, the
+    last ending the line."""
+    part, size = [], 0
+    for piece in pieces:
+        part.append(piece.encode())
+        size += len(piece)
+        if size >= 256:
+            yield b"".join(part)
+            part, size = [], 0
+    part.append(b"\n")
+    yield b"".join(part)
 
 
 def boot(board, directory):

@@ -114,30 +114,44 @@ def _all_balances(bal):
     return tuple((str(c), bal[c]) for c in range(1, CARDS + 1))
 
 
-def _log_json(ledger, recs):
-    """LOG's records, oldest first, each written as JSON at once: a record's objects are
-    garbage before the next's are made (LOG 200's, all alive at once, did not fit a Pico's heap
-    beside a long game's). A restore's balances are worked out backwards from the
-    ledger's: each record after it carries its own move, and a restore itself moves nothing
-    (a game's log folds from its base to the balances: brain/ledger.py). Only from a log that
-    reaches the ledger's seq (one read back short of it cannot say; its restores show none)."""
-    out = [None] * len(recs)
-    bal = list(ledger.bal) if recs and recs[-1][SEQ] == ledger.seq else None
+def _restored(ledger, recs):
+    """{index: the balances after it} for LOG's restores, worked out backwards from the
+    ledger's now: each record after one carries its own move, and a restore itself moves
+    nothing (a game's log folds from its base to the balances: brain/ledger.py). Only from a log
+    that reaches the ledger's seq (one read back short of it cannot say; its restores show
+    none)."""
+    got = {}
+    if recs[-1][SEQ] != ledger.seq:
+        return got
+    bal = list(ledger.bal)
     i = len(recs)
     while i:
         i -= 1
         rec = recs[i]
-        if bal is None:
-            out[i] = jsonw.dumps(txn_json(rec))
-        elif rec[KIND] == "restore":
-            out[i] = jsonw.dumps(txn_json(rec, bal, ledger.profile.name))
-        else:
-            out[i] = jsonw.dumps(txn_json(rec))
-            if rec[FROM]:
-                bal[rec[FROM]] += rec[AMOUNT]
-            if rec[TO]:
-                bal[rec[TO]] -= rec[AMOUNT]
-    return out
+        if rec[KIND] == "restore":
+            got[i] = list(bal)
+            continue
+        if rec[FROM]:
+            bal[rec[FROM]] += rec[AMOUNT]
+        if rec[TO]:
+            bal[rec[TO]] -= rec[AMOUNT]
+    return got
+
+
+def _log_pieces(recs, restored, profile):
+    """LOG's JSON list, a record a piece, oldest first: each written only when asked for, so
+    that a unit's loop reads its keys between them (App.write) and a record's objects are
+    garbage before the next's are made."""
+    last = len(recs) - 1
+    for i, rec in enumerate(recs):
+        bal = restored.get(i)
+        text = jsonw.dumps(txn_json(rec) if bal is None else txn_json(rec, bal, profile))
+        yield ("[" if not i else ", ") + text + ("]" if i == last else "")
+
+
+def _ok(pieces):
+    yield "OK "
+    yield from pieces
 
 
 class Protocol:
@@ -147,8 +161,9 @@ class Protocol:
         self.via = via
         self.events = False
         self.pending = []
-        # A unit's port takes LOG's and BACKUP's replies as lists of pieces: LOG 200 whole
-        # (some 26 KB in one piece) found no room in a Pico's heap beside a long game's.
+        # A unit's port takes LOG's and BACKUP's replies as pieces made as they are sent: LOG
+        # 200 whole (some 26 KB in one piece) found no room in a Pico's heap beside a long
+        # game's, and made at once it kept the keys waiting most of a second.
         self.pieces = False
         # A unit's heap in use before the firmware and after boot (app.py; either may be None);
         # None where there is no unit's heap (the simulator).
@@ -168,11 +183,10 @@ class Protocol:
         """A non-negative whole number in decimal digits, or None (the extensions' too)."""
         return _int(s)
 
-    def ok_pieces(self, out):
-        """OK and a JSON value given in pieces: the list itself for a unit's port (App.write
-        sends it a piece at a time), one string for every other body."""
-        out[0] = "OK " + out[0]
-        return out if self.pieces else "".join(out)
+    def ok_pieces(self, pieces):
+        """OK and a JSON value given in pieces (strings): for a unit's port, an iterator that
+        App.write draws from as the port takes them; one string for every other body."""
+        return _ok(pieces) if self.pieces else "OK " + "".join(pieces)
 
     def no_game(self):
         """NO_GAME while the unit has no good copy of the game (Err6, B17): there are no
@@ -396,12 +410,8 @@ class Protocol:
         recs = self.unit.ledger.store.records(n)
         if not recs:
             return "OK []"
-        out = _log_json(self.unit.ledger, recs)
-        for i in range(1, len(out)):
-            out[i] = ", " + out[i]
-        out[0] = "[" + out[0]
-        out[-1] += "]"
-        return self.ok_pieces(out)
+        ledger = self.unit.ledger
+        return self.ok_pieces(_log_pieces(recs, _restored(ledger, recs), ledger.profile.name))
 
     def _advance(self, args):
         if not self.clock.virtual:  # whatever follows: there is no such command here

@@ -197,6 +197,10 @@ class EmulatedPico:
         """Send one protocol line; run until its reply (a line starting OK or ERR) arrives."""
         start = len(self.rx)
         self.send(line + "\n")
+        return self.reply(start, timeout_ms)
+
+    def reply(self, start, timeout_ms=3000):
+        """Run until a reply (a line starting OK or ERR) is among the bytes from start."""
 
         def reply():
             text = bytes(self.rx[start:]).decode("utf-8", "replace").replace("\r\n", "\n")

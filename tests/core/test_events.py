@@ -135,31 +135,64 @@ def test_the_events_alone_rebuild_balances_and_the_pot_through_game_night_b19_b2
             assert seen.get(kind, 0) >= 1, (seed, seen)
 
 
-def test_events_made_while_a_long_reply_waits_for_the_port_are_kept_not_lost():
-    # A unit's port takes LOG 200 in pieces of a few hundred bytes (app.py, App.write): the events
-    # the keys make meanwhile still have room for 31 lines, as beside a one-line reply; they
-    # were dropped and counted "! lost" as if the pieces were lines.
+def _port(protocol):
+    """A unit's serial side alone (app.App's), for a host that has not read yet."""
     import app
 
-    class Port(app.App):  # the unit's serial side alone, a host that has not read yet
+    class Port(app.App):
         def __init__(self, protocol):
             self.protocol, self.unsent, self._at, self.lost = protocol, [], 0, 0
 
         def send(self):
             pass
 
+        def taken(self):
+            """What the port is given once the host reads: each piece as it is made."""
+            out = []
+            for data in self.unsent:
+                out.extend([data] if isinstance(data, bytes) else list(data))
+            return out
+
+    return Port(protocol)
+
+
+def _long_log_rig():
     _, p = proto_rig()
-    p.pieces = True
     p.handle("INSERT L 1")
     for _ in range(30):
         p.handle("KEY 1 0 K + C")  # a move and its undo: 60 records, some 8 KB of LOG
-    port = Port(p)
+    return p
+
+
+def test_events_made_while_a_long_reply_waits_for_the_port_are_kept_not_lost():
+    # A unit's port takes LOG 200 in pieces of a few hundred bytes (app.py, App.write): the events
+    # the keys make meanwhile still have room for 31 lines, as beside a one-line reply; they
+    # were dropped and counted "! lost" as if the pieces were lines.
+    p = _long_log_rig()
+    p.pieces = True
+    port = _port(p)
     port.write(p.handle("LOG 200"))
-    assert len(port.unsent) > 1  # in pieces
-    # none of them much past 256 bytes: a heap a long game cut small may have no 1 KB in one
-    # piece, and a Pico's LOG 200 then ran out of memory and restarted
-    assert max(len(piece) for piece in port.unsent) < 512
     p.pending = ["! tone {\"name\": \"click\"}"] * 30
     port.drain()
     assert port.lost == 0
-    assert b"".join(port.unsent).count(b"\n") == 31  # the reply, then the 30 events
+    pieces = port.taken()
+    assert len(pieces) > 2  # the reply in pieces, then the events
+    # none of them much past 256 bytes: a heap a long game cut small may have no 1 KB in one
+    # piece, and a Pico's LOG 200 then ran out of memory and restarted
+    assert max(len(piece) for piece in pieces) < 512
+    assert b"".join(pieces).count(b"\n") == 31  # the reply, then the 30 events
+
+
+def test_a_long_reply_made_while_the_keys_play_on_says_the_game_as_it_was_asked():
+    # A unit makes LOG's records as its port takes them, reading its keys between (a long game's
+    # LOG 200 took most of a second to make, and a key tapped meanwhile was lost): a move made
+    # before the reply is out is not in it, and the reply is the one asked for.
+    p = _long_log_rig()
+    asked = p.handle("LOG 200")
+    p.pieces = True
+    port = _port(p)
+    port.write(p.handle("LOG 200"))
+    before = p.handle("BALANCES")
+    p.handle("KEY 1 0 K +")
+    assert p.handle("BALANCES") != before
+    assert b"".join(port.taken()) == "".join(line + "\n" for line in asked).encode()

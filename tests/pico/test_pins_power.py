@@ -89,7 +89,13 @@ def test_b17_a_long_game_comes_back_whole_at_boot(image, tmp_path):
     insert(pico, "R", 2)
     insert(pico, "L", 1)
     pico.run(1100)
+    # ... while a host's LOG 200 is made and sent, some seconds: a key tapped while it was
+    # made, most of a second, was lost, and a transfer typed then went astray
+    start = len(pico.rx)
+    pico.send("LOG 200\n")
+    pico.run(5)
     type_keys(pico, "1 0 K")
     press(pico, "-")
     wait_shown(pico, "8.56", "M", timeout_ms=400)  # the payer's, card 2
+    assert pico.reply(start, timeout_ms=30000) == log  # the game as it was asked
     assert json.loads(pico.command("BALANCES")[3:])["1"] == 21440000
