@@ -129,8 +129,9 @@ def _open_error(url, exc):
         return NoUnitError(
             "no unit at %s: connection refused (is the simulator running?)" % url
         )
-    if url.startswith("socket://") and not url.rpartition(":")[2].isdigit():
-        return NoUnitError("cannot open %s: a socket URL names its port, as "
+    num = url.rpartition(":")[2].partition("?")[0]
+    if url.startswith("socket://") and not (num.isdigit() and 0 < int(num) < 65536):
+        return NoUnitError("cannot open %s: a socket URL names its port, 1-65535, as "
                            "socket://127.0.0.1:5000 (or give the port alone: -p 5000)" % url)
     if isinstance(exc, ValueError) or "expected a string in the form" in text:
         return NoUnitError("cannot open %s: not a device path or a valid pyserial URL" % url)

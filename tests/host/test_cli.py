@@ -899,8 +899,11 @@ def test_bad_url(capsys):
 def test_a_socket_url_without_its_port_says_so(capsys):
     code, _, err = run(capsys, "--port", "socket://127.0.0.1", "status")
     assert (code, err) == (3, "bank: cannot open socket://127.0.0.1: a socket URL names its "
-                              "port, as socket://127.0.0.1:5000 (or give the port alone: -p "
-                              "5000)\n")
+                              "port, 1-65535, as socket://127.0.0.1:5000 (or give the port "
+                              "alone: -p 5000)\n")
+    for url in ("socket://127.0.0.1:99999", "socket://127.0.0.1:65536"):  # pyserial's words
+        code, _, err = run(capsys, "--port", url, "status")  # were about logging levels
+        assert code == 3 and "a socket URL names its port, 1-65535" in err, err
 
 
 def test_connection_refused(capsys):
