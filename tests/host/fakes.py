@@ -176,6 +176,25 @@ STATE = ('OK {"power": "on", "display": {"text": "0", "k": false, "M": false}, "
          '"sound": 2, "error": null}')
 
 
+def reading(balances, log="[]"):
+    """A unit that answers what a reading asks: HELLO, STATE, BALANCES (balances(): its payload,
+    asked again at each read, so that it may move between them) and LOG (log's payload)."""
+
+    def answer(line):
+        word = line.upper()
+        if word == "HELLO":
+            return HELLO.encode() + b"\n"
+        if word == "STATE":
+            return STATE.encode() + b"\n"
+        if word == "BALANCES":
+            return b"OK " + balances().encode() + b"\n"
+        if word.startswith("LOG"):
+            return b"OK " + log.encode() + b"\n"
+        return b"ERR unknown-command\n"
+
+    return answer
+
+
 def escaping(line):
     """A unit whose every text holds terminal escape sequences and other controls: in HELLO,
     the names, the display, the entry, the log, the kept games and a refusal's message."""

@@ -1013,20 +1013,7 @@ def test_a_line_longer_than_any_reply_is_a_unit_that_misbehaved(capsys, fake):
 def test_a_newer_units_log_keys_head_the_csv_as_text_never_as_formulas(capsys, fake):
     entry = ('{"seq": 1, "kind": "go", "from": "bank", "to": 1, "amount": 2000000, '
              '"balances": {"1": 17000000}, "via": "key", "=HYPERLINK(\\"http://x/\\")": 1}')
-    six = '{"1": 17000000, %s}' % SIX
-
-    def unit(line):
-        word = line.upper()
-        if word == "HELLO":
-            return fakes.HELLO.encode() + b"\n"
-        if word == "STATE":
-            return fakes.STATE.encode() + b"\n"
-        if word.startswith("LOG"):
-            return b"OK [" + entry.encode() + b"]\n"
-        if word == "BALANCES":
-            return b"OK " + six.encode() + b"\n"
-        return b"ERR unknown-command\n"
-
+    unit = fakes.reading(lambda: '{"1": 17000000, %s}' % SIX, "[%s]" % entry)
     code, out, err = run(capsys, "--port", fake(unit).url, "log", "--csv")
     assert code == 0, err
     head = next(csv.reader(io.StringIO(out)))
@@ -1037,20 +1024,7 @@ def test_a_backup_of_balances_no_unit_holds_is_refused_and_no_file_is_written(ca
                                                                              tmp_path):
     # A backup that restore would refuse is worth nothing on the day it is needed.
     for bad in ("1" + "0" * 30, "123"):
-        balances = '{"1": %s, %s}' % (bad, SIX)
-
-        def unit(line, balances=balances):
-            word = line.upper()
-            if word == "HELLO":
-                return fakes.HELLO.encode() + b"\n"
-            if word == "STATE":
-                return fakes.STATE.encode() + b"\n"
-            if word == "BALANCES":
-                return b"OK " + balances.encode() + b"\n"
-            if word.startswith("LOG"):
-                return b"OK []\n"
-            return b"ERR unknown-command\n"
-
+        unit = fakes.reading(lambda bad=bad: '{"1": %s, %s}' % (bad, SIX))
         path = tmp_path / "game.json"
         code, out, err = run(capsys, "--port", fake(unit).url, "backup", path)
         assert code == 7 and "balance of card 1" in err and err.count("\n") == 1, err
@@ -1061,20 +1035,11 @@ def _unit_at_play(card1):
     """A fake unit whose card 1 reads card1(n) at its nth BALANCES: play going on meanwhile."""
     reads = []
 
-    def unit(line):
-        word = line.upper()
-        if word == "HELLO":
-            return fakes.HELLO.encode() + b"\n"
-        if word == "STATE":
-            return fakes.STATE.encode() + b"\n"
-        if word == "BALANCES":
-            reads.append(line)
-            return ('OK {"1": %d, %s}\n' % (card1(len(reads)), SIX)).encode()
-        if word.startswith("LOG"):
-            return b"OK []\n"
-        return b"ERR unknown-command\n"
+    def balances():
+        reads.append(1)
+        return '{"1": %d, %s}' % (card1(len(reads)), SIX)
 
-    return unit
+    return fakes.reading(balances)
 
 
 def test_a_backup_is_read_again_when_money_moves_while_it_is_read(capsys, fake, tmp_path):
