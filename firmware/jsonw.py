@@ -60,8 +60,7 @@ def _write(v, out, utf8=False):
         out.append("}")
     elif isinstance(v, list):
         # Each item joined on its own: a long list is as many pieces as items, not as words,
-        # and the whole is joined once, by dumps (LOG 200 and BACKUP, the longest replies:
-        # one copy, not three).
+        # and the whole is joined once, by dumps (one copy, not three).
         out.append("[")
         for i, x in enumerate(v):
             piece = [", "] if i else []
@@ -75,12 +74,25 @@ def _write(v, out, utf8=False):
 
 
 def dumps(v, utf8=False):
-    return "".join(pieces(v, utf8))
+    out = []
+    _write(v, out, utf8)
+    return "".join(out)
 
 
 def pieces(v, utf8=False):
-    """v's JSON as a list of short strings (a list's items one each), for a reply too long to
-    be one piece of a Pico's heap (BACKUP)."""
-    out = []
-    _write(v, out, utf8)
-    return out
+    """An object's JSON a short string at a time, each made when asked for: its members one
+    each, a list among them an item each (BACKUP's log), for a reply a unit sends while it
+    reads its keys (App.write) and never holds whole."""
+    if isinstance(v, dict):
+        v = tuple((k, v[k]) for k in sorted(v))
+    yield "{"
+    for i, (k, x) in enumerate(v):
+        head = (", " if i else "") + dumps(k, utf8) + ": "
+        if isinstance(x, list):
+            yield head + "["
+            for j, item in enumerate(x):
+                yield (", " if j else "") + dumps(item, utf8)
+            yield "]"
+        else:
+            yield head + dumps(x, utf8)
+    yield "}"
