@@ -375,7 +375,10 @@ class App:
             if not isinstance(data, bytes):  # a long reply: its next piece made now
                 piece = next(data, None)
                 if piece is not None:
-                    unsent.insert(0, piece)
+                    if piece[-1] == 10:
+                        unsent[0] = piece  # its last: the reply is one line waiting, not two
+                    else:
+                        unsent.insert(0, piece)
                     continue
             else:
                 at = self._at
@@ -450,14 +453,14 @@ class App:
 
 def _chunks(pieces):
     """A long reply's pieces (strings) as the port is given them: some 256 bytes each, the
-    last ending the line."""
+    last ending the line (and only the last: App.send knows the end of the reply by it)."""
     part, size = [], 0
     for piece in pieces:
-        part.append(piece.encode())
-        size += len(piece)
         if size >= 256:
             yield b"".join(part)
             part, size = [], 0
+        part.append(piece.encode())
+        size += len(piece)
     part.append(b"\n")
     yield b"".join(part)
 

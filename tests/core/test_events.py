@@ -156,6 +156,46 @@ def _port(protocol):
     return Port(protocol)
 
 
+def _stalled_port(protocol, room):
+    """A unit's serial side (app.App's own send) on a port that takes room bytes, then no more:
+    a host that stopped reading."""
+    import app
+
+    class Board:
+        def hold_irqs(self):
+            return 0
+
+        def free_irqs(self, held):
+            pass
+
+        def usb_sending(self):
+            return True  # a packet waits for the host
+
+    class Out:
+        def __init__(self):
+            self.got = bytearray()
+
+        def write(self, b):
+            self.got += b
+            return len(b)
+
+    class Waiter:
+        def register(self, obj, mask):
+            pass
+
+    class Port(app.App):
+        def __init__(self, protocol):
+            self.protocol, self.board, self.stdout = protocol, Board(), Out()
+            self.stdin, self.waiter = None, Waiter()
+            self.unsent, self._at, self.lost, self._one = [], 0, 0, bytearray(1)
+            self._kicked = self._open = self.stalled = False
+
+        def _room(self):
+            return len(self.stdout.got) < room
+
+    return Port(protocol)
+
+
 def _long_log_rig():
     _, p = proto_rig()
     p.handle("INSERT L 1")
@@ -183,16 +223,37 @@ def test_events_made_while_a_long_reply_waits_for_the_port_are_kept_not_lost():
     assert b"".join(pieces).count(b"\n") == 31  # the reply, then the 30 events
 
 
-def test_a_long_reply_made_while_the_keys_play_on_says_the_game_as_it_was_asked():
-    # A unit makes LOG's records as its port takes them, reading its keys between (a long game's
-    # LOG 200 took most of a second to make, and a key tapped meanwhile was lost): a move made
-    # before the reply is out is not in it, and the reply is the one asked for.
+def test_a_host_that_stops_reading_in_a_long_replys_last_piece_still_has_32_lines_kept():
+    # docs/protocol.md, "A host that stops reading": its first 32 unread lines are kept. With
+    # the last piece of a LOG drawn and waiting, the reply counted as two, and one event more
+    # was dropped.
     p = _long_log_rig()
-    asked = p.handle("LOG 200")
+    (whole,) = p.handle("LOG 200")
     p.pieces = True
-    port = _port(p)
+    port = _stalled_port(p, len(whole) - 10)  # all but the reply's last 10 bytes (and "\n")
     port.write(p.handle("LOG 200"))
-    before = p.handle("BALANCES")
-    p.handle("KEY 1 0 K +")
-    assert p.handle("BALANCES") != before
-    assert b"".join(port.taken()) == "".join(line + "\n" for line in asked).encode()
+    for _ in range(len(whole)):
+        port.send()
+    assert bytes(port.stdout.got) == whole[:-10].encode()
+    p.pending = ["! tone {\"name\": \"click\"}"] * 40
+    port.drain()
+    assert port.lost == 40 - 31
+    assert [data[-1] == 10 for data in port.unsent] == [True] * 32  # the reply, 31 events
+
+
+def test_a_long_reply_made_while_the_keys_play_on_says_the_game_as_it_was_asked():
+    # A unit makes LOG's records and BACKUP's as its port takes them, reading its keys between
+    # (a long game's took a second or more to make, and a key tapped meanwhile was lost): a
+    # move made before the reply is out is not in it, and the reply is the one asked for.
+    for command in ("LOG 200", "BACKUP"):
+        p = _long_log_rig()
+        asked = p.handle(command)
+        p.pieces = True
+        port = _port(p)
+        port.write(p.handle(command))
+        before = p.handle("BALANCES")
+        p.handle("KEY 1 0 K +")
+        assert p.handle("BALANCES") != before
+        pieces = port.taken()
+        assert len(pieces) > 2 and max(len(piece) for piece in pieces) < 512
+        assert b"".join(pieces) == "".join(line + "\n" for line in asked).encode(), command
