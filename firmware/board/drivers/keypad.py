@@ -156,10 +156,12 @@ class Keypad:
                     events.append(("down" if closed else "up", key))
         tapped = self.tapped
         if tapped >= 0:
-            # Open at a scan: a bounce, or the tap is over. Still open a debounce later, over.
-            if down[tapped] or self._open_at is None:
+            # Open at a scan: a bounce, or the tap is over. Still open a debounce later, over;
+            # over at once when another key moved since, which it came before (reported
+            # after, a "-" tapped ahead of a digit committed another entry than the one typed).
+            if down[tapped] or (self._open_at is None and events is None):
                 self._open_at = None if down[tapped] else now
-            elif ticks_diff(now, self._open_at) >= debounce:
+            elif events is not None or ticks_diff(now, self._open_at) >= debounce:
                 key = self.layout[tapped // ncols][tapped % ncols]
                 if key is not None:
                     self._since[tapped] = self._changed = now
