@@ -372,48 +372,47 @@ class App:
         left = self.burst_out
         while unsent and left:
             data = unsent[0]
-            if not isinstance(data, bytes):  # a long reply: its next piece made now
-                piece = next(data, None)
-                if piece is not None:
-                    if piece[-1] == 10:
-                        unsent[0] = piece  # its last: the reply is one line waiting, not two
-                    else:
-                        unsent.insert(0, piece)
-                    continue
-            else:
-                at = self._at
-                while at < len(data) and left:
-                    # The look and a write with room are one step: a host's bus reset (a
-                    # re-plug) between them left the write starting a transfer on an endpoint
-                    # the USB interrupt had just cleared, and TinyUSB panics at that
-                    # (MicroPython v1.25 to v1.28); the look's poll first hands TinyUSB a bus
-                    # reset that came before.
-                    one[0] = data[at]
-                    held = board.hold_irqs()
-                    n = write(one) if room() else -1  # with room, a byte never waits
-                    board.free_irqs(held)
-                    if n == -1 and not (self._kicked or sending()):
-                        # No room and no packet waiting (a bus reset keeps the buffer and
-                        # sends nothing): the write sends it and waits for the host (v1.28;
-                        # v1.25 only waits, once: the port stays full until a host reads it).
-                        # Not held: a wait with the interrupts off may never end.
-                        n = write(one)
-                    if n == -1:
-                        left = 0  # no room, and a packet waits for the host: not reading
-                        break
-                    if not n:
-                        self._kicked = True
-                        left = 0
-                        break
-                    self._kicked = False
-                    at += 1
-                    left -= 1
-                self._at = at
-                if at < len(data):
+            if not isinstance(data, bytes):
+                # A long reply: its next piece made now; its last, which ends the line, takes
+                # its place (one line waiting, not two), so it is never found spent.
+                piece = next(data)
+                if piece[-1] == 10:
+                    unsent[0] = piece
+                else:
+                    unsent.insert(0, piece)
+                continue
+            at = self._at
+            while at < len(data) and left:
+                # The look and a write with room are one step: a host's bus reset (a re-plug)
+                # between them left the write starting a transfer on an endpoint the USB
+                # interrupt had just cleared, and TinyUSB panics at that (MicroPython v1.25 to
+                # v1.28); the look's poll first hands TinyUSB a bus reset that came before.
+                one[0] = data[at]
+                held = board.hold_irqs()
+                n = write(one) if room() else -1  # with room, a byte never waits
+                board.free_irqs(held)
+                if n == -1 and not (self._kicked or sending()):
+                    # No room and no packet waiting (a bus reset keeps the buffer and sends
+                    # nothing): the write sends it and waits for the host (v1.28; v1.25 only
+                    # waits, once: the port stays full until a host reads it). Not held: a
+                    # wait with the interrupts off may never end.
+                    n = write(one)
+                if n == -1:
+                    left = 0  # no room, and a packet waits for the host: it is not reading
                     break
-                self._at = 0
-                self._open = data[-1] != 10  # a long reply's first pieces sent, not its end
+                if not n:
+                    self._kicked = True
+                    left = 0
+                    break
+                self._kicked = False
+                at += 1
+                left -= 1
+            self._at = at
+            if at < len(data):
+                break
             unsent.pop(0)
+            self._at = 0
+            self._open = data[-1] != 10  # a long reply's first pieces sent, not its end
             if not unsent and self.lost:
                 unsent.append(('! lost {"events": %d}\n' % self.lost).encode())
                 self.lost = 0
