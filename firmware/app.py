@@ -129,6 +129,8 @@ class App:
         u = self.unit
         keys = self.read_keys(now)
         cards = self.read_cards(now)
+        if keys or cards:
+            self.board.keypad.watch()  # their work may be long (a checkpoint): keys still count
         u.tick(now)  # first: C held past 3 s is a new game even if this scan finds it let go (B11)
         for kind, key in keys:
             if kind == "down":

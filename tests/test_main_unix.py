@@ -379,19 +379,25 @@ print("woke", time.ticks_diff(time.ticks_ms(), t[0]))
 press("5", False); turns(100)
 print("entry", unit.entry)
 
-# A bouncing contact: it falls (the IRQ), then reads open all through the first scan after
-# the edge, then closed. The turn the edge woke still takes the key.
+# A bouncing contact: it falls (the IRQ), then reads open all through the edge's look and the
+# first scan after it, then closed. The turn the edge woke still takes the key.
 r3, c3 = [(r, c) for r in range(len(LAYOUT)) for c in range(len(LAYOUT[r]))
           if LAYOUT[r][c] == "3"][0]
 scans = [0]
+looks = [0]
 real_scan = board.keypad.scan
+real_look = board.keypad._look
 def counted_scan(now):
     scans[0] += 1
     return real_scan(now)
+def counted_look(now):
+    looks[0] += 1
+    return real_look(now)
 board.keypad.scan = counted_scan
+board.keypad._look = counted_look
 plain = cols[c3].reader
 def bouncing():
-    if scans[0] == 1:
+    if 1 <= looks[0] <= 2:
         return 1  # an open spell of the chattering contact
     return plain()
 cols[c3].reader = bouncing

@@ -8,8 +8,8 @@ class Board:
     Its parts, duck-typed:
     keypad  scan(now) -> [("down" | "up", key), ...], debounced; idle(now): no key down and no
             debounce running; armed: every row waits for a column's edge; woke: one came;
-            held: keys down; watch(): before the Pico's serial path answers a line, a key
-            tapped meanwhile is kept
+            held: keys down; watch(): before work that may be long (a key's, a host's line),
+            keys pressed meanwhile are kept
     slots   {"L": slot, "R": slot}: poll(now) -> None, ("in", card), ("out", None) or
             ("unknown", None); due(now): poll now; deadline(): the next look, or None (a pin
             tells: woke)

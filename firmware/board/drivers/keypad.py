@@ -4,8 +4,9 @@
 It debounces on the first edge (as Peter Hinch's micropython-async Pushbutton): a change is
 reported at once, then that key is ignored for `debounce_ms`. Between presses every row is
 driven low, so a closing switch pulls its column low at once and the loop sleeps until that
-edge. The edge's interrupt finds which switch closed, so a tap over before the loop's next scan
-(the loop busy with a long reply) is still a press and a release.
+edge. The edge's interrupt looks at the matrix as a scan does and keeps what changed, in order:
+keys pressed and let go while the loop is busy (a checkpoint, a long reply) are still presses
+and releases, in the order they came.
 """
 
 from brain.clock import ticks_diff
@@ -13,6 +14,7 @@ from brain.clock import ticks_diff
 
 class Keypad:
     debounce_ms = 30  # >= 20: longer than any bounce, shorter than the fastest double tap
+    kept = 32  # changes a busy loop's turn keeps, a press and a release each: 16 taps
 
     def __init__(self, rows, cols, layout):
         self.rows = rows
@@ -24,48 +26,44 @@ class Keypad:
         self._seen = bytearray(n)  # a change was ever accepted (no lockout before the first)
         self.held = 0  # keys down (debounced)
         self._row_down = bytearray(len(rows))  # a bit per column (8 at most): _down, by row
+        self._closed = bytearray(len(rows))  # ... and as the last look found them
+        self._changes = bytearray(self.kept)  # the switch, +128 for a release, until a scan
+        self._n = 0
+        self._looked = 0  # ticks of the last look, and the columns it found a switch closed in
+        self._cols_closed = 0
         self._changed = None  # ticks of the last accepted change, None before the first
         self.listening = False
         self.armed = False  # every row driven low, waiting for a column's edge
-        self.woke = False  # a column fell (or was low) since idle() armed the matrix
-        self.tapped = -1  # the switch the first such edge found closed, until a scan tells
-        self._open_at = None  # when a scan first found it open again
+        self.woke = False  # a column fell (or was low) since the matrix was armed
         for r in rows:
             r.value(1)
 
     def listen(self, trigger, ticks):
         """Wake on a press: trigger is Pin.IRQ_FALLING; ticks the loop's clock (time.ticks_ms),
-        by which an edge tells a chattering contact in its lockout from a tap."""
+        by which an edge's look tells a chattering contact in its lockout from a press. A
+        release makes no edge (rp2040py latches a rising one whenever a column reads high, changed
+        or not): the next press's look, or the next scan, finds it."""
         self._ticks = ticks
         for pin in self.cols:
             pin.irq(handler=self._edge, trigger=trigger, hard=True)
         self.listening = True
 
     def _edge(self, pin):
-        # Hard IRQ: pins and stores, nothing allocated. Every row is low while armed: one at a
-        # time says which switch closed (each edge of a bounce is another look; the edges of
-        # the look itself are not).
+        # Hard IRQ: pins and stores, nothing allocated. A look drives the rows, so a column a
+        # switch closes makes edges of its own; they, and the bounce of a contact just looked
+        # at, come within a lockout of that look and are no news.
         self.woke = True
-        if not self.armed or self.tapped >= 0:
+        if not self.armed:
             return
-        self.armed = False
-        # A key in its lockout (armed by watch()) may still chatter, and one held down is no
-        # tap: neither is taken.
         now = self._ticks()
-        seen, since = self._seen, self._since  # pairs: a longer tuple would be allocated
-        down = self._down
-        rows, cols = self.rows, self.cols
-        for r in rows:
+        if (self._cols_closed >> self.cols.index(pin)) & 1 and ticks_diff(
+                now, self._looked) < self.debounce_ms:
+            return
+        self.armed = False  # an edge the look makes is not looked at within it
+        for r in self.rows:
             r.value(1)
-        for r in range(len(rows)):
-            rows[r].value(0)
-            for c in range(len(cols)):
-                i = r * len(cols) + c
-                if not cols[c].value() and not down[i] and not (
-                        seen[i] and ticks_diff(now, since[i]) < self.debounce_ms):
-                    self.tapped = i
-            rows[r].value(1)
-        for r in rows:
+        self._look(now)
+        for r in self.rows:
             r.value(0)
         self.armed = True
 
@@ -80,16 +78,16 @@ class Keypad:
             seen = self._seen
             for i in range(len(seen)):
                 seen[i] = 0
-        if not self.listening or self.held or changed is not None or self.tapped >= 0:
+        if not self.listening or self.held or changed is not None:
             return False
         self._arm()
         return True
 
     def watch(self):
-        """Before the loop is busy for a while (a host's command): armed even while a lockout
-        runs or a key is down, so that a tap meanwhile is found at its edge (one in a held
-        key's column makes none)."""
-        if self.listening and self.tapped < 0:
+        """Before the loop is busy for a while (a key's work, a host's command): armed even
+        while a lockout runs or a key is down, so that keys pressed meanwhile are seen at their
+        edges (none in a held key's column: it is low already)."""
+        if self.listening:
             self._arm()
 
     def _arm(self):
@@ -104,70 +102,66 @@ class Keypad:
                 break
 
     def scan(self, now):
-        """[(kind, key), ...], kind 'down' or 'up'; () when nothing happened, allocating
-        nothing."""
-        events = None
-        cols = self.cols
-        ncols = len(cols)
-        debounce = self.debounce_ms
-        down = self._down
+        """[(kind, key), ...], kind 'down' or 'up', in the order they came; () when nothing
+        happened, allocating nothing."""
         if self.armed:
-            self.armed = False
+            self.armed = False  # first: the edge's look is the scan's from here on
             for r in self.rows:
-                r.value(1)  # one row at a time from here on
-        row_down = self._row_down
-        for r, row_pin in enumerate(self.rows):
-            # The row's columns first, as one mask: the work below is for keys closed or down.
-            row_pin.value(0)
-            closed_mask = 0
+                r.value(1)
+        self._look(now)
+        n = self._n
+        if not n:
+            return ()
+        ncols = len(self.cols)
+        events = []
+        for j in range(n):
+            i = self._changes[j]
+            switch = i & 127
+            key = self.layout[switch // ncols][switch % ncols]
+            events.append(("up" if i & 128 else "down", key))
+        self._n = 0
+        return events
+
+    def _look(self, now):
+        """Every row in turn, each accepted change kept: releases first, which a press's edge
+        found over, so came before it. Nothing allocated (the edge's IRQ runs it)."""
+        cols = self.cols
+        closed = self._closed
+        seen = 0
+        for r in range(len(self.rows)):
+            row = self.rows[r]
+            row.value(0)
+            mask = 0
             bit = 1
-            for col_pin in cols:
-                if not col_pin.value():
-                    closed_mask |= bit
+            for c in cols:
+                if not c.value():
+                    mask |= bit
                 bit <<= 1
-            row_pin.value(1)
-            active = closed_mask | row_down[r]
-            if not active:
-                continue  # nothing closed, nothing to release
-            keys = self.layout[r]
-            c = -1
-            while active:
+            row.value(1)
+            closed[r] = mask
+            seen |= mask
+        self._looked = now
+        self._cols_closed = seen
+        self._keep(now, 0)
+        self._keep(now, 1)
+
+    def _keep(self, now, pressed):
+        ncols = len(self.cols)
+        down, row_down = self._down, self._row_down
+        for r in range(len(self.rows)):
+            moved = (self._closed[r] ^ row_down[r]) & (self._closed[r] if pressed else row_down[r])
+            c = 0
+            while moved:
+                if moved & 1 and self.layout[r][c] is not None:
+                    i = r * ncols + c
+                    if self._n < self.kept and not (
+                            self._seen[i] and ticks_diff(now, self._since[i]) < self.debounce_ms):
+                        down[i] = pressed
+                        row_down[r] ^= 1 << c
+                        self._since[i] = self._changed = now
+                        self._seen[i] = 1
+                        self.held += 1 if pressed else -1
+                        self._changes[self._n] = i if pressed else i + 128
+                        self._n += 1
+                moved >>= 1
                 c += 1
-                bit = active & 1
-                active >>= 1
-                if not bit:
-                    continue
-                key = keys[c]
-                if key is None:
-                    continue
-                i = r * ncols + c
-                closed = (closed_mask >> c) & 1
-                if closed != down[i]:
-                    if self._seen[i] and ticks_diff(now, self._since[i]) < debounce:
-                        continue  # still bouncing from the change just reported
-                    down[i] = closed
-                    row_down[r] ^= 1 << c
-                    self._since[i] = now
-                    self._seen[i] = 1
-                    self._changed = now
-                    self.held += 1 if closed else -1
-                    if events is None:
-                        events = []
-                    events.append(("down" if closed else "up", key))
-        tapped = self.tapped
-        if tapped >= 0:
-            # Open at a scan: a bounce, or the tap is over. Still open a debounce later, over;
-            # over at once when another key moved since, which it came before (reported
-            # after, a "-" tapped ahead of a digit committed another entry than the one typed).
-            if down[tapped] or (self._open_at is None and events is None):
-                self._open_at = None if down[tapped] else now
-            elif events is not None or ticks_diff(now, self._open_at) >= debounce:
-                key = self.layout[tapped // ncols][tapped % ncols]
-                if key is not None:
-                    self._since[tapped] = self._changed = now
-                    self._seen[tapped] = 1
-                    events = [("down", key), ("up", key)] + (events or [])
-                self._open_at = None
-            if self._open_at is None:
-                self.tapped = -1
-        return events or ()
