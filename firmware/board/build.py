@@ -4,7 +4,7 @@ import os
 import sys
 import time
 
-from machine import PWM, Pin
+from machine import PWM, Pin, Timer
 
 from board.pico import PicoBoard
 from board.drivers.beeper import Beeper
@@ -116,7 +116,7 @@ def build():
     display = _display(pins)
     keypad = Keypad([Pin(n, Pin.OPEN_DRAIN, value=1) for n in pins.KEY_ROWS],
                     [_in(n) for n in pins.KEY_COLS], pins.KEYPAD)
-    keypad.listen(Pin.IRQ_FALLING, time.ticks_ms)  # the loop sleeps until a key
+    keypad.listen(Pin.IRQ_FALLING, time.ticks_ms, Timer(-1))  # the loop sleeps until a key
     slots = _slots(pins)
     beeper = Beeper(PWM(Pin(pins.BEEPER), freq=2000, duty_u16=0))
     leds = Leds(_out(pins.LED_RED), _out(pins.LED_GREEN))

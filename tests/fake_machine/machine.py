@@ -13,6 +13,7 @@ It records what the drivers do, so tests can check it against the datasheets' fr
   card pushed in), the moment the real pin's level would change.
 - `PWM`: `freq()` and `duty_u16()` calls are recorded in `pwm.history` as `(freq, duty)`.
 - `SPI`: bytes written are appended to `spi.written`.
+- `Timer`: init() keeps the callback, which a test calls with `fire()`.
 - `lightsleep`, `idle`, `reset`, `freq`, `unique_id` do nothing harmful and count calls.
 
 Only what the firmware uses is here.
@@ -155,6 +156,26 @@ class SPI:
 
     def write(self, buf):
         self.written.extend(buf)
+
+
+class Timer:
+    """A periodic timer a test fires by hand: callback is what init() set, None once
+    deinit()."""
+
+    def __init__(self, id=-1):
+        self.callback = None
+        self.period = None
+
+    def init(self, mode=None, period=None, callback=None):
+        self.period = period
+        self.callback = callback
+
+    def deinit(self):
+        self.callback = None
+
+    def fire(self):
+        if self.callback is not None:
+            self.callback(self)
 
 
 def lightsleep(ms=None):

@@ -4,9 +4,9 @@
 It debounces on the first edge (as Peter Hinch's micropython-async Pushbutton): a change is
 reported at once, then that key is ignored for `debounce_ms`. Between presses every row is
 driven low, so a closing switch pulls its column low at once and the loop sleeps until that
-edge. The edge's interrupt looks at the matrix as a scan does and keeps what changed, in order:
-keys pressed and let go while the loop is busy (a checkpoint, a long reply) are still presses
-and releases, in the order they came.
+edge. The edge's interrupt looks at the matrix as a scan does and keeps what changed, in order,
+and while the loop is busy (a checkpoint, a long reply: watch()) a timer looks too: keys
+pressed and let go meanwhile are still presses and releases, in the order they came.
 """
 
 from brain.clock import ticks_diff
@@ -14,6 +14,9 @@ from brain.clock import ticks_diff
 
 class Keypad:
     debounce_ms = 30  # >= 20: longer than any bounce, shorter than the fastest double tap
+    # While the loop is busy (watch()), the matrix is also looked at this often: a release
+    # makes no edge, and a key let go and pressed again in that time is two presses.
+    look_ms = 10
     kept = 32  # changes a busy loop's turn keeps, a press and a release each: 16 taps
 
     def __init__(self, rows, cols, layout):
@@ -38,15 +41,19 @@ class Keypad:
         for r in rows:
             r.value(1)
 
-    def listen(self, trigger, ticks):
+    def listen(self, trigger, ticks, timer=None):
         """Wake on a press: trigger is Pin.IRQ_FALLING; ticks the loop's clock (time.ticks_ms),
-        by which an edge's look tells a chattering contact in its lockout from a press. A
-        release makes no edge (rp2040py latches a rising one whenever a column reads high, changed
-        or not): the next press's look, or the next scan, finds it."""
+        by which a look tells a chattering contact in its lockout from a press; timer a
+        machine.Timer for the looks while the loop is busy. A release makes no edge (rp2040py
+        latches a rising one whenever a column reads high, changed or not): the timer's next
+        look, the next press's or the next scan finds it."""
         self._ticks = ticks
         for pin in self.cols:
             pin.irq(handler=self._edge, trigger=trigger, hard=True)
         self.listening = True
+        self._timer = timer
+        self._timed = False
+        self._looker = self._timed_look  # made once: watch() allocates nothing
 
     def _edge(self, pin):
         # Hard IRQ: pins and stores, nothing allocated. A look drives the rows, so a column a
@@ -59,6 +66,16 @@ class Keypad:
         if (self._cols_closed >> self.cols.index(pin)) & 1 and ticks_diff(
                 now, self._looked) < self.debounce_ms:
             return
+        self._look_armed(now)
+
+    def _timed_look(self, timer):
+        # A soft callback (v1.25.0's Timer has no hard one): it runs between the busy turn's
+        # bytecodes, never inside the edge's look.
+        self.woke = True  # the next turn scans, which ends these looks
+        if self.armed:
+            self._look_armed(self._ticks())
+
+    def _look_armed(self, now):
         self.armed = False  # an edge the look makes is not looked at within it
         for r in self.rows:
             r.value(1)
@@ -85,10 +102,14 @@ class Keypad:
 
     def watch(self):
         """Before the loop is busy for a while (a key's work, a host's command): armed even
-        while a lockout runs or a key is down, so that keys pressed meanwhile are seen at their
-        edges (none in a held key's column: it is low already)."""
+        while a lockout runs or a key is down, and looked at every look_ms until the next scan,
+        so that keys pressed meanwhile are seen (a key in a held key's column makes no edge:
+        its column is low already)."""
         if self.listening:
             self._arm()
+            if self._timer is not None and not self._timed:
+                self._timed = True
+                self._timer.init(period=self.look_ms, callback=self._looker)
 
     def _arm(self):
         if not self.armed:
@@ -104,6 +125,9 @@ class Keypad:
     def scan(self, now):
         """[(kind, key), ...], kind 'down' or 'up', in the order they came; () when nothing
         happened, allocating nothing."""
+        if self.listening and self._timed:
+            self._timed = False
+            self._timer.deinit()
         if self.armed:
             self.armed = False  # first: the edge's look is the scan's from here on
             for r in self.rows:
