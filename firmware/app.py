@@ -129,8 +129,10 @@ class App:
         u = self.unit
         keys = self.read_keys(now)
         cards = self.read_cards(now)
-        if keys or cards:
-            self.board.keypad.watch()  # their work may be long (a checkpoint): keys still count
+        due = u.deadline() if u.power else None
+        if keys or cards or (due is not None and ticks_diff(due, now) <= 0):
+            # Their work may be long (a checkpoint, a new game): keys typed meanwhile count.
+            self.board.keypad.watch()
         u.tick(now)  # first: C held past 3 s is a new game even if this scan finds it let go (B11)
         for kind, key in keys:
             if kind == "down":

@@ -271,6 +271,34 @@ def test_mpremote_gets_in_only_in_maintenance_entered_on_the_keypad(tmp_path):
             proc.kill()
 
 
+# A new game (B11, C held) is a checkpoint, some 200 ms of one turn on a Pico: "5" typed twice
+# while it is written, the release between making no edge, comes as two presses.
+NEW_GAME_KEYS_SCRIPT = BOARD_SETUP + r"""
+unit.hold_ms = 60  # C held for a new game, shortened
+store = unit.ledger.store
+real_new_game = store.new_game
+made = []
+def slow_new_game(*a, **k):
+    made.append(1)
+    timer = board.keypad._timer  # the busy loop's looks, every look_ms on the Pico
+    for on in (True, False, True, False):
+        press("5", on)
+        time.sleep_ms(35)  # past the keypad's debounce
+        timer.fire()
+    return real_new_game(*a, **k)
+store.new_game = slow_new_game
+press("C", True); turns(150); press("C", False); turns(100)
+print("entry", unit.entry)
+print("made", len(made))
+"""
+
+
+def test_a_key_typed_twice_while_a_new_game_is_written_is_two_presses(tmp_path):
+    lines = finish_script(board_script(tmp_path, "cheld.py", NEW_GAME_KEYS_SCRIPT, text=True), 30)
+    assert lines["entry"] == "55"
+    assert lines["made"] == "1"  # one new game, written while the keys were typed
+
+
 # Each stage is announced, the test then sends its bytes and nothing more;
 # once the loop has taken the last of them it must still scan the keys, draw what they do and
 # fire its timers (B16's switch-off), with the serial port silent.
