@@ -209,7 +209,7 @@ class Unit:
             # B17: damage is reported until a key at the unit (not a host's, not a card); what
             # the banker saw reported lost is then kept no more.
             self._unseen = False
-            self.ledger.store.seen()
+            self.ledger.store.seen(self.ledger)
         if self.error is not None:
             self._no_error()
         if seen or card or self._notice is not SHOW_STORE:

@@ -75,6 +75,8 @@ class FileStore:
         self.gone = []  # kept games no longer named: their files go after the next checkpoint
         self.names_bad = False  # a names file found damaged, until the banker has seen it
         self.unreported = False  # damage found since boot that the unit has not reported
+        self.unseen = False  # damage the banker has not seen reported: checkpoints say so (B17)
+        self.flagged = False  # the slot in use's header says so
 
     def load(self):
         """Boot: (status, seq, game). status: 'new' (nothing was ever stored here), 'ok' or
@@ -96,9 +98,15 @@ class FileStore:
             if not (self.marked or damage or self._listed(GAME) or self._listed("bank.n")):
                 return "new", 0, None
             self.detail = "; ".join(damage) or "store files missing"
+            self.unseen = True
             return "damaged", self._adopt(0), None  # B17: it was there; never invent balances
         self._mark()
         h = s.head
+        self.flagged = h.get("damaged") is not None
+        if self.flagged:
+            # Damage found at an earlier boot, that the banker has not seen: a write since
+            # (a host's) made a checkpoint, which removed the slot the damage was in.
+            damage.append("damage not yet seen")
         self.journal = s.journal
         self.size = s.size
         try:
@@ -124,6 +132,7 @@ class FileStore:
             damage.append("a names file unreadable")  # the good copy is used
         self.appendable = s.clean and not damage and not s.superseded
         self.detail = "; ".join(damage) or None
+        self.unseen = bool(damage)
         if "start" not in h:
             return "damaged", 0, None  # a kept game's header: Slot.read checked the rest of it
         self.base = s.base
@@ -261,12 +270,15 @@ class FileStore:
             head += (("pot", [base[POT], bal[POT]]),)
         if ledger.pot_on or ledger.count is not None or ledger.clock is not None:
             head += (("night", night_head(ledger)),)
+        if self.unseen:
+            head += (("damaged", self.detail or "unseen"),)
         new = 0 if self.cur is None else 1 - self.cur
         size = write(self.fs, self.paths[new], "wb", chunks(head, log))
         # Durable: the new slot wins at boot from here on. Tell the old one, so a boot that
         # finds the new slot gone knows it is damage rather than a cut checkpoint.
         self.games, self.numbers, self.number, self.count = games, numbers, number, count
         self.base, self.log, self.gen = base, log, gen
+        self.flagged = self.unseen
         self.writes += 1
         untold = self.cur is not None and not self.scrub
         if untold and self.appendable:
@@ -456,7 +468,7 @@ class FileStore:
         self.names_bad = False
 
     def _found(self, why):
-        self.unreported = True
+        self.unreported = self.unseen = True
         self.detail = why
 
     def news(self):
@@ -465,9 +477,11 @@ class FileStore:
         self.unreported = False
         return n
 
-    def seen(self):
+    def seen(self, ledger):
         """The banker has seen the damage reported (B17): what does not read goes (a kept game
-        at the next checkpoint, which no longer names it)."""
+        at the next checkpoint, which no longer names it), and a checkpoint that says the damage
+        is unseen is written over now, lest the next boot report it again."""
+        self.unseen = False
         if self.bad:
             self.games = [i for i in self.games if i not in self.bad]
             self.gone.extend(self.bad)
@@ -477,3 +491,8 @@ class FileStore:
             for i in self._names()[3]:
                 self._remove(self.dir + NAME_FILES[i])
             self.names_bad = False
+        if self.flagged:
+            try:
+                self._checkpoint(ledger, self.base, self.log)
+            except OSError:
+                self.appendable = False  # the next write tries again

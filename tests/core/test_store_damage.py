@@ -174,6 +174,14 @@ def _unit(files):
     return u, clock, fs
 
 
+def _banker_holds_c(u, clock):
+    """C held 3 s on the unit's own keypad: the banker's new game (B11), and a key at the unit,
+    which sees the damage reported (B17)."""
+    u.key_down("C", clock.now(), "key")
+    clock.advance(u, 3000)
+    u.key_up("C", clock.now(), "key")
+
+
 def test_the_unit_shows_err5_and_goes_on_with_the_last_good_copy():
     files, final, history = _played()
     img = copy_files(files)
@@ -189,8 +197,42 @@ def test_the_unit_shows_err5_and_goes_on_with_the_last_good_copy():
     p.handle("INSERT L 1")
     p.handle("KEY M")
     after = list(u.ledger.bal)
-    u2, _, _ = _unit(fs.files)  # the write after damage made a fresh, whole checkpoint
-    assert u2.store_status == "ok" and u2.ledger.bal == after
+    u2, clock2, fs2 = _unit(fs.files)  # the write after damage made a fresh, whole checkpoint
+    assert u2.ledger.bal == after
+    # ... which removed the damaged slot: the damage is still reported, for nobody at the unit
+    # has seen it (a host's keys are no banker's), until a key on the unit's keypad.
+    assert u2.store_status == "damaged" and u2.display() == ("Err5", False, False)
+    u2.key_down("C", clock2.now(), "key")
+    u2.key_up("C", clock2.now(), "key")
+    assert u2.error is None
+    u3, _, _ = _unit(fs2.files)
+    assert u3.store_status == "ok" and u3.ledger.bal == after
+
+
+def test_damage_a_host_wrote_past_is_reported_at_every_boot_until_the_banker_sees_it():
+    # B17: a host's write after damage is a fresh checkpoint, which removes the damaged slot;
+    # the store goes on saying so, as many boots as it takes, until a key at the unit.
+    files, final, history = _played()
+    img = copy_files(files)
+    newest = "/bank/bank.a" if b" s " not in bytes(img["/bank/bank.a"]) else "/bank/bank.b"
+    img[newest][-5] ^= 4  # the newest slot's last journal line
+    u, clock, fs = _unit(img)
+    assert u.store_status == "damaged"
+    p = Protocol(u, clock)
+    p.handle("SET SOUND 1")
+    p.handle("INSERT L 4")
+    for boot in range(3):
+        u, clock, fs = _unit(fs.files)
+        p = Protocol(u, clock)
+        assert '"store": "damaged"' in p.handle("HELLO")[-1], boot
+        assert '"error": "store-damaged"' in p.handle("STATE")[-1], boot
+        p.handle("KEY 1 0 K")  # a host's KEY sees nothing
+    u.key_down("C", clock.now(), "key")  # the banker's (the host's entry cleared)
+    u.key_up("C", clock.now(), "key")
+    assert u.error is None
+    bal = list(u.ledger.bal)
+    u, clock, fs = _unit(fs.files)  # the key wrote it over: nothing more to report
+    assert u.store_status == "ok" and u.error is None and u.ledger.bal == bal
 
 
 def _err6():
@@ -213,8 +255,11 @@ def test_the_unit_shows_err6_without_a_good_copy_and_c_held_starts_a_game():
     p.handle("KEY 5 0 K +")
     assert u.ledger.bal[1] == 0 and u.ledger.seq == seq  # refused: no balances invented
     p.handle("REMOVE L")
-    p.handle("HOLD C 3000")
+    p.handle("HOLD C 3000")  # a host's new game: the damage is still the banker's to see
     assert u.ledger.ready and u.ledger.bal[1] == 15000000
+    u2, clock2, _ = _unit(fs.files)
+    assert u2.store_status == "damaged" and u2.ledger.bal == u.ledger.bal
+    _banker_holds_c(u, clock)
     u2, _, _ = _unit(fs.files)
     assert u2.store_status == "ok" and u2.ledger.bal == u.ledger.bal
 
@@ -520,7 +565,7 @@ def test_err6_keeps_the_kept_games_that_read_and_a_new_game_names_them():
     p = Protocol(u, clock)
     assert u.display() == ("Err6", False, False)
     assert json.loads(p.handle("GAMES")[-1][3:]) == kept
-    p.handle("HOLD C 3000")  # the banker's new game, as Err6 asks
+    _banker_holds_c(u, clock)  # the banker's new game, as Err6 asks
     u, clock, fs = _unit(fs.files)
     p = Protocol(u, clock)
     assert u.store_status == "ok" and json.loads(p.handle("GAMES")[-1][3:]) == kept
@@ -540,7 +585,7 @@ def test_after_err6_the_games_seqs_go_on_past_the_kept_ones():
     damaged = copy_files(fs.files)
     u, clock, fs = _unit(damaged)
     p = Protocol(u, clock)
-    p.handle("HOLD C 3000")  # the banker's new game
+    _banker_holds_c(u, clock)  # the banker's new game
     p.handle("INSERT L 3")
     p.handle("KEY 1 M +")
     p.handle("KEY 1 M +")  # as many moves as the kept game's seq: put away, the same number
@@ -553,7 +598,9 @@ def test_after_err6_the_games_seqs_go_on_past_the_kept_ones():
     assert sorted(g["balances"]["2"] for g in games) == [15000000, 18000000], games
     u, clock, fs = _unit(damaged)  # or brought back straight from Err6
     p = Protocol(u, clock)
-    u.maintenance = True
+    u.maintenance = True  # entered at the keypad: keys the banker pressed, who saw Err6
+    u.key_down("C", clock.now(), "key")
+    u.key_up("C", clock.now(), "key")
     assert p.handle("RESTORE PREVIOUS")[-1].startswith("OK")
     u, clock, fs = _unit(fs.files)
     assert u.store_status == "ok" and u.ledger.bal[2] == 18000000
@@ -574,8 +621,9 @@ def test_a_kept_game_past_the_last_good_copy_keeps_its_file_when_a_later_game_is
     p = Protocol(u, clock)
     assert u.store_status == "damaged" and u.ledger.bal[2] == 16000000
     assert [g["balances"]["2"] for g in json.loads(p.handle("GAMES")[-1][3:])] == [18000000]
-    for line in ("KEY C", "INSERT L 3", "KEY 1 M +", "REMOVE L", "HOLD C 3000"):
+    for line in ("KEY C", "INSERT L 3", "KEY 1 M +", "REMOVE L"):
         p.handle(line)
+    _banker_holds_c(u, clock)
     u, clock, fs = _unit(fs.files)
     p = Protocol(u, clock)
     games = json.loads(p.handle("GAMES")[-1][3:])
