@@ -301,7 +301,8 @@ class Terminal:
 
 def run(host, opts):
     if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
-        announce = "term.front-end"
+        # Not asked for: the window did not open (the display does not answer, or no Tk).
+        announce = "term.front-end" if getattr(opts, "terminal", False) else "term.no-window"
     else:
         announce = "term.no-display"
     fd = sys.stdin.fileno()

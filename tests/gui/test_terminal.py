@@ -27,7 +27,7 @@ TMUX = shutil.which("tmux")
 class Tmux:
     """One simulator in a tmux window of cols x rows on a tmux server of its own."""
 
-    def __init__(self, env, args=(), cols=80, rows=24, after=None):
+    def __init__(self, env, args=(), cols=80, rows=24, after=None, display=None):
         if TMUX is None:
             pytest.skip("tmux is not installed (make gui-deps installs it on Debian)")
         self.sock = "bank-test-" + uuid.uuid4().hex[:10]
@@ -35,6 +35,8 @@ class Tmux:
         env.pop("DISPLAY", None)
         env.pop("WAYLAND_DISPLAY", None)
         env.pop("TMUX", None)
+        if display is not None:
+            env["DISPLAY"] = display  # this one, not the machine's
         env["TERM"] = "xterm-256color"
         cmd = " ".join([sys.executable, "-m", "simulator"] + list(args))
         if after is not None:
@@ -98,8 +100,8 @@ def read(lines):
 def tty(quiet_env):
     started = []
 
-    def start(*args, cols=80, rows=24, env=None, after=None):
-        p = Tmux(dict(quiet_env, **(env or {})), args, cols, rows, after)
+    def start(*args, cols=80, rows=24, env=None, after=None, display=None):
+        p = Tmux(dict(quiet_env, **(env or {})), args, cols, rows, after, display)
         started.append(p)
         return p
 
@@ -121,6 +123,13 @@ def test_the_large_digits_read_back_at_every_size():
                       + [" \u2514" + "\u2500" * width + "\u2518"])
             assert read(framed)[0] == text.replace(" ", ""), (cols, text)
             assert len(framed[1]) <= cols
+
+
+def test_a_display_that_does_not_open_is_said_and_the_terminal_plays(tty):
+    # DISPLAY set (a lost X forwarding) but nothing answers there: not "no display found".
+    p = tty("--seed", "1", display=":55")
+    p.seen("the display does not open: terminal front end")
+    p.wait_shown(("0", False, False))
 
 
 def test_says_it_is_the_terminal_front_end_and_draws_the_unit_large(tty):
