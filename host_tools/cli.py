@@ -200,9 +200,8 @@ def main(argv=None):
             raise UsageError("-n takes how many entries: 1 or more")
         if args.command == "deploy":
             return cmd_deploy(args)
-        port = args.port or os.environ.get("BANK_PORT")
-        if port:
-            how = link.understood(port)[1]
+        if args.port:  # $BANK_PORT, set once for every call, is read as quietly
+            how = link.understood(args.port)[1]
             if how:
                 error(how)
         with Bank.open(args.port, timeout=args.timeout) as bank:

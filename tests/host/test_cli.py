@@ -1121,6 +1121,15 @@ def test_the_real_command_has_no_traceback(fake):
         assert name in proc.stdout
 
 
+def test_a_port_number_in_bank_port_is_the_socket_without_a_note_at_every_call(capsys, url,
+                                                                               monkeypatch):
+    # $BANK_PORT is set once for all the calls that follow: how it reads is no news each time.
+    monkeypatch.setenv("BANK_PORT", url.split("://", 1)[1].rsplit(":", 1)[1])
+    for _ in range(2):
+        code, out, err = run(capsys, "balances", "--json")
+        assert code == 0 and json.loads(out)["1"] == START and err == ""
+
+
 def test_bank_port_environment(capsys, url, monkeypatch):
     monkeypatch.setenv("BANK_PORT", url)
     code, out, _ = run(capsys, "balances", "--json")
