@@ -26,10 +26,7 @@ def settle(unit):
 def boot(unit, now):
     """The game clock and the count as the store kept them."""
     kept = unit.ledger.clock
-    unit.game_clock = None
-    if kept is not None:
-        unit.game_clock = Clock(kept)
-        unit.game_clock.resume(now)
+    unit.game_clock = None if kept is None else Clock(kept, now)
     settle(unit)
 
 
