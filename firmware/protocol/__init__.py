@@ -20,6 +20,7 @@ from brain.ledger import (AMOUNT, CARDS, FROM, FROM_AFTER, KIND, POT, SEQ, TO, T
                           VIA)
 from brain.unit import KEYS
 from protocol import extensions, names
+from protocol.names import whole
 from version import VERSION
 
 MAX_LINE = 200
@@ -35,6 +36,9 @@ HOLD_MAX_MS = 600000  # on a virtual clock, where a hold costs no one any time
 # window) waits with it: long enough for the 3 s holds (B11, maintenance), not ten minutes.
 HOLD_REAL_MAX_MS = 10000
 ADVANCE_MAX_MS = 24 * 3600 * 1000
+# Commands that take no argument: any is refused before the command is looked at.
+NO_ARGS = ("STATE", "BALANCES", "MEM", "MAINT", "NEWGAME", "BACKUP", "GAMES", "NAMES")
+NIGHT = ("pot", "clock", "count")  # game night (B19-B22), as STATE and the events show it
 
 
 class LineReader:
@@ -43,8 +47,7 @@ class LineReader:
     finished (it went away, its input ended) are dropped, never acted on."""
 
     def __init__(self):
-        self.buf = bytearray()
-        self.over = False
+        self.drop()
 
     def push(self, b):
         """Take one byte (an int); a finished line (bytes), TOO_LONG, or None."""
@@ -65,7 +68,7 @@ class LineReader:
         return None
 
     def drop(self):
-        """Forget a half line: its sender went away before its newline."""
+        """Forget a half line (its sender went away before its newline)."""
         self.buf = bytearray()
         self.over = False
 
@@ -89,17 +92,13 @@ def txn_json(rec, bal=None, profile=None):
     it) and the profile it brought back, so a host that follows the records alone has every
     balance (and the pot's, B22, when the game it brought back has money in it). The pot's
     balance is "pot"'s."""
-    after = []
     if bal is not None:
-        for c in range(1, CARDS + 1):
-            after.append((str(c), bal[c]))
+        after = list(_all_balances(bal))
         if bal[POT]:
             after.append(("pot", bal[POT]))
     else:
-        if rec[FROM]:
-            after.append((_account(rec[FROM]), rec[FROM_AFTER]))
-        if rec[TO]:
-            after.append((_account(rec[TO]), rec[TO_AFTER]))
+        after = [(_account(c), a) for c, a in ((rec[FROM], rec[FROM_AFTER]),
+                                               (rec[TO], rec[TO_AFTER])) if c]
     fields = [("seq", rec[SEQ]), ("kind", rec[KIND]), ("from", _card_json(rec[FROM])),
               ("to", _card_json(rec[TO])), ("amount", rec[AMOUNT]), ("balances", tuple(after))]
     if rec[UNDOES]:
@@ -169,19 +168,6 @@ class Protocol:
         # None where there is no unit's heap (the simulator).
         self.heap = None  # type: tuple | None
         unit.listeners.append(self._on_event)
-        self.commands = {
-            "HELLO": self._hello, "KEY": self._key, "HOLD": self._hold,
-            "INSERT": self._insert, "REMOVE": self._remove, "STATE": self._state,
-            "BALANCES": self._balances, "LOG": self._log, "ADVANCE": self._advance,
-            "EVENTS": self._events,
-            # The unit's heap, measured where it runs (the Pico's budgets, make bench): here,
-            # so that measuring it loads nothing more.
-            "MEM": self._mem,
-        }
-
-    def whole(self, s):
-        """A non-negative whole number in decimal digits, or None (the extensions' too)."""
-        return _int(s)
 
     def ok_pieces(self, pieces):
         """OK and a JSON value given in pieces (strings): for a unit's port, an iterator that
@@ -189,36 +175,39 @@ class Protocol:
         return _ok(pieces) if self.pieces else "OK " + "".join(pieces)
 
     def no_game(self):
-        """NO_GAME while the unit has no good copy of the game (Err6, B17): there are no
-        balances, log or backup to give, and none is invented; None otherwise (the extensions'
-        too)."""
+        """NO_GAME while the unit has no good copy of the game (Err6, B17), else None."""
         return None if self.unit.ledger.ready else NO_GAME
+
+    def slot_card(self, args):
+        """(slot, card) of `<L|R> <1-6>`, or None (INSERT's, WRITECARD's)."""
+        if len(args) == 2 and args[0].upper() in ("L", "R"):
+            card = whole(args[1])
+            if card is not None and 1 <= card <= CARDS:
+                return args[0].upper(), card
+        return None
 
     # -- events --------------------------------------------------------------------------------
 
     def _on_event(self, kind, arg):
         if not self.events:
             return
+        led = self.unit.ledger
         if kind == "tone":
-            self.pending.append("! tone " + jsonw.dumps((("name", arg),)))
+            body = (("name", arg),)
         elif kind == "txn":
-            if arg[KIND] == "restore":
-                led = self.unit.ledger
-                rec = txn_json(arg, led.bal, led.profile.name)
-            else:
-                rec = txn_json(arg)
-            self.pending.append("! txn " + jsonw.dumps(rec))
+            restore = arg[KIND] == "restore"
+            body = txn_json(arg, led.bal, led.profile.name) if restore else txn_json(arg)
         elif kind == "game":
             # The balances the new game starts from: a host following the events needs no
             # BALANCES to know them (B11).
-            self.pending.append("! newgame " + jsonw.dumps(
-                (("profile", arg), ("balances", _all_balances(self.unit.ledger.bal)))))
+            kind, body = "newgame", (("profile", arg), ("balances", _all_balances(led.bal)))
         elif kind == "power":
-            self.pending.append("! power " + jsonw.dumps((("power", arg),)))
-        elif kind in ("pot", "clock", "count"):
-            # Game night (B19-B22): the setting, the clock or the count as STATE has it now.
-            self.pending.append("! %s %s" % (kind, jsonw.dumps(
-                ((kind, self._night()[("pot", "clock", "count").index(kind)]),))))
+            body = (("power", arg),)
+        elif kind in NIGHT:  # the setting, the clock or the count as STATE has it now
+            body = ((kind, self._night()[NIGHT.index(kind)]),)
+        else:
+            return
+        self.pending.append("! %s %s" % (kind, jsonw.dumps(body)))
 
     def drain(self):
         """Event lines that happened between commands (a real clock's timers)."""
@@ -229,73 +218,69 @@ class Protocol:
     # -- lines ---------------------------------------------------------------------------------
 
     def handle(self, line):
+        reply = self._reply(line)
+        out = self.drain()  # the events a command made go before its reply
+        if reply is not None:  # blank lines are ignored
+            out.append(reply)
+        return out
+
+    def _reply(self, line):
         if line is TOO_LONG:
-            return self.drain() + [TOO_LONG_REPLY]
+            return TOO_LONG_REPLY
         if isinstance(line, str):
             try:
                 line = line.encode()
             except UnicodeError:  # CPython's lone surrogates: no UTF-8 holds them
-                return self.drain() + ["ERR bad-line a line is ASCII, or UTF-8 in a name"]
+                return "ERR bad-line " + names.NOT_UTF8
         wide = False
         for b in line:
             if b < 32 or b == 127:
                 if b != 9 and b != 13:
-                    return self.drain() + ["ERR bad-line a line has no control characters"]
+                    return "ERR bad-line a line has no control characters"
             elif b > 127:
                 wide = True
         if len(line) > MAX_LINE:
-            return self.drain() + [TOO_LONG_REPLY]
+            return TOO_LONG_REPLY
         if wide:  # only a player's name may be other than ASCII (NAME's text)
             line, err = names.wide_line(line)
             if err:
-                return self.drain() + ["ERR bad-line " + err]
+                return "ERR bad-line " + err
         else:
             line = line.decode()
         # Split at spaces only: str.split() with no argument splits at Unicode spaces on
         # CPython and at ASCII ones on MicroPython, and a name must read the same on both.
         words = [w for w in line.replace("\t", " ").replace("\r", " ").split(" ") if w]
         if not words:
-            return self.drain()  # blank lines are ignored
+            return None
         name = words[0].upper()
-        fn = self.commands.get(name)
-        if fn is not None:
-            reply = fn(words[1:])
-        else:
-            ext = extensions.COMMANDS.get(name)
-            # A name with no handler is unknown, never an exception (a Pico would restart).
-            reply = ext(self, words[1:]) if ext else "ERR unknown-command " + words[0][:24]
-        out = self.drain()
-        out.append(reply)
-        return out
+        fn = COMMANDS.get(name) or extensions.COMMANDS.get(name)
+        if fn is None:  # unknown, never an exception (a Pico would restart)
+            return "ERR unknown-command " + words[0][:24]
+        if name in NO_ARGS and len(words) > 1:
+            return "ERR bad-argument %s takes no argument" % name
+        return fn(self, words[1:])
 
     def _ok_state(self):
-        return "OK " + self.state_json()
-
-    def state_json(self):
         u = self.unit
         text, k, m = u.display()
+        pot, clock, count = self._night()
         slots = u.slots
-        return jsonw.dumps((
+        return "OK " + jsonw.dumps((
             ("power", "on" if u.power else "off"),
             ("display", (("text", text), ("k", k), ("M", m))),
             ("red", u.red()), ("green", u.green()),
             ("slots", (("L", slots["L"]), ("R", slots["R"]))),
             ("entry", u.entry), ("deal", u.deal_phase()), ("sound", u.ledger.volume),
             ("error", u.error), ("tally", u.tally), ("maintenance", u.maintenance),
-        ) + self._night_pairs())
+            ("pot", pot), ("clock", clock), ("count", count)))
 
     def _night(self):
-        """(pot, clock, count) as STATE shows them (docs/protocol-extensions.md, "Game
-        night")."""
+        """(pot, clock, count) as STATE shows them (docs/protocol-extensions.md)."""
         u = self.unit
         led = u.ledger
         if not u.night_on and not led.pot_on and not led.bal[POT] and led.count is None:
             return None, None, None
         return night.state(u)
-
-    def _night_pairs(self):
-        pot, clock, count = self._night()
-        return (("pot", pot), ("clock", clock), ("count", count))
 
     # -- the core commands ---------------------------------------------------------------------
 
@@ -337,35 +322,28 @@ class Protocol:
         k = args[0].upper()
         if k not in KEYS:
             return BAD_KEY
-        ms = _int(args[1])
-        if self.clock.virtual:
-            if ms is None or ms > HOLD_MAX_MS:
-                return MS_RANGE % HOLD_MAX_MS
-        elif ms is None or ms > HOLD_REAL_MAX_MS:
-            return ("ERR bad-argument ms is a whole number from 0 to %d on a real clock (all "
-                    "else waits while the key is held)" % HOLD_REAL_MAX_MS)
+        ms = whole(args[1])
+        virtual = self.clock.virtual
+        most = HOLD_MAX_MS if virtual else HOLD_REAL_MAX_MS
+        if ms is None or ms > most:
+            return MS_RANGE % most + (
+                "" if virtual else " on a real clock (all else waits while the key is held)")
         u = self.unit
         now = self.clock.now()
         u.tick(now)
         u.key_down(k, now, self.via)
-        if self.clock.virtual:
+        if virtual:
             self.clock.advance(u, ms)
         else:
             _hold_real(self.clock, u, ms)
         u.key_up(k, self.clock.now(), self.via)
         return self._ok_state()
 
-    def _slot(self, args, n):
-        if len(args) != n:
-            return None
-        s = args[0].upper()
-        return s if s in ("L", "R") else None
-
     def _insert(self, args):
-        slot = self._slot(args, 2)
-        card = _int(args[1]) if len(args) == 2 else None
-        if slot is None or card is None or not 1 <= card <= CARDS:
+        got = self.slot_card(args)
+        if got is None:
             return "ERR bad-argument INSERT <L|R> <1-%d>" % CARDS
+        slot, card = got
         now = self.clock.now()
         self.unit.tick(now)
         err = self.unit.card_in(slot, card, now)
@@ -376,8 +354,8 @@ class Protocol:
         return self._ok_state()
 
     def _remove(self, args):
-        slot = self._slot(args, 1)
-        if slot is None:
+        slot = args[0].upper() if len(args) == 1 else None
+        if slot not in ("L", "R"):
             return "ERR bad-argument REMOVE <L|R>"
         now = self.clock.now()
         self.unit.tick(now)
@@ -386,14 +364,10 @@ class Protocol:
         return self._ok_state()
 
     def _state(self, args):
-        if args:
-            return "ERR bad-argument STATE takes no argument"
         self.unit.tick(self.clock.now())
         return self._ok_state()
 
     def _balances(self, args):
-        if args:
-            return "ERR bad-argument BALANCES takes no argument"
         return self.no_game() or "OK " + jsonw.dumps(_all_balances(self.unit.ledger.bal))
 
     def _log(self, args):
@@ -401,7 +375,7 @@ class Protocol:
         if len(args) > 1:
             return "ERR bad-argument LOG [n]"
         if args:
-            n = _int(args[0])
+            n = whole(args[0])
             if n is None:
                 return "ERR bad-argument n is a whole number of at most 12 digits"
         refused = self.no_game()
@@ -418,7 +392,7 @@ class Protocol:
             return "ERR unsupported this clock is real; ADVANCE needs --virtual-clock"
         if len(args) != 1:
             return "ERR bad-argument ADVANCE <ms>"
-        ms = _int(args[0])
+        ms = whole(args[0])
         if ms is None or ms > ADVANCE_MAX_MS:
             return MS_RANGE % ADVANCE_MAX_MS
         self.clock.advance(self.unit, ms)
@@ -431,8 +405,8 @@ class Protocol:
         return "OK"
 
     def _mem(self, args):
-        if args:
-            return "ERR bad-argument MEM takes no argument"
+        # The unit's heap, measured where it runs (the Pico's budgets, make bench): here, so
+        # that measuring it loads nothing more.
         if self.heap is None:
             return "ERR unsupported only a unit (main.py) reports its heap"
         base, booted = self.heap
@@ -447,16 +421,6 @@ class Protocol:
             ("gc_us", took)))
 
 
-def _int(s):
-    """A non-negative whole number written in decimal digits, or None."""
-    if not s or len(s) > 12:
-        return None
-    for c in s:
-        if c < "0" or c > "9":
-            return None
-    return int(s)
-
-
 def _hold_real(clock, unit, ms):
     """HOLD on a real clock (clock.RealClock): the key stays down for ms of wall time, and the
     unit's timers fire on the way (C held 3 s starts a new game, B11)."""
@@ -466,9 +430,16 @@ def _hold_real(clock, unit, ms):
         if left <= 0:
             break
         due = unit.deadline()
-        step = left
         if due is not None:
-            step = min(step, max(0, ticks_diff(due, clock.now())))
-        clock.sleep_ms(min(step, 20))
+            left = min(left, max(0, ticks_diff(due, clock.now())))
+        clock.sleep_ms(min(left, 20))
         unit.tick(clock.now())
     unit.tick(clock.now())
+
+
+COMMANDS = {
+    "HELLO": Protocol._hello, "KEY": Protocol._key, "HOLD": Protocol._hold,
+    "INSERT": Protocol._insert, "REMOVE": Protocol._remove, "STATE": Protocol._state,
+    "BALANCES": Protocol._balances, "LOG": Protocol._log, "ADVANCE": Protocol._advance,
+    "EVENTS": Protocol._events, "MEM": Protocol._mem,
+}

@@ -1,15 +1,12 @@
 """Player names: the protocol extension NAME / NAMES (docs/protocol-extensions.md).
 
 A name moves no money, so no maintenance mode is needed. Names belong to the people at the
-table, not to one game: a new game (B11) or a restored one keeps them. The unit's own display
-never shows them (its five cells say digits); host tools and the simulator's banker panel do.
+table, not to one game: a new game (B11) or a restored one keeps them. The store writes them to
+two small files in turn, so a power cut while writing leaves the names of before (B17's rule).
 
-The store keeps them (`names`, `put_names`): two small files written in turn, so a power cut
-while writing leaves the names of before (B17's rule, kept for names too; FileStore.put_names).
-
-A name is any text (UTF-8 on the wire and on flash: "José", "李雷") of at most MAX_LEN
-characters (code points) and MAX_BYTES bytes of UTF-8, with no control character (CONTROL):
-the only text of the protocol that may be other than ASCII (docs/protocol.md, "Lines").
+A name is any text (UTF-8 on the wire and on flash) of at most MAX_LEN characters (code points)
+and MAX_BYTES bytes of UTF-8, with no control character (CONTROL): the only text of the protocol
+that may be other than ASCII (docs/protocol.md, "Lines").
 """
 
 import jsonw
@@ -66,17 +63,29 @@ def _utf8(b):
     return b.decode()
 
 
+NOT_UTF8 = "a line is ASCII, or UTF-8 in a name"
+
+
 def wide_line(raw):
     """(line as str, None) for a line (bytes, printable, not all ASCII) that is a NAME whose
     text alone is other than ASCII, or (None, why not) for ERR bad-line."""
     line = _utf8(raw)
     if line is None:
-        return None, "a line is ASCII, or UTF-8 in a name"
-    words = line.replace("\t", " ").replace("\r", " ").split(" ")
-    head = [w for w in words if w][:2]
+        return None, NOT_UTF8
+    head = [w for w in line.replace("\t", " ").replace("\r", " ").split(" ") if w][:2]
     if head[0].upper() != "NAME" or [c for w in head for c in w if ord(c) > 0x7E]:
         return None, "only a name may be other than ASCII (NAME <card> <name>)"
     return line, None
+
+
+def whole(s):
+    """A non-negative whole number written in decimal digits (at most 12), or None."""
+    if not s or len(s) > 12:
+        return None
+    for c in s:
+        if c < "0" or c > "9":
+            return None
+    return int(s)
 
 
 def refusal(text):
@@ -115,24 +124,19 @@ def put(store, card, text):
     store.put_names(gen + 1, names)
 
 
-def as_json(names, damaged=False):
-    """The six names as NAMES shows them; damaged: a names file does not read (the good copy
-    is shown, and the object says so: "store": "damaged", B17)."""
-    pairs = tuple((str(c), names[c - 1]) for c in range(1, CARDS + 1))
-    return jsonw.dumps(pairs + (("store", "damaged"),) if damaged else pairs)
+def listing(store, failed="ERR store-failed the names could not be read"):
+    """OK and the six names as NAMES shows them (a names file that does not read: the good
+    copy, and "store": "damaged", B17); failed: the reply if the store cannot be read."""
+    try:
+        _, got, bad = store.names()
+    except OSError:
+        return failed
+    pairs = tuple((str(c), got[c - 1]) for c in range(1, CARDS + 1))
+    return "OK " + jsonw.dumps(pairs + (("store", "damaged"),) if bad else pairs)
 
 
-def command(store, name, args, whole):
-    """The reply to `NAMES` or `NAME <card> [text]` (args: the words after the command; whole:
-    the protocol's reading of a number, so `NAME 02` is card 2 as `INSERT L 02` is)."""
-    if name == "NAMES":
-        if args:
-            return "ERR bad-argument NAMES takes no argument"
-        try:
-            _, got, bad = store.names()
-        except OSError:
-            return "ERR store-failed the names could not be read"
-        return "OK " + as_json(got, bad)
+def name(store, args):
+    """The reply to `NAME <card> [text]` (`NAME 02` is card 2, as `INSERT L 02` is)."""
     card = whole(args[0]) if args else None
     if card is None or not 1 <= card <= CARDS:
         return "ERR bad-argument NAME <card 1-%d> [name: 1-%d characters]" % (CARDS, MAX_LEN)
@@ -144,7 +148,6 @@ def command(store, name, args, whole):
         text = None
     try:
         put(store, card, text)
-        _, got, bad = store.names()
-        return "OK " + as_json(got, bad)
     except OSError:
         return "ERR store-failed the name was not kept"
+    return listing(store, "ERR store-failed the name was not kept")
