@@ -2,12 +2,10 @@
 
 `Protocol(unit, clock).handle(line)` takes one line (bytes or str, without its newline) and
 returns the lines to send back: event lines first (after EVENTS ON), then exactly one reply.
-`LineReader` cuts a byte stream into lines and enforces the 200-character limit. A refused
-command changes nothing: arguments are checked in full before anything is pressed. Whatever a
-command changes, it changes through the unit's methods with the Protocol's `via`, which the log
-records: "serial" for a port's lines; "key" only for lines from the unit's own controls (the
-simulator window's banker panel), the person at the unit as its keypad is. The host tools'
-commands (docs/protocol-extensions.md) are protocol/extensions.py's.
+A refused command changes nothing: arguments are checked in full before anything is pressed.
+Changes go through the unit's methods with the Protocol's `via`, which the log records:
+"serial" for a port's lines; "key" only for lines from the unit's own controls (the simulator
+window's banker panel), the person at the unit as its keypad is.
 """
 
 import gc
@@ -27,7 +25,6 @@ MAX_LINE = 200
 TOO_LONG = object()  # what LineReader returns for a line it had to skip
 NO_GAME = ("ERR no-game no good copy of the game (Err6): none is invented; hold C for 3 s on "
            "the unit for a new game")
-# Replies written once, wherever they are given (the extensions' too).
 BAD_KEY = "ERR bad-key keys are 0-9 . M K C DEAL + -"
 TOO_LONG_REPLY = "ERR line-too-long lines end within %d bytes" % MAX_LINE
 MS_RANGE = "ERR bad-argument ms is a whole number from 0 to %d"
@@ -36,7 +33,7 @@ HOLD_MAX_MS = 600000  # on a virtual clock, where a hold costs no one any time
 # window) waits with it: long enough for the 3 s holds (B11, maintenance), not ten minutes.
 HOLD_REAL_MAX_MS = 10000
 ADVANCE_MAX_MS = 24 * 3600 * 1000
-# Commands that take no argument: any is refused before the command is looked at.
+# Commands that take no argument: handle() refuses one, before the command runs.
 NO_ARGS = ("STATE", "BALANCES", "MEM", "MAINT", "NEWGAME", "BACKUP", "GAMES", "NAMES")
 NIGHT = ("pot", "clock", "count")  # game night (B19-B22), as STATE and the events show it
 
@@ -52,19 +49,16 @@ class LineReader:
     def push(self, b):
         """Take one byte (an int); a finished line (bytes), TOO_LONG, or None."""
         if b == 10:
-            if self.over:
-                self.over = False
-                return TOO_LONG
-            line = bytes(self.buf)
-            self.buf = bytearray()
+            line = TOO_LONG if self.over else bytes(self.buf)
+            self.drop()
             return line
         if b == 13 or self.over:
             return None
         if len(self.buf) >= MAX_LINE:
+            self.drop()
             self.over = True
-            self.buf = bytearray()
-            return None
-        self.buf.append(b)
+        else:
+            self.buf.append(b)
         return None
 
     def drop(self):
@@ -81,24 +75,18 @@ def _card_json(card):
     return "pot" if card == POT else card if card else "bank"
 
 
-def _account(card):
-    return "pot" if card == POT else str(card)
-
-
 def txn_json(rec, bal=None, profile=None):
-    """A transaction as the protocol shows it: seq, kind, from, to, amount, then extras.
-    "balances" is what the move left on the cards it touched; a restore, which moves no money
-    between cards but brings a whole game back, carries all six (bal: the ledger's list after
-    it) and the profile it brought back, so a host that follows the records alone has every
-    balance (and the pot's, B22, when the game it brought back has money in it). The pot's
-    balance is "pot"'s."""
+    """A transaction as the protocol shows it. "balances" is what the move left on the cards it
+    touched; a restore brings a whole game back, so it carries all six (bal: the ledger's list
+    after it), the pot's if it holds money (B22), and the profile (profile): a host that follows
+    the records alone has every balance."""
     if bal is not None:
         after = list(_all_balances(bal))
         if bal[POT]:
             after.append(("pot", bal[POT]))
     else:
-        after = [(_account(c), a) for c, a in ((rec[FROM], rec[FROM_AFTER]),
-                                               (rec[TO], rec[TO_AFTER])) if c]
+        after = [("pot" if c == POT else str(c), a)
+                 for c, a in ((rec[FROM], rec[FROM_AFTER]), (rec[TO], rec[TO_AFTER])) if c]
     fields = [("seq", rec[SEQ]), ("kind", rec[KIND]), ("from", _card_json(rec[FROM])),
               ("to", _card_json(rec[TO])), ("amount", rec[AMOUNT]), ("balances", tuple(after))]
     if rec[UNDOES]:
@@ -115,17 +103,13 @@ def _all_balances(bal):
 
 def _restored(ledger, recs):
     """{index: the balances after it} for LOG's restores, worked out backwards from the
-    ledger's now: each record after one carries its own move, and a restore itself moves
-    nothing (a game's log folds from its base to the balances: brain/ledger.py). Only from a log
-    that reaches the ledger's seq (one read back short of it cannot say; its restores show
-    none)."""
+    ledger's now (a restore itself moves nothing); none from a log that stops short of the
+    ledger's seq, which cannot say."""
     got = {}
     if recs[-1][SEQ] != ledger.seq:
         return got
     bal = list(ledger.bal)
-    i = len(recs)
-    while i:
-        i -= 1
+    for i in range(len(recs) - 1, -1, -1):
         rec = recs[i]
         if rec[KIND] == "restore":
             got[i] = list(bal)
@@ -186,8 +170,6 @@ class Protocol:
                 return args[0].upper(), card
         return None
 
-    # -- events --------------------------------------------------------------------------------
-
     def _on_event(self, kind, arg):
         if not self.events:
             return
@@ -214,8 +196,6 @@ class Protocol:
         out = self.pending
         self.pending = []
         return out
-
-    # -- lines ---------------------------------------------------------------------------------
 
     def handle(self, line):
         reply = self._reply(line)
@@ -282,8 +262,6 @@ class Protocol:
             return None, None, None
         return night.state(u)
 
-    # -- the core commands ---------------------------------------------------------------------
-
     def _hello(self, args):
         u = self.unit
         return "OK " + jsonw.dumps((
@@ -301,8 +279,7 @@ class Protocol:
             # "150K" and "1M-" are 1 5 0 K and 1 M -: an amount and what to do with it. A sign
             # that is not last ("-5") is no key of the unit's, nor an amount: refused whole,
             # rather than taken as - (a payment of the entry) and then a new entry.
-            for i in range(len(k)):
-                c = k[i]
+            for i, c in enumerate(k):
                 if c not in KEYS or (c in "+-" and i != len(k) - 1):
                     return BAD_KEY
                 keys.append(c)
@@ -371,20 +348,18 @@ class Protocol:
         return self.no_game() or "OK " + jsonw.dumps(_all_balances(self.unit.ledger.bal))
 
     def _log(self, args):
-        n = 20
         if len(args) > 1:
             return "ERR bad-argument LOG [n]"
-        if args:
-            n = whole(args[0])
-            if n is None:
-                return "ERR bad-argument n is a whole number of at most 12 digits"
+        n = whole(args[0]) if args else 20
+        if n is None:
+            return "ERR bad-argument n is a whole number of at most 12 digits"
         refused = self.no_game()
         if refused:
             return refused
-        recs = self.unit.ledger.store.records(n)
+        ledger = self.unit.ledger
+        recs = ledger.store.records(n)
         if not recs:
             return "OK []"
-        ledger = self.unit.ledger
         return self.ok_pieces(_log_pieces(recs, _restored(ledger, recs), ledger.profile.name))
 
     def _advance(self, args):

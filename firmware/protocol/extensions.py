@@ -56,12 +56,11 @@ def do_set(p, args):
     if what == "BALANCE" and len(args) == 3:
         # the pot's money (B22) too: a backup that had some is put back whole; the pot is
         # named, never numbered
-        card = POT if args[1].upper() == "POT" else whole(args[1])
-        if card == POT and args[1].upper() != "POT":
-            card = None
+        named = args[1].upper() == "POT"
+        card = POT if named else whole(args[1])
         amount = whole(args[2])
         # Up to the most a balance reaches (brain/ledger.py): any balance can be set again.
-        if card is None or not 1 <= card <= POT or amount is None or amount > MOST:
+        if card is None or not (named or 1 <= card <= CARDS) or amount is None or amount > MOST:
             return "ERR bad-argument SET BALANCE <1-%d|pot> <amount 0-%d>" % (CARDS, MOST)
         if amount % u.ledger.profile.resolution:
             return "ERR bad-argument amount is not a multiple of %d" % (

@@ -42,19 +42,13 @@ def _utf8(b):
             continue
         if 0xC2 <= c <= 0xDF:
             k, lo, hi = 1, 0x80, 0xBF
-        elif 0xE0 <= c <= 0xEF:
-            k = 2
-            lo = 0xA0 if c == 0xE0 else 0x80
-            hi = 0x9F if c == 0xED else 0xBF
-        elif 0xF0 <= c <= 0xF4:
-            k = 3
-            lo = 0x90 if c == 0xF0 else 0x80
-            hi = 0x8F if c == 0xF4 else 0xBF
+        elif 0xE0 <= c <= 0xEF:  # no overlong form (E0), no surrogate (ED)
+            k, lo, hi = 2, 0xA0 if c == 0xE0 else 0x80, 0x9F if c == 0xED else 0xBF
+        elif 0xF0 <= c <= 0xF4:  # no overlong form (F0), nothing past U+10FFFF (F4)
+            k, lo, hi = 3, 0x90 if c == 0xF0 else 0x80, 0x8F if c == 0xF4 else 0xBF
         else:
             return None
-        if i + k >= n:
-            return None
-        if not lo <= b[i + 1] <= hi:
+        if i + k >= n or not lo <= b[i + 1] <= hi:
             return None
         for j in range(i + 2, i + k + 1):
             if not 0x80 <= b[j] <= 0xBF:
@@ -92,11 +86,8 @@ def refusal(text):
     """Why text cannot be a name ("long", "bytes" or "control"), or None if it can: the unit's
     check, which the simulator's panel and page also make to say it in the player's language
     (desktop/words.py, "name.<why>")."""
-    for c in text:
-        o = ord(c)
-        for lo, hi in CONTROL:
-            if lo <= o <= hi:
-                return "control"
+    if any(lo <= ord(c) <= hi for c in text for lo, hi in CONTROL):
+        return "control"
     if len(text) > MAX_LEN:
         return "long"
     if len(text.encode()) > MAX_BYTES:
