@@ -137,8 +137,9 @@ def name(store, args):
         return "ERR bad-argument " + WHY[why]
     if not [c for c in text if c not in BLANK]:
         text = None
+    failed = "ERR store-failed the name was not kept"
     try:
         put(store, card, text)
     except OSError:
-        return "ERR store-failed the name was not kept"
-    return listing(store, "ERR store-failed the name was not kept")
+        return failed
+    return listing(store, failed)
