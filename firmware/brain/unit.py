@@ -508,7 +508,7 @@ class Unit:
             self.rev += 1
         return err
 
-    def write_card(self, slot, card, now):
+    def write_card(self, slot, card, now, via="key"):
         """Maintenance, RFID slots: card's number onto slot's tag; None or the error."""
         if slot not in SLOTS or _no_card(card):
             return "bad-argument"
@@ -517,7 +517,7 @@ class Unit:
             return "unsupported"
         if not self.maintenance:
             return "maintenance-required"
-        self._input(now, False)
+        self._input(now, False, via)  # a host's is no key: damage stays reported (B17)
         err = writer(slot, card)
         if err:
             self._refuse(err)

@@ -134,7 +134,7 @@ def do_writecard(p, args):
     got = p.slot_card(args)
     if got is None:
         return "ERR bad-argument WRITECARD <L|R> <1-%d>" % CARDS
-    err = p.unit.write_card(got[0], got[1], p.clock.now())
+    err = p.unit.write_card(got[0], got[1], p.clock.now(), p.via)
     if err:
         return ("ERR %s %s" % (err, _WRITE_ERRORS.get(err, ""))).rstrip()
     return p._ok_state()

@@ -103,3 +103,15 @@ def test_writecard_refusals_say_why_and_write_nothing():
     assert p.handle("WRITECARD L 2")[-1] == (
         "ERR no-tag no tag answers on that reader: hold the card flat on it")
     assert '"error": "no-tag"' in p.handle("STATE")[-1]
+
+
+def test_b17_a_hosts_writecard_is_no_key_and_damage_stays_reported():
+    r, p = proto_rig()
+    w = r.unit.card_writer = Writer()
+    r.hold("DEAL", 3000)  # maintenance, entered at the unit
+    r.unit.store_damaged(r.clock.now())  # found since: the banker has not seen it
+    for err in (None, "no-tag"):
+        w.err = err
+        p.handle("WRITECARD L 3")
+        assert '"error": "store-damaged"' in p.handle("STATE")[-1], err
+    assert w.calls == [("L", 3), ("L", 3)]
