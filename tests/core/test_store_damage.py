@@ -693,3 +693,21 @@ def test_a_kept_game_none_of_ours_is_reported_damaged_not_brought_back():
         u.maintenance = True
         assert p.handle("RESTORE PREVIOUS")[-1].startswith("ERR")
         assert u.ledger.bal[2] == 15000000
+
+
+def test_a_slot_that_holds_a_kept_games_file_is_err6_reported_until_the_banker_sees_it():
+    # B17: a kept game's file copied over both slots (by hand, a tool) reads whole but is no
+    # game in play: Err6, and a host's new game since does not make the next boot ok.
+    fs, u, clock, p = _unit_with_a_kept_game()
+    kept = [name for name in fs.files if "/game." in name][0]
+    for name in ("/bank/bank.a", "/bank/bank.b"):
+        fs.files[name] = bytearray(fs.files[kept])
+    u, clock, fs = _unit(fs.files)
+    assert u.store_status == "damaged" and not u.ledger.ready
+    u.maintenance = True  # as a host's tools find it: granted at the keypad before
+    assert Protocol(u, clock).handle("NEWGAME")[-1].startswith("OK")
+    u, clock, fs = _unit(fs.files)
+    assert u.store_status == "damaged" and u.ledger.ready
+    _banker_holds_c(u, clock)
+    u, clock, fs = _unit(fs.files)
+    assert u.store_status == "ok"
