@@ -7,23 +7,28 @@ copy the store keeps, so a power cut costs at most a minute.
 from brain.clock import ticks_add, ticks_diff
 
 MINUTE = 60000
+MOST = 999  # minutes: the five cells show three digits and the seconds
 WARN = (5 * MINUTE, MINUTE)  # the warnings, as time left
 SHOW_MS = 3000  # a warning's time left on the display
 
 
 class Clock:
-    def __init__(self, kept=(0, 0, 0, 1), now=0):
-        """kept: (minutes, ms left, running 0/1, End seen 0/1), as the store keeps it; running,
-        it runs on from now."""
-        self.minutes, self.left, running, seen = kept  # minutes 0: no clock
-        self.mark = self.left  # ms left when last looked at: warnings cross it (step)
-        self.seen = bool(seen)  # the End picture was answered by a key
-        self.running = bool(running) and self.left > 0
-        self.end = ticks_add(now, self.left)  # ticks the running clock reaches 0
-        self.at = now  # ticks the unit last told it: what its view and STATE show
+    def __init__(self, kept=None):
+        self.minutes = 0  # 0: no clock
+        self.left = 0  # ms left, when not running
+        self.running = False
+        self.end = 0  # ticks the running clock reaches 0
+        self.mark = 0  # ms left when last looked at: warnings cross it (step)
+        self.seen = True  # the End picture was answered by a key
+        self.at = 0  # ticks the unit last told it: what its view and STATE show
+        if kept is not None:
+            self.minutes, self.left, running, seen = kept
+            self.mark = self.left
+            self.seen = bool(seen)
+            self.running = bool(running) and self.left > 0
 
     def kept(self):
-        """What __init__ takes, or None with no clock."""
+        """(minutes, ms left, running 0/1, End seen 0/1), or None with no clock."""
         if not self.minutes:
             return None
         return (self.minutes, self.left, 1 if self.running else 0, 1 if self.seen else 0)
@@ -36,15 +41,25 @@ class Clock:
         return self.over() and not self.seen
 
     def left_at(self, now):
-        return max(ticks_diff(self.end, now), 0) if self.running else self.left
+        if not self.running:
+            return self.left
+        left = ticks_diff(self.end, now)
+        return left if left > 0 else 0
+
+    def resume(self, now):
+        """At boot: running, it runs on from what was kept."""
+        self.at = now
+        if self.running:
+            self.end = ticks_add(now, self.left)
 
     def set(self, minutes, now):
         """A new length, started; 0 takes the clock away."""
         self.minutes = minutes
         self.left = self.mark = minutes * MINUTE
         self.seen = True
-        self.start(now)
         self.running = minutes > 0
+        self.end = ticks_add(now, self.left)
+        self.at = now
 
     def start(self, now):
         self.running = True
@@ -71,7 +86,8 @@ class Clock:
             return None  # still within the same minute
         self.mark = self.left = new
         if not new:
-            self.running = self.seen = False
+            self.running = False
+            self.seen = False
             return "end"
         for w in WARN:
             if old > w >= new:
@@ -110,9 +126,12 @@ def view_key(unit, key, now):
     """A key in the clock's view: True if the view took it."""
     entry = unit.entry
     clk = unit.game_clock
-    if key.isdigit() and len(entry) < 3:  # 999 minutes: "999.59" fills the cells
+    if key in "0123456789" and len(key) == 1:
+        if len(entry) >= 3:
+            unit._refuse("bad-entry")
+            return True
         return False  # typed as any entry
-    if key.isdigit() or key == "." or key == "M":
+    if key == "." or key == "M":
         unit._refuse("bad-entry")
         return True
     if key == "K":
@@ -120,26 +139,41 @@ def view_key(unit, key, now):
         unit._clear_entry()
         unit._tone("click")
         return True
-    if key == "+" and entry:
-        minutes = int(entry)
-        clock = Clock()
-        clock.set(minutes, now)
-        if keep(unit, clock if minutes else None):
-            unit._clear_entry()
+    if key == "+":
+        if entry:
+            minutes = int(entry)
+            if minutes > MOST:
+                unit._refuse("bad-entry")
+                return True
+            clock = Clock()
+            clock.set(minutes, now)
+            if keep(unit, clock if minutes else None):
+                unit._clear_entry()
+                unit._tone("click")
+            return True
+        if clk is None or clk.over() or clk.running:
+            if clk is None or clk.over():
+                unit._refuse("no-clock")
+            return True
+        clk.start(now)
+        if keep(unit, clk):
             unit._tone("click")
+        else:
+            clk.stop(now)
         return True
-    if key == "+" or key == "-":  # + starts a stopped clock, - stops a running one
+    if key == "-":
         if entry:
             unit._refuse("bad-entry")
-        elif clk is None or clk.over():
+            return True
+        if clk is None or clk.over():
             unit._refuse("no-clock")
-        elif clk.running != (key == "+"):
-            go, back = (clk.start, clk.stop) if key == "+" else (clk.stop, clk.start)
-            go(now)
+            return True
+        if clk.running:
+            clk.stop(now)
             if keep(unit, clk):
                 unit._tone("click")
             else:
-                back(now)  # the store failed: as it was
+                clk.start(now)
         return True
     if key == "C":
         return False  # on its release: clear()

@@ -17,15 +17,19 @@ SHOW_NONE = ("----", False, False)  # in the count, a card that takes no part
 
 def settle(unit):
     """unit.night_on: whether anything of game night is on."""
-    count = unit.ledger.count
-    unit.night_on = bool(unit.view is not None or unit.game_clock is not None
-                         or unit.held is not None or (count is not None and count[0]))
+    led = unit.ledger
+    on = (unit.view is not None or unit.game_clock is not None or unit.held is not None
+          or (led.count is not None and led.count[0]))
+    unit.night_on = bool(on)
 
 
 def boot(unit, now):
     """The game clock and the count as the store kept them."""
     kept = unit.ledger.clock
-    unit.game_clock = None if kept is None else Clock(kept, now)
+    unit.game_clock = None
+    if kept is not None:
+        unit.game_clock = Clock(kept)
+        unit.game_clock.resume(now)
     settle(unit)
 
 
@@ -59,26 +63,29 @@ def refused(unit, key, code, now, via):
     led = unit.ledger
     if counting_on(unit) or not led.ready:
         return False  # the count has its keys (key()); Err6 has no game to play a night in
-    bare = not (entry or left or right)
-    in_pot = led.pot_on or led.bal[POT]  # money in it shows and is collected, whatever the setting
-    if key == "K" and bare:
+    if key == "K" and not entry and not left and not right:
         if unit.game_clock is None:
             return _hold(unit, key, now, via)  # B20: held 3 s, the view that sets a clock
         _clock_view(unit, now)  # a clock is set: a glance at it
         return True
-    if key == "M" and bare and (unit.maintenance or in_pot):
+    if key == "M" and not entry and not left and not right:
         if unit.maintenance:
             pot.toggle(unit, now)  # B22, in maintenance
-        else:
+            return True
+        if led.pot_on or led.bal[POT]:  # money in it shows, whatever the setting
             pot.show(unit, now)
             settle(unit)
-        return True
-    if key == "+" and code == "no-amount" and bare and not unit.tally:  # B14: the tally's +
+            return True
+        return False
+    if key == "+" and code == "no-amount" and not entry and not left and not right:
+        if unit.tally:
+            return False  # the tally is in use (B14)
         return _hold(unit, key, now, via)  # B19: held 3 s, the count
     if key == "+" and led.pot_on and code == "wrong-slot" and right and not left:
         pot.into(unit, right, now, via)
         return True
-    if key == "+" and in_pot and code == "no-amount" and left and not right and not entry:
+    if key == "+" and (led.pot_on or led.bal[POT]) and code == "no-amount" and left and \
+            not right and not entry:  # money in it is collected, whatever the setting
         pot.collect(unit, left, now, via)
         return True
     if key == "-" and code == "no-amount" and right and not entry:
@@ -186,23 +193,30 @@ def key(unit, key, now, via):
 def clear(unit):
     """A plain C while game night is on: True if it took it."""
     view = unit.view
-    if view != "clock" and not counting_on(unit):
+    if view == "clock":
+        if unit.entry:
+            unit._clear_entry()
+        else:
+            unit.view = None
+            settle(unit)
+        return True
+    if not counting_on(unit):
         return False
-    card = _one_card(unit)
     if unit.entry:
         unit._clear_entry()
-    elif view == "clock":
-        unit.view = None
-        settle(unit)
-    elif card is None:
-        new = list(unit.ledger.count)
+        return True
+    card = _one_card(unit)
+    new = list(unit.ledger.count)
+    if card is None:
         new[0] = 0  # B19: the count ends; what was counted is kept
         unit.view = None
         _set_count(unit, new)
-    elif unit.ledger.count[card] is not None:  # B19: what was added, then the card itself
-        new = list(unit.ledger.count)
-        new[card] = None if new[card] == 0 else 0
-        _set_count(unit, new)
+        return True
+    added = new[card]
+    if added is None:
+        return True  # nothing to clear
+    new[card] = None if added == 0 else 0
+    _set_count(unit, new)
     return True
 
 
@@ -226,8 +240,11 @@ def _count_key(unit, key, now):
     left = unit.slots["L"]
     right = unit.slots["R"]
     if not left and not right:
-        if unit.entry or key == "-":
-            unit._refuse("wrong-slot" if unit.entry else "no-amount")
+        if unit.entry:
+            unit._refuse("wrong-slot")
+            return
+        if key == "-":
+            unit._refuse("no-amount")
             return
         rows = counting.ranking(counting.counts(led))
         if not rows:
@@ -317,9 +334,10 @@ def tick(unit, now):
         if shown is not None and clk.text(now) != shown:
             unit.rev += 1
             changed = True
-    if unit.power and unit.held and ticks_diff(now, ticks_add(unit.held[1], unit.hold_ms)) >= 0:
-        _held_3s(unit, now)
-        changed = True
+    if unit.power and unit.held is not None:
+        if ticks_diff(now, ticks_add(unit.held[1], unit.hold_ms)) >= 0:
+            _held_3s(unit, now)
+            changed = True
     return changed
 
 

@@ -16,10 +16,6 @@ SHOW_END = ("End", False, False)  # B20, until a key
 OFF = ("", False, False)
 
 
-def _no_card(card):
-    return not isinstance(card, int) or not 1 <= card <= CARDS
-
-
 class Unit:
     card_ms = 1000  # B3: the card number before the balance
     transfer_ms = 1000  # B6: the payer's new balance before the payee's
@@ -34,7 +30,11 @@ class Unit:
         self.listeners = []
         self.power = True
         self.slots = {"L": None, "R": None}
-        self._clear_entry()
+        self.entry = ""  # the keys typed: "2.5M"
+        self._etext = ""  # the entry without its suffix, as the display shows it
+        self._ndig = 0
+        self._dot = None  # the cells the entry's point takes (money.accepts)
+        self._suffix = ""
         self._disp = OFF
         self._disp_rev = -1
         self.tally = 0
@@ -66,6 +66,8 @@ class Unit:
         self.held = None  # B19-B21: (key, ticks, via) while game night's key is held
         self.card_writer = card_writer  # RFID slots: writer(slot, n) -> None or the error
 
+    # -- outputs -------------------------------------------------------------------------------
+
     # Methods, not properties: in MicroPython a class with a property makes every attribute
     # store on its instances look the class up first.
     def deal_phase(self):
@@ -75,14 +77,21 @@ class Unit:
 
     def red(self):
         """B13: the deal running."""
-        phase = self.deal_phase() if self.power else "off"
-        return "slow" if phase == "running" else "fast" if phase == "ending" else "off"
+        if self.power:
+            deal = self.deal_phase()
+            if deal == "running":
+                return "slow"
+            if deal == "ending":
+                return "fast"
+        return "off"
 
     def green(self):
         """A deal just ended (B13), or maintenance."""
-        if self.power and self.deal_phase() == "done":
+        if not self.power:
+            return "off"
+        if self.deal_phase() == "done":
             return "slow"
-        return "on" if self.power and self.maintenance else "off"
+        return "on" if self.maintenance else "off"
 
     def display(self):
         """(text, k, M), worked out once a change (rev) however many ask."""
@@ -110,6 +119,7 @@ class Unit:
         return shown
 
     def shown_card(self):
+        """The card whose balance the display shows, or None."""
         slots = self.slots
         card = self._focus  # the payee of a transfer, once its second has come (B6)
         if not (card and (slots["L"] == card or slots["R"] == card)):
@@ -132,8 +142,11 @@ class Unit:
         self._notice = msg
         self._notice_until = None if ms is None else ticks_add(now, ms)
 
+    # -- power (B16, B17) ----------------------------------------------------------------------
+
     def boot(self, now, status):
-        """Switched on with the store's game and its status ('ok', 'new', 'damaged'), returned."""
+        """Switched on with the game the store loaded and its status, 'ok', 'new' or 'damaged',
+        which it returns."""
         self.store_status = status
         self.power = True
         self._last = now
@@ -174,7 +187,8 @@ class Unit:
         self._emit("power", "on")
 
     def _end_session(self):
-        """Off, a new game, a first card in: what was under way is dropped (B6, B10, B14)."""
+        """The entry, the tally (B14), the undo (B10), a message and a transfer's focus (B6)
+        dropped: switched off, a new game, the first card in."""
         self._clear_entry()
         self.tally = 0
         self._undoable = None
@@ -184,6 +198,8 @@ class Unit:
         self.view = None
         if self.night_on:
             night.settle(self)
+
+    # -- input ---------------------------------------------------------------------------------
 
     def _input(self, now, card, via="key"):
         """A key or a card: activity (B16), and the end of what it interrupts (B3)."""
@@ -210,6 +226,8 @@ class Unit:
         # the refusal.
         self.error = "store-damaged" if self._unseen else code
         self._tone("error")
+
+    # -- keys ----------------------------------------------------------------------------------
 
     def key_down(self, key, now, via="key"):
         if key not in KEYS:
@@ -284,10 +302,10 @@ class Unit:
             self._or_night(key, "bad-entry", now, via)  # B2: the entry stays as it was
 
     def _clear_entry(self):
-        self.entry = ""  # the keys typed: "2.5M"
-        self._etext = ""  # the entry without its suffix, as the display shows it
+        self.entry = ""
+        self._etext = ""
         self._ndig = 0
-        self._dot = None  # the cells the entry's point takes (money.accepts)
+        self._dot = None
         self._suffix = ""
 
     def _go(self, now, via):
@@ -300,8 +318,13 @@ class Unit:
             self._refuse("go-taken")  # B9: once per insertion
             return
         rec = self.ledger.move("go", 0, left, self.ledger.profile.go, 0, via)
-        self._moved(rec, "+", now)
-        self._go_used = not isinstance(rec, str)
+        if isinstance(rec, str):
+            self._refuse(rec)
+            return
+        self._go_used = True
+        self._undoable = rec  # C may reverse it (B10)
+        self._emit("txn", rec)
+        self._tone("money-in")
 
     def _commit(self, sign, now, via):
         left = self.slots["L"]
@@ -391,6 +414,8 @@ class Unit:
         self._emit("txn", undo)
         self._tone("money-in" if 1 <= undo[TO] <= CARDS else "money-out")
 
+    # -- cards (B3) ----------------------------------------------------------------------------
+
     def card_refusal(self, slot, card=None):
         """What card_in (card None: card_out) would refuse, or None: the simulator asks before a
         drawn card moves, as no real slot takes a card into a full slot or the same card twice."""
@@ -399,7 +424,7 @@ class Unit:
             return "bad-argument"
         if card is None:
             return "slot-empty" if slots[slot] is None else None
-        if _no_card(card):
+        if not isinstance(card, int) or not 1 <= card <= CARDS:
             return "bad-argument"
         if slots[slot] is not None:
             return "slot-occupied"
@@ -462,6 +487,8 @@ class Unit:
             night.card(self, None)
         return None
 
+    # -- the rare changes ----------------------------------------------------------------------
+
     def _deal(self, now):
         timer = self.deal_timer
         if timer is None:
@@ -509,15 +536,16 @@ class Unit:
         return err
 
     def write_card(self, slot, card, now, via="key"):
-        """Maintenance, RFID slots: card's number onto slot's tag; None or the error."""
-        if slot not in SLOTS or _no_card(card):
+        """Maintenance, RFID slots: card's number written on the tag on slot's reader; None or
+        the error."""
+        if slot not in SLOTS or not isinstance(card, int) or not 1 <= card <= CARDS:
             return "bad-argument"
         writer = self.card_writer
         if writer is None:
             return "unsupported"
         if not self.maintenance:
             return "maintenance-required"
-        self._input(now, False, via)  # a host's is no key: damage stays reported (B17)
+        self._input(now, False, via)
         err = writer(slot, card)
         if err:
             self._refuse(err)
@@ -531,7 +559,8 @@ class Unit:
             self.deal_timer.stop()  # the deal the press started is not meant
         self.maintenance = not self.maintenance
         self._granted = False
-        self._show(("SErv" if self.maintenance else "PLAY", False, False), now, self.message_ms)
+        self._show(("SErv", False, False) if self.maintenance else ("PLAY", False, False), now,
+                   self.message_ms)
         self.rev += 1
         self._tone("click")
 
@@ -567,6 +596,8 @@ class Unit:
             self._emit("txn", rec)
         return rec
 
+    # -- time ----------------------------------------------------------------------------------
+
     def deadline(self):
         """Ticks of the next timed change, or None."""
         due = night.due(self) if self.night_on else None  # B20 runs switched off
@@ -576,8 +607,8 @@ class Unit:
         dealing = timer is not None and timer.phase != "idle"
         if not self._held and not dealing:
             due = sooner(due, ticks_add(self._last, self.off_ms))  # B16: not while a key is down
-        if self._notice is not None:
-            due = sooner(due, self._notice_until)  # None: until the next input
+        if self._notice is not None and self._notice_until is not None:
+            due = sooner(due, self._notice_until)
         if self._focus_next is not None:
             due = sooner(due, self._focus_at)
         if self._c_down is not None and not self._c_fired:
