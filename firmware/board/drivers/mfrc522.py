@@ -1,10 +1,7 @@
 """NXP MFRC522 contactless reader IC (datasheet Rev. 3.9), on SPI mode 0: ISO/IEC 14443 A cards.
 
-A frame to a card goes into the FIFO and out with Transceive; the answer comes back in the FIFO
-or the chip's timer runs out (TModeReg's TAuto starts it as the frame ends), so no wait reads
-the Pico's clock. Cards: ISO/IEC 14443-3 WUPA, anticollision, SELECT and HLTA; MIFARE Classic
-authentication, READ and WRITE of a block; NTAG and Ultralight READ and WRITE of a page.
-Buffers are made once: a look at a card allocates only the bytes it returns.
+Every wait ends on the chip's timer (TModeReg's TAuto starts it as a frame ends), never the
+Pico's clock. Buffers are made once: a look at a card allocates only the bytes it returns.
 """
 
 try:
@@ -69,8 +66,8 @@ LONG = 400  # 10 ms: a card's write to its memory, or an authentication
 def first_part(uid):
     """What anticollision answers at the first cascade level for uid: its 4 bytes, or the
     cascade tag 88h and its first 3, then the BCC (their XOR)."""
-    part = bytearray(uid if len(uid) == 4 else b"\x88" + uid[:3])
-    return bytes(part) + bytes((part[0] ^ part[1] ^ part[2] ^ part[3],))
+    p = bytes(uid if len(uid) == 4 else b"\x88" + uid[:3])
+    return p + bytes((p[0] ^ p[1] ^ p[2] ^ p[3],))
 
 
 class MFRC522:
@@ -80,14 +77,10 @@ class MFRC522:
         self.spi = spi
         self.cs = cs
         self._pair = bytearray(2)
-        self._back = bytearray(2)
         self._frame = bytearray(18)  # the largest out: a block's 16 bytes and CRC_A
         # FIFO bursts, an SPI transaction each: the address byte, then up to 18 data bytes
-        self._out = bytearray(19)
-        self._in = bytearray(19)
-        self._reads = bytearray(19)
-        for i in range(18):
-            self._reads[i] = 0x80 | _FIFODataReg << 1
+        self._burst = bytearray(19)  # out, and back in
+        self._reads = bytearray((0x80 | _FIFODataReg << 1,) * 19)  # _drain's 0 ends each read
         self._timeout = 0  # TReloadReg as last set
         self._last_bits = 0  # ControlReg's RxLastBits of the last answer (0: whole bytes)
         cs.value(1)
@@ -105,14 +98,14 @@ class MFRC522:
         pair[0] = 0x80 | reg << 1
         pair[1] = 0
         self.cs.value(0)
-        self.spi.write_readinto(pair, self._back)
+        self.spi.write_readinto(pair, pair)  # machine.SPI: the buffers may be the same
         self.cs.value(1)
-        return self._back[1]
+        return pair[1]
 
     def _fill(self, data, n):
         """The FIFO emptied, then n bytes of data in it."""
         self._set(_FIFOLevelReg, 0x80)  # FlushBuffer
-        out = self._out
+        out = self._burst
         out[0] = _FIFODataReg << 1  # a write: every byte after the address goes to the FIFO
         for i in range(n):
             out[1 + i] = data[i]
@@ -128,10 +121,10 @@ class MFRC522:
         reads = self._reads
         reads[n] = 0  # the byte that ends the read
         self.cs.value(0)
-        self.spi.write_readinto(memoryview(reads)[:n + 1], memoryview(self._in)[:n + 1])
+        self.spi.write_readinto(memoryview(reads)[:n + 1], memoryview(self._burst)[:n + 1])
         self.cs.value(1)
         reads[n] = 0x80 | _FIFODataReg << 1
-        return bytes(self._in[1:n + 1])
+        return bytes(self._burst[1:n + 1])
 
     def _wait(self, reg, bits):
         """reg once one of bits is set; the chip's timer ends every wait."""
@@ -178,88 +171,76 @@ class MFRC522:
             self._set(_CommandReg, _Idle)
             self._wait_awake()
 
+    def _start(self, command, irq_reg, irq, data, n):
+        """command on data[:n] in the FIFO, irq's request bits cleared first (bit 7, Set, 0)."""
+        self._set(_CommandReg, _Idle)
+        self._set(irq_reg, irq)
+        self._fill(data, n)
+        self._set(_CommandReg, command)
+
     def _crc(self, data, n):
         """CRC_A of data[:n] by the chip: (low byte, high byte), as sent."""
-        self._set(_CommandReg, _Idle)
-        self._set(_DivIrqReg, _CRCIRq)  # Set2 = 0: CRCIRq cleared
-        self._fill(data, n)
-        self._set(_CommandReg, _CalcCRC)
+        self._start(_CalcCRC, _DivIrqReg, _CRCIRq, data, n)
         self._wait(_DivIrqReg, _CRCIRq)
         self._set(_CommandReg, _Idle)
         return self._get(_CRCResultRegL), self._get(_CRCResultRegH)
 
-    def _exchange(self, n, bits=0, ticks=SHORT, command=_Transceive):
-        """self._frame[:n] to the card (bits: of its last byte, 0 for 8); the answer (b"" for
-        Transmit and MFAuthent), or None: none in time, or a collision, parity or protocol
-        error."""
+    def _exchange(self, n, bits=0, ticks=SHORT, command=_Transceive, done=_RxIRq):
+        """self._frame[:n] (bits: of its last byte, 0 for 8) to the card until done; its answer
+        (b"" but for Transceive), or None: late, or a collision, parity or protocol error."""
         self._ticks(ticks)
-        self._set(_CommandReg, _Idle)
-        self._set(_ComIrqReg, 0x7F)  # Set1 = 0: every request bit cleared
-        self._fill(self._frame, n)
-        self._set(_CommandReg, command)
+        self._start(command, _ComIrqReg, 0x7F, self._frame, n)
         self._set(_BitFramingReg, 0x80 | bits)  # StartSend
-        # What ends the command: the answer; the authentication done; the frame sent.
-        done = _RxIRq if command == _Transceive else _IdleIRq if command == _MFAuthent \
-            else _TxIRq
         irq = self._wait(_ComIrqReg, done | _TimerIRq | _ErrIRq)
         self._set(_BitFramingReg, 0)
         if not irq & done or self._get(_ErrorReg) & _ERRORS:
             self._set(_CommandReg, _Idle)
             return None
-        if command == _Transmit:
+        if command != _Transceive:
             return b""
-        if command == _MFAuthent:
-            return b"" if self._get(_Status2Reg) & _MFCrypto1On else None
         self._last_bits = self._get(_ControlReg) & 0x07
         return self._drain()
 
+    def _put(self, a, b, data=b"", n=0, crc=False):
+        """self._frame: a, b, then data[:n], and its CRC_A if crc; the frame's length."""
+        f = self._frame
+        f[0] = a
+        f[1] = b
+        for i in range(n):
+            f[2 + i] = data[i]
+        return self._with_crc(n + 2) if crc else n + 2
+
     def _with_crc(self, n):
-        lo, hi = self._crc(self._frame, n)
-        self._frame[n] = lo
-        self._frame[n + 1] = hi
+        f = self._frame
+        f[n], f[n + 1] = self._crc(f, n)
         return n + 2
 
     def _checked(self, got, n):
         """got without its CRC_A, if it is n bytes and a good CRC_A; else None."""
-        if got is None or len(got) != n + 2:
-            return None
-        if self._crc(got, n) != (got[n], got[n + 1]):
+        if got is None or len(got) != n + 2 or self._crc(got, n) != (got[n], got[n + 1]):
             return None
         return got[:n]
 
     def wake(self):
         """WUPA (idle and halted cards answer), then anticollision: the first cascade level's
         UID part and BCC, or None: no card, or two at once."""
-        f = self._frame
-        f[0] = _WUPA
-        if self._exchange(1, 7) is None:
-            return None
-        return self._level(0x93)
+        self._frame[0] = _WUPA
+        return None if self._exchange(1, 7) is None else self._level(0x93)
 
     def _level(self, level):
-        f = self._frame
-        f[0] = level
-        f[1] = 0x20  # anticollision: no UID bits known yet
-        got = self._exchange(2)
-        if got is None or len(got) != 5 or got[0] ^ got[1] ^ got[2] ^ got[3] ^ got[4]:
-            return None
-        return got
+        got = self._exchange(self._put(level, 0x20))  # anticollision: no UID bits known yet
+        ok = got is not None and len(got) == 5 and not got[0] ^ got[1] ^ got[2] ^ got[3] ^ got[4]
+        return got if ok else None
 
     def select(self, part):
         """The card woken, part wake()'s, selected through every cascade level: (UID, SAK), or
         None."""
-        f = self._frame
         uid = b""
         for level in (0x93, 0x95, 0x97):  # cascade levels 1 to 3
-            if level != 0x93:
-                part = self._level(level)
-                if part is None:
-                    return None
-            f[0] = level
-            f[1] = 0x70  # SELECT: the whole UID part and its BCC
-            for i in range(5):
-                f[2 + i] = part[i]
-            sak = self._checked(self._exchange(self._with_crc(7)), 1)
+            part = part if level == 0x93 else self._level(level)  # at level 1: wake()'s
+            if part is None:
+                return None
+            sak = self._checked(self._exchange(self._put(level, 0x70, part, 5, True)), 1)  # SELECT
             if sak is None:
                 return None
             if not sak[0] & 0x04:  # the UID is complete
@@ -269,52 +250,33 @@ class MFRC522:
 
     def halt(self):
         """HLTA: quiet until the next WUPA (a card woken, not selected, takes it for a frame it
-        did not expect: back to idle or halt). Not answered."""
-        f = self._frame
-        f[0] = _HLTA
-        f[1] = 0
-        f[2] = 0x57  # its CRC_A, always the same (ISO/IEC 14443-3, Annex B)
-        f[3] = 0xCD
-        self._exchange(4, command=_Transmit)
+        did not expect: back to idle or halt). Not answered. Its CRC_A is always 57h CDh
+        (ISO/IEC 14443-3, Annex B)."""
+        self._exchange(self._put(_HLTA, 0, b"\x57\xcd", 2), command=_Transmit, done=_TxIRq)
         self._set(_CommandReg, _Idle)
         self._set(_Status2Reg, 0)  # MFCrypto1On off: the next card is not this one's
 
     def authenticate(self, block, uid):
         """MIFARE Classic: key A for block's sector; True once the chip's crypto is on."""
-        f = self._frame
-        f[0] = _AUTH_KEY_A
-        f[1] = block
-        key = self.KEY
-        for i in range(6):
-            f[2 + i] = key[i]
+        self._put(_AUTH_KEY_A, block, self.KEY, 6)
         for i in range(4):
-            f[8 + i] = uid[len(uid) - 4 + i]  # the last four bytes of the UID
-        return self._exchange(12, command=_MFAuthent, ticks=LONG) is not None
+            self._frame[8 + i] = uid[len(uid) - 4 + i]  # the last four bytes of the UID
+        return self._exchange(12, ticks=LONG, command=_MFAuthent, done=_IdleIRq) is not None \
+            and self._get(_Status2Reg) & _MFCrypto1On != 0
 
     def read(self, address):
         """16 bytes of a MIFARE Classic block or of four NTAG pages, or None."""
-        f = self._frame
-        f[0] = _READ
-        f[1] = address
-        return self._checked(self._exchange(self._with_crc(2)), 16)
+        return self._checked(self._exchange(self._put(_READ, address, crc=True)), 16)
 
     def _acked(self, n):
-        got = self._exchange(self._with_crc(n), ticks=LONG)
+        got = self._exchange(n, ticks=LONG)
         return got is not None and len(got) == 1 and self._last_bits == 4 and got[0] == _ACK
 
     def write(self, address, data, classic):
         """16 bytes to a MIFARE Classic block, or 4 to an NTAG page; True once acknowledged."""
-        f = self._frame
         if not classic:
-            f[0] = _WRITE_PAGE
-            f[1] = address
-            for i in range(4):
-                f[2 + i] = data[i]
-            return self._acked(6)
-        f[0] = _WRITE_BLOCK
-        f[1] = address
-        if not self._acked(2):
+            return self._acked(self._put(_WRITE_PAGE, address, data, 4, True))
+        if not self._acked(self._put(_WRITE_BLOCK, address, crc=True)):
             return False
-        for i in range(16):
-            f[i] = data[i]
-        return self._acked(16)
+        self._frame[:16] = data
+        return self._acked(self._with_crc(16))
