@@ -164,12 +164,14 @@ class MFRC522:
         self._set(_TxControlReg, got | 0x03 if on else got & ~0x03)
 
     def sleep(self, asleep):
-        """Soft power-down, or awake again with every register kept."""
+        """The field off and soft power-down, or awake again (every register kept), field on."""
         if asleep:
+            self.antenna(False)
             self._set(_CommandReg, _PowerDown)
         else:
             self._set(_CommandReg, _Idle)
             self._wait_awake()
+            self.antenna(True)
 
     def _start(self, command, irq_reg, irq, data, n):
         """command on data[:n] in the FIFO, irq's request bits cleared first (bit 7, Set, 0)."""

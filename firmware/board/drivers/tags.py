@@ -1,15 +1,13 @@
-"""Card slot on an MFRC522 reader: the card number the tag on it carries.
+"""Card slot on an MFRC522 reader: the card number the tag on it carries, as slots.Slot reads.
 
-docs/hardware.md, "RFID card slots", has the tags, their number (MAGIC, the number and its
-complement, so no tag reads as a card by chance), the looks and the rest. The interface is
-slots.Slot's.
+docs/hardware.md, "RFID card slots", has the tags, their number, the looks and the rest.
 """
 
 from board.drivers.mfrc522 import first_part
 from brain.clock import ticks_add, ticks_diff
 from brain.ledger import CARDS
 
-MAGIC = b"BANK"
+MAGIC = b"BANK"  # then the number and its complement: no tag reads as a card by chance
 BLOCK = 4  # MIFARE Classic: the first block of sector 1 (sector 0's first is the maker's)
 PAGE = 4  # NTAG, Ultralight: the first user page
 
@@ -17,9 +15,7 @@ PAGE = 4  # NTAG, Ultralight: the first user page
 def number(data):
     """The card number a tag's 16 bytes carry, or 0: none."""
     n = data[4]
-    if data[:4] == MAGIC and 1 <= n <= CARDS and data[5] == n ^ 0xFF:
-        return n
-    return 0
+    return n if data[:4] == MAGIC and 1 <= n <= CARDS and data[5] == n ^ 0xFF else 0
 
 
 class TagSlot:
@@ -61,14 +57,12 @@ class TagSlot:
     def rest(self):
         if self.present and not self.resting:
             self.resting = True
-            self.reader.antenna(False)
             self.reader.sleep(True)
 
     def wake(self):
         if self.resting:
             self.resting = False
             self.reader.sleep(False)
-            self.reader.antenna(True)
 
     def poll(self, now):
         """None, or ('in', card), ('out', None), ('unknown', None)."""
@@ -87,70 +81,58 @@ class TagSlot:
         self._missed = 0
         self.uid = uid
         self._number = n
-        if n:
-            return self._take(n)
-        if self.card is not None:
-            return self._take(None)
+        if n or self.card is not None:
+            return self._take(n or None)
         if self._said == uid:
             return None
         self._said = uid
         return ("unknown", None)
 
     def _take(self, card):
-        old = self.card
-        if card == old:
+        if card == self.card:
             return None
-        if old is not None and card is not None:
+        if self.card is not None:
             # another card with no empty reader between: out now, in at the next look
             self.card = None
             return ("out", None)
         self.card = card
-        return ("in", card) if card is not None else ("out", None)
+        return ("in", card)
 
     def _look(self):
         """(UID, number) of the tag on the reader; (None, 0) when none is this one's."""
         r = self.reader
         if self.resting:
             r.sleep(False)
-            r.antenna(True)
             self.pause(self.field_ms)
         try:
             part = r.wake()
             if part is None:
                 return None, 0
-            if self._known is not None and part == self._known and not self._stale:
+            if part == self._known and not self._stale:
                 return self.uid, self._number  # the card that was there: no more to read
             got = r.select(part)
-            if got is None:
-                return None, 0
+            if got is None or self.rival is not None and self.rival.uid == got[0]:
+                return None, 0  # none, or the other slot's
             uid, sak = got
-            rival = self.rival
-            if rival is not None and rival.uid == uid:
-                return None, 0
             self._known = first_part(uid)
             if uid == self.uid and not self._stale:
                 return uid, self._number
             self._stale = False
-            n = self._read(uid, sak)
-            return (None, 0) if n is None else (uid, n)
+            at = self._open(uid, sak)
+            if at is None:
+                return uid, 0
+            data = r.read(at)
+            return (None, 0) if data is None else (uid, number(data))
         finally:
             r.halt()
             if self.resting:
-                r.antenna(False)
                 r.sleep(True)
 
-    def _read(self, uid, sak):
-        """The selected tag's number, 0 for none; None when the read failed."""
-        r = self.reader
-        if sak & 0x08:  # MIFARE Classic (SAK 08, 18, 09)
-            if not r.authenticate(BLOCK, uid):
-                return 0  # keys of its own: a tag of another use
-            data = r.read(BLOCK)
-        elif sak == 0:  # NTAG, Ultralight
-            data = r.read(PAGE)
-        else:
-            return 0  # ISO/IEC 14443-4: a bank card, a phone
-        return None if data is None else number(data)
+    def _open(self, uid, sak):
+        """Where the selected tag keeps its number, authenticated; None: a tag of another use."""
+        if sak & 0x08:  # MIFARE Classic (SAK 08, 18, 09); keys of its own: None
+            return BLOCK if self.reader.authenticate(BLOCK, uid) else None
+        return PAGE if sak == 0 else None  # NTAG, Ultralight; else ISO/IEC 14443-4: a bank card
 
     def write(self, card):
         """Maintenance: card written on the tag on this reader, then read back; None or the
@@ -164,21 +146,15 @@ class TagSlot:
             r.halt()
             return "no-tag"
         uid, sak = got
-        data = bytearray(16)
-        data[:4] = MAGIC
-        data[4] = card
-        data[5] = card ^ 0xFF
+        data = MAGIC + bytes((card, card ^ 0xFF)) + bytes(10)  # a block's 16 bytes
         try:
-            if sak & 0x08:
-                if not r.authenticate(BLOCK, uid):
-                    return "not-writable"
-                ok = r.write(BLOCK, data, True)
-                back = r.read(BLOCK) if ok else None
-            elif sak == 0:
-                ok = r.write(PAGE, data, False) and r.write(PAGE + 1, data[4:8], False)
-                back = r.read(PAGE) if ok else None
-            else:
+            at = self._open(uid, sak)
+            if at is None:
                 return "not-writable"
+            # a page is 4 bytes: the number's 6 take two
+            ok = r.write(at, data, True) if sak & 0x08 else r.write(at, data, False) \
+                and r.write(at + 1, data[4:8], False)
+            back = r.read(at) if ok else None
             if back is None or number(back) != card:
                 return "write-failed"
             return None
