@@ -20,13 +20,10 @@ KEEP_GAMES = 3  # B11: at least the last three games that had transactions
 
 
 def apply(bal, rec):
-    frm = rec[FROM]
-    to = rec[TO]
-    amount = rec[AMOUNT]
-    if frm:
-        bal[frm] -= amount
-    if to:
-        bal[to] += amount
+    if rec[FROM]:
+        bal[rec[FROM]] -= rec[AMOUNT]
+    if rec[TO]:
+        bal[rec[TO]] += rec[AMOUNT]
 
 
 class Ledger:
@@ -110,53 +107,47 @@ class Ledger:
     def reset(self, profile=None):
         """B11, B15: a new game, the one before kept if it had transactions; None or the
         error."""
-        old = (self.profile, self.bal, self.ready, self.start, self.count, self.clock)
-        try:
-            put = self.store.put_away(self) if self._worth_keeping() else None
-            self._start(profile)
-            self.ready = True
-            self.store.new_game(self, put, KEEP_GAMES)
-        except OSError:
-            self.profile, self.bal, self.ready, self.start, self.count, self.clock = old
-            return "store-failed"
-        return None
+        return self._replace(profile)
 
     def restore(self, gid, via="key"):
         """The kept game gid (None: the newest) in play again, the one in play kept if it had
         transactions; its `restore` record, or the error."""
-        store = self.store
-        ids = store.kept()
+        ids = self.store.kept()
         if gid is None:
             if not ids:
                 return "no-backup"
             gid = ids[0]
-        g = store.game(gid)
+        g = self.store.game(gid)
         if g is None:
             return "game-damaged" if gid in ids else "no-backup"
-        prof = profiles.get(g["profile"])
-        if prof is None:
+        if profiles.get(g["profile"]) is None:
             return "no-backup"
-        old = (self.profile, self.bal, self.seq, self.start, self.count, self.clock)
+        return self._replace(g["profile"], gid, g, via)
+
+    def _replace(self, profile, gid=None, g=None, via="key"):
+        """The game in play put away if it had transactions (and not kept already: its seq a
+        kept game's), then a new one, or the kept game gid (g) with its `restore` record; all
+        kept or nothing changed (B17): None, the record, or the error."""
+        old = (self.profile, self.bal, self.seq, self.start, self.count, self.clock, self.ready)
+        store = self.store
+        rec = None
         try:
-            put = store.put_away(self) if self._worth_keeping() else None
-            self.profile = prof
-            self.bal = [0] + list(g["balances"]) + [g["pot"]]  # B22: its pot comes back
-            self.count = self.clock = None  # B19, B20: the game in play's, gone with it
-            self.seq += 1
-            self.start = self.seq - g["transactions"] - 1  # the restore record is one more
-            rec = (self.seq, "restore", 0, 0, 0, 0, 0, 0, via)
+            worth = self.ready and self.seq != self.start and self.seq not in store.kept()
+            put = store.put_away(self) if worth else None
+            self._start(profile)
+            if g is not None:
+                self.bal = [0] + list(g["balances"]) + [g["pot"]]  # B22: its pot comes back
+                self.seq += 1
+                self.start = self.seq - g["transactions"] - 1  # the restore record is one more
+                rec = (self.seq, "restore", 0, 0, 0, 0, 0, 0, via)
+            self.ready = True
             store.new_game(self, put, KEEP_GAMES, gid, rec)
         except OSError:
-            self.profile, self.bal, self.seq, self.start, self.count, self.clock = old
+            (self.profile, self.bal, self.seq, self.start, self.count, self.clock,
+             self.ready) = old
             # its log, read on the way back, may be what failed (damage boot's check skips)
-            return "game-damaged" if store.damaged(gid) else "store-failed"
-        self.ready = True
+            return "game-damaged" if gid is not None and store.damaged(gid) else "store-failed"
         return rec
-
-    def _worth_keeping(self):
-        """Whether the game in play has transactions and is not kept already (its seq a kept
-        game's: nothing happened since)."""
-        return self.ready and self.seq != self.start and self.seq not in self.store.kept()
 
     def set_balance(self, card, amount, via="key"):
         """A balance put straight, as the move it takes; the record, None when it was that
@@ -164,6 +155,5 @@ class Ledger:
         have = self.bal[card]
         if amount == have and self.ready:
             return None  # nothing moves, so nothing is logged
-        if amount >= have:
-            return self.move("set", 0, card, amount - have, 0, via)
-        return self.move("set", card, 0, have - amount, 0, via)
+        frm, to = (0, card) if amount >= have else (card, 0)
+        return self.move("set", frm, to, abs(amount - have), 0, via)
