@@ -4,21 +4,13 @@ CELLS = 5
 OVERFLOW = ("-----", False, True)  # 100,000 M and more
 
 
-def _scaled(amount, unit, decimals):
+def _scaled(amount, unit):
     # B1: as many decimals as the cells left allow, truncated, trailing zeros and a bare point
-    # dropped.
-    whole = amount // unit
-    text = str(whole)
-    room = CELLS - len(text)
-    if room > 0 and decimals:
-        frac = amount % unit
-        if frac:
-            digits = str(frac)
-            digits = "0" * (decimals - len(digits)) + digits
-            digits = digits[:room].rstrip("0")
-            if digits:
-                text = text + "." + digits
-    return text
+    # dropped. The whole is at most 5 digits (fmt's bounds), so the slice's end is never < 1;
+    # unit + the fraction, a power of ten's digits less its leading 1, pads it with zeros.
+    text = str(amount // unit)
+    digits = str(unit + amount % unit)[1:CELLS - len(text) + 1].rstrip("0")
+    return text + "." + digits if digits else text
 
 
 def fmt(amount, profile):
@@ -27,9 +19,9 @@ def fmt(amount, profile):
     if amount >= 100000000000:
         return OVERFLOW
     if amount >= 100000000 or (profile.m_from is not None and amount >= profile.m_from):
-        return _scaled(amount, 1000000, 6), False, True
+        return _scaled(amount, 1000000), False, True
     if amount >= profile.k_from:
-        return _scaled(amount, 1000, 3), True, False
+        return _scaled(amount, 1000), True, False
     return str(amount), False, False
 
 
@@ -55,19 +47,14 @@ def parse(entry, profile, limits):
             break
     else:
         return None, "no-amount"
-    mult = 1
-    body = entry
     last = entry[-1]
-    if last == "K" or last == "M":
-        mult = 1000 if last == "K" else 1000000
-        body = entry[:-1]
+    mult = 1000 if last == "K" else 1000000 if last == "M" else 1
+    if mult > 1:
+        entry = entry[:-1]
     elif profile.suffix_required:
         return None, "no-suffix"
-    dot = body.find(".")
-    if dot < 0:
-        whole, frac = body, ""
-    else:
-        whole, frac = body[:dot], body[dot + 1:]
+    dot = entry.find(".")
+    whole, frac = (entry, "") if dot < 0 else (entry[:dot], entry[dot + 1:])
     scale = 10 ** len(frac)
     fine = (int(frac) if frac else 0) * mult
     if fine % scale:
