@@ -49,11 +49,9 @@ def _write(v, out, utf8=False):
         _str(v, out, utf8)
     elif isinstance(v, tuple):  # an object: ((key, value), ...)
         out.append("{")
-        first = True
-        for k, x in v:
-            if not first:
+        for i, (k, x) in enumerate(v):
+            if i:
                 out.append(", ")
-            first = False
             _str(k, out, utf8)
             out.append(": ")
             _write(x, out, utf8)

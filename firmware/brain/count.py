@@ -18,20 +18,14 @@ def of(ledger, card):
 
 
 def counts(ledger):
-    out = []
-    for card in range(1, CARDS + 1):
-        n = of(ledger, card)
-        if n is not None:
-            out.append((card, n))
-    return out
+    return [(c, of(ledger, c)) for c in range(1, CARDS + 1) if of(ledger, c) is not None]
 
 
 def ranking(pairs):
     """[(place, card, count)], the richest first; equal counts share a place (1, 1, 3)."""
     ranked = sorted(pairs, key=lambda p: (-p[1], p[0]))
     out = []
-    for i in range(len(ranked)):
-        card, n = ranked[i]
+    for i, (card, n) in enumerate(ranked):
         place = out[-1][0] if out and out[-1][2] == n else i + 1
         out.append((place, card, n))
     return out

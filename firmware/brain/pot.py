@@ -3,8 +3,6 @@
 from brain import money
 from brain.ledger import POT
 
-SHOW_POT = ("Pot", False, False)
-
 
 def set_on(unit, on):
     """The pot on or off, kept (B17): None or the error, which leaves it as it was."""
@@ -38,7 +36,7 @@ def toggle(unit, now):
 def show(unit, now):
     """M with no card and nothing typed: `Pot`, then its money (night.display)."""
     unit.view = "pot"
-    unit._show(SHOW_POT, now, unit.card_ms)
+    unit._show(("Pot", False, False), now, unit.card_ms)
     unit._tone("click")
 
 
