@@ -6,10 +6,6 @@ ledger.count is None or [on (0/1), then each card's additions, None when it take
 from brain.ledger import CARDS
 
 
-def fresh():
-    return [0] + [None] * CARDS
-
-
 def of(ledger, card):
     """The card's count, or None when it takes no part."""
     c = ledger.count

@@ -9,7 +9,7 @@ from brain import count as counting
 from brain import gameclock, money, pot
 from brain.gameclock import Clock
 from brain.clock import sooner, ticks_add, ticks_diff
-from brain.ledger import POT
+from brain.ledger import CARDS, POT
 
 SHOW_COUNT = ("Count", False, False)
 SHOW_NONE = ("----", False, False)  # in the count, a card that takes no part
@@ -223,7 +223,7 @@ def clear(unit):
 def _start_count(unit, now):
     """B19: the count on; the tally and the entry dropped."""
     led = unit.ledger
-    new = counting.fresh() if led.count is None else list(led.count)
+    new = [0] + [None] * CARDS if led.count is None else list(led.count)
     new[0] = 1
     for card in (unit.slots["L"], unit.slots["R"]):
         if card and new[card] is None:
