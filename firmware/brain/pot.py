@@ -7,7 +7,6 @@ from brain.ledger import POT
 def set_on(unit, on):
     """The pot on or off, kept (B17): None or the error, which leaves it as it was."""
     led = unit.ledger
-    on = bool(on)
     if not led.ready:
         return "no-game"  # B17: no game to keep it in; Err6 writes nothing
     if on == led.pot_on:
