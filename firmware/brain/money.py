@@ -42,10 +42,7 @@ def accepts(digits, dot, suffix, key):
 def parse(entry, profile, limits):
     """(amount, None) or (None, error code) for an entry (B2, B15); without limits (the tally,
     B14) the profile's minimum and maximum do not apply."""
-    for c in entry:
-        if "0" <= c <= "9":
-            break
-    else:
+    if not any("0" <= c <= "9" for c in entry):
         return None, "no-amount"
     last = entry[-1]
     mult = 1000 if last == "K" else 1000000 if last == "M" else 1
