@@ -6,6 +6,9 @@ MIN_MS = 13000
 MAX_MS = 50000
 WARN_MS = 5000  # the fast flashing and the warning, before the end
 DONE_MS = 5000  # the green light, after it
+START = "click"
+WARNING = "deal-warning"
+END = "deal-end"
 
 
 class Timer:
@@ -19,25 +22,25 @@ class Timer:
         """DEAL: starts the timer, or ends the one running; the tone."""
         if self.phase == "running" or self.phase == "ending":
             self._finish(now)
-            return "deal-end"
+            return END
         ms = self.rng.randint(MIN_MS, MAX_MS)
         self.phase = "running"
         self.end = ticks_add(now, ms)
         self.at = ticks_add(now, ms - WARN_MS)
-        return "click"
+        return START
 
     def step(self, now):
-        """None, or the tone ("" for none) of the step due at now; deal-end ends at `end`."""
+        """None when no step is due at now, else its tone ("" for none); END ended at `end`."""
         phase = self.phase
         if phase == "idle" or ticks_diff(now, self.at) < 0:
             return None
         if phase == "running":
             self.phase = "ending"
             self.at = self.end
-            return "deal-warning"
+            return WARNING
         if phase == "ending":
             self._finish(self.end)
-            return "deal-end"
+            return END
         self.phase = "idle"
         return ""
 
