@@ -222,14 +222,17 @@ class App:
         pad = self.board.keypad
         if self.unit.power and pad.armed and not pad.woke:
             return ()
-        woken = self.unit.power and pad.armed and not pad.held  # at rest: a contact just closed
+        # At rest, a column's edge: a contact just closed (a timed look's wake is no edge).
+        woken = self.unit.power and pad.armed and pad.edged and not pad.held
         events = pad.scan(now)
         tries = self.rescans if woken else 0
         while not events and tries:
             # The contact bounces for a few ms after the edge: a scan in an open spell sees
-            # nothing. Look again at once rather than at the next edge or turn.
+            # nothing. Look again at once rather than at the next edge or turn, judged by the
+            # clock as it reads now: a scan takes milliseconds on the Pico, and a press that
+            # came past its key's lockout meanwhile read, by the turn's time, as its bounce.
             tries -= 1
-            events = pad.scan(now)
+            events = pad.scan(self.clock.now())
         pad.idle(now)
         return events
 
@@ -378,7 +381,11 @@ class App:
             data = unsent[0]
             if not isinstance(data, bytes):
                 # A long reply: its next piece made now; its last, which ends the line, takes
-                # its place (one line waiting, not two), so it is never found spent.
+                # its place (one line waiting, not two), so it is never found spent. Making it
+                # may take longer than a tap (tens of ms for a long game's BACKUP), in a turn
+                # with no key's work: with a key down or in its lockout the matrix was not armed
+                # and nothing looked, so keys typed meanwhile are watched here too.
+                self.board.keypad.watch()
                 piece = next(data)
                 if piece[-1] == 10:
                     unsent[0] = piece
