@@ -222,8 +222,7 @@ class App:
         pad = self.board.keypad
         if self.unit.power and pad.armed and not pad.woke:
             return ()
-        # At rest, a column's edge: a contact just closed (a timed look's wake is no edge).
-        woken = self.unit.power and pad.armed and pad.edged and not pad.held
+        woken = self.unit.power and pad.armed and not pad.held  # at rest: a contact just closed
         events = pad.scan(now)
         tries = self.rescans if woken else 0
         while not events and tries:
@@ -381,11 +380,7 @@ class App:
             data = unsent[0]
             if not isinstance(data, bytes):
                 # A long reply: its next piece made now; its last, which ends the line, takes
-                # its place (one line waiting, not two), so it is never found spent. Making it
-                # may take longer than a tap (tens of ms for a long game's BACKUP), in a turn
-                # with no key's work: with a key down or in its lockout the matrix was not armed
-                # and nothing looked, so keys typed meanwhile are watched here too.
-                self.board.keypad.watch()
+                # its place (one line waiting, not two), so it is never found spent.
                 piece = next(data)
                 if piece[-1] == 10:
                     unsent[0] = piece

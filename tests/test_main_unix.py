@@ -324,32 +324,6 @@ def test_a_press_that_ends_its_keys_lockout_during_the_scans_after_its_edge_is_t
     assert lines["entry"] == "55"  # in the turn its edge woke, not a scan later (B2)
 
 
-# A long reply's next piece is made in a turn of its own (LOG or BACKUP of a long game: tens of
-# ms); "5" tapped while it is made, just after a key's release, counts.
-REPLY_KEYS_SCRIPT = BOARD_SETUP + r"""
-timer = board.keypad._timer  # the busy loop's looks, every look_ms on the Pico
-def reply():
-    for on in (True, False):
-        press("5", on)
-        time.sleep_ms(35)  # past the keypad's debounce
-        timer.fire()
-    yield "OK ["
-    yield "]"
-press("2", True); turns(40); press("2", False)
-app.turn()  # the release
-timer.fire()
-app.turn()  # the scan that look asks for, within the release's lockout
-app.write([reply()])
-turns(100)
-print("entry", unit.entry)
-"""
-
-
-def test_a_key_tapped_while_a_long_replys_piece_is_made_counts(tmp_path):
-    lines = finish_script(board_script(tmp_path, "reply.py", REPLY_KEYS_SCRIPT, text=True), 30)
-    assert lines["entry"] == "25"
-
-
 # Each stage is announced, the test then sends its bytes and nothing more;
 # once the loop has taken the last of them it must still scan the keys, draw what they do and
 # fire its timers (B16's switch-off), with the serial port silent.

@@ -15,8 +15,7 @@ class Keys:
     """The keypad as App.read_keys reads it: the events a front end pressed, in order."""
 
     armed = True  # scanned only when woken: an idle simulator never scans
-    held = 0
-    edged = False  # no contact bouncing after a wake: its events are all in the first scan
+    held = 0  # no contact bouncing after a wake: its events are all in the first scan
 
     def __init__(self):
         self.events = []

@@ -160,11 +160,8 @@ def _stalled_port(protocol, room):
     """A unit's serial side (app.App's own send) on a port that takes room bytes, then no more:
     a host that stopped reading."""
     import app
-    from desktop.simboard import Keys
 
     class Board:
-        keypad = Keys()  # watched while a long reply's piece is made
-
         def hold_irqs(self):
             return 0
 

@@ -38,7 +38,6 @@ class Keypad:
         self.listening = False
         self.armed = False  # every row driven low, waiting for a column's edge
         self.woke = False  # a column fell (or was low) since the matrix was armed
-        self.edged = False  # ... by a column's edge since the last scan: a contact may bounce
         for r in rows:
             r.value(1)
 
@@ -60,7 +59,7 @@ class Keypad:
         # Hard IRQ: pins and stores, nothing allocated. A look drives the rows, so a column a
         # switch closes makes edges of its own; they, and the bounce of a contact just looked
         # at, come within a lockout of that look and are no news.
-        self.woke = self.edged = True
+        self.woke = True
         if not self.armed:
             return
         now = self._ticks()
@@ -126,7 +125,6 @@ class Keypad:
     def scan(self, now):
         """[(kind, key), ...], kind 'down' or 'up', in the order they came; () when nothing
         happened, allocating nothing."""
-        self.edged = False
         if self.listening and self._timed:
             self._timed = False
             self._timer.deinit()
