@@ -84,7 +84,7 @@ class FileStore:
         (profile name, balances, start, volume, game night's or None), which
         Ledger.load puts in play, or None: none, or nothing of it to trust."""
         self._fresh()
-        s, damage = self._find()
+        s, damage, past = self._find()
         self.scrub = bool(damage)
         got = None
         if s is not None:
@@ -99,7 +99,7 @@ class FileStore:
                 return "new", 0, None
             self.detail = "; ".join(damage) or "store files missing"
             self.unseen = True
-            return "damaged", self._adopt(0), None  # B17: it was there; never invent balances
+            return "damaged", self._adopt(0, past), None  # B17: it was there; invent no balances
         self._mark()
         h = s.head
         self.flagged = h.get("damaged") is not None
@@ -122,7 +122,7 @@ class FileStore:
                 num(h.get("count", n)))
         except UNREADABLE:
             damage.append("the kept games' list unreadable")  # none kept; the game still reads
-        seq = self._adopt(s.seq) if damage else s.seq
+        seq = self._adopt(s.seq, past) if damage else s.seq
         # A kept game that does not read stays named, listed by GAMES as damaged, until the
         # banker has seen it reported (seen); the game in play is not touched.
         self.bad = [i for i in self.games if kept_game(self.fs, self._game(i), i, 0) is None]
@@ -141,10 +141,11 @@ class FileStore:
         game = (h["profile"], list(s.bal), h["start"] + seq - s.seq, volume, got)
         return "damaged" if damage else "ok", seq, game
 
-    def _adopt(self, seq):
+    def _adopt(self, seq, past):
         """Kept games' files no header read names that read whole and are not the game in play
         (at seq) stay kept, numbered on (docs/storage.md, Err5 and Err6); the seq the game goes
-        on from, past every file's, so that no game put away later takes a file's name."""
+        on from, past every file's and past, so that no game put away later takes a file's
+        name."""
         ids = sorted((int(n[5:]) for n in self._listed(GAME) if _id(n)), reverse=True)
         found = [i for i in ids if i not in self.games and i != seq
                  and kept_game(self.fs, self._game(i), i, 0)]
@@ -153,10 +154,12 @@ class FileStore:
             self.numbers[i] = self.count
         self.games = sorted(self.games + found, reverse=True)
         self.number = max(self.number, self.count + 1)
-        return max([seq] + ids)
+        return max([past] + ids)
 
     def _find(self):
-        """(the newest complete Slot or None, the damage found)."""
+        """(the newest complete Slot or None, the damage found, the highest seq the slots' lines
+        may have named: past it the game goes on after damage, lest a host see a seq it was
+        told of name another transaction)."""
         # The newest slot (of one generation, the first, as the choice below takes it) read
         # whole, its records folded; the other's lines checked by their CRC alone, unless the
         # newest does not read: a long game's boot read and parsed every record of both.
@@ -184,18 +187,19 @@ class FileStore:
         for s in slots:
             if s.superseded and (best is None or s.superseded > best.gen):
                 damage.append("checkpoint %d is lost" % s.superseded)
+        past = max(s.past(best) for s in slots)
         if best is None or CORRUPT in (slots[0].state, slots[1].state):
-            return best, damage
+            return best, damage, past
         # Game files no header names go (the kept games in docs/storage.md's format): with
         # neither slot unreadable, the headers read are every reference there is.
         try:
             named = {num(i) for s in slots if s.state == VALID for i in s.head.get("games", ())}
         except UNREADABLE:
-            return best, damage  # a header whose games do not read names any file
+            return best, damage, past  # a header whose games do not read names any file
         for name in self._listed(GAME):
             if _id(name) and int(name[5:]) not in named:
                 self._remove(self.dir + name)
-        return best, damage
+        return best, damage, past
 
     def _listed(self, prefix):
         """The store's directory's file names that start with prefix ([] if it does not

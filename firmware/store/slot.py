@@ -250,7 +250,10 @@ def read(fs, path, keep, fold=True):
         s.state = CUT if missing(e) else CORRUPT
         return s
     try:
-        s.read(Lines(f))
+        lines = Lines(f)
+        s.read(lines)
+        if s.state == CORRUPT or s.bad:
+            s.lost += sum(b.count(b"\n") for b in lines.rest())
         s.size = f.seek(0, 2)
     except (MemoryError, OSError):
         s.state = CORRUPT
@@ -331,6 +334,7 @@ class Slot:
     state = CUT
     head = volume = base = bal = None  # base: the balances before log[0]; bal: after the log
     gen = seq = journal = superseded = size = 0
+    lost = 0  # lines not read: each may have been a transaction, its seq never to be given again
     bad = False  # damage: a whole line did not read
     clean = False  # ends with a whole good line: more may be appended
 
@@ -418,7 +422,7 @@ class Slot:
             ok = p is not None and self._line(p)
             self.journal += ok
             if not (ok and whole):
-                self.bad, self.clean = True, False
+                self.bad, self.clean, self.lost = True, False, 0 if ok else 1
                 return
             raw = f.next()
 
@@ -466,6 +470,17 @@ class Slot:
         if old is not None:
             apply(self.base, old)
         return True
+
+    def past(self, best):
+        """The highest seq its lines may have named, each line not read taken for a transaction,
+        beside best, the slot the game comes from (or None): 0 if it is older than best."""
+        if self.state == VALID:
+            return self.seq + self.lost
+        if best is None:
+            return (0 if self.head is None else num(self.head["seq"])) + self.lost
+        if self.head is None:  # newer only if best was told of a checkpoint it does not hold
+            return best.seq + self.lost if best.superseded > best.gen else 0
+        return num(self.head["seq"]) + self.lost if self.gen >= best.gen else 0
 
     def night_of(self):
         """(pot on, count, clock) as the header and the lines after it leave them, or None;
