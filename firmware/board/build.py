@@ -62,20 +62,21 @@ def _slots(pins):
 
 
 def pin_map():
-    """pins.py. On the unit's own image that is the reference, frozen in, with what a maker's
-    pins.py on the flash sets over it: one from an older checkout still names every pin, and
-    one that does not run, or sets a pin of another kind than the reference's, leaves the unit
-    on the reference, said in crash.txt, not dark."""
+    """pins.py, and what a maker's file set over it (None: nothing). On the unit's own image
+    that is the reference, frozen in, with what a maker's pins.py on the flash sets over it:
+    one from an older checkout still names every pin, and one that does not run, sets a pin of
+    another kind than the reference's or names one the board does not build with (build, below),
+    leaves the unit on the reference, said in crash.txt, not dark."""
     import pins
     from version import VERSION
 
     if not VERSION.endswith("+frozen"):
-        return pins  # deployed files: pins.py is the firmware's own file
+        return pins, None  # deployed files: pins.py is the firmware's own file
     try:
         with open("pins.py") as f:
             src = f.read()
     except OSError:
-        return pins
+        return pins, None
     # The maker's file runs among the reference's names: `KEYPAD = KEYPAD_MEMBRANE_4X4`, as
     # docs/hardware.md has it, is one line.
     mine = dict(pins.__dict__)  # type: dict
@@ -93,26 +94,44 @@ def pin_map():
             if name[:1] != "_" and not isinstance(got, kinds):
                 raise ValueError("%s = %r, where the reference pin map has %r" % (name, got, ref))
     except Exception as e:  # noqa: BLE001 - whatever the maker's file raises
-        try:
-            try:
-                os.mkdir(pins.STATE_DIR)  # a new unit's first boot
-            except OSError:
-                pass
-            with open(pins.STATE_DIR + "/crash.txt", "w") as f:
-                f.write("pins.py on the flash is no pin map this firmware reads; the reference "
-                        "pin map is used\n")
-                sys.print_exception(e, f)  # type: ignore[attr-defined]
-        except OSError:
-            pass
-        return pins
+        _refused(pins, e)
+        return pins, None
+    ref = dict(pins.__dict__)
     for name in mine:
         if name[:1] != "_":
             setattr(pins, name, mine[name])
-    return pins
+    return pins, ref
+
+
+def _refused(pins, e):
+    try:
+        try:
+            os.mkdir(pins.STATE_DIR)  # a new unit's first boot
+        except OSError:
+            pass
+        with open(pins.STATE_DIR + "/crash.txt", "w") as f:
+            f.write("pins.py on the flash is no pin map this firmware reads; the reference "
+                    "pin map is used\n")
+            sys.print_exception(e, f)  # type: ignore[attr-defined]
+    except OSError:
+        pass
 
 
 def build():
-    pins = pin_map()
+    pins, ref = pin_map()
+    try:
+        return _build(pins)
+    except Exception as e:  # noqa: BLE001 - a pin no RP2040 has, rows the map has not, ...
+        if ref is None:
+            raise  # the reference's own: a firmware bug, not a maker's file
+        _refused(pins, e)
+        for name in ref:
+            if name[:1] != "_":
+                setattr(pins, name, ref[name])
+        return _build(pins)
+
+
+def _build(pins):
     display = _display(pins)
     keypad = Keypad([Pin(n, Pin.OPEN_DRAIN, value=1) for n in pins.KEY_ROWS],
                     [_in(n) for n in pins.KEY_COLS], pins.KEYPAD)
