@@ -361,3 +361,17 @@ def test_keys_used_before_a_week_switched_off_are_taken_after_it():
         pad.idle((t + dt) & 0x3FFFFFFF)
     assert events == [("down", "5"), ("up", "5"), ("down", "5"), ("up", "5")]
     assert pad.idle((t + 200) & 0x3FFFFFFF)  # and the matrix sleeps until the next edge
+
+
+def test_a_map_without_a_key_for_each_row_and_column_is_refused_when_built():
+    # A maker's map one column short would raise at that column's first press, in play; a map
+    # with more than is wired (the 4x4 membrane's on four columns) is whole.
+    m = Matrix()
+    for short in (LAYOUT[:3], tuple(row[:4] for row in LAYOUT)):
+        try:
+            Keypad(m.rows, m.cols, short)
+        except ValueError as e:
+            assert "KEYPAD" in str(e)
+        else:
+            raise AssertionError("built with %r" % (short,))
+    assert Keypad(m.rows[:3], m.cols[:4], LAYOUT).layout == LAYOUT

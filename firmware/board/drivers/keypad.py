@@ -20,8 +20,8 @@ class Keypad:
     kept = 32  # changes a busy loop's turn keeps, a press and a release each: 16 taps
 
     def __init__(self, rows, cols, layout):
-        if len(layout) != len(rows) or [r for r in layout if len(r) != len(cols)]:
-            raise ValueError("KEYPAD is not a key (or None) for each row and column")
+        if len(layout) < len(rows) or [r for r in layout[:len(rows)] if len(r) < len(cols)]:
+            raise ValueError("KEYPAD has not a key (or None) for each row and column")
         self.rows = rows
         self.cols = cols
         self.layout = layout
