@@ -457,11 +457,11 @@ class App:
 
 
 def _chunks(pieces):
-    """A long reply's pieces (strings) as the port is given them: some 256 bytes each, the
-    last ending the line (and only the last: App.send knows the end of the reply by it)."""
+    """A long reply's pieces (strings) as the port is given them: some burst_out bytes each,
+    the last ending the line (and only the last: App.send knows the end of the reply by it)."""
     part, size = [], 0
     for piece in pieces:
-        if size >= 256:
+        if size >= App.burst_out:
             yield b"".join(part)
             part, size = [], 0
         part.append(piece.encode())
