@@ -113,11 +113,13 @@ def test_the_frozen_image_takes_from_a_makers_pins_py_only_the_pins_it_names(fro
     assert file_on(pico.flash_fs(), pico.layout, "/bank/crash.txt") is None
 
 
-@pytest.mark.parametrize("src, why", [(b"DISPLAY = \n", "SyntaxError"),
-                                       (b'DISPLAY = "tm1638"\n', "DISPLAY is ht1621 or tm1637"),
-                                       (b"KEYPAD = 5\n", "KEYPAD = 5, where the reference"),
-                                       (b"KEY_ROWS = (6, 7, 8, 99)\n", "invalid pin"),
-                                       (b"KEY_COLS = (10, 11, 12, 13, 14, 28)\n", "KEYPAD has not")])
+@pytest.mark.parametrize("src, why", [
+    (b"DISPLAY = \n", "SyntaxError"),
+    (b'DISPLAY = "tm1638"\n', "DISPLAY is ht1621 or tm1637"),
+    (b"KEYPAD = 5\n", "KEYPAD = 5, where the reference"),
+    (b"KEY_ROWS = (6, 7, 8, 99)\n", "invalid pin"),  # a pin no RP2040 has
+    (b"KEY_COLS = (10, 11, 12, 13, 14, 28)\n", "KEYPAD has not"),  # a column with no keys
+])
 def test_the_frozen_image_says_a_bad_pins_py_in_crash_txt_and_plays_on_its_own_pin_map(
         frozen, src, why):
     pico = rig.Pico(frozen, usb=True, vbus=True, fs_extra=[("pins.py", src)])
