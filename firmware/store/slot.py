@@ -250,10 +250,7 @@ def read(fs, path, keep, fold=True):
         s.state = CUT if missing(e) else CORRUPT
         return s
     try:
-        lines = Lines(f)
-        s.read(lines)
-        if s.state == CORRUPT or s.bad:
-            s.lost += sum(b.count(b"\n") for b in lines.rest())
+        s.read(Lines(f))
         s.size = f.seek(0, 2)
     except (MemoryError, OSError):
         s.state = CORRUPT
@@ -345,6 +342,11 @@ class Slot:
         self.night = {}  # {tag: what follows it} of game night's last line of each
 
     def read(self, f):
+        self._read(f)
+        if self.state == CORRUPT or self.bad:
+            self.lost += sum(b.count(b"\n") for b in f.rest())
+
+    def _read(self, f):
         """A checkpoint line that does not read costs the checkpoint's log (the header's
         balances stand in); a journal line that does not read ends the slot (damage)."""
         raw = f.next()
