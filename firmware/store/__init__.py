@@ -144,8 +144,8 @@ class FileStore:
     def _adopt(self, seq, past):
         """Kept games' files no header read names that read whole and are not the game in play
         (at seq) stay kept, numbered on (docs/storage.md, Err5 and Err6); the seq the game goes
-        on from, past every file's and past, so that no game put away later takes a file's
-        name."""
+        on from: the highest of past (the slots' lines') and every file's, so that no game put
+        away later takes a file's name."""
         ids = sorted((int(n[5:]) for n in self._listed(GAME) if _id(n)), reverse=True)
         found = [i for i in ids if i not in self.games and i != seq
                  and kept_game(self.fs, self._game(i), i, 0)]
