@@ -103,11 +103,10 @@ def _all_balances(bal):
 
 def _restored(ledger, recs):
     """{index: the balances after it} for LOG's restores, worked out backwards from the
-    ledger's now (a restore itself moves nothing); none from a log that stops short of the
-    ledger's seq, which cannot say."""
+    ledger's now: each record after one carries its own move, and a restore itself moves
+    nothing (the store's log folds from its base to the balances; a seq skipped after damage
+    moved none)."""
     got = {}
-    if recs[-1][SEQ] != ledger.seq:
-        return got
     bal = list(ledger.bal)
     for i in range(len(recs) - 1, -1, -1):
         rec = recs[i]

@@ -432,3 +432,27 @@ def test_kept_games_are_numbered_in_the_order_they_were_played():
     ok(p.handle("RESTORE GAME %d" % kept[1]["id"]))
     ok(p.handle("NEWGAME"))
     assert [g["number"] for g in ok(p.handle("GAMES"))] == [1, 4, 3]
+
+
+def test_a_restore_keeps_its_balances_in_the_log_after_a_damaged_line_is_skipped():  # B11 B17
+    # A journal line that does not read is skipped and its seq never given again: the log stops
+    # short of the game's seq, and the restore before it still says what it brought back.
+    r, p = _rig()
+    _pay(p, 1, "5M-")
+    ok(p.handle("NEWGAME"))
+    ok(p.handle("RESTORE PREVIOUS"))
+    _pay(p, 2, "1M+")
+    _pay(p, 3, "2M-")
+    log = _log(p)
+    assert [t["kind"] for t in log] == ["pay", "restore", "receive", "pay"]
+    files = r.fs.files
+    path = [n for n in ("/bank/bank.a", "/bank/bank.b")
+            if n in files and bytes(files[n]).split(b"\n")[-2][9:11] == b"r "][0]
+    img = copy_files(files)
+    img[path][-3] ^= 1  # in the last line, card 3's payment: its CRC no longer reads
+    r, p = _rig(img)
+    assert r.unit.store_status == "damaged"
+    after = _log(p)
+    assert after == log[:3]  # the payment is lost, and the restore says its balances still
+    assert after[1]["balances"]["1"] == START - 5000000
+    assert r.unit.ledger.seq >= log[-1]["seq"]  # the lost payment's seq is not given again
