@@ -9,7 +9,10 @@ def _scaled(amount, unit):
     # dropped. The whole is at most 5 digits (fmt's bounds), so the slice's end is never < 1;
     # unit + the fraction, a power of ten's digits less its leading 1, pads it with zeros.
     text = str(amount // unit)
-    digits = str(unit + amount % unit)[1:CELLS - len(text) + 1].rstrip("0")
+    frac = amount % unit
+    if not frac:
+        return text  # a round amount, a balance's usual: no string made for its fraction
+    digits = str(unit + frac)[1:CELLS - len(text) + 1].rstrip("0")
     return text + "." + digits if digits else text
 
 
