@@ -114,11 +114,14 @@ KEYPAD_ONLY = (
 def cmd_hold(bank, args):
     if not args.no_wake:
         bank.wake()
-    clears = args.key.upper() == "C" and args.ms >= HOLD_MS  # B11: a new game
-    played = clears and balances_or_none(bank) is not None and bank.log(1)
-    code = _report_state(bank.hold(args.key, args.ms), bank, args.key)
-    if played and not bank.log(1):
-        say("new game: every account at %s" % money(next(iter(bank.balances().values()))))
+    state = bank.hold(args.key, args.ms)
+    code = _report_state(state, bank, args.key)
+    if args.key.upper() == "C" and args.ms >= HOLD_MS and state.get("error") in (
+            None, "store-damaged"):  # damage stays reported (B17); another error is a refusal
+        # B11: a new game, a game with no transactions too
+        balances = balances_or_none(bank)
+        if balances and len(set(balances.values())) == 1 and not bank.log(1):
+            say("new game: every account at %s" % money(next(iter(balances.values()))))
     return code
 
 

@@ -316,6 +316,8 @@ def test_hold_c_for_a_new_game_says_so_b11(capsys, url):
     assert code == 0 and "new game" not in out  # held too briefly: the game goes on
     code, out, _ = run(capsys, "--port", url, "hold", "C", "3000")
     assert (code, out) == (0, "display 0\nnew game: every account at 15,000,000\n")
+    code, out, _ = run(capsys, "--port", url, "hold", "C", "3000")  # a game with none, too
+    assert (code, out) == (0, "display 0\nnew game: every account at 15,000,000\n")
 
 
 def test_insert_refused(capsys, url):
