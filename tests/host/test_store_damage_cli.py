@@ -136,3 +136,21 @@ def test_a_commit_without_a_good_copy_is_a_refusal_exit_1(capsys, fake):
     for keys in ("100K+", "5-"):
         code, out, err = run(capsys, "--port", f.url, "press", keys)
         assert code == 1 and err.startswith("bank: the unit refused it: " + ERR6), err
+
+
+def test_c_held_on_a_damaged_store_says_the_new_game_beside_the_damage(capsys, fake):
+    # B11: C held 3 s starts a new game; the damage stays reported (B17) until the banker's key
+    # on the unit, so it is no refusal of the hold, and the new game is said
+    answer = damaged_unit("Err5")
+
+    def with_hold(line):
+        w = line.upper().split()
+        if w[0] == "HOLD":
+            return b"OK " + json.dumps(_state("0", "store-damaged")).encode() + b"\n"
+        if w[0] == "LOG":
+            return b"OK []\n"
+        return answer(line)
+
+    f = fake(with_hold)
+    code, out, err = run(capsys, "--port", f.url, "hold", "C", "3000")
+    assert code == 0 and out.endswith("new game: every account at 15,000,000\n"), (out, err)
