@@ -117,12 +117,22 @@ def cmd_hold(bank, args):
     state = bank.hold(args.key, args.ms)
     code = _report_state(state, bank, args.key)
     if args.key.upper() == "C" and args.ms >= HOLD_MS and state.get("error") in (
-            None, "store-damaged"):  # damage stays reported (B17); another error is a refusal
-        # B11: a new game, a game with no transactions too
+            None, "store-damaged"):
+        # B11: a new game, a game with no transactions too; the damage stays reported (B17),
+        # and another error is a refusal. No balances (Err6): no game, and no log to ask.
         balances = balances_or_none(bank)
-        if balances and len(set(balances.values())) == 1 and not bank.log(1):
-            say("new game: every account at %s" % money(next(iter(balances.values()))))
+        if balances is not None and not bank.log(1):
+            _said_new_game(balances)
     return code
+
+
+def _said_new_game(balances):
+    """Says the new game (B11) if every account is at one amount, as a new game leaves them."""
+    amounts = set((balances or {}).values())
+    if len(amounts) != 1:
+        return False
+    say("new game: every account at %s" % money(amounts.pop()))
+    return True
 
 
 def cmd_insert(bank, args):
@@ -144,10 +154,8 @@ def cmd_newgame(bank, args):
     bank.wake()
     bank.new_game()
     balances = bank.balances()
-    if len(set(balances.values())) != 1:
+    if not _said_new_game(balances):
         raise Failed("no new game: balances are %s" % json.dumps(balances))
-    start = next(iter(balances.values()))
-    say("new game: every account at %s" % money(start))
     return EXIT_OK
 
 
