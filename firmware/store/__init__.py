@@ -65,8 +65,7 @@ class FileStore:
         self.detail = None  # why it is damaged, for logs and tests
         self.appendable = False  # False: the next write must be a checkpoint
         self.journal = 0
-        self.base = None  # the balances before log[0]
-        self.log = Log(self.keep)  # the last keep records
+        self.log = Log(self.keep, None)  # the last keep records, and the balances before them
         self.games = []  # the kept games' ids, newest first
         self.numbers = {}  # a kept game's id -> its number (game 1, 2, ...)
         self.number = 1  # the game in play's number
@@ -135,7 +134,6 @@ class FileStore:
         self.unseen = bool(damage)
         if "start" not in h:
             return "damaged", 0, None  # a kept game's header: Slot.read checked the rest of it
-        self.base = s.base
         self.log = s.log
         volume = h.get("volume", 2) if s.volume is None else s.volume
         game = (h["profile"], list(s.bal), h["start"] + seq - s.seq, volume, got)
@@ -236,12 +234,10 @@ class FileStore:
                 self.journal += 1
                 self.writes += 1
                 if rec is not None:
-                    old = self.log.add(rec)
-                    if old is not None:
-                        apply(self.base, old)
+                    self.log.add(rec)
                 return
         log = self.log if rec is None else list(self.log) + [rec]
-        self._checkpoint(ledger, self.base, log, rec)
+        self._checkpoint(ledger, self.log.base, log, rec)
 
     def records(self, n=None):
         """The last n records (all it keeps by default), oldest first."""
@@ -251,12 +247,10 @@ class FileStore:
         """The whole game (rec applied, log from base) into the other slot; kept: the kept games
         it names (ids, numbers, the game's number, the count); over: written over an old slot
         that could not be told of it too. Only once it is durable is any of it the store's."""
-        base, held = list(base), Log(self.keep)
+        held = Log(self.keep, list(base))
         for r in log:
-            old = held.add(r)
-            if old is not None:
-                apply(base, old)
-        log = held
+            held.add(r)
+        log, base = held, held.base
         bal = list(ledger.bal)
         seq = ledger.seq
         if rec is not None:
@@ -281,7 +275,7 @@ class FileStore:
         # Durable: the new slot wins at boot from here on. Tell the old one, so a boot that
         # finds the new slot gone knows it is damage rather than a cut checkpoint.
         self.games, self.numbers, self.number, self.count = games, numbers, number, count
-        self.base, self.log, self.gen = base, log, gen
+        self.log, self.gen = log, gen
         self.flagged = self.unseen
         self.writes += 1
         untold = self.cur is not None and not self.scrub
@@ -308,7 +302,7 @@ class FileStore:
             # The old slot could not take the note (docs/storage.md's checkpoints): the same
             # checkpoint over it, lest it stand as the game with the new slot lost, nobody told.
             try:
-                self._checkpoint(ledger, self.base, self.log, rec, None, False)
+                self._checkpoint(ledger, self.log.base, self.log, rec, None, False)
             except OSError:
                 pass  # the game is whole in the new slot; the old one is as it was
 
@@ -357,7 +351,7 @@ class FileStore:
 
     def put_away(self, ledger):
         """The game in play into a kept game's file (kept once a checkpoint names it); its id."""
-        base = self.base
+        base = self.log.base
         bal = ledger.bal
         size = crc = 0
         for r in self.log:
@@ -408,7 +402,7 @@ class FileStore:
         prev = self.game(self.games[0]) if self.games else None
         if prev is not None:
             prev = {"profile": prev["profile"], "seq": prev["seq"], "balances": prev["balances"]}
-        base = self.base
+        base = self.log.base
         snap = {"v": 1, "profile": ledger.profile.name, "seq": ledger.seq,
                 "volume": ledger.volume, "base": base[1:CARDS + 1],
                 "log": [list(r) for r in self.log], "previous": prev, "start": ledger.start,
@@ -497,6 +491,6 @@ class FileStore:
             self.names_bad = False
         if self.flagged:
             try:
-                self._checkpoint(ledger, self.base, self.log)
+                self._checkpoint(ledger, self.log.base, self.log)
             except OSError:
                 self.appendable = False  # the next write tries again

@@ -93,27 +93,28 @@ class Moved(OSError):
 
 
 class Log:
-    """The last `keep` records, oldest first, in lists of 32: the 200 of a long game in one list
-    are more than the 64 entries of the collector's mark stack on rp2, and its overflow doubled
-    a collection's time (docs/performance.md)."""
+    """The last `keep` records, oldest first, and base, the balances before the first: a record
+    no longer kept is folded into base. In lists of 32: the 200 of a long game in one list are
+    more than the 64 entries of the collector's mark stack on rp2, and its overflow doubled a
+    collection's time (docs/performance.md)."""
 
-    def __init__(self, keep):
+    def __init__(self, keep, base):
         self.keep = keep
+        self.base = base
         self.parts = []
         self.n = 0
 
     def add(self, rec):
-        """rec kept last; the oldest record, no longer kept, or None."""
         parts = self.parts
         if not parts or len(parts[-1]) == 32:
             parts.append([])
         parts[-1].append(rec)
         if self.n < self.keep:
             self.n += 1
-            return None
-        if len(parts[0]) == 1:
-            return parts.pop(0)[0]
-        return parts[0].pop(0)
+            return
+        apply(self.base, parts[0].pop(0))
+        if not parts[0]:
+            parts.pop(0)
 
     def __len__(self):
         return self.n
@@ -292,7 +293,7 @@ def kept_game(fs, path, gid, keep):
             g["kept"] is None or 0 <= g["kept"] <= KEPT_MOST):
         return None
     if keep:  # the log leads from base to the header's seq and balances: Slot.read held it so
-        g["base"], g["log"] = s.base, s.log
+        g["base"], g["log"] = s.log.base, s.log
     return g
 
 
@@ -329,7 +330,7 @@ class Slot:
     holds and how it ends."""
 
     state = CUT
-    head = volume = base = bal = None  # base: the balances before log[0]; bal: after the log
+    head = volume = bal = None  # bal: the balances after the log
     gen = seq = journal = superseded = size = 0
     lost = 0  # lines not read: each may have been a transaction, its seq never to be given again
     bad = False  # damage: a whole line did not read
@@ -338,7 +339,7 @@ class Slot:
     def __init__(self, keep, fold=True):
         self.keep = keep
         self.fold = fold
-        self.log = Log(keep)  # older records folded into base
+        self.log = Log(keep, None)
         self.night = {}  # {tag: what follows it} of game night's last line of each
 
     def read(self, f):
@@ -362,8 +363,7 @@ class Slot:
             n, seq, gen = num(head["n"]), num(head["seq"]), num(head.get("gen", 0))
             if n < 0:
                 raise ValueError("n")
-            self.base = accounts(head, "base")
-            self.bal = list(self.base)
+            base = accounts(head, "base")
             after = accounts(head, "bal")
             want = None if self.keep else (num(head["size"]), num(head["crc"]))
             volume = head.get("volume", 2)  # a kept game's has neither
@@ -375,6 +375,7 @@ class Slot:
             self.state = CORRUPT
             return
         self.head, self.gen = head, gen
+        self.log, self.bal = Log(self.keep, base), list(base)
         if want is not None:
             # A kept game's lines, but only their size and CRC, a block at a time: boot checks
             # every kept game, and a line at a time would be the slow part of boot.
@@ -405,7 +406,7 @@ class Slot:
                 good = rec is not None and self.seq < rec[0] <= seq and self._take(rec)
         if not good:
             self.bad = True
-            self.log, self.base, self.bal = Log(self.keep), after, list(after)  # the header's
+            self.log, self.bal = Log(self.keep, after), list(after)  # the header's
         elif not self.fold:
             self.bal = after
         elif self.bal != after:
@@ -468,9 +469,7 @@ class Slot:
             # every collection after boot would sweep it all (docs/performance.md, "A long
             # game").
             gc.collect()
-        old = self.log.add(rec)
-        if old is not None:
-            apply(self.base, old)
+        self.log.add(rec)
         return True
 
     def past(self, best):

@@ -44,7 +44,7 @@ def test_the_store_keeps_its_last_records_and_folds_older_ones_into_its_base():
         for _ in range(25):
             r.press("10K+")
         assert led.store.records() == r.txns[-10:]
-        base = led.store.base
+        base = led.store.log.base
         assert base[1] == led.profile.start + 15 * 10000  # the 15 folded away
         assert led.bal[1] == led.profile.start + 25 * 10000
         r2 = Rig(store=store)  # a reboot reads the same back

@@ -53,7 +53,7 @@ def _play(seed, profile=None):
                     assert rec[L.KIND] in ("transfer", "undo")
             r.txns = []
         r.tones = []
-        base, log = led.store.base, led.store.records()
+        base, log = led.store.log.base, led.store.records()
         if log:
             folded = list(base)
             for rec in log:
