@@ -377,9 +377,9 @@ class FileStore:
 
     def new_game(self, ledger, put, most, gid=None, rec=None):
         """The ledger's new game written whole; put (put_away's id, or None) kept as the newest,
-        the oldest past most no longer. With gid, the new game is that kept game brought back,
-        its log and rec after it, and gid kept no longer. Its log is read once put is written:
-        RAM holds one besides the store's."""
+        the oldest past most no longer (a damaged one once the banker has seen it). With gid,
+        the new game is that kept game brought back, its log and rec after it, and gid kept no
+        longer. Its log is read once put is written: RAM holds one besides the store's."""
         base, log = ledger.bal, []
         if gid is not None:
             g = self.game(gid, self.keep)
@@ -391,11 +391,13 @@ class FileStore:
         if put is not None:
             count = max(count, self.number)
             ids.insert(0, put)
-        numbers = {i: self.number if i == put else self.numbers.get(i) for i in ids[:most]}
+        # A damaged game past most stays named until the banker has seen it reported (B17).
+        kept = ids[:most] + [i for i in ids[most:] if i in self.bad]
+        numbers = {i: self.number if i == put else self.numbers.get(i) for i in kept}
         number = self.numbers.get(gid) or count + 1
-        self._checkpoint(ledger, base, log, None, (ids[:most], numbers, number, count))
+        self._checkpoint(ledger, base, log, None, (kept, numbers, number, count))
         # Their files go after the next checkpoint: until then the other slot names them (B17).
-        self.gone.extend(i for i in ids[most:] + [gid] if i is not None)
+        self.gone.extend(i for i in ids + [gid] if i is not None and i not in kept)
 
     def backup(self, ledger):
         """BACKUP: everything the store keeps, as plain data."""

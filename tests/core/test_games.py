@@ -306,6 +306,27 @@ def test_a_hosts_key_does_not_drop_a_damaged_kept_game():
     assert r.unit.store_status == "ok" and "/bank/game.1" not in r.fs.files
 
 
+def test_a_damaged_kept_game_is_not_pushed_out_by_newer_games_until_the_banker_has_seen_it():
+    # B11 keeps the last three; B17 keeps a lost game reported until the banker's key. Three
+    # new games over serial put it past the third: it stays listed, its file with it, across
+    # a restart; the banker's key then leaves the last three.
+    r, p = _damaged_kept_game()
+    for card in (3, 4, 5):
+        ok(p.handle("NEWGAME"))
+        _pay(p, card, "1M-")
+    games = ok(p.handle("GAMES"))
+    assert len(games) == 4 and games[-1] == DAMAGED_1
+    r, p = _reboot(r)
+    assert r.unit.store_status == "damaged" and "/bank/game.1" in r.fs.files
+    assert ok(p.handle("GAMES"))[-1] == DAMAGED_1
+    r.press("C")  # the banker, at the unit
+    assert [g["number"] for g in ok(p.handle("GAMES"))] == [4, 3, 2]
+    _pay(p, 6, "1M-")
+    r, p = _reboot(r)
+    assert r.unit.store_status == "ok" and "/bank/game.1" not in r.fs.files
+    assert [g["number"] for g in ok(p.handle("GAMES"))] == [4, 3, 2]
+
+
 def test_game_files_no_header_names_are_removed_at_boot():
     r, p = _rig()
     _pay(p, 1, "1M-")
