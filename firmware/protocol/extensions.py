@@ -12,7 +12,16 @@ from protocol.names import whole
 # A host changes money or the game in play only once someone at the unit let it: DEAL held
 # 3 s on the keypad (docs/protocol-extensions.md, beyond B13).
 HOLD_DEAL = "hold DEAL for 3 s on the unit first"
-MAINTENANCE_REQUIRED = "ERR maintenance-required " + HOLD_DEAL
+
+
+def _refused(u):
+    """A change whose words read, refused for want of maintenance; a switch-off ends it (B16)."""
+    if u.maintenance:
+        return None
+    if not u.power:
+        return ("ERR maintenance-required the unit is switched off: wake it (a key or a card),"
+                " then hold DEAL for 3 s on the unit if it asks again")
+    return "ERR maintenance-required " + HOLD_DEAL
 
 
 def _done(p, err):
@@ -26,9 +35,7 @@ def do_maint(p, args):
 def do_newgame(p, args):
     # A host's new game puts the game in play away: maintenance, as every serial change of
     # money (the keypad's C held 3 s, and HOLD C 3000, are the keypad's and need none).
-    if not p.unit.maintenance:
-        return MAINTENANCE_REQUIRED
-    return _done(p, p.unit.new_game(p.clock.now(), None, p.via))
+    return _refused(p.unit) or _done(p, p.unit.new_game(p.clock.now(), None, p.via))
 
 def do_set(p, args):
     u = p.unit
@@ -42,13 +49,12 @@ def do_set(p, args):
     if what == "PROFILE" and len(args) == 2:
         if profiles.get(args[1]) is None:
             return "ERR bad-argument profiles are " + " ".join(sorted(profiles.PROFILES))
-        if not u.maintenance:
-            return MAINTENANCE_REQUIRED
-        return _done(p, u.new_game(now, args[1].lower(), p.via))
+        return _refused(u) or _done(p, u.new_game(now, args[1].lower(), p.via))
     if what == "POT" and len(args) == 2 and args[1].upper() in ("ON", "OFF"):
         # B22: where the profile is chosen, the pot is turned on and off (no new game)
-        if not u.maintenance:
-            return MAINTENANCE_REQUIRED
+        refused = _refused(u)
+        if refused:
+            return refused
         err = pot.set_on(u, args[1].upper() == "ON")
         if err == "pot-not-empty":
             return "ERR pot-not-empty the pot holds money: collect it first"
@@ -60,13 +66,15 @@ def do_set(p, args):
         card = POT if named else whole(args[1])
         amount = whole(args[2])
         # Up to the most a balance reaches (brain/ledger.py): any balance can be set again.
+        res = u.ledger.profile.resolution
         if card is None or not (named or 1 <= card <= CARDS) or amount is None or amount > MOST:
-            return "ERR bad-argument SET BALANCE <1-%d|pot> <amount 0-%d>" % (CARDS, MOST)
-        if amount % u.ledger.profile.resolution:
-            return "ERR bad-argument amount is not a multiple of %d" % (
-                u.ledger.profile.resolution)
-        if not u.maintenance:
-            return MAINTENANCE_REQUIRED
+            return "ERR bad-argument SET BALANCE <1-%d|pot> <amount 0-%d>" % (
+                CARDS, MOST - MOST % res)
+        if amount % res:
+            return "ERR bad-argument amount is not a multiple of %d" % res
+        refused = _refused(u)
+        if refused:
+            return refused
         rec = u.set_balance(card, amount, p.via)
         return _done(p, rec if isinstance(rec, str) else None)
     return ("ERR bad-argument SET SOUND <0-2> | SET PROFILE <name> | SET POT ON|OFF | "
@@ -112,8 +120,9 @@ def do_restore(p, args):
     if not ((len(args) == 1 and what == "PREVIOUS") or gid is not None):
         return "ERR bad-argument RESTORE PREVIOUS | RESTORE GAME <id>"
     u = p.unit
-    if not u.maintenance:
-        return MAINTENANCE_REQUIRED
+    refused = _refused(u)
+    if refused:
+        return refused
     rec = _news(p, u.restore_game(gid, p.via))
     if rec == "game-damaged":
         store = u.ledger.store

@@ -2,7 +2,7 @@
 
 import json
 
-from harness import cut_lines, proto_rig
+from harness import Rig, cut_lines, proto_rig
 
 
 def ok(lines):
@@ -251,6 +251,25 @@ def test_maintenance_commands():
     assert ok(p.handle("BALANCES"))["3"] == 1500
     ok(p.handle("SET SOUND 0"))
     assert ok(p.handle("STATE"))["sound"] == 0
+
+
+def test_a_change_refused_while_the_unit_is_switched_off_says_to_wake_it_b16():
+    # Maintenance granted at start (a headless simulator's --maintenance) ends at the
+    # switch-off and is back at the wake: the refusal says to wake the unit, not only to
+    # hold DEAL, and nothing changes until it is awake.
+    from protocol import Protocol
+
+    r = Rig(maintenance=True)
+    p = Protocol(r.unit, r.clock)
+    r.advance(60000)
+    assert not r.unit.power
+    out = p.handle("SET BALANCE 3 1234000")
+    assert out == ["ERR maintenance-required the unit is switched off: wake it (a key or a "
+                   "card), then hold DEAL for 3 s on the unit if it asks again"]
+    assert ok(p.handle("BALANCES"))["3"] == 15000000
+    ok(p.handle("INSERT L 1"))  # a card wakes it
+    ok(p.handle("SET BALANCE 3 1234000"))
+    assert ok(p.handle("BALANCES"))["3"] == 1234000
 
 
 def test_unprintable_characters_in_text_lines_too():
