@@ -44,6 +44,10 @@ def main(argv):
     try:
         if opts.table is not None and MICROPYTHON:
             raise StartError("--table needs CPython (its web server's threads)")
+        if opts.mode == "tcp":
+            from simulator import headless
+
+            headless.take_port(opts.port)
         host = Host(opts)
         _stop_on_sigterm()
         if opts.headless:

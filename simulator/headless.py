@@ -138,10 +138,24 @@ def run_pty(host, table=None):
 # -- TCP --------------------------------------------------------------------------------------
 
 
+_taken = {}  # the port asked for -> (socket, port got): take_port's, for listen to hand over
+
+
+def take_port(port):
+    """The TCP port listened on first, at start: a port taken stops the start before the state
+    folder is made or its game booted, touching nothing. listen() hands it over."""
+    import socket
+
+    _taken[port] = listen(socket, port)
+
+
 def listen(socket, port):
     """A listening socket on 127.0.0.1:port and the port it got. The unix port's sockets
     cannot say which port 0 picked, so there the simulator picks one itself."""
     from simulator.host import StartError
+
+    if port in _taken:
+        return _taken.pop(port)
 
     tries = 50 if (port == 0 and IS_MICROPYTHON) else 1
     for _ in range(tries):

@@ -212,16 +212,18 @@ def test_a_state_folder_that_cannot_be_used_is_one_line_and_exit_2(tmp_path, int
     assert afile.read_text() == "not a folder\n"
 
 
-def test_a_tcp_port_in_use_is_one_line_and_exit_2():
+def test_a_tcp_port_in_use_is_one_line_and_exit_2_and_makes_no_state_folder(tmp_path):
     for interp in INTERPRETERS:
         taken = socket.socket()
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         port = taken.getsockname()[1]
+        state = tmp_path / os.path.basename(interp)  # not there yet
         try:
-            err, _ = one_line_exit_2(
-                [interp, "-m", "simulator", "--headless", "--tcp", str(port)])
+            err, _ = one_line_exit_2([interp, "-m", "simulator", "--headless", "--tcp",
+                                      str(port), "--state", str(state)])
             assert ("127.0.0.1:%d" % port) in err and "--tcp" in err, err
+            assert not state.exists()  # the port first: the start touched nothing
         finally:
             taken.close()
 
