@@ -144,6 +144,8 @@ def cmd_night(bank, args):
         on = args.what == "on"
         say(WORDS.pot_switched(on, "OK", lang="en") if WORDS is not None else
             "the Free Parking pot is %s" % args.what)
+    if what == "clock" and args.what.lower() == "off" and not args.json:
+        say("the game clock is off")  # what is left of game night shows no clock
     show(bank, state, args.json, note=what == "count")
     return EXIT_OK
 

@@ -73,7 +73,7 @@ def test_b20_the_clock_set_stopped_and_taken_away(capsys, url):
     code, out, _ = run(capsys, "-p", url, "night", "clock", "stop")
     assert "game clock stopped: 90 min left" in out
     code, out, _ = run(capsys, "-p", url, "night", "clock", "off")
-    assert "no game night" in out
+    assert "the game clock is off\nno game night" in out
     code, _, err = run(capsys, "-p", url, "night", "clock", "1000")
     assert code == 2 and "1-999" in err
     code, _, err = run(capsys, "-p", url, "night", "clock", "start")
