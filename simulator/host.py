@@ -228,7 +228,15 @@ def set_pot(unit, on):
     if err == "pot-not-empty":
         raise StartError("--pot off: the Free Parking pot holds %d; collect it first (a card "
                          "alone in L, nothing typed, +)" % unit.ledger.bal[pot.POT])
-    if err:
+    if err == "no-game":
+        # Err6 (B17): nothing to set it on, and the unit reports the damage; the banker's new
+        # game is the way on, so the start goes on and says so.
+        import sys
+
+        sys.stderr.write("simulator: --pot %s not set: the store has no good game (Err6); "
+                         "start a new game (C held 3 s), then give --pot again\n"
+                         % ("on" if on else "off"))
+    elif err:
         raise StartError("--pot: the flash could not keep it (%s)" % err)
 
 

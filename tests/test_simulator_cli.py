@@ -299,6 +299,28 @@ def test_stdio_exits_at_end_of_input():
 
 
 @pytest.mark.parametrize("interp", INTERPRETERS)
+def test_pot_given_on_a_store_with_no_good_game_starts_and_says_it_was_not_set(tmp_path, interp):
+    # B17's Err6 leaves nothing to set the pot on (B22): the simulator starts all the same,
+    # the damage reported, and says on stderr that --pot was not set; the new game is the way on.
+    def run(data, *args):
+        return subprocess.run([interp, "-m", "simulator", "--headless", "--stdio",
+                               "--virtual-clock", "--state", str(tmp_path), *args],
+                              input=data, capture_output=True, cwd=ROOT, timeout=60)
+
+    assert run(b"INSERT L 1\nKEY 1 M +\n").returncode == 0
+    for name in ("bank.a", "bank.b"):
+        if (tmp_path / name).exists():
+            (tmp_path / name).unlink()  # every copy of the game gone: Err6
+    p = run(b"HELLO\nBALANCES\n", "--pot", "on")
+    assert p.returncode == 0, p.stderr
+    hello, balances = p.stdout.decode().splitlines()
+    assert '"store": "damaged"' in hello and balances.startswith("ERR no-game"), balances
+    assert "simulator: --pot on not set: the store has no good game (Err6)" in p.stderr.decode()
+    p = run(b"HOLD C 3000\nSET POT ON\nHELLO\n", "--pot", "on", "--maintenance")
+    assert p.returncode == 0 and p.stdout.decode().splitlines()[1].startswith("OK")
+
+
+@pytest.mark.parametrize("interp", INTERPRETERS)
 def test_pot_on_and_off_is_kept_with_the_game_b22(tmp_path, interp):
     # Where the profile is chosen, the Free Parking pot: kept on flash, and never turned off
     # while it holds money (the simulator says so and starts nothing).
