@@ -12,6 +12,7 @@ from protocol.names import whole
 # A host changes money or the game in play only once someone at the unit let it: DEAL held
 # 3 s on the keypad (docs/protocol-extensions.md, beyond B13).
 HOLD_DEAL = "hold DEAL for 3 s on the unit first"
+MAINTENANCE_REQUIRED = "ERR maintenance-required " + HOLD_DEAL
 
 
 def _refused(u):
@@ -21,7 +22,7 @@ def _refused(u):
     if not u.power:
         return ("ERR maintenance-required the unit is switched off: wake it (a key or a card),"
                 " then hold DEAL for 3 s on the unit if it asks again")
-    return "ERR maintenance-required " + HOLD_DEAL
+    return MAINTENANCE_REQUIRED
 
 
 def _done(p, err):
