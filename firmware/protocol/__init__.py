@@ -228,7 +228,8 @@ class Protocol:
             line = line.decode()
         # Split at spaces only: str.split() with no argument splits at Unicode spaces on
         # CPython and at ASCII ones on MicroPython, and a name must read the same on both.
-        words = [w for w in line.replace("\t", " ").replace("\r", " ").split(" ") if w]
+        # A \r is ignored (the serial port's LineReader drops it; a page's bank.send does not).
+        words = [w for w in line.replace("\t", " ").replace("\r", "").split(" ") if w]
         if not words:
             return None
         name = words[0].upper()

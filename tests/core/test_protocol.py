@@ -272,6 +272,22 @@ def test_a_change_refused_while_the_unit_is_switched_off_says_to_wake_it_b16():
     assert ok(p.handle("BALANCES"))["3"] == 1234000
 
 
+def test_a_carriage_return_in_a_line_is_ignored_whoever_hands_the_line_over():
+    # The serial port's LineReader drops a \r; a line handed over whole (the page's bank.send)
+    # reads the same, never a \r taken for a space.
+    from protocol import LineReader
+
+    for line in ("HELLO\rSTATE", "INSERT L\r3", "NAME 1 A\rB"):
+        _, whole = proto_rig()
+        _, byte_wise = proto_rig()
+        (cut,) = cut_lines(LineReader(), line.encode() + b"\n")
+        assert whole.handle(line) == byte_wise.handle(cut), line
+    _, p = proto_rig()
+    assert p.handle("HELLO\rSTATE") == ["ERR unknown-command HELLOSTATE"]
+    p.handle("NAME 1 A\rB")
+    assert ok(p.handle("NAMES"))["1"] == "AB"
+
+
 def test_unprintable_characters_in_text_lines_too():
     r, p = proto_rig()
     out = p.handle("FR\x00B")
