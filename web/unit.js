@@ -1132,7 +1132,8 @@ async function begin() {
   // The options read as words: one the page would not know is said, never passed over.
   const onOff = ["", "1", "on", "yes", "true", "0", "off", "no", "false"];
   for (const [option, allowed, said] of [["clock", ["virtual", "real"], "virtual, real"],
-    ["pot", ["on", "off"], "on, off"], ["maintenance", onOff, "1, on, yes, 0, off, no"]]) {
+    ["pot", ["on", "off"], "on, off"],
+    ["maintenance", onOff, "1, on, yes, true, 0, off, no, false"]]) {
     const value = params.get(option);
     if (value !== null && !allowed.includes(value.toLowerCase())) {
       return refuse(say("page.bad-option", { option, value: shortened(value), allowed: said }),

@@ -245,7 +245,7 @@ READY = ("const done = arguments[arguments.length - 1];"
     ("seed=Infinity", "a seed is a whole number of 1 to 9 digits"),
     ("pot=maybe", "the value is one of on, off"),
     ("clock=realtime", "the value is one of virtual, real"),
-    ("maintenance=maybe", "the value is one of 1, on, yes, 0, off, no")])
+    ("maintenance=maybe", "the value is one of 1, on, yes, true, 0, off, no, false")])
 def test_a_url_option_the_page_cannot_start_with_is_said_in_words_not_a_traceback(page, option,
                                                                                    said):
     page.query += "&" + option
@@ -273,6 +273,12 @@ def test_maintenance_0_is_off_and_pot_is_read_in_any_case(page):
     page.query += "&maintenance=0&pot=ON"
     page.load()
     assert '"maintenance": false, "pot": 0' in page.send("STATE")[-1]
+
+
+def test_maintenance_true_is_on_as_the_refusal_of_a_bad_value_says(page):
+    page.query += "&maintenance=TRUE"
+    page.load()
+    assert '"maintenance": true' in page.send("STATE")[-1]
 
 
 def test_a_game_put_away_on_the_browsers_clock_is_dated_as_the_simulators_are(page):  # B11
