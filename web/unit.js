@@ -1133,7 +1133,7 @@ async function begin() {
   const onOff = ["", "1", "on", "yes", "true", "0", "off", "no", "false"];
   for (const [option, allowed, said] of [["clock", ["virtual", "real"], "virtual, real"],
     ["pot", ["on", "off"], "on, off"],
-    ["maintenance", onOff, "1, on, yes, true, 0, off, no, false"]]) {
+    ["maintenance", onOff, onOff.filter((v) => v).join(", ")]]) {
     const value = params.get(option);
     if (value !== null && !allowed.includes(value.toLowerCase())) {
       return refuse(say("page.bad-option", { option, value: shortened(value), allowed: said }),
