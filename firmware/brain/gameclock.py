@@ -197,6 +197,8 @@ def stepped(unit, clk, step, now):
         unit._tone("clock-warning")
     else:
         unit.view = None
-        unit.held = None  # a game night key held through the end does nothing: End is shown
+        # A key held through the end does nothing, C's new game (B11) too: End is shown.
+        unit.held = None
+        unit._c_fired = True
         unit._clear_entry()
         unit._tone("clock-end")

@@ -61,13 +61,8 @@ def refused(unit, key, code, now, via):
     left = unit.slots["L"]
     right = unit.slots["R"]
     led = unit.ledger
-    if counting_on(unit) or not led.ready:
-        return False  # the count has its keys (key()); Err6 has no game to play a night in
-    if key == "K" and not entry and not left and not right:
-        if unit.game_clock is None:
-            return _hold(unit, key, now, via)  # B20: held 3 s, the view that sets a clock
-        _clock_view(unit, now)  # a clock is set: a glance at it
-        return True
+    if not led.ready:
+        return False  # Err6 has no game to play a night in
     if key == "M" and not entry and not left and not right:
         if unit.maintenance:
             pot.toggle(unit, now)  # B22, in maintenance
@@ -77,6 +72,13 @@ def refused(unit, key, code, now, via):
             settle(unit)
             return True
         return False
+    if counting_on(unit):
+        return False  # the count has its keys (key())
+    if key == "K" and not entry and not left and not right:
+        if unit.game_clock is None:
+            return _hold(unit, key, now, via)  # B20: held 3 s, the view that sets a clock
+        _clock_view(unit, now)  # a clock is set: a glance at it
+        return True
     if key == "+" and code == "no-amount" and not entry and not left and not right:
         if unit.tally:
             return False  # the tally is in use (B14)

@@ -147,6 +147,23 @@ def test_b19_no_money_moves_during_the_count():
     assert [r.bal(c) for c in (1, 2)] == [START, START] and r.txns == []
 
 
+def test_b19_b22_m_with_no_card_shows_the_pot_during_the_count():
+    r = Rig()
+    _pot_on(r)
+    r.insert("R", 2)
+    r.press("1M+")
+    r.remove("R")
+    r.hold("+", 3000)
+    assert r.text() == "Count"
+    r.press("M")
+    assert r.text() == "Pot" and r.unit.error is None
+    r.advance(1000)
+    assert r.shown() == ("1", False, True)
+    r.press("+")  # the next input: the count's, the winner asked for with nobody counted
+    assert r.unit.error == "no-count" and r.unit.ledger.count[0] == 1
+    assert r.bal(2) == START - 1000000
+
+
 def test_b19_a_total_on_the_tally_keeps_plus_refused():
     r = Rig()
     r.press("5M+")
@@ -386,6 +403,23 @@ def test_b20_b21_a_minus_held_through_the_clocks_end_moves_nothing_and_end_shows
     assert r.shown() == ("End", False, False) and r.unit.error is None
     r.press("1")  # the key after End starts the count, as ever
     assert r.unit.ledger.count[0] == 1 and r.bal(2) == START
+
+
+def test_b20_b11_c_held_through_the_clocks_end_starts_no_new_game_and_end_shows():
+    r = Rig()
+    r.insert("R", 2)
+    r.press("1M-")
+    r.remove("R")
+    r.hold("K", 3000)
+    r.press("1+", "K")
+    r.advance(MIN - 1500)
+    r.take_tones()
+    r.hold("C", 3000)  # the end comes 1.5 s into the hold
+    assert r.take_tones() == ["click", "clock-end"]
+    assert r.shown() == ("End", False, False) and r.bal(2) == START - 1000000
+    assert r.store.kept() == []
+    r.press("1")  # the key after End starts the count, as ever
+    assert r.unit.ledger.count[0] == 1
 
 
 def test_b20_b21_a_bankruptcy_held_through_a_warning_ends_its_time_left_and_shows_as_b6():
