@@ -6,7 +6,7 @@ exit code 1.
 
 import json
 
-from .errors import EXIT_OK, BankError, CommandError, Failed
+from .errors import EXIT_OK, BankError, CommandError, DisconnectedError, Failed, ReplyTimeout
 from .out import (VOLUMES, balances_or_none, card_label, display, money, names_of, no_game,
                   note, refusal, say)
 from .rules import WORDS
@@ -14,6 +14,7 @@ from .wire import split_keys
 
 HOLD_MS = 3000  # the unit's hold for a new game (B11) and for maintenance mode
 ADDS_TO_ENTRY = frozenset("0123456789.KM")  # keys that, with an entry typed, add to it (B2)
+MONEY_KEYS = frozenset(("+", "-", "M", "C"))  # a commit, Go (B9), an undo, a held new game
 
 
 def _report_state(state, bank, key=None, unpressed=(), moves=(), before=None):
@@ -48,9 +49,13 @@ def _report_state(state, bank, key=None, unpressed=(), moves=(), before=None):
     why = bank.refusal(state, key)
     if why:
         left = state.get("entry")
-        raise Failed("the unit refused it: %s%s%s" % (
+        raise Failed("the unit refused it: %s%s%s%s" % (
             why, "; %s is still typed (bank press C clears it)" % left if left else "",
-            "; not pressed after it: %s" % " ".join(unpressed) if unpressed else ""))
+            "; not pressed after it: %s" % " ".join(unpressed) if unpressed else "",
+            # the keys before it went through: what they moved stays (exit 1 is the refusal)
+            "; before it, %s went through (bank log %d)" % (
+                "1 transaction" if len(moves) == 1 else "%d transactions" % len(moves),
+                len(moves)) if moves else ""))
     return EXIT_OK
 
 
@@ -89,11 +94,15 @@ def _press(bank, args, state, words):
         if words[0] != "C":  # a C clears it, as asked: nothing to warn of
             note("starting from %s, typed on the unit before this command" % left)
     pressed = []
-    for word in words:
-        pressed.append(word)
-        after = bank.press(word)
-        if after.get("error") not in (None, "store-damaged"):
-            break  # as a banker stops at the error tone: 1.5.M+ moves no 1.5 M
+    try:
+        for word in words:
+            pressed.append(word)
+            after = bank.press(word)
+            if after.get("error") not in (None, "store-damaged"):
+                break  # as a banker stops at the error tone: 1.5.M+ moves no 1.5 M
+    except (DisconnectedError, ReplyTimeout) as exc:
+        _unanswered(exc, pressed)
+        raise
     moves = [e.data for e in bank.events if e.type == "txn" and isinstance(e.data, dict)]
     code = _report_state(after, bank, pressed[-1], words[len(pressed):], moves, state)
     if ("+" in pressed or "-" in pressed) and not any((after.get("slots") or {}).values()):
@@ -102,6 +111,14 @@ def _press(bank, args, state, words):
         note("no card is in, so no money moved: + and - added to the tally (the adding "
              "machine)%s" % ("" if total is None else ", now %s" % money(total)))
     return code
+
+
+def _unanswered(exc, keys):
+    """exc (the link lost, no reply) told that keys sent may have moved money: the unit may
+    have taken the last one and not been heard to answer."""
+    if MONEY_KEYS.intersection(keys):
+        exc.args = ("%s; the keys sent (%s) may have moved money: see bank log once the unit "
+                    "answers" % (exc, " ".join(keys)),)
 
 
 KEYPAD_ONLY = (
@@ -114,7 +131,11 @@ KEYPAD_ONLY = (
 def cmd_hold(bank, args):
     if not args.no_wake:
         bank.wake()
-    state = bank.hold(args.key, args.ms)
+    try:
+        state = bank.hold(args.key, args.ms)
+    except (DisconnectedError, ReplyTimeout) as exc:
+        _unanswered(exc, [args.key.upper()])
+        raise
     code = _report_state(state, bank, args.key)
     if args.key.upper() == "C" and args.ms >= HOLD_MS and state.get("error") in (
             None, "store-damaged"):

@@ -1,14 +1,14 @@
 """What only maintenance mode allows (docs/protocol-extensions.md): bringing a game back, from
 the unit's kept games or from a backup file. Entering it is done on the unit's own keypad;
-these check it first, so a restore is never left half done.
+these check it first, so a unit not in it is never left half restored.
 """
 
 import json
 
 from . import backup
-from .errors import EXIT_OK, CommandError, Failed, UsageError
+from .errors import EXIT_OK, BankError, CommandError, Failed, UsageError
 from .keypad import set_sound
-from .out import CARDS, game_number, say
+from .out import CARDS, game_number, note, say
 
 
 MAINT_HINT = (
@@ -58,8 +58,16 @@ def kept_game(bank, number=None, gid=None):
         number if number is not None else "with id %d" % gid))
 
 
+PARTWAY = (
+    "the restore stopped partway: the unit may hold part of %s. Run the same restore again to "
+    "finish it, or bank restore --previous to go back to the game before it"
+)
+
+
 def cmd_restore(bank, args):
     gid = args.id
+    if args.previous and (gid is not None or args.file is not None):
+        raise UsageError("restore takes --previous, a FILE, a game's number or --id ID: one")
     if gid is not None or (args.file is not None and args.file.isdigit()):
         # A number is a kept game's, as bank games lists it; a backup file so named is
         # ./<number>. --id ID is the protocol's id (bank games --json).
@@ -90,8 +98,24 @@ def cmd_restore(bank, args):
     if not args.file:
         raise UsageError("restore needs a FILE, a game number (bank games) or --previous")
     doc = backup.load(args.file)
-    need_maintenance(bank)  # checked before anything changes: no half-done restore
-    maint_errors(bank, lambda: bank.set_profile(doc["profile"]))  # starts a new game (B15, B11)
+    need_maintenance(bank)  # checked before anything changes: a refusal leaves nothing half done
+    sent = False
+    try:
+        maint_errors(bank, lambda: bank.set_profile(doc["profile"]))  # a new game (B15, B11)
+        sent = True
+        _restore_file(bank, doc)
+    except (BankError, Failed, KeyboardInterrupt) as exc:
+        # Cut short between two of its commands (the link lost, no reply, Ctrl-C, a refusal
+        # after the first), the unit holds what it took: a refusal of the first changed nothing.
+        if sent or not isinstance(exc, (CommandError, Failed)):
+            note(PARTWAY % args.file)
+        raise
+    say("restored profile %s and 6 balances from %s" % (doc["profile"], args.file))
+    return EXIT_OK
+
+
+def _restore_file(bank, doc):
+    """A backup's game, after SET PROFILE's new game: its balances, pot, volume and names."""
     now = bank.balances()
     for card in CARDS:  # only the ones that differ: each SET is a logged transaction
         if now.get(int(card)) != doc["balances"][card]:
@@ -110,8 +134,6 @@ def cmd_restore(bank, args):
     got = {str(k): v for k, v in bank.balances().items()}
     if got != {c: doc["balances"][c] for c in CARDS}:
         raise Failed("restore did not hold: the unit now has %s" % json.dumps(got))
-    say("restored profile %s and 6 balances from %s" % (doc["profile"], args.file))
-    return EXIT_OK
 
 
 def _restore_names(bank, names):

@@ -221,3 +221,59 @@ def escaping(line):
     if word.startswith("INSERT"):
         return b"ERR slot-occupied \x1b[2Jslot L holds a card\n"
     return b"ERR unknown-command\n"
+
+
+class Relay:
+    """Passes one host's lines to the unit at url and its replies back, until the host sends a
+    line starting with cut: that one the unit takes and answers, and the link drops before the
+    answer is passed on, as a cable pulled while the unit replies."""
+
+    def __init__(self, url, cut):
+        host, port = url.split("//")[-1].rsplit(":", 1)
+        self.unit = socket.create_connection((host, int(port)))
+        self.cut = cut.encode()
+        self.cutting = False
+        self.srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.srv.bind(("127.0.0.1", 0))
+        self.srv.listen(1)
+        self.url = "socket://127.0.0.1:%d" % self.srv.getsockname()[1]
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        try:
+            conn, _ = self.srv.accept()
+        except OSError:
+            return
+        threading.Thread(target=self._back, args=(conn,), daemon=True).start()
+        buf = b""
+        try:
+            while not self.cutting:
+                data = conn.recv(4096)
+                if not data:
+                    break
+                buf += data
+                while b"\n" in buf and not self.cutting:
+                    line, buf = buf.split(b"\n", 1)
+                    self.cutting = line.startswith(self.cut)
+                    self.unit.sendall(line + b"\n")
+        except OSError:
+            pass
+
+    def _back(self, conn):
+        try:
+            while True:
+                data = self.unit.recv(4096)
+                if not data or self.cutting:
+                    break
+                conn.sendall(data)
+        except OSError:
+            pass
+        conn.close()
+        self.close()
+
+    def close(self):
+        for s in (self.srv, self.unit):
+            try:
+                s.close()
+            except OSError:
+                pass

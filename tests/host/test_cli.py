@@ -214,6 +214,32 @@ def test_a_refused_key_stops_the_keys_after_it_so_no_money_moves_b2(capsys, url)
         assert b.log() == [] and b.state()["entry"] == "1.5"
 
 
+def test_a_refusal_after_keys_that_moved_money_says_they_went_through(capsys, url):  # B9
+    run(capsys, "--port", url, "insert", "L", "4")
+    code, out, err = run(capsys, "--port", url, "press", "M", "M")
+    assert code == 1
+    assert err.startswith("bank: the unit refused it: ") and err.endswith(
+        "(go-taken); before it, 1 transaction went through (bank log 1)\n"), err
+    code, out, err = run(capsys, "--port", url, "press", "1M+", "2M+", "30M+")
+    assert code == 1 and err.endswith(
+        "; before it, 2 transactions went through (bank log 2)\n"), err
+    with talk(url) as b:
+        assert b.balances()[4] == START + 5000000
+
+
+def test_a_link_lost_after_a_money_key_says_the_money_may_have_moved(capsys, url):
+    run(capsys, "--port", url, "insert", "L", "6")
+    relay = fakes.Relay(url, "KEY +")
+    code, out, err = run(capsys, "--port", relay.url, "press", "2M+")
+    assert code == 5 and "went away" in err and err.endswith(
+        "; the keys sent (2 M +) may have moved money: see bank log once the unit answers\n")
+    with talk(url) as b:
+        assert b.balances()[6] == START + 2000000  # it had: the unit took the +
+    relay = fakes.Relay(url, "KEY 1")
+    code, out, err = run(capsys, "--port", relay.url, "press", "1K")
+    assert code == 5 and "may have moved money" not in err
+
+
 def test_a_refused_entry_left_typed_is_said_and_not_added_to(capsys, url):  # B2
     run(capsys, "--port", url, "insert", "R", "1")
     code, out, err = run(capsys, "--port", url, "press", "99M-")
@@ -404,6 +430,14 @@ def test_run_syntax_error_and_missing_file(capsys, url, tmp_path):
     assert code == 2 and "syntax.txt:2: lines start with '> '" in err
     code, _, err = run(capsys, "--port", url, "run", tmp_path / "nope.txt")
     assert code == 2 and "cannot read" in err and "No such file" in err
+
+
+def test_run_of_an_endless_device_is_refused_and_sends_nothing(capsys, fake):
+    f = fake(lambda line: fakes.HELLO.encode() + b"\n")
+    code, out, err = run(capsys, "--port", f.url, "run", "/dev/zero")
+    assert (code, out) == (2, "") and err == (
+        "bank: /dev/zero is not a script: it is longer than 4 MB, and no script is\n")
+    assert [x for x in f.received if not x.upper().startswith("HELLO")] == []
 
 
 # -- monitor -------------------------------------------------------------------------------------
@@ -602,6 +636,48 @@ def test_restore_previous(capsys, murl):
     assert (code, out) == (0, "restored the previous game\n")
     with talk(murl) as b:
         assert b.balances()[1] == START + 2000000
+
+
+def test_restore_previous_takes_no_file_or_game_beside_it(capsys, murl):
+    for extra in (["12"], ["game.json"], ["--id", "3"]):
+        code, out, err = run(capsys, "--port", murl, "restore", "--previous", *extra)
+        assert (code, out) == (2, "") and err == (
+            "bank: restore takes --previous, a FILE, a game's number or --id ID: one\n")
+
+
+def test_a_restore_the_link_cuts_short_says_so_and_a_second_run_finishes_it(capsys, murl,
+                                                                             tmp_path):
+    with talk(murl) as b:
+        for card, keys in ((2, "2M-"), (3, "1M-")):
+            b.insert("R", card)
+            b.press(keys)
+            b.remove("R")
+        want = b.balances()
+    path = tmp_path / "game.json"
+    assert run(capsys, "--port", murl, "backup", path)[0] == 0
+    run(capsys, "--port", murl, "newgame")
+    relay = fakes.Relay(murl, "SET BALANCE")  # the link drops as the unit sets the first card
+    code, out, err = run(capsys, "--port", relay.url, "restore", path)
+    assert (code, out) == (5, "")
+    partway, gone = err.splitlines()
+    assert partway == ("bank: the restore stopped partway: the unit may hold part of %s. Run the "
+                       "same restore again to finish it, or bank restore --previous to go back "
+                       "to the game before it" % path)
+    assert gone.startswith("bank: socket://127.0.0.1:") and "went away" in gone
+    with talk(murl) as b:
+        assert [b.balances()[c] for c in (2, 3)] == [want[2], START]  # half done, as said
+    code, out, err = run(capsys, "--port", murl, "restore", path)
+    assert (code, err) == (0, "")
+    with talk(murl) as b:
+        assert b.balances() == want
+
+
+def test_a_restore_its_unit_refuses_at_once_changes_nothing_and_says_nothing_of_partway(
+        capsys, url, tmp_path):
+    path = tmp_path / "game.json"
+    assert run(capsys, "--port", url, "backup", path)[0] == 0
+    code, _, err = run(capsys, "--port", url, "restore", path)
+    assert code == 1 and "partway" not in err and "not in maintenance mode" in err
 
 
 def test_restore_previous_with_no_game_before_says_so(capsys, sims):
