@@ -184,12 +184,18 @@ def _say_lines(text):
         say(line)
 
 
+MAX_CHARS = 4 << 20  # far past any script a person writes; a device's endless bytes stop here
+
+
 def cmd_run(bank, args):
     try:
         with open(args.script, encoding="utf-8", errors="replace") as f:
-            text = f.read()
+            text = f.read(MAX_CHARS + 1)
     except OSError as exc:
         raise UsageError("cannot read %s: %s" % (args.script, exc.strerror)) from None
+    if len(text) > MAX_CHARS:
+        raise UsageError("%s is not a script: it is longer than %d MB, and no script is"
+                         % (args.script, MAX_CHARS >> 20))
     try:
         steps = parse(text, args.script)
     except ScriptSyntaxError as exc:

@@ -791,8 +791,11 @@ def _profile(profile):
 
 
 def amount(value, profile=None):
-    """An amount as the unit's display puts it, in one line: '14.5 M', '150 k', '1500'."""
+    """An amount as the unit's display puts it, in one line: '14.5 M', '150 k', '1500'; one
+    past its five cells (B1: `-----`) whole, '100,015,000,000'."""
     text, k, m = money.fmt(value, _profile(profile))
+    if text == "-----":
+        return grouped(value)
     return text + (" M" if m else " k" if k else "")
 
 

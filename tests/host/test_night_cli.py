@@ -52,6 +52,13 @@ def test_b19_the_count_names_the_winner_by_name(capsys, url):
     assert run(capsys, "-p", url, "name", 3)[0] == 0
 
 
+def test_b19_a_count_past_the_five_cells_is_said_whole(capsys, url):  # B1: ----- on the unit
+    code, out, err = run(capsys, "-p", url, "night", "count", 1, "99999M")
+    assert code == 0, err
+    assert "count: 1. card 1 100,014,000,000; card 1 wins with 100,014,000,000" in out, out
+    assert run(capsys, "-p", url, "night", "count", "--end")[0] == 0
+
+
 def test_b19_a_bad_amount_touches_nothing(capsys, url):
     code, _, err = run(capsys, "-p", url, "night", "count", 2, "9X")
     assert code == 2 and "9X" in err
