@@ -297,6 +297,16 @@ def test_the_secret_is_kept_with_the_game_and_new_without_one(tmp_path):
     assert b != a and re.fullmatch(r"[\w-]{16,}", b)
 
 
+def test_a_secret_that_cannot_be_kept_is_said_so(tmp_path, capsys):
+    blocked = tmp_path / "file"
+    blocked.write_text("")  # a file where the folder would be: nothing can be kept in it
+    a = server.kept_secret(str(blocked / "state"))
+    assert re.fullmatch(r"[\w-]{16,}", a)
+    assert capsys.readouterr().err == (
+        "the table's link is not kept in %s (Not a directory): each run gives a new one\n"
+        % (blocked / "state"))
+
+
 def test_a_line_nested_too_deep_to_read_is_a_unit_lost_not_a_follower_dead():
     # The phones are told the unit is gone (and it is followed again), never left "live" with
     # what a dead follower last read.

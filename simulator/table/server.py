@@ -71,8 +71,9 @@ def kept_secret(folder):
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:
             f.write(got + "\n")
-    except OSError:
-        pass  # not kept: this run's link is still good
+    except OSError as exc:  # this run's link is still good; the phones need the next one
+        sys.stderr.write("the table's link is not kept in %s (%s): each run gives a new one\n"
+                         % (folder, exc.strerror))
     return got
 
 
