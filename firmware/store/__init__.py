@@ -83,7 +83,7 @@ class FileStore:
         (profile name, balances, start, volume, game night's or None), which
         Ledger.load puts in play, or None: none, or nothing of it to trust."""
         self._fresh()
-        s, damage, past = self._find()
+        s, damage, past, older = self._find()
         self.scrub = bool(damage)
         got = None
         if s is not None:
@@ -98,7 +98,7 @@ class FileStore:
                 return "new", 0, None
             self.detail = "; ".join(damage) or "store files missing"
             self.unseen = True
-            return "damaged", self._adopt(0, past), None  # B17: it was there; invent no balances
+            return "damaged", self._adopt(0, past, ()), None  # B17: invent no balances
         self._mark()
         h = s.head
         self.flagged = h.get("damaged") is not None
@@ -121,7 +121,7 @@ class FileStore:
                 num(h.get("count", n)))
         except UNREADABLE:
             damage.append("the kept games' list unreadable")  # none kept; the game still reads
-        seq = self._adopt(s.seq, past) if damage else s.seq
+        seq = self._adopt(s.seq, past, older) if damage else s.seq
         # A kept game that does not read stays named, listed by GAMES as damaged, until the
         # banker has seen it reported (seen); the game in play is not touched.
         self.bad = [i for i in self.games if kept_game(self.fs, self._game(i), i, 0) is None]
@@ -139,13 +139,14 @@ class FileStore:
         game = (h["profile"], list(s.bal), h["start"] + seq - s.seq, volume, got)
         return "damaged" if damage else "ok", seq, game
 
-    def _adopt(self, seq, past):
-        """Kept games' files no header read names that read whole and are not the game in play
-        (at seq) stay kept, numbered on (docs/storage.md, Err5 and Err6); the seq the game goes
-        on from: the highest of past (the slots' lines') and every file's, so that no game put
-        away later takes a file's name."""
+    def _adopt(self, seq, past, pushed):
+        """Kept games' files the game's header does not name, that read whole and are not the
+        game in play (at seq) nor pushed out (named by an older header only), stay kept,
+        numbered on (docs/storage.md, Err5 and Err6); the seq the game goes on from: the highest
+        of past (the slots' lines') and every file's, so that no game put away later takes a
+        file's name."""
         ids = sorted((int(n[5:]) for n in self._listed(GAME) if _id(n)), reverse=True)
-        found = [i for i in ids if i not in self.games and i != seq
+        found = [i for i in ids if i not in self.games and i not in pushed and i != seq
                  and kept_game(self.fs, self._game(i), i, 0)]
         for i in reversed(found):
             self.count += 1
@@ -157,7 +158,8 @@ class FileStore:
     def _find(self):
         """(the newest complete Slot or None, the damage found, the highest seq the slots' lines
         may have named: past it the game goes on after damage, lest a host see a seq it was
-        told of name another transaction)."""
+        told of name another transaction; the kept games an older slot's header names: those
+        the newest does not were pushed out)."""
         # The newest slot (of one generation, the first, as the choice below takes it) read
         # whole, its records folded; the other's lines checked by their CRC alone, unless the
         # newest does not read: a long game's boot read and parsed every record of both.
@@ -186,18 +188,23 @@ class FileStore:
             if s.superseded and (best is None or s.superseded > best.gen):
                 damage.append("checkpoint %d is lost" % s.superseded)
         past = max(s.past(best) for s in slots)
+        named = older = set()
+        try:
+            for s in slots:
+                if s.state == VALID:
+                    ids = {num(i) for i in s.head.get("games", ())}
+                    named = named | ids
+                    older = older if s is best else ids
+        except UNREADABLE:
+            return best, damage, past, older  # a header whose games do not read names any file
         if best is None or CORRUPT in (slots[0].state, slots[1].state):
-            return best, damage, past
+            return best, damage, past, older
         # Game files no header names go (the kept games in docs/storage.md's format): with
         # neither slot unreadable, the headers read are every reference there is.
-        try:
-            named = {num(i) for s in slots if s.state == VALID for i in s.head.get("games", ())}
-        except UNREADABLE:
-            return best, damage, past  # a header whose games do not read names any file
         for name in self._listed(GAME):
             if _id(name) and int(name[5:]) not in named:
                 self._remove(self.dir + name)
-        return best, damage, past
+        return best, damage, past, older
 
     def _listed(self, prefix):
         """The store's directory's file names that start with prefix ([] if it does not

@@ -327,6 +327,29 @@ def test_a_damaged_kept_game_is_not_pushed_out_by_newer_games_until_the_banker_h
     assert [g["number"] for g in ok(p.handle("GAMES"))] == [4, 3, 2]
 
 
+def test_games_pushed_out_while_damage_is_unseen_do_not_come_back_at_a_restart():
+    # B11 keeps the last three, numbered as they started; B17 keeps the damage reported across
+    # restarts (no key on the unit here). A pushed-out game's file waits for the next
+    # checkpoint, and the older slot still names it: a restart takes it for no lost game.
+    r, p = _rig()
+    _pay(p, 1, "1M-")
+    files = copy_files(r.fs.files)
+    files["/bank/bank.a"] += line("junk")  # a whole line that is no transaction: damage
+    r, p = _rig(files)
+    assert r.unit.store_status == "damaged"
+    for card in (2, 3, 4, 5):
+        ok(p.handle("NEWGAME"))
+        _pay(p, card, "1M-")
+    want = [(g["id"], g["number"]) for g in ok(p.handle("GAMES"))]
+    assert [n for _, n in want] == [4, 3, 2]  # game 5 in play, game 1 pushed out
+    for _ in range(2):
+        r, p = _reboot(r)
+        assert r.unit.store_status == "damaged"
+        assert [(g["id"], g["number"]) for g in ok(p.handle("GAMES"))] == want
+    ok(p.handle("NEWGAME"))
+    assert [g["number"] for g in ok(p.handle("GAMES"))] == [5, 4, 3]
+
+
 def test_game_files_no_header_names_are_removed_at_boot():
     r, p = _rig()
     _pay(p, 1, "1M-")

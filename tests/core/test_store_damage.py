@@ -588,6 +588,24 @@ def test_err6_keeps_the_kept_games_that_read_and_a_new_game_names_them():
     assert u.ledger.bal[2] == 15000000 + 1000000
 
 
+def test_err6_from_game_nights_lines_keeps_every_kept_game_its_slots_name():
+    # B17: a night line whose CRC reads but that says nothing this firmware writes leaves no
+    # game to trust (Err6); the kept games, named by both slots' headers, are still listed.
+    fs, u, clock, p = _unit_with_a_kept_game()
+    from store.slot import line
+
+    for cmd in ("INSERT L 3", "KEY 1 M +", "REMOVE L", "HOLD C 3000"):
+        p.handle(cmd)
+    kept = json.loads(p.handle("GAMES")[-1][3:])
+    assert len(kept) == 2
+    for name in ("/bank/bank.a", "/bank/bank.b"):
+        fs.files[name] += line("p 7")
+    u, clock, fs = _unit(fs.files)
+    p = Protocol(u, clock)
+    assert u.display() == ("Err6", False, False)
+    assert json.loads(p.handle("GAMES")[-1][3:]) == kept
+
+
 def test_after_err6_the_games_seqs_go_on_past_the_kept_ones():
     # B11, B17: the game lost with both slots took its seq with it; the kept games' files still
     # carry theirs. A new game, or one brought back, numbers on past them: a game put away
