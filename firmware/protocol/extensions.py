@@ -95,7 +95,7 @@ def do_backup(p, args):
     return p.ok_pieces(jsonw.pieces(_news(p, p.unit.ledger.store.backup(p.unit.ledger))))
 
 def do_name(p, args):
-    return _news(p, names.name(p.unit.ledger.store, args))
+    return _news(p, names.name(p.unit.ledger, args))
 
 def do_names(p, args):
     return _news(p, names.listing(p.unit.ledger.store))

@@ -107,12 +107,13 @@ def get(store):
     return store.names()[1]
 
 
-def put(store, card, text):
-    """Card's name set (None clears it), durable on return; OSError leaves the old names."""
+def put(store, card, text, ledger=None):
+    """Card's name set (None clears it), durable on return; OSError leaves the old names.
+    ledger: the game in play, whose checkpoint says damage the write covers (B17)."""
     gen, names, _ = store.names()
     names = list(names)
     names[card - 1] = text
-    store.put_names(gen + 1, names)
+    store.put_names(gen + 1, names, ledger)
 
 
 def listing(store, failed="ERR store-failed the names could not be read"):
@@ -126,8 +127,9 @@ def listing(store, failed="ERR store-failed the names could not be read"):
     return "OK " + jsonw.dumps(pairs + (("store", "damaged"),) if bad else pairs)
 
 
-def name(store, args):
+def name(ledger, args):
     """The reply to `NAME <card> [text]` (`NAME 02` is card 2, as `INSERT L 02` is)."""
+    store = ledger.store
     card = whole(args[0]) if args else None
     if card is None or not 1 <= card <= CARDS:
         return "ERR bad-argument NAME <card 1-%d> [name: 1-%d characters]" % (CARDS, MAX_LEN)
@@ -139,7 +141,7 @@ def name(store, args):
         text = None
     failed = "ERR store-failed the name was not kept"
     try:
-        put(store, card, text)
+        put(store, card, text, ledger)
     except OSError:
         return failed
     return listing(store, failed)

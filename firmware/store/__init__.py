@@ -464,10 +464,14 @@ class FileStore:
         self.names_bad = bool(bad)
         return gen, names, self.names_bad
 
-    def put_names(self, gen, names):
-        """names (6) as generation gen, into the file the newest good ones are not in."""
+    def put_names(self, gen, names, ledger=None):
+        """names (6) as generation gen, into the file the newest good ones are not in. Damage
+        they write over that the banker has not seen is said in a checkpoint of ledger's game
+        first, lest the next boot find nothing to report (B17)."""
         _, _, where, bad = self._names()
         i = 0 if where == 1 else 1
+        if bad and self.unseen and not self.flagged and ledger is not None and ledger.ready:
+            self._checkpoint(ledger, self.log.base, self.log)
         got = "%d %s" % (gen, jsonw.dumps(list(names), True))
         write(self.fs, self.dir + NAME_FILES[i], "wb", (line(got),))
         if 1 - i in bad:
