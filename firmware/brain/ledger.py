@@ -145,8 +145,13 @@ class Ledger:
         except OSError:
             (self.profile, self.bal, self.seq, self.start, self.count, self.clock,
              self.ready) = old
-            # its log, read on the way back, may be what failed (damage boot's check skips)
-            return "game-damaged" if gid is not None and store.damaged(gid) else "store-failed"
+            if gid is None or not store.damaged(gid):
+                return "store-failed"
+            try:
+                store.tell(self)  # its log, read on the way back, is damage boot's check skips
+            except OSError:
+                pass
+            return "game-damaged"
         return rec
 
     def set_balance(self, card, amount, via="key"):

@@ -465,13 +465,12 @@ class FileStore:
         return gen, names, self.names_bad
 
     def put_names(self, gen, names, ledger=None):
-        """names (6) as generation gen, into the file the newest good ones are not in. Damage
-        they write over that the banker has not seen is said in a checkpoint of ledger's game
-        first, lest the next boot find nothing to report (B17)."""
+        """names (6) as generation gen, into the file the newest good ones are not in; damage
+        they write over told first (tell, ledger's game)."""
         _, _, where, bad = self._names()
         i = 0 if where == 1 else 1
-        if bad and self.unseen and not self.flagged and ledger is not None and ledger.ready:
-            self._checkpoint(ledger, self.log.base, self.log)
+        if bad and ledger is not None:
+            self.tell(ledger)
         got = "%d %s" % (gen, jsonw.dumps(list(names), True))
         write(self.fs, self.dir + NAME_FILES[i], "wb", (line(got),))
         if 1 - i in bad:
@@ -481,6 +480,14 @@ class FileStore:
     def _found(self, why):
         self.unreported = self.unseen = True
         self.detail = why
+        self.appendable = False  # the next write is a checkpoint that says it (B17)
+
+    def tell(self, ledger):
+        """Damage the banker has not seen, said now in a checkpoint of ledger's game, when what
+        shows it may be gone by the next boot (a file written over, a log only a restore reads):
+        B17 reports it until the banker's key. OSError: the next write says it."""
+        if self.unseen and not self.flagged and ledger.ready:
+            self._checkpoint(ledger, self.log.base, self.log)
 
     def news(self):
         """Whether damage was found since the unit was last told (B17: reported as boot's)."""

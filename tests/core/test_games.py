@@ -306,6 +306,36 @@ def test_a_hosts_key_does_not_drop_a_damaged_kept_game():
     assert r.unit.store_status == "ok" and "/bank/game.1" not in r.fs.files
 
 
+def _forged_balances(files):
+    """game.1's header says balances its log does not lead to, its lines' size and CRC kept:
+    only a restore's fold finds it out, never boot's check."""
+    raw = bytes(files["/bank/game.1"])
+    head, rest = raw.split(b"\n", 1)
+    doc = json.loads(head[11:])
+    doc["bal"] = [99000000] * 6
+    files["/bank/game.1"] = bytearray(line("H " + json.dumps(doc)) + rest)
+
+
+def test_a_kept_game_whose_log_does_not_lead_to_its_balances_stays_reported_at_a_restart():
+    # B17: found out by a restore, it is damage reported until the banker's key, whether the
+    # next thing is a restart or a transaction and then a restart
+    for then in ((), ("INSERT R 3", "KEY 1 M -", "REMOVE R")):
+        r, p = _damaged_kept_game(_forged_balances)
+        assert r.unit.store_status == "ok"
+        assert p.handle("RESTORE GAME 1")[-1].startswith("ERR game-damaged")
+        assert ok(p.handle("GAMES")) == [DAMAGED_1] and r.bal(2) == START - 1000000
+        for cmd in then:
+            ok(p.handle(cmd))
+        r, p = _reboot(r)
+        assert r.unit.store_status == "damaged", then
+        assert ok(p.handle("STATE"))["error"] == "store-damaged"
+        r.press("C")  # the banker has seen it, at the unit
+        assert ok(p.handle("STATE"))["error"] is None
+        r, p = _reboot(r)
+        assert r.unit.store_status == "ok"
+        assert p.handle("RESTORE GAME 1")[-1].startswith("ERR game-damaged")  # found out again
+
+
 def test_a_damaged_kept_game_is_not_pushed_out_by_newer_games_until_the_banker_has_seen_it():
     # B11 keeps the last three; B17 keeps a lost game reported until the banker's key. Three
     # new games over serial put it past the third: it stays listed, its file with it, across
