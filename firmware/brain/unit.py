@@ -46,6 +46,7 @@ class Unit:
         self._granted = maintenance
         self.store_status = "new"
         self._unseen = False  # damage reported that the banker has not seen yet (B17)
+        self._err5 = False  # B17: Err5 shows, once a message is over, until a keypad key or a card
         self.rev = 0
         self._last = 0  # ticks of the last key, card movement or deal end (B16)
         self._notice = None  # a message shown over everything ...
@@ -105,6 +106,8 @@ class Unit:
             shown = SHOW_END
         elif self._notice is not None:
             shown = self._notice
+        elif self._err5:
+            shown = SHOW_STORE
         elif self.entry:
             suffix = self._suffix
             shown = (self._etext, suffix == "K", suffix == "M")
@@ -162,8 +165,7 @@ class Unit:
         self.store_status = "damaged"
         self._unseen = True
         self.error = "store-damaged"
-        if self.ledger.ready:
-            self._show(SHOW_STORE, now, None)
+        self._err5 = self.ledger.ready  # Err6 shows for itself
         self.rev += 1
 
     def switch_off(self):
@@ -212,8 +214,9 @@ class Unit:
             self.ledger.store.seen(self.ledger)
         if self.error is not None:
             self._no_error()
-        if seen or card or self._notice is not SHOW_STORE:
-            self._notice = None  # Err5 stays through a host's keys: nobody at the unit saw it
+        if seen or card:
+            self._err5 = False  # a host's key leaves it: nobody at the unit saw it
+        self._notice = None
         self._focus = None  # not the payee's turn still to come (B6): that money moved
         self.rev += 1
 

@@ -218,6 +218,27 @@ def test_the_unit_shows_err5_and_goes_on_with_the_last_good_copy():
     assert u3.store_status == "ok" and u3.ledger.bal == after
 
 
+def test_err5_shows_again_after_a_hosts_volume_key_and_a_wake_and_goes_at_a_card():
+    # docs/storage.md: Err5 shows until a key on the unit's keypad or a card movement; a
+    # host's KEY leaves it, and so does a switch-off (B16) the unit wakes from by a host's key
+    files, final, history = _played()
+    img = copy_files(files)
+    img["/bank/bank.a"] += b"junk\n"
+    u, clock, fs = _unit(img)
+    p = Protocol(u, clock)
+    assert u.display() == ("Err5", False, False)
+    p.handle("KEY .")  # B12: the volume, for a second
+    assert u.display() == ("1", False, False)
+    clock.advance(u, 1000)
+    assert u.display() == ("Err5", False, False)
+    clock.advance(u, 61000)  # B16: switched off
+    p.handle("KEY 1")  # the waking key, no input
+    assert u.power and u.display() == ("Err5", False, False)
+    p.handle("INSERT L 1")  # a card at the unit: Err5 seen on the glass, still reported
+    clock.advance(u, 1000)
+    assert u.display() != ("Err5", False, False) and u.error == "store-damaged"
+
+
 def test_damage_a_host_wrote_past_is_reported_at_every_boot_until_the_banker_sees_it():
     # B17: a host's write after damage is a fresh checkpoint, which removes the damaged slot;
     # the store goes on saying so, as many boots as it takes, until a key at the unit.
