@@ -13,7 +13,7 @@ USAGE = """usage: python -m simulator [--headless] [--stdio | --pty | --tcp PORT
 
   (no --headless)   the desktop window; a terminal front end where no display exists
   --headless        no window: serve the serial protocol
-  --stdio           on standard input/output (the default with --headless); exits at EOF
+  --stdio           on standard input/output (--headless only, its default); exits at EOF
   --pty             on a new pseudo-terminal; prints 'listening pty <path>' first (CPython)
   --tcp PORT        on 127.0.0.1:PORT (0 picks one); prints 'listening tcp 127.0.0.1:<port>'
   --state DIR       where the flash is kept (headless default: $BANK_SIM_STATE, or nothing)
@@ -155,6 +155,9 @@ def parse(argv):
                    or o.table is not None):
         raise UsageError("--pico takes an image, --rfid and --lang only: the emulated chip is "
                          "the unit")
+    if o.mode == "stdio" and not o.headless:
+        raise UsageError("--stdio goes with --headless: the window and the terminal serve the "
+                         "protocol on --tcp PORT or --pty")
     if o.terminal and o.headless:
         raise UsageError("--terminal and --headless: the terminal front end, or no front end")
     if o.rfid and not o.pico:

@@ -156,6 +156,17 @@ def test_usage_errors():
     assert stdio(b"", "--help").stdout.startswith(b"usage: python -m simulator")
 
 
+def test_stdio_without_headless_is_refused_not_a_window_that_never_answers(tmp_path):
+    for args in (["--stdio"], ["--stdio", "--terminal"]):
+        p = subprocess.run([sys.executable, "-m", "simulator", *args, "--state", str(tmp_path)],
+                           input=b"HELLO\n", capture_output=True, cwd=ROOT, timeout=60)
+        assert (p.returncode, p.stdout) == (2, b""), args
+        assert p.stderr.decode().splitlines()[0] == (
+            "simulator: --stdio goes with --headless: the window and the terminal serve the "
+            "protocol on --tcp PORT or --pty"), p.stderr
+    assert os.listdir(str(tmp_path)) == []
+
+
 @pytest.mark.parametrize("interp", INTERPRETERS)
 def test_an_empty_state_folder_name_is_refused_not_a_game_kept_nowhere(interp):
     # Before, --state "" started a unit that kept nothing: a game played and lost at the end.
