@@ -485,6 +485,26 @@ def test_the_unit_its_cards_and_the_console_fit_a_phone_or_a_laptop_with_44px_ke
         stop_chromium(drv)
 
 
+def test_six_of_the_longest_names_fit_the_banker_panel_of_a_narrow_phone(origin):
+    drv = start_chromium(320, 568, True)
+    try:
+        page = Page(drv, origin).load()
+        for card in range(1, 7):
+            page.send("NAME %d %s" % (card, "W" * 16))  # NAME's longest, with no space
+        for line in ("INSERT L 1", "INSERT R 2", "KEY 1 2 5 K -"):  # 13.875 M: a wide short form
+            page.send(line)
+        wait = "return document.getElementById('balances').textContent;"
+        for _ in range(100):
+            if drv.execute_script(wait).count("W" * 3) == 6:
+                break
+            time.sleep(0.02)
+        time.sleep(0.3)
+        assert drv.execute_script(
+            "return document.documentElement.scrollWidth;") <= 320  # nothing sideways
+    finally:
+        stop_chromium(drv)
+
+
 def test_works_offline_once_loaded(browser, site):
     from simulator import web
 

@@ -136,6 +136,35 @@ def test_each_phone_shows_its_players_balance_history_and_the_standings_live(pho
         assert errors(d) == []
 
 
+def test_the_longest_names_fit_a_narrow_phone_with_nothing_scrolling_sideways(phones, sim):
+    # A name is up to 16 characters with no space (NAME): it wraps, never widens the page.
+    tcp, url = sim
+    drv = phones[0]
+    wide = "return document.documentElement.scrollWidth - document.documentElement.clientWidth;"
+    with Bank.open("socket://" + tcp) as bank:
+        for card in range(1, 7):
+            bank.set_name(card, "W" * 16)
+        try:
+            for width in (320, 390):
+                drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                    "width": width, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+                load(drv, url)
+                if shown(drv)["me"]:  # the card this phone chose at the width before
+                    drv.find_element("id", "change").click()
+                wait_for(lambda: "W" * 16 in "".join(shown(drv)["picks"]), 4)
+                assert drv.execute_script(wide) == 0, width
+                tap_card(drv, 2)
+                assert shown(drv)["me"] == "W" * 16 + " (card 2)"
+                assert drv.execute_script(wide) == 0, width
+                drv.find_element("id", "tab-standings").click()
+                assert drv.execute_script(wide) == 0, width
+        finally:
+            drv.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+            for card in range(1, 7):
+                bank.set_name(card, "")
+
+
 def test_the_deal_timer_runs_on_every_phone_and_the_units_state_is_said(phones, sim):
     tcp, url = sim
     drv = phones[0]
