@@ -82,7 +82,8 @@ export class Feed {
       .catch(() => {  // the server away: tell it all when it is back, asked less and less often
         this.whole = true;
         this.away = Math.min(AWAY_MS, Math.max(BEAT_MS, this.away * 2));
-        this.until = Date.now() + this.away;
+        // The beat that ends the wait asks: the failure came a little after its own beat.
+        this.until = Date.now() + this.away - BEAT_MS / 2;
       })
       .finally(() => {
         this.busy = false;

@@ -249,3 +249,31 @@ def test_the_units_page_with_its_server_gone_asks_it_less_and_less_often(site, b
         time.sleep(0.03)
     feed = [e for e in page.console_errors() if "table/feed" in e["message"]]
     assert 1 <= len(feed) <= 2, feed
+
+
+def test_the_units_page_asks_a_server_gone_after_3_s_then_6_12_and_every_24(page):
+    # docs/table.md: web/feed.js's own Feed, its beat driven by hand on a clock of the test's
+    # own, every post failing as to a server that went away
+    page.load()
+    asked = page.drv.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const { Feed } = await import("./feed.js");
+        let now = 0;
+        const asked = [];
+        Date.now = () => now;
+        window.fetch = () => {  // refused a few ms later, as a port nobody listens on is
+          asked.push(now);
+          return new Promise((_, no) => setTimeout(() => { now += 5; no(new TypeError()); }));
+        };
+        const body = { table_lines: () => "[]", table_stop: () => {} };
+        const feed = new Feed(body, "test-feed", () => {}, () => {});
+        clearInterval(feed.beat);  // the beats are the test's
+        for (let beat = 0; beat <= 96000; beat += 3000) {
+          now = beat;
+          feed.push(true);
+          await new Promise((r) => setTimeout(r, 0));  // the failure settled
+          await new Promise((r) => setTimeout(r, 0));
+        }
+        done(asked);""")
+    assert asked == [0, 3000, 9000, 21000, 45000, 69000, 93000]
+
