@@ -64,7 +64,7 @@ def draw():
     for title, colour, sigs, note in parts():
         items.append((y, title, colour, sigs, note))
         y += row * (len(sigs) + 2)
-    height = y + 70
+    height = y + 90
     out = ['<svg xmlns="http://www.w3.org/2000/svg" width="860" height="%d" '
            'viewBox="0 0 860 %d" font-family="DejaVu Sans, Arial, sans-serif" '
            'font-size="13">' % (height, height),
@@ -97,11 +97,12 @@ def draw():
     yb = y + 10
     out.append('<text x="40" y="%d" fill="#333">Power: 3 x AA to VSYS (39) through a '
                'Schottky diode; GND (38); 3V3 (36) feeds the display module. VBUS sense: '
-               'GP%s. docs/drawings/ has the key matrix, the slots and the power.</text>'
-               % (yb, pins.VBUS_SENSE))
+               'GP%s.</text>' % (yb, pins.VBUS_SENSE))
     out.append('<text x="40" y="%d" fill="#333">Every switch (keys, slot contacts) closes '
                'to GND or a row; no external pull-ups are needed (the RP2040\'s are used).'
                '</text>' % (yb + 20))
+    out.append('<text x="40" y="%d" fill="#333">docs/drawings/ has the key matrix, the slots '
+               'and the power.</text>' % (yb + 40))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -191,27 +192,29 @@ def contact_slots():
 
 def rfid_slots():
     body = [_t(10, 28, "Two RC522 modules on SPI%d, 3.3 V only; IRQ not connected "
-               "(docs/hardware.md, \"RFID card slots\")." % pins.RFID_SPI, 3.5)]
+               "(docs/hardware.md, \"RFID card slots\"). Pins in the order of the module's "
+               "header: check yours." % pins.RFID_SPI, 3.5)]
+    header = ("SDA", "SCK", "MOSI", "MISO", "IRQ", "GND", "RST", "3.3V")
     shared = (("SCK", pins.RFID_SCK), ("MOSI", pins.RFID_MOSI), ("MISO", pins.RFID_MISO),
               ("RST", pins.RFID_RST))
-    for k, (slot, cs) in enumerate((("L", pins.RFID_CS_L), ("R", pins.RFID_CS_R))):
+    for k, slot in enumerate("LR"):
         x0 = 150 + k * 60
-        body.append('<rect x="%g" y="40" width="45" height="115" rx="2" fill="#eef" '
+        body.append('<rect x="%g" y="40" width="45" height="129" rx="2" fill="#eef" '
                     'stroke="#2b6cb0" stroke-width="0.5"/>' % x0)
         body.append(_t(x0 + 22.5, 48, "RC522 (slot %s)" % slot, 4, "middle", weight="bold"))
-        for i, (pin, _g) in enumerate((("SDA", cs),) + shared + (("3.3V", None),
-                                                                 ("GND", None))):
-            body.append(_t(x0 + 3, 60 + i * 14, pin, 3.5))
-    for i, (pin, g) in enumerate((("SDA (NSS) L", pins.RFID_CS_L),) + shared):
-        y = 59 + i * 14
+        for i, pin in enumerate(header):
+            body.append(_t(x0 + 3, 60 + i * 14, pin + (" (n.c.)" if pin == "IRQ" else ""),
+                           3.5))
+    for pin, g in (("SDA (NSS) L", pins.RFID_CS_L),) + shared:
+        y = 59 + header.index(pin.split()[0]) * 14
         body += [_t(10, y, gp(g), 4), _t(45, y, pin, 3.2, fill="#555"),
                  _line(80, y - 1, 150, y - 1, "#2b6cb0", 0.5)]
         if pin != "SDA (NSS) L":
             body.append(_line(150, y - 1, 210, y - 1, "#2b6cb0", 0.3, "2,1"))
-    body += [_t(10, 166, "%s  SDA (NSS) R" % gp(pins.RFID_CS_R), 4),
-             _line(80, 165, 206, 165, "#2b6cb0", 0.5), _line(206, 165, 206, 58, "#2b6cb0", 0.5),
+    body += [_t(10, 180, "%s  SDA (NSS) R" % gp(pins.RFID_CS_R), 4),
+             _line(80, 179, 206, 179, "#2b6cb0", 0.5), _line(206, 179, 206, 58, "#2b6cb0", 0.5),
              _line(206, 58, 210, 58, "#2b6cb0", 0.5),
-             _t(10, 178, "3V3 (36), GND (38)  to both modules' 3.3V and GND", 4)]
+             _t(10, 187, "3V3 (36), GND (38)  to both modules' 3.3V and GND", 4)]
     return _sheet("Card slots, RFID (SLOTS = \"rfid\")", body)
 
 
