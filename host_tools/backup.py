@@ -11,10 +11,11 @@ core protocol and NAMES.
 
 import datetime
 import json
+import sys
 
 from . import rules
 from .errors import EXIT_OK, CommandError, Failed, ProtocolError, UsageError
-from .out import CARDS, VOLUMES, balances_or_none, money, names_of, no_game, say
+from .out import CARDS, VOLUMES, balances_or_none, money, names_of, no_game, note, say
 from .rules import name_problem
 from .wire import printable
 
@@ -62,6 +63,11 @@ def take(bank):
 
 
 def write(doc, path):
+    """doc into path; "-" is standard output, as for most tools."""
+    if path == "-":
+        sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+        sys.stdout.flush()
+        return
     try:
         with open(path, "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=1)
@@ -75,8 +81,11 @@ def load(path):
     UsageError saying what is wrong with it: a restore checks the file before its first
     command, so that no file stops it half done."""
     try:
-        with open(path, "rb") as f:
-            raw = f.read(MAX_BYTES + 1)
+        if path == "-":
+            raw = sys.stdin.buffer.read(MAX_BYTES + 1)
+        else:
+            with open(path, "rb") as f:
+                raw = f.read(MAX_BYTES + 1)
     except OSError as exc:
         raise UsageError("cannot read %s: %s" % (path, exc.strerror)) from None
     if len(raw) > MAX_BYTES:
@@ -165,13 +174,9 @@ def cmd_backup(bank, args):
     unit's own snapshot from the BACKUP extension when it has one."""
     doc = take(bank)
     write(doc, args.file)
-    say(
-        "backed up 6 balances and %d log entries (profile %s) to %s%s"
-        % (
-            len(doc["log"]),
-            doc["profile"],
-            args.file,
-            "" if doc["snapshot"] is not None else " (this unit has no BACKUP: no snapshot)",
-        )
-    )
+    said = "backed up 6 balances and %d log entries (profile %s) to %s%s" % (
+        len(doc["log"]), doc["profile"],
+        "standard output" if args.file == "-" else args.file,
+        "" if doc["snapshot"] is not None else " (this unit has no BACKUP: no snapshot)")
+    (note if args.file == "-" else say)(said)  # standard output is the backup's own
     return EXIT_OK

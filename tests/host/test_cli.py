@@ -558,6 +558,23 @@ def test_backup_and_restore(capsys, murl, tmp_path):
         assert len(changes) == 2 and all(e["via"] == "serial" for e in changes)
 
 
+def test_a_backup_to_standard_output_restores_from_standard_input(capsys, murl, monkeypatch):
+    with talk(murl) as b:
+        b.insert("L", 4)
+        b.press("M")
+        b.remove("L")
+        want = b.balances()
+    code, out, err = run(capsys, "--port", murl, "backup", "-")
+    assert code == 0 and err.startswith("bank: backed up 6 balances and 1 log entries")
+    assert json.loads(out)["balances"]["4"] == START + 2000000  # stdout is the backup alone
+    run(capsys, "--port", murl, "newgame")
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=io.BytesIO(out.encode())))
+    code, out, err = run(capsys, "--port", murl, "restore", "-")
+    assert (code, err) == (0, "")
+    with talk(murl) as b:
+        assert b.balances() == want
+
+
 def test_restore_needs_maintenance(capsys, url, tmp_path):
     path = tmp_path / "game.json"
     assert run(capsys, "--port", url, "backup", path)[0] == 0
