@@ -121,6 +121,7 @@ class FileStore:
                 num(h.get("count", n)))
         except UNREADABLE:
             damage.append("the kept games' list unreadable")  # none kept; the game still reads
+            older = ()  # nor is which of the older slot's it pushed out: each file that reads
         seq = self._adopt(s.seq, past, older) if damage else s.seq
         # A kept game that does not read stays named, listed by GAMES as damaged, until the
         # banker has seen it reported (seen); the game in play is not touched.

@@ -380,6 +380,31 @@ def test_games_pushed_out_while_damage_is_unseen_do_not_come_back_at_a_restart()
     assert [g["number"] for g in ok(p.handle("GAMES"))] == [5, 4, 3]
 
 
+def test_a_newest_header_whose_games_do_not_read_keeps_every_kept_game_that_reads():
+    # B17: the list of kept games in the header in use does not read, though its CRC does: the
+    # files that read are kept, numbered on, whichever slot named them (none was pushed out)
+    r, p = _rig()
+    for card in (1, 2, 3):
+        _pay(p, card, "1M-")
+        ok(p.handle("NEWGAME"))
+    _pay(p, 4, "1M-")
+    kept = sorted(g["id"] for g in ok(p.handle("GAMES")))
+    assert len(kept) == 3
+    files = copy_files(r.fs.files)
+    heads = {}
+    for name in ("/bank/bank.a", "/bank/bank.b"):
+        raw = bytes(files[name])
+        head, rest = raw.split(b"\n", 1)
+        heads[name] = (json.loads(head[11:]), rest)
+    newest = max(heads, key=lambda n: heads[n][0]["gen"])
+    doc, rest = heads[newest]
+    doc["games"] = ["x"] * len(doc["games"])
+    files[newest] = bytearray(line("H " + json.dumps(doc)) + rest)
+    r, p = _rig(files)
+    assert r.unit.store_status == "damaged"
+    assert sorted(g["id"] for g in ok(p.handle("GAMES"))) == kept
+
+
 def test_game_files_no_header_names_are_removed_at_boot():
     r, p = _rig()
     _pay(p, 1, "1M-")
