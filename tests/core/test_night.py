@@ -150,9 +150,7 @@ def test_b19_no_money_moves_during_the_count():
 def test_b19_b22_m_with_no_card_shows_the_pot_during_the_count():
     r = Rig()
     _pot_on(r)
-    r.insert("R", 2)
-    r.press("1M+")
-    r.remove("R")
+    _into_pot(r, 2, "1M")
     r.hold("+", 3000)
     assert r.text() == "Count"
     r.press("M")
@@ -485,6 +483,13 @@ def _pot_on(r):
     r.unit.maintenance = False
 
 
+def _into_pot(r, card, amount):
+    """card pays amount into the pot (B22: the card alone in R, the amount, +)."""
+    r.insert("R", card)
+    r.press(amount + "+")
+    r.remove("R")
+
+
 def test_b22_maintenance_m_turns_the_pot_on_and_off():
     r = Rig()
     r.unit.maintenance = True
@@ -532,9 +537,7 @@ def test_b22_an_empty_pot_and_a_payment_beyond_the_balance_are_refused():
 def test_b22_m_shows_pot_then_its_amount():
     r = Rig()
     _pot_on(r)
-    r.insert("R", 1)
-    r.press("150K+")
-    r.remove("R")
+    _into_pot(r, 1, "150K")
     r.advance(1000)
     r.press("M")
     assert r.text() == "Pot"
@@ -560,9 +563,7 @@ def test_b22_money_in_the_pot_keeps_it_on_and_c_reverses_a_move():
 def test_b22_a_new_game_empties_the_pot_and_keeps_it_on():
     r = Rig()
     _pot_on(r)
-    r.insert("R", 1)
-    r.press("1M+")
-    r.remove("R")
+    _into_pot(r, 1, "1M")
     r.hold("C", 3000)
     assert r.unit.ledger.bal[7] == 0 and r.unit.ledger.pot_on
 
@@ -623,9 +624,7 @@ def test_b19_b20_b22_are_kept_by_the_flash_store_through_its_checkpoints():
     fs = FaultFS()
     r = Rig(store=FileStore("/bank", fs=fs, journal_max=2))  # a checkpoint every 2 lines
     _pot_on(r)
-    r.insert("R", 1)
-    r.press("3M+")
-    r.remove("R")
+    _into_pot(r, 1, "3M")
     r.hold("K", 3000)
     r.press("45+", "K")
     r.advance(MIN)  # the minute kept; the unit switched off
@@ -649,9 +648,7 @@ def test_b19_b20_b22_are_kept_by_the_flash_store_through_its_checkpoints():
 def test_b22_b10_a_collection_reversed_sounds_money_going_out():
     r = Rig()
     _pot_on(r)
-    r.insert("R", 1)
-    r.press("1M+")
-    r.remove("R")
+    _into_pot(r, 1, "1M")
     r.insert("L", 2)
     r.press("+")
     r.take_tones()
