@@ -154,13 +154,13 @@ class Unit:
         self.power = True
         self._last = now
         if status == "damaged":
-            self.store_damaged(now)
+            self.store_damaged()
         if self.ledger.clock is not None or self.ledger.count is not None:
             night.boot(self, now)
         self.rev += 1
         return status
 
-    def store_damaged(self, now):
+    def store_damaged(self):
         """B17: damage the store found, at boot or since, reported until the banker's key."""
         self.store_status = "damaged"
         self._unseen = True

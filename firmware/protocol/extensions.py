@@ -85,7 +85,7 @@ def _news(p, reply):
     """reply, once damage the store found while it answered (a kept game's file, a names
     file) is reported as boot's is (B17)."""
     if p.unit.ledger.store.news():
-        p.unit.store_damaged(p.clock.now())
+        p.unit.store_damaged()
     return reply
 
 def do_backup(p, args):

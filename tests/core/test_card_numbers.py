@@ -109,7 +109,7 @@ def test_b17_a_hosts_writecard_is_no_key_and_damage_stays_reported():
     r, p = proto_rig()
     w = r.unit.card_writer = Writer()
     r.hold("DEAL", 3000)  # maintenance, entered at the unit
-    r.unit.store_damaged(r.clock.now())  # found since: the banker has not seen it
+    r.unit.store_damaged()  # found since: the banker has not seen it
     for err in (None, "no-tag"):
         w.err = err
         p.handle("WRITECARD L 3")
