@@ -38,7 +38,7 @@ from .keypad import (
     cmd_remove,
 )
 from .maintenance import cmd_restore
-from .out import CARD_COUNT, note
+from .out import CARD_COUNT, integer, note, seconds
 from .script import cmd_run
 from .settings import cmd_name, cmd_set
 from .monitor import cmd_monitor
@@ -68,7 +68,7 @@ def build_parser():
         "by USB id ($BANK_PORT is used when set)",
     )
     p.add_argument(
-        "-t", "--timeout", type=float, default=2.0, help="seconds to wait for a reply (2)"
+        "-t", "--timeout", type=seconds, default=2.0, help="seconds to wait for a reply (2)"
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -78,7 +78,8 @@ def build_parser():
     s = sub.add_parser("balances", help="the six balances")
     s.add_argument("--json", action="store_true")
     s = sub.add_parser("log", help="the transaction log, oldest first")
-    s.add_argument("-n", type=int, default=None, help="last N entries (the unit's default: 20)")
+    s.add_argument("-n", type=integer, default=None,
+                   help="last N entries (the unit's default: 20)")
     fmt = s.add_mutually_exclusive_group()
     fmt.add_argument("--csv", action="store_true")
     fmt.add_argument("--json", action="store_true")
@@ -89,15 +90,15 @@ def build_parser():
                    "typed on the unit (without it, that is refused: bank press C clears it)")
     s = sub.add_parser("hold", help="hold one key down: bank hold C 3000")
     s.add_argument("key")
-    s.add_argument("ms", type=int)
+    s.add_argument("ms", type=integer)
     s.add_argument("--no-wake", action="store_true")
     s = sub.add_parser("insert", help="insert a card: bank insert L 3")
     s.add_argument("slot", type=str.upper, choices=("L", "R"))
-    s.add_argument("card", type=int, choices=range(1, CARD_COUNT + 1), metavar=CARD_ARG)
+    s.add_argument("card", type=integer, choices=range(1, CARD_COUNT + 1), metavar=CARD_ARG)
     s = sub.add_parser("remove", help="take a card out: bank remove L")
     s.add_argument("slot", type=str.upper, choices=("L", "R"))
     s = sub.add_parser("name", help="name a card: bank name 1 Ann (no name: clears it)")
-    s.add_argument("card", type=int, choices=range(1, CARD_COUNT + 1), metavar=CARD_ARG)
+    s.add_argument("card", type=integer, choices=range(1, CARD_COUNT + 1), metavar=CARD_ARG)
     s.add_argument("text", nargs="*", metavar="NAME")
     s = sub.add_parser("mem", help="a unit's heap: what the firmware took, in use, free")
     s.add_argument("--json", action="store_true")
@@ -108,8 +109,8 @@ def build_parser():
     s.add_argument("-v", "--verbose", action="store_true", help="show every line exchanged")
     s.add_argument("-x", "--fail-fast", action="store_true", help="stop at the first failure")
     s = sub.add_parser("monitor", help="show events live (Ctrl-C stops)")
-    s.add_argument("--count", type=int, help="stop after N events")
-    s.add_argument("--seconds", type=float, help="stop after S seconds")
+    s.add_argument("--count", type=integer, help="stop after N events")
+    s.add_argument("--seconds", type=seconds, help="stop after S seconds")
     s.add_argument("--json", action="store_true", help="one JSON object per event")
     s = sub.add_parser("backup", help="save the whole state to a JSON file")
     s.add_argument("file")
@@ -118,7 +119,7 @@ def build_parser():
     s = sub.add_parser("restore", help="put a kept game (bank restore GAME, the number bank "
                        "games lists) or a backup file back (maintenance mode)")
     s.add_argument("file", nargs="?", help="a kept game's number, or a backup file")
-    s.add_argument("--id", type=int, help="the kept game of that protocol id (bank games "
+    s.add_argument("--id", type=integer, help="the kept game of that protocol id (bank games "
                    "--json)")
     s.add_argument("--previous", action="store_true", help="the game before the last new game")
     sub.add_parser("newgame", help="start a new game (as holding C for 3 s)")
@@ -129,7 +130,7 @@ def build_parser():
                        "reader (maintenance mode)")
     s.add_argument("action", choices=("write",))
     s.add_argument("slot", type=str.upper, choices=("L", "R"))
-    s.add_argument("card", type=int, choices=range(1, CARD_COUNT + 1), metavar=CARD_ARG)
+    s.add_argument("card", type=integer, choices=range(1, CARD_COUNT + 1), metavar=CARD_ARG)
     add_night(sub)
     s = sub.add_parser("deploy", help="copy firmware/ onto a Pico with mpremote")
     s.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
@@ -141,7 +142,7 @@ def build_parser():
     # -p and -t after the command too (bank status -p PORT), as people type them.
     for s in set(sub.choices.values()):
         s.add_argument("-p", "--port", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-        s.add_argument("-t", "--timeout", type=float, default=argparse.SUPPRESS,
+        s.add_argument("-t", "--timeout", type=seconds, default=argparse.SUPPRESS,
                        help=argparse.SUPPRESS)
     return p
 

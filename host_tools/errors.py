@@ -22,6 +22,12 @@ class NoUnitError(BankError):
     exit_code = 3
 
 
+class BadPortError(BankError):
+    """--port is no device path nor a URL pyserial opens: the user's argument (exit 2)."""
+
+    exit_code = EXIT_USAGE
+
+
 class PortBusyError(BankError):
     """The port exists but another program holds it (or we may not open it)."""
 

@@ -11,7 +11,7 @@ import os
 import serial
 import serial.tools.list_ports
 
-from .errors import NoUnitError, PortBusyError
+from .errors import BadPortError, NoUnitError, PortBusyError
 
 PICO_VID = 0x2E8A  # Raspberry Pi: every RP2040 board running MicroPython enumerates with it
 BAUDRATE = 115200  # ignored by USB CDC, but a real UART bridge needs some rate
@@ -131,10 +131,10 @@ def _open_error(url, exc):
         )
     num = url.rpartition(":")[2].partition("?")[0]
     if url.startswith("socket://") and not (num.isdigit() and 0 < int(num) < 65536):
-        return NoUnitError("cannot open %s: a socket URL names its port, 1-65535, as "
+        return BadPortError("cannot open %s: a socket URL names its port, 1-65535, as "
                            "socket://127.0.0.1:5000 (or give the port alone: -p 5000)" % url)
     if isinstance(exc, ValueError) or "expected a string in the form" in text:
-        return NoUnitError("cannot open %s: not a device path or a valid pyserial URL" % url)
+        return BadPortError("cannot open %s: not a device path or a valid pyserial URL" % url)
     return NoUnitError("cannot open %s: %s" % (url, text))
 
 

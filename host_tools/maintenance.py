@@ -68,7 +68,8 @@ def cmd_restore(bank, args):
     gid = args.id
     if args.previous and (gid is not None or args.file is not None):
         raise UsageError("restore takes --previous, a FILE, a game's number or --id ID: one")
-    if gid is not None or (args.file is not None and args.file.isdigit()):
+    if gid is not None or (args.file is not None and args.file.isascii()
+                            and args.file.isdigit()):
         # A number is a kept game's, as bank games lists it; a backup file so named is
         # ./<number>. --id ID is the protocol's id (bank games --json).
         if gid is not None and args.file is not None:

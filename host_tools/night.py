@@ -21,7 +21,7 @@ from . import shapes
 from .errors import EXIT_OK, Failed, UsageError
 from .keypad import HOLD_MS
 from .maintenance import maint_errors
-from .out import CARD_COUNT, card_label, money, names_of, refusal, say
+from .out import CARD_COUNT, card_label, integer, money, names_of, refusal, say
 from .rules import WORDS
 from .wire import split_keys
 
@@ -36,7 +36,7 @@ def add_parser(sub):
                    "them")
     what = n.add_subparsers(dest="night", metavar="WHAT")
     c = what.add_parser("count", help="count a player: bank night count 3 2M 500K")
-    c.add_argument("card", nargs="?", type=int, choices=range(1, CARD_COUNT + 1),
+    c.add_argument("card", nargs="?", type=integer, choices=range(1, CARD_COUNT + 1),
                    metavar=CARD_ARG)
     c.add_argument("amounts", nargs="*", metavar="AMOUNT", help="added (2M, 2M+; 1M-: taken "
                    "off)")
@@ -45,8 +45,8 @@ def add_parser(sub):
                         "off")
     c.add_argument("what")
     c = what.add_parser("bankrupt", help="a card's whole balance to a creditor or the bank")
-    c.add_argument("card", type=int, choices=range(1, CARD_COUNT + 1), metavar=CARD_ARG)
-    c.add_argument("--to", type=int, choices=range(1, CARD_COUNT + 1), metavar=CARD_ARG,
+    c.add_argument("card", type=integer, choices=range(1, CARD_COUNT + 1), metavar=CARD_ARG)
+    c.add_argument("--to", type=integer, choices=range(1, CARD_COUNT + 1), metavar=CARD_ARG,
                    help="the creditor's card (none: the bank)")
     c = what.add_parser("pot", help="the Free Parking pot: on, off, in CARD AMOUNT, collect "
                         "CARD")
@@ -218,7 +218,7 @@ def _clock(bank, args):
         keys = ["+" if what == "start" else "-"]
     elif what == "off":
         keys = ["0", "+"]
-    elif what.isdigit() and 1 <= int(what) <= 999:
+    elif what.isascii() and what.isdigit() and 1 <= int(what) <= 999:
         keys = list(what) + ["+"]
     else:
         raise UsageError("clock takes 1-999 minutes, start, stop or off")
@@ -276,7 +276,7 @@ def _pot(bank, args):
         line = "SET POT " + what.upper()
         return shapes.check(maint_errors(bank, lambda: bank.request(line)), shapes.STATE, line)
     try:
-        card = int(rest[0])
+        card = int(rest[0]) if rest[0].isascii() else 0
     except (IndexError, ValueError):
         card = 0
     if not 1 <= card <= CARD_COUNT or len(rest) != (2 if what == "in" else 1):

@@ -13,6 +13,21 @@ CARDS = tuple(str(c) for c in range(1, CARD_COUNT + 1))
 VOLUMES = {0: "off", 1: "soft", 2: "loud"}
 
 
+def integer(text):
+    """A whole number argument in ASCII digits: int() takes every script's, so '١' (Arabic) or
+    '１' (full width) would otherwise name card 1."""
+    if not text.isascii():
+        raise ValueError(text)
+    return int(text)
+
+
+def seconds(text):
+    """A number of seconds in ASCII digits, as integer."""
+    if not text.isascii():
+        raise ValueError(text)
+    return float(text)
+
+
 def money(amount):
     if isinstance(amount, bool) or not isinstance(amount, int):
         return str(amount)

@@ -12,7 +12,7 @@ from .wire import printable
 def cmd_set(bank, args):
     if args.what == "sound":
         try:
-            level = int(args.value)
+            level = int(args.value) if args.value.isascii() else -1
         except ValueError:
             level = -1
         if level not in VOLUMES:

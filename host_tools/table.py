@@ -16,6 +16,7 @@ import time
 
 from .bank import Bank
 from .errors import EXIT_OK, BankError, UsageError
+from .out import integer
 
 # The simulator's --table port (simulator/options.py), copied: the parser is built where the
 # repository may not be; tests/host/test_facts.py holds the two equal.
@@ -25,7 +26,7 @@ TABLE_PORT = 8001
 def add_parser(sub):
     s = sub.add_parser("table", help="serve the table view: every phone follows the unit, "
                        "read-only (Ctrl-C stops)")
-    s.add_argument("listen", nargs="?", type=int, default=TABLE_PORT, metavar="PORT",
+    s.add_argument("listen", nargs="?", type=integer, default=TABLE_PORT, metavar="PORT",
                    help="the table's web port (%d; 0 picks a free one)" % TABLE_PORT)
     s.add_argument("--lan", action="store_true", help="serve it on the local network too "
                    "(0.0.0.0), with a QR code for the phones")

@@ -170,8 +170,11 @@ def parse(argv):
 
 def _num(s, flag, lo, hi):
     try:
-        n = int(s)
+        # CPython's int() reads every script's digits ('١' is 1); str.isascii is not MicroPython's
+        n = int(s) if len(s.encode()) == len(s) else None
     except ValueError:
+        n = None
+    if n is None:
         raise UsageError(flag + " takes a whole number") from None
     if not lo <= n <= hi:
         raise UsageError("%s takes a number from %d to %d" % (flag, lo, hi))

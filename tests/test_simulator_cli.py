@@ -145,7 +145,7 @@ def test_seed_makes_deals_reproducible():
 
 def test_usage_errors():
     for args in (["--tcp"], ["--tcp", "x"], ["--bogus"], ["--profile", "monopoly"],
-                 ["--stdio", "--pty"], ["--terminal"]):
+                 ["--stdio", "--pty"], ["--terminal"], ["--seed", "١"], ["--tcp", "５５５５"]):
         p = stdio(b"", *args)
         assert p.returncode == 2, args
         assert p.stderr.startswith(b"simulator: "), p.stderr

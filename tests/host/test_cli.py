@@ -830,6 +830,10 @@ def test_set_sound(capsys, url):
     assert (code, out) == (0, "sound 1 (soft)\n")
     code, _, err = run(capsys, "--port", url, "set", "sound", "5")
     assert code == 2 and "sound must be 0 (off), 1 (soft) or 2 (loud)" in err
+    code, _, err = run(capsys, "--port", url, "set", "sound", "٢")  # int() took it as 2
+    assert code == 2 and "sound must be 0" in err
+    with talk(url) as b:
+        assert b.state()["sound"] == 1
 
 
 def test_set_profile(capsys, url, murl):
@@ -986,19 +990,19 @@ def test_port_that_does_not_exist(capsys):
     assert (code, err) == (3, "bank: no unit at /dev/ttyNOPE9: no such port\n")
 
 
-def test_bad_url(capsys):
+def test_a_port_that_is_no_url_is_a_usage_error(capsys):
     code, _, err = run(capsys, "--port", "bogus://x", "status")
-    assert code == 3 and "not a device path or a valid pyserial URL" in err
+    assert code == 2 and "not a device path or a valid pyserial URL" in err
 
 
 def test_a_socket_url_without_its_port_says_so(capsys):
     code, _, err = run(capsys, "--port", "socket://127.0.0.1", "status")
-    assert (code, err) == (3, "bank: cannot open socket://127.0.0.1: a socket URL names its "
+    assert (code, err) == (2, "bank: cannot open socket://127.0.0.1: a socket URL names its "
                               "port, 1-65535, as socket://127.0.0.1:5000 (or give the port "
                               "alone: -p 5000)\n")
     for url in ("socket://127.0.0.1:99999", "socket://127.0.0.1:65536"):  # pyserial's words
         code, _, err = run(capsys, "--port", url, "status")  # were about logging levels
-        assert code == 3 and "a socket URL names its port, 1-65535" in err, err
+        assert code == 2 and "a socket URL names its port, 1-65535" in err, err
 
 
 def test_connection_refused(capsys):
@@ -1629,3 +1633,18 @@ def test_monitor_shows_the_cards_and_the_deal_timer(capsys, fake, monkeypatch): 
     seen.clear()
     code, out, err = run(capsys, "--port", f.url, "monitor", "--count", "1", "--json")
     assert json.loads(out)["type"] == "card" and json.loads(out)["read"] == "STATE"
+
+
+def test_a_game_number_in_another_script_is_a_file_name_not_a_traceback(capsys, murl):
+    code, _, err = run(capsys, "--port", murl, "restore", "²")  # '²'.isdigit(), int('²') fails
+    assert code == 2 and err.startswith("bank: ") and "Traceback" not in err, err
+
+
+def test_numbers_in_another_script_are_refused_before_anything_is_sent(capsys):
+    # int() reads '١' (Arabic-Indic one) and '１' (full width) as 1: a card the user never typed
+    for argv in (("insert", "L", "١"), ("name", "１", "Ann"), ("log", "-n", "٣"),
+                 ("-t", "٢", "status"), ("night", "bankrupt", "٢")):
+        with pytest.raises(SystemExit) as e:
+            cli.main(["--port", "/dev/ttyNOPE9", *argv])
+        out, err = capsys.readouterr()
+        assert e.value.code == 2 and out == "" and "invalid" in err, (argv, err)
