@@ -137,6 +137,9 @@ class Terminal:
             self.note = ""
             self._out(ch)
             return
+        if ch == "X" and self.unit.power and self.unit.slots["R"] is None:
+            self.status = words.say("term.minus.no-card")  # B21: not offered, then refused
+            return
         if ch in ("n", "C", "S", "X"):
             if self.held is None:
                 self.asking = {"S": "DEAL", "X": "-"}.get(ch, "C")
@@ -174,7 +177,14 @@ class Terminal:
                     "note.woke.key", key=key)
 
     def _hold(self, key):
+        was_on = self.unit.power
         self.session.key_down(key)
+        if not was_on and self.unit.power:  # a waking key holds nothing (B16): said, let go
+            self.session.key_up(key)
+            self.note = words.say("note.woke") if len(key) > 1 else words.say(
+                "note.woke.key", key=key)
+            self.status = ""
+            return
         self.held = key
         self.release_at = time.monotonic() + HOLD_S
         self.status = words.say("term.holding", key=key)

@@ -199,6 +199,8 @@ TEXTS = {
                          "mind"),
         "term.ask.minus": ("hold - 3 s: the card in R goes BANKRUPT, its whole balance to the "
                            "card in L (none: the bank)? y = yes, any other key = no"),
+        "term.minus.no-card": ("a bankruptcy is the card in R's: put the bankrupt player's card "
+                               "in R first (r, then its number)"),
         "term.holding": "holding {key} for 3 s ...",
         "term.power.on": "power: on",
         "term.power.off": "power: off (dark): the next key only wakes it",
@@ -554,6 +556,8 @@ TEXTS = {
         "term.ask.minus": ("maintenir - 3 s : la carte en R fait FAILLITE, tout son solde \u00e0 "
                            "la carte en L (aucune : la Banque) ? y = oui, une autre touche = "
                            "non"),
+        "term.minus.no-card": ("une faillite est celle de la carte en R : mettez d'abord la "
+                               "carte du joueur en faillite en R (r, puis son num\u00e9ro)"),
         "term.holding": "{key} maintenu 3 s ...",
         "term.power.on": "allum\u00e9",
         "term.power.off": ("\u00e9teint (\u00e9cran noir) : la prochaine touche ne fait que le "

@@ -397,3 +397,40 @@ def test_with_no_good_copy_the_panel_shows_no_balance_b17(tty, tmp_path):
     p.seen("card 6")
     rows = [line for line in p.screen() if line.strip().startswith("card ")]
     assert len(rows) == 6 and all("\u2014" in r for r in rows), rows  # none invented (B17)
+
+
+def test_a_confirmed_hold_on_a_unit_switched_off_only_wakes_it_and_says_so_b16():
+    from simulator import options
+    from simulator.host import Host
+    from simulator.terminal import Terminal
+
+    host = Host(options.parse(["--virtual-clock", "--seed", "1"]))
+    t = Terminal(host)
+    host.protocol.handle("INSERT L 1")
+    host.protocol.handle("KEY 1 M +")
+    host.protocol.handle("REMOVE L")
+    host.protocol.handle("ADVANCE 600000")  # long past the switch-off (B16)
+    assert not host.unit.power
+    t.feed("n")
+    t.feed("y")  # hold C 3 s for a new game: the key that wakes it holds nothing
+    assert host.unit.power and t.held is None
+    assert t.note == words.say("note.woke.key", key="C")
+    t.timers()
+    assert json.loads(host.protocol.handle("BALANCES")[-1][3:])["1"] == 16000000
+
+
+def test_a_bankruptcy_with_no_card_in_r_is_not_offered_and_says_what_it_needs_b21():
+    from simulator import options
+    from simulator.host import Host
+    from simulator.terminal import Terminal
+
+    host = Host(options.parse(["--virtual-clock", "--seed", "1"]))
+    t = Terminal(host)
+    host.protocol.handle("INSERT L 1")
+    t.feed("X")
+    assert t.asking is None and t.status == words.say("term.minus.no-card")
+    t.feed("y")  # not taken as a yes to anything
+    assert t.held is None
+    t.feed("r2")
+    t.feed("X")
+    assert t.asking == "-" and t.status == words.say("term.ask.minus")
