@@ -64,8 +64,8 @@ def build_parser():
     p.add_argument(
         "-p",
         "--port",
-        help="device path, pyserial URL (socket://127.0.0.1:PORT) or nothing: find the Pico "
-        "by USB id ($BANK_PORT is used when set)",
+        help="device path, pyserial URL (socket://127.0.0.1:PORT), a simulator's TCP port "
+        "(PORT or HOST:PORT) or nothing: find the Pico by USB id ($BANK_PORT is used when set)",
     )
     p.add_argument(
         "-t", "--timeout", type=seconds, default=2.0, help="seconds to wait for a reply (2)"
@@ -89,9 +89,11 @@ def build_parser():
     s.add_argument("--onto-entry", action="store_true", help="add the keys to an entry left "
                    "typed on the unit (without it, that is refused: bank press C clears it)")
     s = sub.add_parser("hold", help="hold one key down: bank hold C 3000")
-    s.add_argument("key")
-    s.add_argument("ms", type=integer)
-    s.add_argument("--no-wake", action="store_true")
+    s.add_argument("key", help="C (3 s: a new game), DEAL (maintenance: the unit's own keypad "
+                   "only), or game night's +, - or K")
+    s.add_argument("ms", type=integer, help="how long it is held, in ms (3000: 3 s)")
+    s.add_argument("--no-wake", action="store_true", help="hold it even if switched off (it "
+                   "only wakes the unit then)")
     s = sub.add_parser("insert", help="insert a card: bank insert L 3")
     s.add_argument("slot", type=str.upper, choices=("L", "R"))
     s.add_argument("card", type=integer, choices=range(1, CARD_COUNT + 1), metavar=CARD_ARG)
@@ -113,19 +115,21 @@ def build_parser():
     s.add_argument("--seconds", type=seconds, help="stop after S seconds")
     s.add_argument("--json", action="store_true", help="one JSON object per event")
     s = sub.add_parser("backup", help="save the whole state to a JSON file")
-    s.add_argument("file")
+    s.add_argument("file", help="the JSON file to write (-: standard output)")
     s = sub.add_parser("games", help="the games the unit keeps, newest first")
     s.add_argument("--json", action="store_true")
     s = sub.add_parser("restore", help="put a kept game (bank restore GAME, the number bank "
                        "games lists) or a backup file back (maintenance mode)")
-    s.add_argument("file", nargs="?", help="a kept game's number, or a backup file")
+    s.add_argument("file", nargs="?", help="a kept game's number, or a backup file (-: standard "
+                   "input)")
     s.add_argument("--id", type=integer, help="the kept game of that protocol id (bank games "
                    "--json)")
     s.add_argument("--previous", action="store_true", help="the game before the last new game")
     sub.add_parser("newgame", help="start a new game (as holding C for 3 s)")
     s = sub.add_parser("set", help="bank set sound 0|1|2, bank set profile NAME")
     s.add_argument("what", choices=("sound", "profile"))
-    s.add_argument("value")
+    s.add_argument("value", help="sound: 0 (off), 1 (soft) or 2 (loud); profile: the name of "
+                   "one the unit has (bank status names its own; maintenance mode: a new game)")
     s = sub.add_parser("card", help="the RFID build: bank card write L 3 numbers the tag on a "
                        "reader (maintenance mode)")
     s.add_argument("action", choices=("write",))
@@ -133,7 +137,8 @@ def build_parser():
     s.add_argument("card", type=integer, choices=range(1, CARD_COUNT + 1), metavar=CARD_ARG)
     add_night(sub)
     s = sub.add_parser("deploy", help="copy firmware/ onto a Pico with mpremote")
-    s.add_argument("--dry-run", action="store_true", help="print the commands, run nothing")
+    s.add_argument("--dry-run", action="store_true",
+                   help="print the mpremote commands, copy nothing")
     s.add_argument("--firmware", help="the firmware directory (default: the repo's firmware/)")
     s.add_argument("--no-reset", action="store_true", help="do not reset the board after")
     s.add_argument("--mpy", action="store_true", help="compile with mpy-cross first "

@@ -105,9 +105,12 @@ def _press(bank, args, state, words):
         raise
     moves = [e.data for e in bank.events if e.type == "txn" and isinstance(e.data, dict)]
     code = _report_state(after, bank, pressed[-1], words[len(pressed):], moves, state)
-    if ("+" in pressed or "-" in pressed) and not any((after.get("slots") or {}).values()):
-        # No card in: the unit adds up like an adding machine (B14), and no account moves.
-        total = after.get("tally")
+    total = after.get("tally")
+    night = [k for k in ("clock", "count") if after.get(k) != state.get(k)]
+    if ("+" in pressed or "-" in pressed) and not any((after.get("slots") or {}).values()) \
+            and (total != state.get("tally") or not night):
+        # No card in: the unit adds up like an adding machine (B14), and no account moves;
+        # unless the keys set game night's clock or count (B19, B20), which the tally is not.
         note("no card is in, so no money moved: + and - added to the tally (the adding "
              "machine)%s" % ("" if total is None else ", now %s" % money(total)))
     return code

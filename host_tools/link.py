@@ -60,7 +60,8 @@ def resolve_port(port=None):
     if not units:
         raise NoUnitError(
             "no unit found: no USB serial device with the Raspberry Pi vendor id 2E8A is "
-            "plugged in; plug the unit in, or give --port (a device or socket://HOST:PORT)"
+            "plugged in; plug the unit in, or give --port (a device, a simulator's TCP PORT, or "
+            "socket://HOST:PORT)"
         )
     if len(units) > 1:
         raise NoUnitError(

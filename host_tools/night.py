@@ -94,8 +94,10 @@ def show(bank, state, as_json=False, note=True):
     if as_json:
         say(json.dumps({k: state.get(k) for k in ("pot", "clock", "count")}))
         return
+    kept = (state.get("count") or {}).get("cards")
     for line in sentences(bank, state, note) or [
-            "no game night: no pot, no game clock, no count"]:
+            "no pot, no game clock; the count is off, its last results kept (bank night shows "
+            "them)" if kept else "no game night: no pot, no game clock, no count"]:
         say(line)
 
 

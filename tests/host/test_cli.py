@@ -297,6 +297,15 @@ def test_press_with_no_card_says_no_money_moved(capsys, url):  # B14
     assert (code, out, err) == (0, "display 15.15 M\n", "")
 
 
+def test_keys_that_set_the_game_clock_are_not_said_to_go_to_the_tally(capsys, url):  # B20
+    code, _, err = run(capsys, "--port", url, "hold", "K", "3000")
+    assert (code, err) == (0, "")
+    code, out, err = run(capsys, "--port", url, "press", "45+")
+    assert (code, out, err) == (0, "display 45.00\n", "")
+    with talk(url) as b:
+        assert b.state()["clock"]["minutes"] == 45 and b.state()["tally"] == 0
+
+
 def test_status_says_the_tally_and_maintenance_mode(capsys, url, murl):
     run(capsys, "--port", url, "press", "2M+")  # B14: no card in
     code, out, _ = run(capsys, "--port", url, "status")

@@ -199,3 +199,12 @@ def test_b22_a_backup_of_a_game_without_the_pot_turns_it_off(capsys, murl, tmp_p
     assert code == 0, err
     with Bank.open(murl) as b:
         assert b.state()["pot"] is None and b.balances()[3] == START
+
+
+def test_b19_b20_the_clock_taken_away_does_not_say_a_count_kept_is_gone(capsys, url):
+    for argv in (("count", 3, "2M"), ("count", 1, "1M"), ("count", "--end"), ("clock", 30)):
+        assert run(capsys, "-p", url, "night", *argv)[0] == 0
+    code, out, _ = run(capsys, "-p", url, "night", "clock", "off")
+    assert code == 0 and "no count" not in out and "its last results kept" in out, out
+    code, out, _ = run(capsys, "-p", url, "night")
+    assert "wins" in out or "win" in out, out
