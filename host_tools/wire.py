@@ -78,7 +78,7 @@ def split_keys(keys):
     words = []
     for arg in keys:
         for part in str(arg).split():
-            up = part.upper()
+            up = part.upper().replace("\u2212", "-")  # the red key as the docs write it, −
             if up == "DEAL":
                 words.append(up)
                 continue

@@ -265,6 +265,8 @@ def test_a_refused_entry_left_typed_is_said_and_not_added_to(capsys, url):  # B2
     assert (code, out, err) == (0, "display 14.95 M\n", "")
     with talk(url) as b:
         assert b.balances()[1] == START - 50000
+    code, out, err = run(capsys, "--port", url, "press", "50K\u2212")  # − as README writes it
+    assert (code, out, err) == (0, "display 14.9 M\n", "")
 
 
 def test_press_onto_an_entry_on_purpose(capsys, url):  # B2
