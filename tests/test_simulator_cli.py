@@ -114,6 +114,35 @@ def test_pty_serves_with_pyserial(tmp_path):
         stop(p)
 
 
+def test_a_pty_left_echoing_gets_each_reply_once_not_its_echo_answered(tmp_path):
+    import termios
+
+    p, first = start("--pty", "--virtual-clock")
+    try:
+        fd = os.open(first.split()[-1], os.O_RDWR | os.O_NOCTTY)
+        try:
+            attrs = termios.tcgetattr(fd)  # as `stty sane`, or a shell's cat, leaves a port
+            attrs[3] |= termios.ECHO | termios.ICANON
+            termios.tcsetattr(fd, termios.TCSANOW, attrs)
+            got = []
+            with os.fdopen(fd, "rb", buffering=0, closefd=False) as f:
+                for command in ("EVENTS ON", "INSERT L 1", "KEY 1 M -", "HELLO"):
+                    os.write(fd, command.encode() + b"\n")
+                    while True:  # ICANON: a read is a line
+                        line = f.readline().decode().rstrip("\r\n")
+                        got.append(line)
+                        if not line.startswith("! "):
+                            break
+            # each reply in turn: an echoed reply or event answered (ERR ...) would come first
+            replies = [g for g in got if not g.startswith("! ")]
+            assert len(replies) == 4 and all(r.startswith("OK") for r in replies), got
+            assert replies[-1].startswith('OK {"device": "bank-unit"')
+        finally:
+            os.close(fd)
+    finally:
+        stop(p)
+
+
 def test_state_survives_restart_and_profile_change(tmp_path):
     out = stdio(b"INSERT R 2\nKEY 2.5M-\n", "--virtual-clock", "--state", str(tmp_path))
     assert out.returncode == 0

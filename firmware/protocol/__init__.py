@@ -23,6 +23,7 @@ from version import VERSION
 
 MAX_LINE = 200
 TOO_LONG = object()  # what LineReader returns for a line it had to skip
+OURS = 2  # LineReader.over for a line skipped that is one of the unit's own (ours())
 NO_GAME = ("ERR no-game no good copy of the game (Err6): none is invented; hold C for 3 s on "
            "the unit for a new game")
 BAD_KEY = "ERR bad-key keys are 0-9 . M K C DEAL + -"
@@ -50,13 +51,16 @@ class LineReader:
         """Take one byte (an int); a finished line (bytes), TOO_LONG, or None."""
         if b == 10:
             line = TOO_LONG if self.over else bytes(self.buf)
+            if self.over == OURS:
+                line = None  # a state of ours come back, too long to be a command
             self.drop()
             return line
         if b == 13 or self.over:
             return None
         if len(self.buf) >= MAX_LINE:
+            over = OURS if ours(bytes(self.buf).split(b" ", 1)[0]) else True
             self.drop()
-            self.over = True
+            self.over = over
         else:
             self.buf.append(b)
         return None
@@ -69,6 +73,14 @@ class LineReader:
     def partial(self):
         """Bytes of an unfinished line are waiting."""
         return bool(self.buf) or self.over
+
+
+def ours(word):
+    """Whether a line's first word is a reply's or an event's (OK, ERR, !): the unit's own line
+    come back from a host's terminal left echoing (Linux opens a serial port with ECHO on). It
+    is answered by nothing, lest the unit and the echo answer each other for ever. word: str,
+    or bytes (a line too long to read whole)."""
+    return word.upper() in (("OK", "ERR", "!") if isinstance(word, str) else (b"OK", b"ERR", b"!"))
 
 
 def _card_json(card):
@@ -231,6 +243,8 @@ class Protocol:
         # A \r is ignored (the serial port's LineReader drops it; a page's bank.send does not).
         words = [w for w in line.replace("\t", " ").replace("\r", "").split(" ") if w]
         if not words:
+            return None
+        if ours(words[0]):
             return None
         name = words[0].upper()
         fn = COMMANDS.get(name) or extensions.COMMANDS.get(name)

@@ -114,6 +114,27 @@ def test_garbage_and_long_lines():
     assert r.unit.entry == ""
 
 
+def test_the_units_own_lines_come_back_from_an_echoing_terminal_get_no_reply():
+    # Linux opens a serial port with ECHO on: each reply answered would come back, for ever
+    from protocol import LineReader
+
+    r, p = proto_rig()
+    p.handle("EVENTS ON")
+    p.handle("INSERT L 1")
+    echoed = p.handle("KEY 1 M -")  # an event and a state longer than a command may be
+    assert echoed[0].startswith("! ") and len(echoed[-1]) > 200
+    before = p.handle("STATE")
+    rd = LineReader()
+    lines = cut_lines(rd, "\r\n".join(echoed + ["OK", "ok", "ERR bad-key x", "!"]).encode()
+                      + b"\r\nHELLO\r\n")
+    out = []
+    for ln in lines:
+        out.extend(p.handle(ln))
+    assert len(out) == 1 and out[0].startswith('OK {"device": "bank-unit"'), out
+    assert p.handle("STATE") == before
+    assert p.handle("OKAY") == ["ERR unknown-command OKAY"]  # a word of its own: no echo
+
+
 def on_a_real_clock():
     """A protocol on a unit's clock (clock.RealClock) whose time is a counter its sleeps move,
     so no test sleeps for real; card 1 has paid 1 M to the bank. (protocol, time, sleeps)"""
