@@ -162,7 +162,8 @@ TEXTS = {
         "name.long": "a name is at most {n} characters",
         "name.bytes": ("a name is at most {n} bytes of text, and an emoji or a rare character "
                        "takes 4"),
-        "name.control": "a name cannot hold control characters (tab, newline, direction marks)",
+        "name.control": ("a name cannot hold control characters (tab, newline, overrides of "
+                         "direction)"),
         "panel.back": "game {game} is back",
         "panel.back-needs": ("bringing a game back needs maintenance mode: hold DEAL for 3 "
                              "seconds on the unit, then try again"),
@@ -512,7 +513,7 @@ TEXTS = {
         "name.bytes": ("un nom tient en {n} octets au plus, et un \u00e9moji ou un caract\u00e8re "
                        "rare en prend 4"),
         "name.control": ("un nom ne peut pas contenir de caract\u00e8res de contr\u00f4le "
-                         "(tabulation, saut de ligne, marques de direction)"),
+                         "(tabulation, saut de ligne, for\u00e7ages de direction)"),
         "panel.back": "la partie {game} est de retour",
         "panel.back-needs": ("reprendre une partie demande le mode maintenance : maintenez DEAL "
                              "3 secondes sur l'appareil, puis r\u00e9essayez"),

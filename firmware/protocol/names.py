@@ -22,11 +22,16 @@ MAX_BYTES = 48
 # that move the text around it (line and paragraph separators, bidirectional embeddings,
 # overrides and isolates), which would garble a host's table or log.
 CONTROL = ((0, 0x1F), (0x7F, 0x9F), (0x2028, 0x202E), (0x2066, 0x2069))
-# What shows nothing (the spaces of every script, and the zero-width ones): a name of these
-# alone is no name, as one of spaces is. Taken within a name, and not refused: names written
-# before this was checked must still read (the store checks stored names by refusal()).
-BLANK = " \u00a0\u1680\u180e\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a" \
-        "\u200b\u202f\u205f\u2060\u3000\ufeff"
+# What shows nothing alone, as (first, last): the spaces of every script, the zero-width ones
+# (joiners, marks of direction, invisible operators, variation selectors, tags) and the
+# fillers (soft hyphen, Hangul's, the Braille blank). A name of these alone is no name, as one
+# of spaces is. Taken within a name, and not refused: names written before this was checked
+# must still read (the store checks stored names by refusal()).
+BLANK = ((0x20, 0x20), (0xA0, 0xA0), (0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C),
+         (0x115F, 0x1160), (0x1680, 0x1680), (0x17B4, 0x17B5), (0x180B, 0x180F),
+         (0x2000, 0x200F), (0x202F, 0x202F), (0x205F, 0x2064), (0x206A, 0x206F),
+         (0x2800, 0x2800), (0x3000, 0x3000), (0x3164, 0x3164), (0xFE00, 0xFE0F),
+         (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
 
 
 def _utf8(b):
@@ -137,7 +142,7 @@ def name(ledger, args):
     why = refusal(text)
     if why:
         return "ERR bad-argument " + WHY[why]
-    if not [c for c in text if c not in BLANK]:
+    if not [c for c in text if not [1 for lo, hi in BLANK if lo <= ord(c) <= hi]]:
         text = None
     failed = "ERR store-failed the name was not kept"
     try:

@@ -36,10 +36,13 @@ def test_name_a_card_and_read_them_back():
 
 def test_a_name_of_characters_that_show_nothing_clears_the_name_as_spaces_do():
     r, p = rig()
-    for blank in ("\u00a0", "\u200b", "\u3000 \u2003", "\ufeff\u2060"):
+    for blank in ("\u00a0", "\u200b", "\u3000 \u2003", "\ufeff\u2060", "\u200c", "\u200d",
+                  "\u200e\u200f\u061c", "\u2061", "\u00ad", "\u034f", "\ufe0f", "\u3164",
+                  "\u115f", "\u2800", "\U000e0020"):
         assert ok(p.handle("NAME 3 Ann"))["3"] == "Ann"
         assert ok(p.handle("NAME 3 " + blank))["3"] is None, repr(blank)
     assert ok(p.handle("NAME 3 Ann\u00a0Lee"))["3"] == "Ann\u00a0Lee"  # within a name: kept
+    assert ok(p.handle("NAME 3 \u0915\u094d\u200d\u0937"))["3"] == "\u0915\u094d\u200d\u0937"
     assert r.unit.display() == ("0", False, False)  # the unit's own display stays digits
 
 
