@@ -1445,8 +1445,8 @@ def test_restore_checks_the_whole_file_before_its_first_command(capsys, murl, tm
         ({"names": {"1": "Seventeen letters"}},
          "the name of card 1: a name is at most 16 characters"),
         ({"names": {"2": "Ann\x1b[2J"}},
-         "the name of card 2: a name cannot hold control characters (tab, newline, direction "
-         "marks)"),
+         "the name of card 2: a name cannot hold control characters (tab, newline, overrides of "
+         "direction)"),
         ({"names": {"7": "Ann"}}, '"names" must map cards 1-6 to names'),
         ({"names": {"1": 5}}, "the name of card 1: a name is text"),
         ({"volume": 3}, '"volume" must be 0, 1 or 2'),
