@@ -260,6 +260,12 @@ class App:
             self.session = session
             if self.reader is not None:
                 self.reader.drop()
+            if self.board.replug:
+                # Bytes the old host sent that a stalled unit left unread: its half line too.
+                for _ in range(4096):
+                    if not self.poller.poll(0):
+                        break
+                    self.stdin.read(1)
             # ... and the lines left unsent for it are not the next host's. The port still
             # sends what it took of them: a line it took part of is ended, so that the next
             # host's first reply starts a line of its own.

@@ -51,6 +51,10 @@ class Board:
         it left is then no command."""
         raise NotImplementedError
 
+    # Whether a bus reset (a re-plug) began the session host_session() last changed to: what
+    # waits to be read then is the old host's, the new one not yet enumerated to send.
+    replug = False
+
     def usb_sending(self):
         # type: () -> bool
         """A packet waits for the host on the serial port: the host has not read it yet."""

@@ -74,6 +74,7 @@ class PicoBoard(Board):
         setup = (m[_SETUP] ^ (m[_SETUP + 2] << 5) ^ (m[_SETUP + 4] << 10)
                  ^ (m[_SETUP + 6] << 14))
         if setup != self._setup or not m[_MARK]:
+            self.replug = not m[_MARK]
             m[_MARK] = 1
             self._setup = setup
             self._session += 1
