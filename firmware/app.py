@@ -72,7 +72,7 @@ class App:
         self.protocol = None  # type: Protocol | None
         self.unit.listeners.append(self._on_event)
         self.eof = False
-        self.host_seen = False  # a byte came over USB serial since boot
+        self.vbus_blind = False  # a host spoke with VBUS low: this board's VBUS pin never tells
         self._rev = -1
         self._power = None
         self._tone = None  # a tone the unit asked for, started once the display is drawn
@@ -184,9 +184,9 @@ class App:
             wait = self.wait_ms(now)
             self._wait(self._collect(now, self.idle_ms if wait is None or wait > self.idle_ms
                                      else wait))
-        elif self.host_seen or self.board.usb_powered():
-            # A host that has spoken is on USB, whatever the VBUS pin says: a light sleep
-            # would drop its serial port.
+        elif self.vbus_blind or self.board.usb_powered():
+            # A host may be on USB: a light sleep would drop its serial port. Where VBUS told
+            # of the host, a cable pulled lets a unit on batteries sleep light again.
             self._wait(self.standby_ms)
         else:
             self.board.sleep(self.standby_ms)
@@ -285,7 +285,8 @@ class App:
                 self.eof = True  # the unix port's stdin ended; on the Pico it never does
                 return
             c = b[0] if isinstance(b, bytes) else ord(b)
-            self.host_seen = True
+            if not self.vbus_blind:
+                self.vbus_blind = not self.board.usb_powered()
             reader = self.reader
             if c == 3 and self._interrupt(reader):
                 raise KeyboardInterrupt  # mpremote (or a person) wants the REPL

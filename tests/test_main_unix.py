@@ -210,7 +210,7 @@ unit.off_ms = 60000
 press("7", True); turns(30); press("7", False); turns(30)
 print("woken", unit.power, unit.entry == "")
 
-app.host_seen = True  # a host has spoken over USB: off, but no light sleep to drop its port
+app.vbus_blind = True  # a host spoke with VBUS low: off, but no light sleep to drop its port
 n = len(machine.sleeps)
 unit.off_ms = 50
 turns(200)

@@ -118,3 +118,38 @@ def test_a_host_that_comes_late_goes_and_comes_back_finds_the_game_the_keys_play
     keys(pico, "1 0 K +")
     assert shown(pico) == expect("15.16", "M")
     assert balances(pico)["2"] == 15160000
+
+
+def light_sleeps(pico, ms):
+    """How many light sleeps the unit takes in ms of Pico time: each switches clk_sys over
+    (CLK_SYS_CTRL, 0x3C), and waiting in poll at full speed never does."""
+    clocks = pico.mcu.clocks
+    write = clocks.write_uint32
+    n = [0]
+
+    def counted(offset, value):
+        n[0] += offset == 0x3C
+        write(offset, value)
+
+    clocks.write_uint32 = counted
+    try:
+        pico.run(ms)
+    finally:
+        clocks.write_uint32 = write
+    return n[0]
+
+
+def test_b16_a_unit_a_host_spoke_to_sleeps_light_on_batteries_once_its_cable_is_pulled(image):
+    """docs/hardware.md, "Power": switched off on batteries (VBUS low) the unit spends its
+    standby in light sleep, the 6-9 weeks of its budget. A host that spoke with VBUS high (a
+    laptop naming the players) does not keep it awake once the cable is pulled; while VBUS is
+    high it waits in poll, where a light sleep would drop the host's port."""
+    pico = rig.Pico(image, usb=True, vbus=True)
+    pico.boot()
+    assert pico.command("HELLO").startswith("OK {")
+    pico.idle(OFF_MS + 2000)
+    assert not pico.parts.display.lit()  # B16: off
+    assert light_sleeps(pico, 1000) == 0  # on the laptop's USB
+    pico.cdc.set_control_lines(dtr=False, rts=False)
+    set_vbus(pico, False)  # the cable pulled: batteries
+    assert light_sleeps(pico, 1000) > 0
