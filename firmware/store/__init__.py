@@ -430,6 +430,8 @@ class FileStore:
             try:
                 f = self.fs.open(self.dir + NAME_FILES[i], "rb")
             except OSError as e:
+                if e.args[:1] in ((23,), (24,)):
+                    raise  # ENFILE, EMFILE: the process is out of files, no file is damaged
                 if not missing(e):
                     bad.append(i)
                 continue

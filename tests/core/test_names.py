@@ -357,3 +357,31 @@ def test_a_name_given_after_damage_leaves_the_good_copy_alone_and_the_damage_rep
     r.press("C")  # the banker, at the unit
     r, p = rig(FaultFS(fs.files))
     assert ok(p.handle("HELLO"))["store"] == "ok" and ok(p.handle("NAMES"))["2"] == "Bob"
+
+
+class OutOfFiles(FaultFS):
+    """A process out of file handles (EMFILE: a flood of connections on its network): every
+    names file's open fails while `out` is set."""
+
+    out = False
+
+    def open(self, path, mode):
+        if self.out and "bank.n" in path:
+            raise OSError(24)
+        return FaultFS.open(self, path, mode)
+
+
+def test_a_process_out_of_files_fails_the_names_and_damages_nothing_b17():
+    fs = OutOfFiles()
+    r, p = rig(fs)
+    p.handle("NAME 2 Bob")
+    fs.out = True
+    assert p.handle("NAMES")[-1].startswith("ERR store-failed")
+    assert p.handle("NAME 3 Cy")[-1].startswith("ERR store-failed")
+    assert p.handle("INSERT L 1")[-1].startswith("OK")
+    assert json.loads(p.handle("STATE")[-1][3:])["error"] is None  # no Err5: nothing damaged
+    fs.out = False
+    assert ok(p.handle("NAMES")) == {"1": None, "2": "Bob", "3": None, "4": None, "5": None,
+                                     "6": None}
+    r2 = Rig(store=FileStore("bank", FaultFS(fs.files)))
+    assert r2.unit.store_status == "ok"  # and a restart finds no damage either
