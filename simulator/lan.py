@@ -4,6 +4,7 @@ table --lan`)."""
 
 import io
 import socket
+import threading
 
 ANY = "0.0.0.0"
 
@@ -39,3 +40,25 @@ def qr_block(url):
     out = io.StringIO()
     segno.make(url, error="m", micro=False).terminal(out=out, compact=True)
     return out.getvalue()
+
+
+class Bounded:
+    """A threading HTTP server (mixed in first) that holds at most `most` connections at once:
+    one more is closed as it comes, so a flood of idle connections from the network takes
+    neither a thread each nor every file of the process (the unit's store, its port)."""
+
+    most = 256  # a table's phones hold one stream each, and a request or two at a time
+    _lock = threading.Lock()
+
+    def verify_request(self, request, client_address):
+        with self._lock:
+            held = self.__dict__.setdefault("_held", set())
+            if len(held) >= self.most:
+                return False
+            held.add(request)
+        return True
+
+    def shutdown_request(self, request):
+        with self._lock:
+            self.__dict__.setdefault("_held", set()).discard(request)
+        super().shutdown_request(request)

@@ -23,7 +23,7 @@ import socket
 import sys
 from urllib.parse import urlsplit
 
-from simulator.lan import ANY, lan_address, qr_block  # noqa: F401  (web.qr_block: the tests')
+from simulator.lan import ANY, Bounded, lan_address, qr_block  # noqa: F401  (web.qr_block: the tests')
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 USAGE = "usage: python -m simulator --web [PORT] [--lan | --host ADDR]\n"
@@ -162,7 +162,7 @@ def _this_machine(peer, local):
     return ip.is_loopback or (mapped is not None and mapped.is_loopback)
 
 
-class Server(http.server.ThreadingHTTPServer):
+class Server(Bounded, http.server.ThreadingHTTPServer):
     daemon_threads = True  # a phone's stream (the table's) never holds the server's exit
     # The phones at a table reconnect together when the server comes back: 5 waiting (the
     # default) made the rest retry their connection, some for seconds.

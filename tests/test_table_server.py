@@ -271,6 +271,29 @@ def test_no_more_phones_than_the_table_takes(served):
     assert r.status == 503 and r.getheader("Retry-After") == "5"
 
 
+def test_a_flood_of_idle_connections_holds_no_more_than_the_server_takes(served):
+    # Each held a thread and a file: past the process's files, the store's read as damaged
+    srv, _, _ = served
+    srv.most = 4
+    idle = [socket.create_connection(("127.0.0.1", srv.port), timeout=5) for _ in range(4)]
+    try:
+        extra = socket.create_connection(("127.0.0.1", srv.port), timeout=5)  # accepted 5th
+        assert extra.recv(1) == b""  # closed at once, not held until the 30 s timeout
+        extra.close()
+    finally:
+        for s in idle:
+            s.close()
+    deadline = time.monotonic() + 5
+    while True:  # the idle ones gone, a phone is served again
+        try:
+            r, _ = get(srv, "/%s/" % srv.site.secret)
+            break
+        except (http.client.HTTPException, ConnectionError):
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+    assert r.status == 200
+
+
 def test_the_page_says_only_words_of_both_languages():
     files = server.page_files()
     got = json.loads(files["words.json"][0])

@@ -25,6 +25,7 @@ import threading
 from urllib.parse import urlsplit
 
 from desktop import words
+from simulator.lan import Bounded
 from simulator.table.model import CLOSED
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -276,7 +277,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass  # a phone's every request is no news for the terminal
 
 
-class TableServer(http.server.ThreadingHTTPServer):
+class TableServer(Bounded, http.server.ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 64  # as simulator/web.py's: every phone reconnecting at once
 
