@@ -9,7 +9,8 @@ client does can stall the unit or another client (docs/simulator.md, "Serving"):
   memory than a short one; a half line whose client goes (or whose input ends) is dropped
   unanswered, never acted on;
 - TCP serves up to MAX_CLIENTS at once, each with its own protocol state (EVENTS ON is per
-  client; a new one starts with events off) and its replies in order;
+  client; a new one starts with events off) and its replies in order; when all are taken, one
+  that has sent nothing for SILENT_S gives its place to the next;
 - sends never block: a client's replies wait in its own queue; while more than OUT_PAUSE bytes
   wait, its further commands wait too (in the kernel), and a client that lets OUT_MAX bytes
   pile up (events it never reads) is disconnected;
@@ -25,6 +26,7 @@ Never deployed; runs under CPython and the MicroPython unix port.
 
 import select
 import sys
+import time
 
 from protocol import MAX_LINE, TOO_LONG, LineReader
 
@@ -32,6 +34,10 @@ IS_MICROPYTHON = sys.implementation.name == "micropython"
 
 CHUNK = 4096  # bytes read from one client per turn
 MAX_CLIENTS = 8
+# A client that has sent nothing for this long gives its place to a new one when all are
+# taken: a web page's browser opens idle connections ahead (preconnect) that never send a line
+# the HTTP guard could see, and would hold every place from the banker's host tools.
+SILENT_S = 3
 if IS_MICROPYTHON:  # a heap of its own to keep (about 2 MB by default)
     OUT_PAUSE = 16 * 1024
     OUT_MAX = 128 * 1024
@@ -97,6 +103,8 @@ class Link:
         self.http_guard = http_guard  # a TCP client: a line that reads as HTTP cuts it
         self.cut = False  # ... and one did: let go at once, nothing more read, answered or sent
         self.internal = False  # the simulator's own (its table's line): no TCP client's place
+        self.since = time.time()  # when it came; it has sent nothing while silent
+        self.silent = True
 
     def busy(self):
         """Its replies are backed up: its commands wait."""
@@ -241,10 +249,22 @@ class Ports:
                 for link in self.links:
                     self._read(link)
                 gone += self._settle()
+            if self.clients() >= MAX_CLIENTS:
+                self._free_a_place()
+                gone += self._settle()
             link = self.accept()
             if link is not None:
                 self.links.append(link)
         return gone
+
+    def _free_a_place(self):
+        """The oldest client that has sent nothing for SILENT_S let go (cut), if any."""
+        now = time.time()
+        for link in self.links:
+            if link.silent and not link.internal and not link.sticky and \
+                    now - link.since >= SILENT_S:
+                link.cut = True
+                return
 
     def _read(self, link):
         if not link.absent and link.wants_input():
@@ -252,6 +272,7 @@ class Ports:
             if data is not None:
                 if data:
                     link.pending = data
+                    link.silent = False
                 else:
                     link.eof = True
 
