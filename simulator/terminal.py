@@ -84,12 +84,20 @@ class Terminal:
                     while i < len(text) and not ("@" <= text[i] <= "~"):
                         i += 1
                     i += 1
-                self.mode = None
+                if self.mode is not None or self.asking is not None:
+                    # the prompt goes with its words: a y (or a digit) after it is no answer
+                    self.status = words.say("term.not-done") if self.asking else ""
+                self.mode = self.asking = None
                 continue
             self.char(ch)
 
     def char(self, ch):
         s = self.session
+        if self.held is not None and (ch in TAPS or ch in "lLrRhHnCSX"):
+            # A hold is the 3 s of one key: the unit's keys and cards typed meanwhile are not
+            # taken (a new game would wipe them, a bankruptcy be given up); the hold stays said.
+            self.status = words.say("term.holding", key=self.held)
+            return
         if self.asking is not None:
             key, self.asking = self.asking, None
             if ch in ("y", "Y"):
@@ -185,6 +193,7 @@ class Terminal:
                 "note.woke.key", key=key)
             self.status = ""
             return
+        self.note = ""
         self.held = key
         self.release_at = time.monotonic() + HOLD_S
         self.status = words.say("term.holding", key=key)
@@ -272,9 +281,9 @@ class Terminal:
         add(words.say("term.sound", volume=v.volume, tone=tone,
                       deal=words.say(deal) if deal else v.deal))
         add(words.say("term.entry", entry=v.entry or "-"))
+        add("> " + self.said(), "said", 3)  # above the help: a small screen shows it first
         add(words.say("term.help1"), "help")
         add(words.say("term.help2"), "help")
-        add("> " + self.said(), "said", 3)
         if self.server is not None and self.server.mode is not None:
             add(words.say("term.serving", mode=self.server.mode, address=self.server.address))
         if self.table is not None:

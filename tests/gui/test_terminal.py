@@ -434,3 +434,50 @@ def test_a_bankruptcy_with_no_card_in_r_is_not_offered_and_says_what_it_needs_b2
     t.feed("r2")
     t.feed("X")
     assert t.asking == "-" and t.status == words.say("term.ask.minus")
+
+
+def _terminal():
+    from simulator import options
+    from simulator.host import Host
+    from simulator.terminal import Terminal
+
+    host = Host(options.parse(["--virtual-clock", "--seed", "1"]))
+    return host, Terminal(host)
+
+
+def test_esc_leaves_a_question_and_the_y_after_it_starts_no_new_game_b11():
+    host, t = _terminal()
+    host.protocol.handle("INSERT L 1")
+    t.feed("1m+")
+    host.protocol.handle("INSERT R 2")  # a bankruptcy is asked about with a card in R
+    for ask in ("n", "X", "S"):
+        t.feed(ask)
+        t.feed("\x1b")  # never mind
+        assert t.status == words.say("term.not-done")
+        t.feed("y")  # no answer to anything now
+        assert t.held is None, ask
+    assert json.loads(host.protocol.handle("BALANCES")[-1][3:])["1"] == 16000000
+    host.protocol.handle("REMOVE L")
+    t.feed("l")
+    t.feed("\x1b")
+    assert t.status == "" and t.mode is None
+    t.feed("7")  # an amount's digit now, not a card
+    assert host.unit.entry == "7" and host.unit.slots["L"] is None
+
+
+def test_keys_typed_during_a_hold_are_not_taken_and_the_hold_stays_said_b11():
+    host, t = _terminal()
+    host.protocol.handle("INSERT L 1")
+    t.feed("n")
+    t.feed("y")
+    assert t.held == "C"
+    t.feed("100k+")  # a new game would wipe it: not taken
+    assert host.unit.entry == "" and t.status == words.say("term.holding", key="C")
+    assert json.loads(host.protocol.handle("BALANCES")[-1][3:])["1"] == 15000000
+
+
+def test_a_small_terminal_shows_the_line_that_says_what_happened():
+    host, t = _terminal()
+    t.feed("l9")  # 9 is no card: said on the > line
+    lines, _ = t.screen(40, 12)
+    assert any(text.startswith(" > ") for text, _ in lines[:12]), lines
