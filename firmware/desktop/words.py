@@ -152,6 +152,8 @@ TEXTS = {
         "hold.deal.off": ("holding DEAL: maintenance mode off in {s} s; let go now to only run "
                           "the deal timer"),
         "note.undo": "C reversed #{seq}: {amount} back from {src} to {dst}",
+        "note.undo.to-pot": "C reversed #{seq}: {amount} back from {src} to the pot",
+        "note.undo.from-pot": "C reversed #{seq}: {amount} back from the pot to {dst}",
         "note.new-game": "a new game: every card back to {amount}",
         "note.woke": "the unit was switched off: that key only woke it; press it again",
         "note.woke.key": "the unit was switched off: that key {key} only woke it; press it again",
@@ -501,6 +503,8 @@ TEXTS = {
         "hold.deal.off": ("DEAL maintenu : fin du mode maintenance dans {s} s ; l\u00e2chez "
                           "maintenant pour lancer seulement le minuteur des ench\u00e8res"),
         "note.undo": "C a annul\u00e9 n\u00b0{seq} : {amount} rendu de {src} \u00e0 {dst}",
+        "note.undo.to-pot": "C a annul\u00e9 n\u00b0{seq} : {amount} rendu de {src} au pot",
+        "note.undo.from-pot": "C a annul\u00e9 n\u00b0{seq} : {amount} rendu du pot \u00e0 {dst}",
         "note.new-game": "nouvelle partie : chaque carte revient \u00e0 {amount}",
         "note.woke": ("l'appareil \u00e9tait \u00e9teint : cette touche l'a seulement "
                       "r\u00e9veill\u00e9 ; appuyez de nouveau"),
@@ -1039,7 +1043,9 @@ def note(kind, arg, profile, names=None, lang=None):
     if kind == "txn" and arg[KIND] in ("undo", "bankrupt", "pot-out"):
         value = amount(arg[AMOUNT], profile)
         if arg[KIND] == "undo":
-            return say("note.undo", lang, seq=arg[UNDOES], amount=value, src=side(arg[FROM]),
+            sid = "note.undo.to-pot" if arg[TO] == POT else "note.undo.from-pot" \
+                if arg[FROM] == POT else "note.undo"  # the pot with its article (au, du)
+            return say(sid, lang, seq=arg[UNDOES], amount=value, src=side(arg[FROM]),
                        dst=side(arg[TO]))
         return say("note." + arg[KIND], lang, amount=value, src=side(arg[FROM]),
                    dst=side(arg[TO]))

@@ -155,6 +155,14 @@ def test_a_hosts_txn_event_is_said_as_the_window_says_it_and_a_hostile_one_not_a
     undo = {"seq": 5, "kind": "undo", "from": 2, "to": 3, "amount": 2000000, "undoes": 4}
     assert words.txn_note(undo, "world", {3: "Ann"}, "en") == (
         "C reversed #4: 2 M back from card 2 to Ann (card 3)")
+    # the pot with its article: "to the pot", "au pot", "du pot" (B22)
+    for side, en, fr in (({"from": 4, "to": "pot"}, "back from card 4 to the pot",
+                          "rendu de carte 4 au pot"),
+                         ({"from": "pot", "to": 4}, "back from the pot to card 4",
+                          "rendu du pot \u00e0 carte 4")):
+        undo_pot = dict({"seq": 3, "kind": "undo", "amount": 500000, "undoes": 2}, **side)
+        assert words.txn_note(undo_pot, "world", None, "en").endswith(en)
+        assert words.txn_note(undo_pot, "world", None, "fr").endswith(fr)
     assert words.txn_note({"seq": 6, "kind": "pot-out", "from": "pot", "to": 1,
                            "amount": 1500}, "classic", None, "en") == (
         "card 1 collects the Free Parking pot: 1500")
