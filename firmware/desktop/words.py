@@ -102,6 +102,8 @@ TEXTS = {
         "entry.point": "an amount has one decimal point at most",
         "entry.suffix-first": "type the digits first, then K or M",
         "entry.digits": "an amount has at most 5 digits",
+        "entry.point-digits": ("after a point typed first, at most 4 digits: the point takes a "
+                               "cell of its own"),
         "no-amount": "type an amount first, then + or \u2212",
         "no-suffix": "end the amount with K (thousands) or M (millions): {a} K or {b} M",
         "too-fine": ("{entry} is finer than the unit counts: amounts are whole multiples of "
@@ -445,6 +447,8 @@ TEXTS = {
         "entry.point": "un montant a une seule virgule au plus",
         "entry.suffix-first": "tapez d'abord les chiffres, puis K ou M",
         "entry.digits": "un montant a 5 chiffres au plus",
+        "entry.point-digits": ("apr\u00e8s un point tap\u00e9 en premier, 4 chiffres au plus : "
+                               "le point prend une case \u00e0 lui"),
         "no-amount": "tapez d'abord un montant, puis + ou \u2212",
         "no-suffix": ("terminez le montant par K (milliers) ou M (millions) : {a} K ou "
                       "{b} M"),
@@ -944,7 +948,7 @@ def explain(code, entry="", slots=None, balances=None, profile=None, key=None, n
             return s("entry.point")
         if key in ("K", "M"):
             return s("entry.suffix-first")
-        return s("entry.digits")
+        return s("entry.point-digits" if entry[:1] == "." else "entry.digits")
     if code == "no-suffix":
         return s("no-suffix", a=entry or "150", b=entry or "2")
     if code == "too-fine":

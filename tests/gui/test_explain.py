@@ -82,6 +82,8 @@ def test_entries_out_of_range():  # B2
 def test_keys_the_entry_cannot_take():  # B2
     code, text = said("KEY 1 2 3 4 5 6", key="6")
     assert code == "bad-entry" and text == "an amount has at most 5 digits"
+    _, text = said("INSERT L 1", "KEY . 1 2 3 4 5", key="5")  # the point took one of 5 cells
+    assert text == "after a point typed first, at most 4 digits: the point takes a cell of its own"
     _, text = said("KEY 1 . 2 .", key=".")
     assert text == "an amount has one decimal point at most"
     _, text = said("KEY 1 0 K 5", key="5")
