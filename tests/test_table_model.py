@@ -465,3 +465,31 @@ def test_a_refused_post_keeps_nothing_and_takes_no_unit_slot():
         assert post(feed, "good", Page(unit).whole())["unit"] is True
     finally:
         feed.stop()
+
+
+def test_a_post_whose_later_event_is_no_units_keeps_none_of_its_events():
+    # docs/table.md: kept whole or not at all; a good txn before a bad one moved the phones'
+    # balances, and a page posting that took the unit's place
+    unit = Unit()
+    table = Table()
+    feed = follow.PageFeed(table, gone_ms=50)
+    try:
+        page = Page(unit)
+        assert post(feed, "p1", page.whole())["unit"] is True
+        before = table.whole()
+        good = ('! txn {"seq": 9, "kind": "receive", "from": "bank", "to": 1, '
+                '"amount": 84999999, "balances": {"1": 99999999}, "via": "key"}')
+        bad = good.replace('"amount": 84999999', '"amount": -5')
+        with pytest.raises(Bad):
+            post(feed, "p1", [["!", good], ["!", bad]])
+        after = table.whole()
+        assert (after["balances"], after["log"]) == (before["balances"], before["log"])
+        import time
+
+        time.sleep(0.08)  # p1 silent past gone_ms: its place is free
+        with pytest.raises(Bad):
+            post(feed, "p2", [["!", '! power {"power": "off"}'], ["!", bad]])
+        assert feed.page != "p2" and table.whole()["state"]["power"] == "on"
+        assert post(feed, "p3", Page(unit).whole())["unit"] is True
+    finally:
+        feed.stop()

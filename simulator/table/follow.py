@@ -23,7 +23,8 @@ import threading
 import time
 
 from desktop.reads import READS, WHOLE
-from simulator.table.model import Bad
+from simulator.table.model import (Bad, checked_event, checked_names, checked_night,
+                                   checked_snapshot, checked_state)
 
 
 class Lost(Exception):
@@ -272,6 +273,7 @@ class PageFeed:
             raise Bad("not a page's post")
         try:
             events, replies = self._read(got.get("lines", []))  # a bad line: nothing is kept
+            self._check(events, replies)  # ... nor what came before it
         except Lost as e:
             raise Bad(str(e)) from None
         with self.lock:
@@ -317,6 +319,21 @@ class PageFeed:
                 continue
             got[word] = payload if ok else None
         return events, got
+
+    def _check(self, events, got):
+        """Bad if anything _keep would keep is not what a unit sends: a post is kept whole or
+        not at all."""
+        for kind, data in events:
+            checked_event(kind, data)
+        if "HELLO" in got:
+            checked_snapshot(got["HELLO"], got.get("STATE"), got.get("BALANCES"),
+                             got.get("LOG"), got.get("NAMES"))
+            return
+        if got.get("STATE") is not None:
+            checked_state(got["STATE"])
+            checked_night(got["STATE"])
+        if got.get("NAMES") is not None:
+            checked_names(got["NAMES"])
 
     def _keep(self, events, got):
         for event in events:

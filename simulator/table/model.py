@@ -132,6 +132,37 @@ def checked_count(c):
 NIGHT = {"pot": checked_pot, "clock": checked_clock, "count": checked_count}
 
 
+def checked_snapshot(hello, state, balances, log, names=None):
+    """Table.snapshot's parts checked: (state, night, balances, log, names); Bad at the first
+    that is not what the protocol gives."""
+    if not isinstance(hello, dict) or hello.get("device") != "bank-unit":
+        raise Bad("not a bank unit's HELLO")
+    bal = {} if balances is None else checked_balances(balances)  # None: Err6's none
+    if not isinstance(log, list):
+        raise Bad("not a log")
+    named = checked_names(names) if names is not None else {c: None for c in range(1, CARDS + 1)}
+    return (checked_state(state), checked_night(state), bal,
+            [checked_txn(t) for t in log][-LOG_KEPT:], named)
+
+
+def checked_event(kind, data):
+    """An event's data as the table keeps it (a txn's, a new game's with its balances checked,
+    a power event's, game night's value); Bad, and nothing changed, when a unit sends no such
+    event. Others (a tone) are kept as they come: they change nothing."""
+    if kind == "txn":
+        return checked_txn(data)
+    if kind in ("newgame", "power") or kind in NIGHT:
+        if not isinstance(data, dict):
+            raise Bad("not a %s event" % kind)
+    if kind == "newgame":
+        return dict(data, balances=checked_balances(data.get("balances")))
+    if kind == "power" and data.get("power") not in ("on", "off"):
+        raise Bad("not a power event")
+    if kind in NIGHT:
+        return NIGHT[kind](data.get(kind))
+    return data
+
+
 def checked_night(s):
     """Game night's keys of a STATE (B19-B22), each checked; a unit from before game night has
     none of them: nothing on."""
@@ -182,16 +213,7 @@ class Table:
     def snapshot(self, hello, state, balances, log, names=None):
         """The whole game as the unit answers HELLO, STATE, BALANCES, LOG and NAMES (None: a
         unit without NAMES); Bad, and nothing kept, when any is not what the protocol gives."""
-        if not isinstance(hello, dict) or hello.get("device") != "bank-unit":
-            raise Bad("not a bank unit's HELLO")
-        st = checked_state(state)
-        night = checked_night(state)
-        bal = {} if balances is None else checked_balances(balances)  # None: Err6's none
-        if not isinstance(log, list):
-            raise Bad("not a log")
-        recs = [checked_txn(t) for t in log][-LOG_KEPT:]
-        named = checked_names(names) if names is not None else \
-            {c: None for c in range(1, CARDS + 1)}
+        st, night, bal, recs, named = checked_snapshot(hello, state, balances, log, names)
         with self.lock:
             self.profile = hello.get("profile") if isinstance(hello.get("profile"), str) \
                 else None
@@ -213,8 +235,9 @@ class Table:
                 return False  # no snapshot yet: the one coming has it
             if kind == "lost":
                 return True
+            got = checked_event(kind, data)
             if kind == "txn":
-                t = checked_txn(data)
+                t = got
                 self._moved(t["balances"])
                 if t["kind"] == "restore" and isinstance(t.get("profile"), str):
                     self.profile = t["profile"]
@@ -225,12 +248,9 @@ class Table:
                 self._publish("update", t if fresh else None)
                 return t["kind"] == "restore"
             if kind == "newgame":
-                if not isinstance(data, dict):
-                    raise Bad("not a new game")
-                bal = checked_balances(data.get("balances"))
-                self.balances = bal
-                if isinstance(data.get("profile"), str):
-                    self.profile = data["profile"]
+                self.balances = got["balances"]
+                if isinstance(got.get("profile"), str):
+                    self.profile = got["profile"]
                 self.log = []
                 # B11: the pot emptied (its setting stays), the clock and the count gone
                 pot = self.night["pot"]
@@ -238,17 +258,12 @@ class Table:
                 self._publish("snapshot")
                 return False
             if kind == "power":
-                if not isinstance(data, dict) or data.get("power") not in ("on", "off"):
-                    raise Bad("not a power event")
-                if self.state is not None and self.state["power"] != data["power"]:
-                    self.state = dict(self.state, power=data["power"])
-                    if data["power"] == "off":
+                if self.state is not None and self.state["power"] != got["power"]:
+                    self.state = dict(self.state, power=got["power"])
+                    if got["power"] == "off":
                         self.state.update(maintenance=False, deal="idle")
                     self._publish("update")
             if kind in NIGHT:
-                if not isinstance(data, dict):
-                    raise Bad("not game night's %s" % kind)
-                got = NIGHT[kind](data.get(kind))
                 if got != self.night[kind]:
                     self.night = dict(self.night, **{kind: got})
                     self._publish("update")
