@@ -127,6 +127,7 @@ def test_behind_the_secret_only_the_pages_own_files_and_its_stream(served):
         assert "connect-src 'self'" in r.getheader("Content-Security-Policy")
     r, _ = get(srv, "/" + s)
     assert r.status == 301 and r.getheader("Location") == "/%s/" % s
+    assert r.getheader("Referrer-Policy") == "no-referrer"  # the secret is in its Location
     for name in ("server.py", "model.py", "page/", "page/table.js", "../model.py",
                  "%2e%2e/model.py", "..%2fmodel.py", "table.js/", "index.html?x=/../..",
                  ".", "stream/", "words.json/../index.html", "__init__.py"):

@@ -140,6 +140,7 @@ class Site:
             h.send_response(301)
             h.send_header("Location", "/%s/" % self.secret)
             h.send_header("Content-Length", "0")
+            guard(h)  # the secret is in its Location: no Referer says it on
             h.end_headers()
             return True
         name = rest[1:] or "index.html"
