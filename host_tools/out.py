@@ -22,7 +22,7 @@ def integer(text):
 
 
 def seconds(text):
-    """A number of seconds in ASCII digits, as integer."""
+    """A number of seconds (1.5 too) in ASCII digits: float() reads every script's as well."""
     if not text.isascii():
         raise ValueError(text)
     return float(text)

@@ -181,16 +181,14 @@ class Terminal:
             s.key_down(key)
             s.key_up(key)
             if not was_on:
-                self.note = words.say("note.woke") if len(key) > 1 else words.say(
-                    "note.woke.key", key=key)
+                self.note = words.woke(key)
 
     def _hold(self, key):
         was_on = self.unit.power
         self.session.key_down(key)
         if not was_on and self.unit.power:  # a waking key holds nothing (B16): said, let go
             self.session.key_up(key)
-            self.note = words.say("note.woke") if len(key) > 1 else words.say(
-                "note.woke.key", key=key)
+            self.note = words.woke(key)
             self.status = ""
             return
         self.note = ""

@@ -390,8 +390,7 @@ def call(op, a=None, b=None):
         was_on = p.unit.power
         app.press(a)
         if not was_on and p.unit.power:
-            p.note = (lambda: words.say("note.woke")) if len(a) > 1 else (
-                lambda: words.say("note.woke.key", key=a))
+            p.note = lambda: words.woke(a)  # said in the language chosen when shown
         elif a in words.HOLDS:
             p.held_at[a] = p.clock.now()  # the waking key holds nothing (B16)
     elif op == "up":

@@ -844,6 +844,11 @@ def decimal(value, lang=None):
     return text.replace(".", ",") if (lang or _lang[0]) == "fr" else text
 
 
+def woke(key, lang=None):
+    """What a key that only woke the unit says (B16): the key named, but for DEAL (a word)."""
+    return say("note.woke", lang) if len(key) > 1 else say("note.woke.key", lang, key=key)
+
+
 def who(card, names=None, lang=None):
     """'card 3', or 'Ann (card 3)' when the banker named it."""
     name = names.get(card) if names else None

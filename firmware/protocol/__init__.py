@@ -50,9 +50,8 @@ class LineReader:
     def push(self, b):
         """Take one byte (an int); a finished line (bytes), TOO_LONG, or None."""
         if b == 10:
-            line = TOO_LONG if self.over else bytes(self.buf)
-            if self.over == OURS:
-                line = None  # a state of ours come back, too long to be a command
+            # a line of ours come back, too long to read whole, is no command either
+            line = None if self.over == OURS else TOO_LONG if self.over else bytes(self.buf)
             self.drop()
             return line
         if b == 13 or self.over:

@@ -40,8 +40,7 @@ class KeyNotes:
         was_on = self.unit.power
         self.session.key_down(key)
         if not was_on and self.unit.power:
-            self.note = words.say("note.woke") if len(key) > 1 else words.say(
-                "note.woke.key", key=key)
+            self.note = words.woke(key)
         else:
             self._held_at[key] = self.host.clock.now()
 
