@@ -102,6 +102,8 @@ TEXTS = {
         "entry.point": "an amount has one decimal point at most",
         "entry.suffix-first": "type the digits first, then K or M",
         "entry.digits": "an amount has at most 5 digits",
+        "entry.refused": ("{entry} cannot take that key: an amount has at most 5 digits and one "
+                          "point, then K or M"),
         "entry.point-digits": ("after a point typed first, at most 4 digits: the point takes a "
                                "cell of its own"),
         "no-amount": "type an amount first, then + or \u2212",
@@ -447,6 +449,8 @@ TEXTS = {
         "entry.point": "un montant a une seule virgule au plus",
         "entry.suffix-first": "tapez d'abord les chiffres, puis K ou M",
         "entry.digits": "un montant a 5 chiffres au plus",
+        "entry.refused": ("{entry} ne peut pas prendre cette touche : un montant a 5 chiffres et "
+                          "une virgule au plus, puis K ou M"),
         "entry.point-digits": ("apr\u00e8s un point tap\u00e9 en premier, 4 chiffres au plus : "
                                "le point prend une case \u00e0 lui"),
         "no-amount": "tapez d'abord un montant, puis + ou \u2212",
@@ -949,6 +953,8 @@ def explain(code, entry="", slots=None, balances=None, profile=None, key=None, n
             return s("entry.m-alone")
         if entry and entry[-1] in "KM":
             return s("entry.finished", entry=typed(entry))
+        if key is None:  # a host that only read STATE (bank status): which key is not known
+            return s("entry.refused", entry=entry) if entry else s("entry.suffix-first")
         if key == ".":
             return s("entry.point")
         if key in ("K", "M"):

@@ -92,6 +92,17 @@ def test_keys_the_entry_cannot_take():  # B2
     assert text.startswith("M alone is Go, and needs a card in the left slot L")
 
 
+def test_a_refused_key_read_from_state_alone_is_not_called_a_sixth_digit():  # B2
+    # bank status reads STATE, which has the refusal's code and the entry, not the key.
+    _, text = said("KEY K")
+    assert text == "type the digits first, then K or M"
+    _, text = said("KEY 1 . 2 .")
+    assert text == ("1.2 cannot take that key: an amount has at most 5 digits and one point, "
+                    "then K or M")
+    _, text = said("KEY 1 2 3 4 5 6")
+    assert text.startswith("12345 cannot take that key")
+
+
 def test_card_movements():  # B3
     code, text = said("INSERT L 3", "INSERT L 4", key="L")
     assert (code, text) == ("slot-occupied",
