@@ -274,7 +274,10 @@ class Host:
                                           opts.maintenance)
         except OSError as e:  # a new store's first checkpoint could not be written
             raise StartError(_unwritable(opts.state, e)) from None
-        if opts.profile and self.store.writes and self.unit.store_status != "new":
+        # B15: the front ends say it too (a full-screen terminal draws over stderr)
+        self.new_game = bool(opts.profile and self.store.writes
+                             and self.unit.store_status != "new")
+        if self.new_game:
             _say_new_game(opts.profile)
         if opts.pot is not None:
             set_pot(self.unit, opts.pot)

@@ -63,6 +63,8 @@ class Terminal:
         self.release_at = None  # ... and the wall time it comes up
         self.asking = None  # the key whose 3 s hold waits for a `y`
         self.note = ""  # what happened by itself (an undo, a new game, a key that only woke)
+        if host.new_game:  # --profile's, at the start (B15)
+            self.note = words.note("game", None, self.unit.ledger.profile)
         self.quit = False
         self.unit.listeners.append(self._on_unit)
 

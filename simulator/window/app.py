@@ -76,6 +76,8 @@ class Window(Words, Worded, BankerPanel, LargeDisplay, UnitDrawing, Inputs, Wind
         self.selected = None  # a card picked up with a click, waiting for a slot
         self.status = ""  # a refused card movement, said until the next input
         self.note = ""  # what just happened by itself (an undo, a new game, a wake)
+        if host.new_game:  # --profile's, at the start (B15)
+            self.note = words.note("game", None, self.unit.ledger.profile)
         self.last_key = None  # the key a refusal is about
         self.scale = 1.0
         self.origin = (0, 0)  # where the drawing's (0, 0) is on the canvas: the unit is centred

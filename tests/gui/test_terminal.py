@@ -17,6 +17,7 @@ import uuid
 import pytest
 
 from board import segments
+from brain import profiles
 from desktop import words
 from simulator import digits
 
@@ -376,6 +377,15 @@ def test_h_holds_the_next_key_plus_for_the_count_and_a_tap_starts_nothing_b19(tt
     p.type("+")
     p.seen("holding + for 3 s")
     p.wait_shown(("Count", False, False), timeout=6)
+
+
+def test_a_profile_that_starts_a_new_game_is_said_on_the_screen_b15(tty, tmp_path):
+    state = str(tmp_path / "game")
+    subprocess.run([sys.executable, "-m", "simulator", "--headless", "--stdio", "--state", state],
+                   input="INSERT L 6\nKEY 1 0 0 K +\n", text=True, capture_output=True,
+                   timeout=30, check=True, cwd=ROOT)
+    p = tty("--state", state, "--profile", "francs", cols=100, rows=40)
+    p.seen(words.note("game", None, profiles.get("francs")))  # stderr is drawn over by it
 
 
 def test_with_no_good_copy_the_panel_shows_no_balance_b17(tty, tmp_path):

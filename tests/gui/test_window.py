@@ -364,3 +364,25 @@ def test_c_held_under_x_autorepeat_is_one_held_key_and_starts_a_new_game(win):
     xdo(win, "keyup", "c")
     assert got == each_once("C")
     assert win.unit.ledger.bal[3] == 15000000
+
+
+def test_a_profile_that_starts_a_new_game_says_so_under_the_unit_b15(xdisplay, tmp_path):
+    import tkinter as tk
+
+    from brain import profiles
+    from desktop import words
+    from simulator.window import app
+
+    state = str(tmp_path / "game")
+    first = Host(options.parse(["--virtual-clock", "--state", state]))
+    first.protocol.handle("INSERT L 6")
+    first.protocol.handle("KEY 1 0 0 K +")
+    first.lock.close()  # the state folder is one simulator's at a time
+    host = Host(options.parse(["--virtual-clock", "--state", state, "--profile", "francs"]))
+    root = tk.Tk()
+    w = app.Window(host, root=root, sound=frontend.Sound(None))
+    try:
+        root.update()
+        assert w.status_label.cget("text") == words.note("game", None, profiles.get("francs"))
+    finally:
+        w.close()
