@@ -17,7 +17,7 @@ from brain.clock import ticks_add, ticks_diff
 from brain.ledger import (AMOUNT, CARDS, FROM, FROM_AFTER, KIND, POT, SEQ, TO, TO_AFTER, UNDOES,
                           VIA)
 from brain.unit import KEYS
-from protocol import extensions, names
+from protocol import names
 from protocol.names import whole
 from version import VERSION
 
@@ -246,7 +246,13 @@ class Protocol:
         if ours(words[0]):
             return None
         name = words[0].upper()
-        fn = COMMANDS.get(name) or extensions.COMMANDS.get(name)
+        fn = COMMANDS.get(name)
+        if fn is None:
+            # The extensions are a host tool's, rarely a unit's: their code takes the heap
+            # only from the first (docs/performance.md has the figure).
+            from protocol import extensions
+
+            fn = extensions.COMMANDS.get(name)
         if fn is None:  # unknown, never an exception (a Pico would restart)
             return "ERR unknown-command " + words[0][:24]
         if name in NO_ARGS and len(words) > 1:
