@@ -3,7 +3,7 @@
 
     {"format": "bank-backup", "version": 1, "taken", "unit" (HELLO), "profile", "volume",
      "balances" {"1"..."6"}, "pot" (the Free Parking pot's money, null while it is off: B22),
-     "log" [LOG entries], "names" {card: name}, "snapshot"}
+     "log" [LOG entries], "names" {card: name} (null from a unit without names), "snapshot"}
 
 Everything but "snapshot" (the unit's own BACKUP record, null when it has none) comes from the
 core protocol and NAMES.
@@ -15,7 +15,7 @@ import sys
 
 from . import rules
 from .errors import EXIT_OK, CommandError, Failed, ProtocolError, UsageError
-from .out import CARDS, VOLUMES, balances_or_none, money, names_of, no_game, note, say
+from .out import CARDS, VOLUMES, balances_or_none, money, no_game, note, say
 from .rules import name_problem
 from .wire import printable
 
@@ -48,7 +48,7 @@ def take(bank):
             "balances": {str(k): v for k, v in sorted(balances.items())},
             "pot": state.get("pot"),
             "log": bank.log(LOG_ALL),
-            "names": {str(c): n for c, n in sorted(names_of(bank).items())},
+            "names": _names(bank),
             "snapshot": None,
         }
         try:
@@ -60,6 +60,17 @@ def take(bank):
             return check(doc, "%s's answers" % bank.name, ProtocolError)
     raise Failed("nothing backed up: money moved on the unit while it was read, %d times; "
                  "try again when play pauses" % READS)
+
+
+def _names(bank):
+    """The named cards, {} when none is named: a restore clears the names the unit has then;
+    None from a unit without NAMES, whose restore leaves them."""
+    try:
+        return {str(c): n for c, n in sorted(bank.names().items()) if n}
+    except CommandError as exc:
+        if exc.code != "unknown-command":
+            raise
+        return None
 
 
 def write(doc, path):
@@ -93,9 +104,12 @@ def load(path):
                          % (path, MAX_BYTES >> 20))
     try:
         # utf-8-sig: a file saved again by Windows' Notepad starts with a BOM
-        doc = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=_once)
+        doc = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=_once, parse_int=_whole)
     except _Twice as exc:
         raise UsageError("%s: %s is given twice: which one is meant?" % (path, exc)) from None
+    except _Long as exc:
+        raise UsageError("%s is not a bank backup: a number of %s digits, where the largest "
+                         "balance has 12" % (path, exc)) from None
     except ValueError as exc:
         raise UsageError("%s is not a JSON file: %s" % (path, exc)) from None
     except RecursionError:
@@ -105,6 +119,18 @@ def load(path):
 
 class _Twice(Exception):
     pass
+
+
+class _Long(Exception):
+    pass
+
+
+def _whole(text):
+    """A JSON integer, refused past 30 digits: Python's own refusal, past 4,300, tells the
+    reader to call sys.set_int_max_str_digits()."""
+    if len(text.lstrip("-")) > 30:
+        raise _Long(len(text.lstrip("-")))
+    return int(text)
 
 
 def _once(pairs):
@@ -129,7 +155,7 @@ def check(doc, path, bad=UsageError):
     version = doc.get("version", VERSION)
     if isinstance(version, bool) or version != VERSION:
         raise bad("%s is a bank backup of version %s, not %d, the one this tool reads"
-                  % (path, printable(str(version))[:20], VERSION))
+                  % (path, printable(json.dumps(version))[:20], VERSION))
     ledger, profiles = rules.need("restoring a backup")
     balances = doc.get("balances")
     if not isinstance(balances, dict) or sorted(balances) != list(CARDS):
@@ -157,10 +183,10 @@ def check(doc, path, bad=UsageError):
     volume = doc.get("volume")
     if volume is not None and (type(volume) is not int or volume not in VOLUMES):
         raise bad("%s: \"volume\" must be 0, 1 or 2" % path)
-    names = doc.get("names") or {}
-    if not isinstance(names, dict) or not set(names) <= set(CARDS):
+    names = doc.get("names")  # None: a unit without names, whose restore leaves them
+    if names is not None and (not isinstance(names, dict) or not set(names) <= set(CARDS)):
         raise bad("%s: \"names\" must map cards 1-6 to names" % path)
-    for card, name in sorted(names.items()):
+    for card, name in sorted((names or {}).items()):
         problem = name_problem(name) if isinstance(name, str) else (
             None if name is None else "a name is text")
         if problem:

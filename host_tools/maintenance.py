@@ -100,10 +100,11 @@ def cmd_restore(bank, args):
         raise UsageError("restore needs a FILE, a game number (bank games) or --previous")
     doc = backup.load(args.file)
     need_maintenance(bank)  # checked before anything changes: a refusal leaves nothing half done
-    sent = False
+    sent = _restored_before(bank, doc)
     try:
-        maint_errors(bank, lambda: bank.set_profile(doc["profile"]))  # a new game (B15, B11)
-        sent = True
+        if not sent:
+            maint_errors(bank, lambda: bank.set_profile(doc["profile"]))  # a new game (B15, B11)
+            sent = True
         _restore_file(bank, doc)
     except (BankError, Failed, KeyboardInterrupt) as exc:
         # Cut short between two of its commands (the link lost, no reply, Ctrl-C, a refusal
@@ -113,6 +114,22 @@ def cmd_restore(bank, args):
         raise
     say("restored profile %s and 6 balances from %s" % (doc["profile"], args.file))
     return EXIT_OK
+
+
+def _restored_before(bank, doc):
+    """Whether the game in play is doc's restore, whole or stopped partway: doc's profile, and
+    nothing in its log but SETs to doc's balances. The restore goes on in it: a new game would
+    keep it, a copy of the file, and a restore run again would push out a game that was played
+    (B11 keeps the last three)."""
+    if bank.hello().get("profile") != doc["profile"]:
+        return False
+    want = dict(doc["balances"], pot=doc.get("pot"))
+    for rec in bank.log(backup.LOG_ALL):
+        after = rec.get("balances")
+        if rec.get("kind") != "set" or not isinstance(after, dict) or [
+                k for k, v in after.items() if want.get(k) != v]:
+            return False
+    return True
 
 
 def _restore_file(bank, doc):
@@ -138,15 +155,17 @@ def _restore_file(bank, doc):
 
 
 def _restore_names(bank, names):
-    """The players' names of a backup, when it has them and the unit keeps names (NAME)."""
-    if not isinstance(names, dict) or not names:
+    """The players' names of a backup, when it has them (None: the unit it came from keeps
+    none) and the unit keeps names (NAME): a card the file does not name is named no more."""
+    if names is None:
         return
     try:
         have = bank.names()
     except CommandError as exc:
         if exc.code != "unknown-command":
             raise
-        say("(this unit keeps no player names: the backup's names were not restored)")
+        if names:
+            say("(this unit keeps no player names: the backup's names were not restored)")
         return
     for card in CARDS:
         want = names.get(card)  # checked by the unit's rule with the whole file (backup.load)

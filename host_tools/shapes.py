@@ -91,8 +91,9 @@ def check(payload, shape, command):
 CARD = Whole(1, len(CARDS))
 AMOUNT = Whole(0)
 SIDE = (CARD, "bank", "pot")  # the Free Parking pot (B22)
-# Seconds since 1970 up to 9999-12-30 UTC: a date any time zone still puts in a calendar year
-TIME = Whole(0, 253402128000)
+# Seconds since 1970 up to 9999's last second, as the unit dates a kept game (KEPT_MOST,
+# firmware/store/slot.py)
+TIME = Whole(0, 253402300799)
 
 MAINT = {"maintenance": bool}
 HELLO = {"device": str, "firmware": str, "protocol": int, "profile": str, "store": str}

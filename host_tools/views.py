@@ -6,10 +6,10 @@ one document for a program.
 """
 
 import csv
-import datetime
 import io
 import json
 import sys
+import time
 
 from .errors import EXIT_OK, Failed
 from .night import sentences
@@ -235,8 +235,9 @@ def cmd_games(bank, args):
         n = g.get("transactions")
         note = ""  # when it was put away, where the unit says
         if isinstance(g.get("kept"), int):
-            note = "  put away " + datetime.datetime.fromtimestamp(g["kept"]).strftime(
-                "%Y-%m-%d %H:%M")
+            # time's, not datetime's: the unit dates up to 9999's last second (firmware/store/
+            # slot.py), which is in year 10000 east of UTC, where datetime stops
+            note = "  put away " + time.strftime("%Y-%m-%d %H:%M", time.localtime(g["kept"]))
         if g.get("damaged"):
             say("%6s %-8s %6s  %s" % (game_number(g), "-", "?",
                                       "DAMAGED: cannot be brought back" + note))

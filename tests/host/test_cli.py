@@ -626,6 +626,13 @@ def test_a_backup_edited_past_its_shape_is_refused_before_a_first_command(capsys
         path.write_text(json.dumps(doc))
         code, _, err = run(capsys, "--port", murl, "restore", path)
         assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, (doc, err)
+    path.write_text(json.dumps(dict(good, version="1")))
+    code, _, err = run(capsys, "--port", murl, "restore", path)
+    assert 'of version "1", not 1,' in err, err  # the string said as one
+    path.write_text(json.dumps(good).replace('"1": %d' % good["balances"]["1"], '"1": ' +
+                                             "9" * 5000))
+    code, _, err = run(capsys, "--port", murl, "restore", path)
+    assert code == 2 and "a number of 5000 digits" in err and "sys." not in err, err
     path.write_text("[" * 100000 + "]" * 100000)
     code, _, err = run(capsys, "--port", murl, "restore", path)
     assert code == 2 and "nested too deep" in err, err
@@ -652,6 +659,35 @@ def test_a_backup_saved_again_with_a_bom_restores(capsys, murl, tmp_path):
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
     code, _, err = run(capsys, "--port", murl, "restore", path)
     assert (code, err) == (0, "")
+
+
+def test_the_same_restore_run_again_keeps_the_played_game_and_previous_still_undoes_it(
+        capsys, sims, tmp_path):
+    # B11 keeps the last three games with transactions: a restore run again (as the partway
+    # message asks) goes on in the game it restored, and pushes no played game out.
+    url = sims("tcp", "--maintenance", "--seed", "20").url
+    with talk(url) as b:
+        reset(b, True)
+        b.insert("L", 1)
+        b.press("2M+")
+        b.remove("L")
+        played = b.balances()
+    path = tmp_path / "game.json"
+    assert run(capsys, "--port", url, "backup", path)[0] == 0
+    doc = json.loads(path.read_text())
+    doc["balances"]["2"] = START + 1000000
+    path.write_text(json.dumps(doc))
+    for _ in range(4):
+        code, _, err = run(capsys, "--port", url, "restore", path)
+        assert (code, err) == (0, "")
+    with talk(url) as b:
+        assert b.balances()[2] == START + 1000000
+        assert [e["kind"] for e in b.log(50)] == ["set", "set"]  # cards 1 and 2, once
+        assert b.games()[0]["balances"] == {str(c): v for c, v in played.items()}
+    code, _, _ = run(capsys, "--port", url, "restore", "--previous")
+    assert code == 0
+    with talk(url) as b:
+        assert b.balances() == played
 
 
 def test_restore_previous(capsys, murl):
@@ -813,6 +849,32 @@ def test_games_shows_the_games_by_number_when_put_away_and_the_damaged(capsys, f
     assert lines[2].endswith("DAMAGED: cannot be brought back")
     with talk(f.url) as b:
         assert b.names() == {1: "Ann", 2: None, 3: None, 4: None, 5: None, 6: None}
+
+
+def test_games_lists_a_game_the_unit_dated_in_the_last_second_of_9999_b11(capsys, fake,
+                                                                          monkeypatch):
+    # The unit dates a kept game up to then (firmware/store/slot.py); east of UTC that second
+    # is in year 10000, past what datetime holds.
+    monkeypatch.setenv("TZ", "Pacific/Kiritimati")
+    time.tzset()
+    games = [{"id": 40, "profile": "world", "seq": 40, "transactions": 12,
+              "balances": {str(c): 15000000 for c in range(1, 7)}, "number": 1,
+              "kept": 253402300799, "damaged": False}]
+
+    def unit(line):
+        if line.upper() == "GAMES":
+            return b"OK " + json.dumps(games).encode() + b"\n"
+        if line.upper() == "NAMES":
+            return b'OK {"1": null, "2": null, "3": null, "4": null, "5": null, "6": null}\n'
+        return fakes.HELLO.encode() + b"\n" if line.upper() == "HELLO" else b"ERR unknown\n"
+
+    try:
+        code, out, err = run(capsys, "--port", fake(unit).url, "games")
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+    assert (code, err) == (0, "")
+    assert out.splitlines()[1].endswith("put away 10000-01-01 13:59")
 
 
 def test_restore_by_id_needs_maintenance(capsys, url):
@@ -1404,6 +1466,23 @@ def test_backup_and_restore_keep_the_names(capsys, sims, tmp_path):
     with Bank.open(sim.url) as b:
         assert b.names() == {1: "Ann", 2: None, 3: "Cy", 4: None, 5: "\u674e\u96f7\U0001F600",
                              6: None}
+
+
+def test_a_backup_of_a_unit_nobody_is_named_on_restores_with_no_names(capsys, sims, tmp_path):
+    sim = sims("tcp", "--maintenance", "--seed", "19")  # names outlive a new game
+    with Bank.open(sim.url) as b:
+        reset(b, True)
+        for card in range(1, 7):
+            b.set_name(card)
+    path = tmp_path / "game.json"
+    assert run(capsys, "--port", sim.url, "backup", path)[0] == 0
+    assert json.loads(path.read_text())["names"] == {}
+    with Bank.open(sim.url) as b:
+        b.set_name(1, "Zo\u00eb")
+    code, _, err = run(capsys, "--port", sim.url, "restore", path)
+    assert (code, err) == (0, "")
+    with Bank.open(sim.url) as b:
+        assert set(b.names().values()) == {None}  # the game as it was: nobody named
 
 
 def test_restore_brings_back_every_name_the_unit_takes(capsys, sims, tmp_path):
