@@ -50,9 +50,10 @@ def _tables():
 
 
 def state_folder():
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local",
-                                                            "state")
-    return os.path.join(base, "bank-unit-table")
+    _tables()  # the simulator beside host_tools, whose rule says where state is kept
+    from simulator.xdg import state_home
+
+    return state_home("bank-unit-table")
 
 
 class Client:

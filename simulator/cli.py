@@ -7,9 +7,28 @@ from simulator import options
 
 
 MICROPYTHON = sys.implementation.name == "micropython"
+_HELD = []  # /dev/null, open on each standard stream that was closed at start
+
+
+def _hold_standard_streams():
+    """A standard stream closed at start (`>&-`) held by /dev/null: else the first file the
+    simulator opens (its state folder's lock, a slot) takes its number, and a line written to
+    the stream lands in the game. The numbers held."""
+    held = []
+    while True:
+        try:
+            f = open("/dev/null", "r+b")
+        except OSError:
+            return held
+        if f.fileno() > 2:
+            f.close()
+            return held
+        _HELD.append(f)
+        held.append(f.fileno())
 
 
 def main(argv):
+    closed = _hold_standard_streams()
     # The page in a browser: a server of files, no unit here.
     if [a for a in argv if a == "--web" or a.startswith("--web=")]:
         if MICROPYTHON:
@@ -26,6 +45,10 @@ def main(argv):
     if opts.help:
         sys.stdout.write(options.USAGE)
         return 0
+    if 1 in closed and opts.headless and opts.mode in (None, "stdio"):
+        sys.stderr.write("simulator: standard output is closed: the protocol on stdio has "
+                         "nowhere to answer\n")
+        return 2
     if MICROPYTHON and not opts.headless:
         # The window, the terminal and the emulated Pico are CPython's (Tk, curses, rp2040py).
         sys.stderr.write("simulator: %s needs CPython; under MicroPython, --headless (with "

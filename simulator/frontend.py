@@ -29,9 +29,9 @@ TONE_SHOW_MIN_MS = 450  # a tone's name stays visible at least this long, even a
 def state_dir():
     """Where an interactive simulator keeps its flash when no --state is given: the seed's
     unit keeps the balances when switched off, so the desktop one does too."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "state")
-    return os.path.join(base, "bank-unit-simulator")
+    from simulator.xdg import state_home
+
+    return state_home("bank-unit-simulator")
 
 
 def interactive_host(host, opts):

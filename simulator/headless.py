@@ -12,6 +12,7 @@ import sys
 from desktop.ports import CHUNK, MAX_CLIENTS, Link, Ports
 from desktop.simapp import SimApp
 from protocol import Protocol
+from simulator import stdout
 
 IS_MICROPYTHON = sys.implementation.name == "micropython"
 EAGAIN = 11
@@ -23,13 +24,6 @@ def _write_fd(fd, data):
     while data:
         n = os.write(fd, data)
         data = data[n:]
-
-
-def _stdout_line(text):
-    sys.stdout.write(text + "\n")
-    flush = getattr(sys.stdout, "flush", None)
-    if flush:
-        flush()
 
 
 def _serve(host, ports, once=False, table=None):
@@ -94,25 +88,37 @@ def run_stdio(host, table=None):
                     break
             return bytes(got)
 
-        def send(b):
+        def write(b):
             sys.stdout.buffer.write(b)
-            return len(b)
-
-        link = Link(host.protocol, sys.stdin, recv, send)
     else:
         import os
 
         def recv():
             return os.read(0, CHUNK)
 
-        def send(b):
+        def write(b):
             _write_fd(1, b)  # one client, which reads what it asked for: waiting is fine
-            return len(b)
 
-        link = Link(host.protocol, 0, recv, send)
+    lost = []  # why standard output took no more: the replies' reader is gone
+
+    def send(b):
+        try:
+            write(b)
+        except OSError as e:
+            lost.append(e)
+            raise
+        return len(b)
+
+    link = Link(host.protocol, sys.stdin if IS_MICROPYTHON else 0, recv, send)
     ports = Ports()
     ports.links.append(link)
     _serve(host, ports, once=True, table=table)
+    if lost:  # the replies are the product here: nobody reads them, so the unit stops
+        from simulator.host import _why
+
+        sys.stderr.write("simulator: standard output cannot be written (%s): stopped\n"
+                         % _why(lost[0]))
+        return 1
     if link.dropped:
         sys.stderr.write("simulator: a last line without its newline was dropped\n")
     return 0
@@ -129,7 +135,7 @@ def run_pty(host, table=None):
     from simulator.ptyport import PtyPort
 
     pty = PtyPort()
-    _stdout_line("listening pty " + pty.path)
+    stdout.line("listening pty " + pty.path)
     ports = Ports()
     ports.links.append(pty.link(host.protocol))
     _serve(host, ports, table=table)
@@ -224,7 +230,7 @@ def run_tcp(host, port, table=None):
     import socket
 
     srv, real = listen(socket, port)
-    _stdout_line("listening tcp 127.0.0.1:%d" % real)
+    stdout.line("listening tcp 127.0.0.1:%d" % real)
     ports = Ports(srv, lambda: accept(host, srv, ports))
     # Between connections the unit's timers still run (a deal ends, the unit switches off).
     _serve(host, ports, table=table)

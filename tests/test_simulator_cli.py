@@ -3,9 +3,12 @@ real processes, a real pty and a real TCP socket opened with pyserial."""
 
 import json
 import os
+import select
 import signal
+import socket
 import subprocess
 import sys
+import time
 
 import pytest
 import serial
@@ -40,6 +43,19 @@ def ask(port, line):
             return reply.rstrip("\n")
 
 
+def said(p, line, timeout=10):
+    """Whether p says line on stderr within timeout seconds."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if select.select([p.stderr], [], [], max(0, end - time.monotonic()))[0]:
+            got = p.stderr.readline()
+            if not got:
+                return False
+            if got.decode().rstrip("\n") == line:
+                return True
+    return False
+
+
 def stdio(data, *args):
     p = subprocess.run([sys.executable, "-m", "simulator", "--headless", "--stdio", *args],
                        input=data, capture_output=True, cwd=ROOT, timeout=60)
@@ -61,6 +77,80 @@ def test_tcp_serves_and_keeps_state_between_connections(tmp_path):
     finally:
         stop(p)
     assert p.returncode == 0  # SIGTERM stops it as Ctrl-C does
+
+
+@pytest.mark.parametrize("mode", ["--tcp", "--pty"])
+def test_a_reader_that_takes_the_first_line_and_goes_stops_no_server_nor_its_table(tmp_path,
+                                                                                   mode):
+    # `simulator --headless --tcp 0 --table 0 | head -1`: the table's line, written after the
+    # first, found its reader gone.
+    p, first = start(*([mode] + (["0"] if mode == "--tcp" else [])), "--table", "0",
+                     "--virtual-clock", "--state", str(tmp_path))
+    try:
+        p.stdout.close()
+        assert said(p, "simulator: standard output cannot be written (Broken pipe); serving on")
+        assert p.poll() is None
+        url = ("socket://" + first.split()[-1]) if mode == "--tcp" else first.split()[-1]
+        with serial.serial_for_url(url, timeout=5) as s:
+            assert ask(s, "HELLO").startswith('OK {"device": "bank-unit"')
+    finally:
+        stop(p)
+    assert p.returncode == 0 and b"Traceback" not in p.stderr.read()
+
+
+@pytest.mark.parametrize("interp", INTERPRETERS)
+def test_stdio_whose_replies_cannot_be_written_stops_and_says_why(tmp_path, interp):
+    with open("/dev/full", "wb") as full:
+        p = subprocess.run([interp, "-m", "simulator", "--headless", "--state", str(tmp_path)],
+                           input=b"HELLO\nINSERT L 1\n", stdout=full, stderr=subprocess.PIPE,
+                           cwd=ROOT, timeout=60)
+    assert p.returncode == 1
+    assert p.stderr.decode().splitlines()[-1].lower() == (
+        "simulator: standard output cannot be written (no space left on device): stopped")
+
+
+def test_a_standard_output_closed_at_start_takes_no_file_of_the_game(tmp_path):
+    closed = dict(stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT, timeout=60,
+                  preexec_fn=lambda: os.close(1))
+    p = subprocess.run([sys.executable, "-m", "simulator", "--headless", "--state",
+                        str(tmp_path / "a")], input=b"HELLO\n", **closed)
+    assert p.returncode == 2 and p.stderr.decode() == (
+        "simulator: standard output is closed: the protocol on stdio has nowhere to answer\n")
+    assert not os.path.exists(str(tmp_path / "a"))
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    p = subprocess.Popen([sys.executable, "-m", "simulator", "--headless", "--tcp", str(port),
+                          "--state", str(tmp_path / "b")], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
+                         preexec_fn=lambda: os.close(1))
+    try:
+        assert said(p, "simulator: made the folder %s (it was not there)" % (tmp_path / "b"))
+        end = time.monotonic() + 10
+        while time.monotonic() < end:  # listening once the game is booted
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.02)
+        with serial.serial_for_url("socket://127.0.0.1:%d" % port, timeout=5) as s:
+            assert ask(s, "HELLO").startswith('OK {"device": "bank-unit"')
+            ask(s, "INSERT L 4")
+            ask(s, "KEY 1M+")
+    finally:
+        stop(p)
+    assert p.returncode == 0 and b"Traceback" not in p.stderr.read()
+    with open(str(tmp_path / "b" / "bank.lock"), "rb") as f:
+        assert f.read().strip().isdigit()  # its pid alone: no line meant for standard output
+
+
+def test_a_relative_xdg_state_home_is_ignored_as_the_xdg_rule_says(tmp_path):
+    env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_STATE_HOME="relative/dir")
+    env.pop("DISPLAY", None)
+    env.pop("BANK_SIM_STATE", None)
+    subprocess.run([sys.executable, "-m", "simulator"], input=b"HELLO\n", capture_output=True,
+                   cwd=str(tmp_path), env=dict(env, PYTHONPATH=ROOT), timeout=60, check=True)
+    assert os.listdir(str(tmp_path / "home" / ".local" / "state")) == ["bank-unit-simulator"]
+    assert not os.path.exists(str(tmp_path / "relative"))
 
 
 def test_sigterm_stops_the_server_with_exit_status_0_and_the_game_kept(tmp_path):

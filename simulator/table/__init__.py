@@ -81,17 +81,22 @@ def announce(url, lan, found=True, out=None, err=None):
     """`table URL` (one line), then with lan its QR code for the phones' cameras."""
     from simulator.lan import qr_block
 
+    from simulator import stdout
+
     out = out or sys.stdout
     err = err or sys.stderr
-    out.write("table %s\n" % url)
-    if lan and found:
-        out.write(qr_block(url))
-    elif lan:
+    try:
+        out.write("table %s\n" % url)
+        if lan and found:
+            out.write(qr_block(url))
+        out.flush()
+    except OSError as e:  # its reader took a line and went (| head -1): the table serves on
+        stdout.gone(e)
+    if lan and not found:
         err.write("table: no local network found: this machine only for now\n")
-    else:
+    elif not lan:
         err.write("table: this machine only; --lan serves it to the phones on the local "
                   "network\n")
-    out.flush()
     err.flush()
 
 
