@@ -226,8 +226,11 @@ def set_pot(unit, on):
 
     err = pot.set_on(unit, on)
     if err == "pot-not-empty":
-        raise StartError("--pot off: the Free Parking pot holds %d; collect it first (a card "
-                         "alone in L, nothing typed, +)" % unit.ledger.bal[pot.POT])
+        from desktop.words import amount
+
+        raise StartError("--pot off: the Free Parking pot holds %s; collect it first (a card "
+                         "alone in L, nothing typed, +)" % amount(unit.ledger.bal[pot.POT],
+                                                                  unit.ledger.profile))
     if err == "no-game":
         # Err6 (B17): nothing to set it on, and the unit reports the damage; the banker's new
         # game is the way on, so the start goes on and says so.

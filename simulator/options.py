@@ -107,6 +107,9 @@ def parse(argv):
             o.state = value(a)
             if not o.state:  # an empty name would quietly keep nothing: a game lost (B17)
                 raise UsageError("--state needs a folder, not an empty name")
+            if o.state.startswith("-"):  # the folder forgotten: the next option taken for it
+                raise UsageError("--state needs a folder, not the option %s (a folder so "
+                                 "named: ./%s)" % (o.state, o.state))
             i += 1
         elif a == "--virtual-clock":
             o.virtual_clock = True
@@ -169,11 +172,10 @@ def parse(argv):
 
 
 def _num(s, flag, lo, hi):
-    try:
-        # CPython's int() reads every script's digits ('١' is 1); str.isascii is not MicroPython's
-        n = int(s) if len(s.encode()) == len(s) else None
-    except ValueError:
-        n = None
+    # ASCII digits, a - first for one below 0: CPython's int() also reads every script's
+    # digits ('١' is 1), spaces, a + and _ between digits, which MicroPython's does not all read
+    digits = s[1:] if s[:1] == "-" else s
+    n = int(s) if digits and not digits.strip("0123456789") else None
     if n is None:
         raise UsageError(flag + " takes a whole number") from None
     if not lo <= n <= hi:

@@ -275,6 +275,22 @@ def test_usage_errors():
     assert stdio(b"", "--help").stdout.startswith(b"usage: python -m simulator")
 
 
+def test_a_number_is_ascii_digits_and_a_state_folder_is_no_option(tmp_path):
+    # int() also reads " 5000", "+5000" and "5_000"; a --state with its folder forgotten took
+    # the next option for one and ran without it (./--virtual-clock made, the real clock used).
+    for args in (["--tcp", " 5000"], ["--tcp", "+5000"], ["--tcp", "5_000"], ["--seed", "1_0"]):
+        p = subprocess.run([sys.executable, "-m", "simulator", "--headless", *args],
+                           input=b"", capture_output=True, cwd=ROOT, timeout=60)
+        assert p.returncode == 2 and p.stderr.decode().startswith(
+            "simulator: %s takes a whole number\n" % args[0]), (args, p.stderr)
+    p = subprocess.run([sys.executable, "-m", "simulator", "--headless", "--state",
+                        "--virtual-clock"], input=b"HELLO\n", capture_output=True,
+                       cwd=str(tmp_path), env=dict(os.environ, PYTHONPATH=ROOT), timeout=60)
+    assert p.returncode == 2 and p.stderr.decode().startswith(
+        "simulator: --state needs a folder, not the option --virtual-clock"), p.stderr
+    assert os.listdir(str(tmp_path)) == []
+
+
 def test_stdio_without_headless_is_refused_not_a_window_that_never_answers(tmp_path):
     for args in (["--stdio"], ["--stdio", "--terminal"]):
         p = subprocess.run([sys.executable, "-m", "simulator", *args, "--state", str(tmp_path)],
@@ -465,6 +481,6 @@ def test_pot_on_and_off_is_kept_with_the_game_b22(tmp_path, interp):
     assert '"pot": 1000000' in p.stdout.decode()
     p = run(b"STATE\n", "--pot", "off")
     assert p.returncode != 0 and p.stdout == b""
-    assert "--pot off: the Free Parking pot holds 1000000" in p.stderr.decode()
+    assert "--pot off: the Free Parking pot holds 1 M;" in p.stderr.decode()  # as shown
     p = run(b"", "--pot", "maybe")
     assert p.returncode == 2 and "--pot is on or off" in p.stderr.decode()
