@@ -64,6 +64,7 @@ def main(argv):
     # line saying what to do, and exit status 2: never a traceback.
     if opts.headless and opts.state is None:
         opts.state = _state_from_env()
+        opts.state_given = "BANK_SIM_STATE"
     try:
         if opts.table is not None and MICROPYTHON:
             raise StartError("--table needs CPython (its web server's threads)")

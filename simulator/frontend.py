@@ -43,6 +43,8 @@ def interactive_host(host, opts):
     from simulator.host import Host
 
     opts.state = os.environ.get("BANK_SIM_STATE") or state_dir()
+    if os.environ.get("BANK_SIM_STATE"):
+        opts.state_given = "BANK_SIM_STATE"
     return Host(opts)
 
 

@@ -83,11 +83,11 @@ class StateFS(OsFS):
         return open(path, mode)
 
 
-def open_state(path):
+def open_state(path, give="--state"):
     """The state folder, made if missing and held by this process alone: a second simulator
     on the same folder would interleave its writes with ours and lose acknowledged
     transactions (B17). Returns the hold (kept open for the process's life); StartError says
-    what is wrong and what to do."""
+    what is wrong and what to do. give: what named the folder (BANK_SIM_STATE, say)."""
     import os
 
     try:
@@ -95,7 +95,7 @@ def open_state(path):
         made = False
     except OSError:
         made = True
-    hold = _take(path, "state", LOCK_NAME, "--state", _in_use)
+    hold = _take(path, "state", LOCK_NAME, give, lambda place, pid: _in_use(place, pid, give))
     if made:  # a mistyped folder is a new game: said, not silent
         import sys
 
@@ -208,9 +208,9 @@ def _unwritable(path, e, give="--state"):
             "folder this user can write" % (path, _why(e), give))
 
 
-def _in_use(path, pid):
+def _in_use(path, pid, give="--state"):
     return ("the state folder %s is in use by another simulator (process %s); stop it, or "
-            "give this one another --state" % (path, pid))
+            "give this one another %s" % (path, pid, give))
 
 
 def _flash_in_use(path, pid):
@@ -268,7 +268,7 @@ class Host:
             self.clock = fwclock.RealClock(ticks_ms, sleep_ms)
             wall = time.time
         if opts.state:
-            self.lock = open_state(opts.state)
+            self.lock = open_state(opts.state, opts.state_given)
             self.store = FileStore(opts.state, StateFS(), wall=wall)
         else:
             self.store = FileStore("bank", MemFS(), wall=wall)  # kept in RAM only
@@ -276,7 +276,7 @@ class Host:
             self.unit = startup.make_unit(self.store, self.rng, self.clock, opts.profile,
                                           opts.maintenance)
         except OSError as e:  # a new store's first checkpoint could not be written
-            raise StartError(_unwritable(opts.state, e)) from None
+            raise StartError(_unwritable(opts.state, e, opts.state_given)) from None
         # B15: the front ends say it too (a full-screen terminal draws over stderr)
         self.new_game = bool(opts.profile and self.store.writes
                              and self.unit.store_status != "new")

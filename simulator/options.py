@@ -62,6 +62,7 @@ class Options:
         self.rfid = False  # ... of the RFID build (pins.py's SLOTS = "rfid")
         self.pico_image = None  # its .uf2; None: the one `make uf2` built
         self.table = None  # the table view's port (--table), None: no table
+        self.state_given = "--state"  # what named the state folder, for its refusals
         self.lan = False  # ... served on the local network too
 
 
@@ -168,6 +169,8 @@ def parse(argv):
     if o.lan and o.table is None:
         raise UsageError("--lan goes with --table (or --web): it serves the table view to the "
                          "phones on the local network")
+    if o.mode == "tcp" and o.table == o.port != 0:
+        raise UsageError("--tcp and --table listen on two ports: %d is given to both" % o.port)
     return o
 
 

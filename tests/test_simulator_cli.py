@@ -291,6 +291,20 @@ def test_a_number_is_ascii_digits_and_a_state_folder_is_no_option(tmp_path):
     assert os.listdir(str(tmp_path)) == []
 
 
+def test_a_refusal_names_what_named_the_state_folder_and_ports_that_collide(tmp_path):
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    p = subprocess.run([sys.executable, "-m", "simulator", "--headless"], input=b"HELLO\n",
+                       capture_output=True, cwd=ROOT, timeout=60,
+                       env=dict(os.environ, BANK_SIM_STATE=str(afile)))
+    assert (p.returncode, p.stderr.decode()) == (2, (
+        "simulator: BANK_SIM_STATE %s is not a folder; give BANK_SIM_STATE a folder\n" % afile))
+    p = subprocess.run([sys.executable, "-m", "simulator", "--headless", "--tcp", "5126",
+                        "--table", "5126"], capture_output=True, cwd=ROOT, timeout=60)
+    assert p.returncode == 2 and p.stderr.decode().startswith(
+        "simulator: --tcp and --table listen on two ports: 5126 is given to both\n"), p.stderr
+
+
 def test_stdio_without_headless_is_refused_not_a_window_that_never_answers(tmp_path):
     for args in (["--stdio"], ["--stdio", "--terminal"]):
         p = subprocess.run([sys.executable, "-m", "simulator", *args, "--state", str(tmp_path)],
