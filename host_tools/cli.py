@@ -206,6 +206,9 @@ def main(argv=None):
             raise UsageError("-n takes how many entries: 1 or more")
         if args.command == "deploy":
             return cmd_deploy(args)
+        if args.port == "":  # an empty $VAR given as -p "$VAR": no search of the USB unasked
+            raise UsageError("--port needs a device path or a simulator's TCP port; without "
+                             "--port the Pico is found by its USB id")
         if args.port:  # $BANK_PORT, set once for every call, is read as quietly
             how = link.understood(args.port)[1]
             if how:

@@ -122,6 +122,11 @@ def _open_error(url, exc):
         return PortBusyError(
             "permission denied opening %s (on Linux, add yourself to the dialout group)" % url
         )
+    num = url.rpartition(":")[2]
+    if "/" not in url and num and not num.strip("0123456789") and not 0 < int(num) < 65536:
+        # 70000, HOST:0: read as a device path, no such port
+        return BadPortError("cannot open %s: a simulator's TCP port is a number from 1 to "
+                            "65535 (-p 5000, HOST:5000 or socket://HOST:5000)" % url)
     if code in _MISSING:
         hint = "" if "/" in url or ":" not in url else (
             " (a simulator's TCP port is PORT, HOST:PORT or socket://HOST:PORT)")

@@ -1078,6 +1078,17 @@ def test_a_socket_url_without_its_port_says_so(capsys):
         assert code == 2 and "a socket URL names its port, 1-65535" in err, err
 
 
+def test_a_port_number_past_65535_or_an_empty_port_is_a_usage_error(capsys):
+    for port in ("70000", "localhost:0"):  # it read as a device path: "no unit", exit 3
+        code, _, err = run(capsys, "--port", port, "status")
+        assert (code, err) == (2, "bank: cannot open %s: a simulator's TCP port is a number "
+                                  "from 1 to 65535 (-p 5000, HOST:5000 or socket://HOST:5000)\n"
+                               % port)
+    code, _, err = run(capsys, "--port", "", "status")  # it searched the USB for a Pico
+    assert (code, err) == (2, "bank: --port needs a device path or a simulator's TCP port; "
+                              "without --port the Pico is found by its USB id\n")
+
+
 def test_connection_refused(capsys):
     import socket
 
