@@ -178,6 +178,36 @@ def test_a_damaged_state_dir_is_reported_and_the_last_good_copy_used(state):
     sim.stop()
 
 
+@pytest.mark.parametrize("python", [sys.executable] + (
+    [MICROPYTHON] if os.path.exists(MICROPYTHON) else []))
+def test_a_folder_where_a_slot_goes_is_moved_aside_and_play_goes_on_b17(state, python):
+    # Made there by hand (over USB, say): the next checkpoint goes into that slot, and could
+    # never be written; every transaction was refused, restarts and keys alike.
+    sim = Sim(state, python=python)
+    sim.cmd("INSERT L 6")
+    sim.cmd("KEY 1 0 0 K +")
+    sim.stop()
+    folder = os.path.join(str(state), "bank.b")
+    os.mkdir(folder)
+    with open(os.path.join(folder, "x"), "w") as f:
+        f.write("a file of the user's")
+    sim = Sim(state, python=python)
+    assert sim.json("STATE")["display"]["text"] == "Err5"  # unreadable: damage (B17)
+    if sim.json("STATE")["slots"]["L"] != 6:
+        sim.cmd("INSERT L 6")
+    sim.cmd("KEY 2 0 K +")
+    st = sim.json("STATE")
+    assert st["error"] == "store-damaged" and st["entry"] == ""  # taken: no store-failed
+    bal = _bal(sim)
+    assert bal[5] == START + 120000
+    sim.kill9()
+    sim = Sim(state, python=python)
+    assert _bal(sim) == bal
+    sim.stop()
+    with open(os.path.join(str(state), "bank.b.folder", "x")) as f:
+        assert f.read() == "a file of the user's"  # kept, under a name the store never reads
+
+
 def _stdio(python, state, *lines):
     cmd = [python, "-m", "simulator", "--headless", "--stdio", "--state", str(state),
            "--virtual-clock", "--seed", "1"]

@@ -76,5 +76,6 @@ class VfsFS(OsFS):
     def __init__(self, vfs):
         self.open = vfs.open
         self.remove = vfs.remove
+        self.rename = vfs.rename
         self.listdir = lambda d: [e[0] for e in vfs.ilistdir(d)]
         self.fsync = None

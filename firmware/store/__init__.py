@@ -25,7 +25,7 @@ class OsFS:
 
     def __init__(self):
         # The builtins themselves, not methods calling them: a method's code takes heap.
-        self.open, self.remove, self.listdir = open, os.remove, os.listdir
+        self.open, self.remove, self.listdir, self.rename = open, os.remove, os.listdir, os.rename
         self.fsync = getattr(os, "fsync", None)  # CPython; on the Pico close() is the sync
 
     def done(self, f):
@@ -279,7 +279,12 @@ class FileStore:
         if self.unseen:
             head += (("damaged", self.detail or "unseen"),)
         new = 0 if self.cur is None else 1 - self.cur
-        size = write(self.fs, self.paths[new], "wb", chunks(head, log))
+        try:
+            size = write(self.fs, self.paths[new], "wb", chunks(head, log))
+        except OSError as e:
+            if e.args[:1] != (21,) or not self._aside(self.paths[new]):
+                raise
+            size = write(self.fs, self.paths[new], "wb", chunks(head, log))
         # Durable: the new slot wins at boot from here on. Tell the old one, so a boot that
         # finds the new slot gone knows it is damage rather than a cut checkpoint.
         self.games, self.numbers, self.number, self.count = games, numbers, number, count
@@ -323,6 +328,19 @@ class FileStore:
                 self.marked = True
             except OSError:
                 pass  # tried again at the next checkpoint
+
+    def _aside(self, path):
+        """A folder where a slot goes (EISDIR: made there over USB, say) renamed to a name the
+        store never reads, its files kept: else no checkpoint could be written again, and play
+        would stop for good (B17: the last good copy is used, and play goes on). Whether it
+        moved."""
+        for n in range(4):
+            try:
+                self.fs.rename(path, path + ".folder" + (str(n) if n else ""))
+                return True
+            except OSError:
+                pass
+        return False
 
     def _remove(self, path):
         try:

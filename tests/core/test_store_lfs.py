@@ -104,3 +104,21 @@ if LFS2 is not None:
     def test_littlefs_power_cuts_with_the_default_store_and_a_full_log():
         boots, seen = _cut_everywhere(60, 9, Ledger, None)
         assert boots > 200, boots
+
+    def test_littlefs_a_folder_where_a_slot_goes_is_moved_aside_and_play_goes_on_b17():
+        dev, fsobj = _new_dev()
+        led = _ledger(fsobj, SmallLedger, J)
+        led.load(None)
+        session(led, 3, 4)  # a game in bank.a alone, its journal not yet full
+        fsobj.mkdir("/bank/bank.b")  # made there over USB, say
+        with fsobj.open("/bank/bank.b/x", "w") as f:
+            f.write("kept")
+        led = _ledger(mount(dev), SmallLedger, J)
+        assert led.load(None) == "damaged"  # a slot that does not read (B17)
+        session(led, 2, 5)  # its first write is a checkpoint into bank.b: it had no way in
+        after = state(led)
+        led = _ledger(mount(dev), SmallLedger, J)
+        led.load(None)
+        assert state(led) == after
+        with mount(dev).open("/bank/bank.b.folder/x", "r") as f:
+            assert f.read() == "kept"
