@@ -145,7 +145,7 @@ class Bank:
             ) from None
 
     def read_line(self, timeout=None):
-        """The next line from the unit without its line end, or None when `timeout` passes."""
+        """The next line without its end, or None once `timeout` passes and a line's bytes stop."""
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         while True:
             nl = self._buf.find(b"\n")
@@ -162,6 +162,7 @@ class Bank:
             try:
                 chunk = self.port.read(1)
                 if chunk:
+                    deadline = max(deadline, time.monotonic() + self.timeout)  # still sending
                     self._buf += chunk
                     waiting = self.port.in_waiting
                     if waiting:
@@ -306,8 +307,7 @@ class Bank:
     def hold(self, key, ms, check=False):
         """Hold one key down for `ms` milliseconds (a real unit takes that long to answer)."""
         (word,) = split_keys([key])
-        return self._state("HOLD %s %d" % (word, int(ms)), self.timeout + int(ms) / 1000.0,
-                           check)
+        return self._state("HOLD %s %d" % (word, int(ms)), self.timeout + int(ms) / 1000.0, check)
 
     def insert(self, slot, card):
         return self._state("INSERT %s %d" % (str(slot).upper(), int(card)))

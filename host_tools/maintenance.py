@@ -58,6 +58,8 @@ def kept_game(bank, number=None, gid=None):
         number if number is not None else "with id %d" % gid))
 
 
+RESTORE_SETS = 7  # the most SETs a restore makes: six cards and the pot
+
 PARTWAY = (
     "the restore stopped partway: the unit may hold part of %s. Run the same restore again to "
     "finish it, or bank restore --previous to go back to the game before it"
@@ -124,7 +126,10 @@ def _restored_before(bank, doc):
     if bank.hello().get("profile") != doc["profile"]:
         return False
     want = dict(doc["balances"], pot=doc.get("pot"))
-    for rec in bank.log(backup.LOG_ALL):
+    log = bank.log(RESTORE_SETS + 1)
+    if len(log) > RESTORE_SETS:
+        return False
+    for rec in log:
         after = rec.get("balances")
         if rec.get("kind") != "set" or not isinstance(after, dict) or [
                 k for k, v in after.items() if want.get(k) != v]:

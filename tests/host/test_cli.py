@@ -1178,6 +1178,29 @@ def test_events_and_no_reply_time_out_as_no_reply(capsys, fake):
     assert time.monotonic() - began < 10  # the unit drips for 30 s
 
 
+def test_a_long_reply_that_keeps_coming_is_waited_for_past_the_timeout(capsys, fake):
+    # A Pico sends some 4 KB a second: LOG 200 or BACKUP mid-game take it seconds, past the
+    # 2 s a reply is waited for; a reply that keeps coming is no unit that does not answer.
+    entry = ('{"seq": 1, "kind": "receive", "from": "bank", "to": 1, "amount": 10000, '
+             '"balances": {"1": 15010000}, "via": "key"}')
+    reply = ("OK [" + ", ".join([entry] * 40) + "]\n").encode()
+
+    def unit(line):
+        if line.upper() == "HELLO":
+            return fakes.HELLO.encode() + b"\n"
+
+        def slowly(conn):  # the whole line over about 0.4 s, ten times the wait below
+            for i in range(0, len(reply), len(reply) // 40):
+                conn.sendall(reply[i:i + len(reply) // 40])
+                time.sleep(0.01)
+        return slowly
+
+    code, out, err = run(capsys, "--port", fake(unit).url, "--timeout", "0.04", "log", "-n",
+                         "40", "--json")
+    assert (code, err) == (0, ""), err
+    assert len(json.loads(out)) == 40
+
+
 @pytest.mark.parametrize("reply", [b"OK " + b"[" * 5000 + b"]" * 5000 + b"\n",
                                    b"! tone " + b"[" * 5000 + b"]" * 5000 + b"\nOK\n"])
 def test_json_nested_too_deep_is_a_unit_that_misbehaved_not_a_traceback(capsys, fake, reply):
