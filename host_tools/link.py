@@ -122,7 +122,7 @@ def _open_error(url, exc):
         return PortBusyError(
             "permission denied opening %s (on Linux, add yourself to the dialout group)" % url
         )
-    num = url.rpartition(":")[2]
+    num = url.rpartition(":")[2].partition("?")[0]
     if "/" not in url and num and not num.strip("0123456789") and not 0 < int(num) < 65536:
         # 70000, HOST:0: read as a device path, no such port
         return BadPortError("cannot open %s: a simulator's TCP port is a number from 1 to "
@@ -135,7 +135,6 @@ def _open_error(url, exc):
         return NoUnitError(
             "no unit at %s: connection refused (is the simulator running?)" % url
         )
-    num = url.rpartition(":")[2].partition("?")[0]
     if url.startswith("socket://") and not (num.isdigit() and 0 < int(num) < 65536):
         return BadPortError("cannot open %s: a socket URL names its port, 1-65535, as "
                            "socket://127.0.0.1:5000 (or give the port alone: -p 5000)" % url)
