@@ -80,7 +80,7 @@ def main(argv):
             return served.serve(host, opts)
         return _interactive(host, opts)
     except (ValueError, StartError) as e:
-        sys.stderr.write("simulator: %s\n" % e)
+        sys.stderr.write("simulator: %s\n" % options.printable(str(e)))
         return 2
     except KeyboardInterrupt:
         return 0
@@ -124,7 +124,7 @@ def _pico(opts):
     try:
         return pico.run(opts)
     except (NoImage, StartError) as e:
-        sys.stderr.write("simulator: %s\n" % e)
+        sys.stderr.write("simulator: %s\n" % options.printable(str(e)))
         return 2
     except KeyboardInterrupt:
         return 0

@@ -99,7 +99,9 @@ def open_state(path, give="--state"):
     if made:  # a mistyped folder is a new game: said, not silent
         import sys
 
-        sys.stderr.write("simulator: made the folder %s (it was not there)\n" % path)
+        from simulator.options import printable
+
+        sys.stderr.write("simulator: made the folder %s (it was not there)\n" % printable(path))
     return hold
 
 

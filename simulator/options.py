@@ -74,7 +74,13 @@ def refused(why):
     """What a refused command line prints: why, then the synopsis (the whole help would
     scroll the one line that matters away)."""
     return "simulator: %s\n%s\n(python -m simulator --help says what each option does)\n" % (
-        why, USAGE.split("\n\n")[0])
+        printable(str(why)), USAGE.split("\n\n")[0])
+
+
+def printable(text):
+    """text for a terminal: a control character a path or an argument carried (an escape
+    sequence would recolour or retitle the user's terminal) written as \\xNN."""
+    return "".join("\\x%02x" % ord(c) if c < " " or c == "\x7f" else c for c in text)
 
 
 def parse(argv):

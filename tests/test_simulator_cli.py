@@ -408,6 +408,26 @@ def test_a_state_folder_that_was_not_there_is_said_made(tmp_path, interp):
     assert said == ["simulator: made the folder %s (it was not there)\n" % folder, ""]
 
 
+@pytest.mark.parametrize("interp", INTERPRETERS)
+def test_a_path_or_argument_with_control_characters_is_said_escaped_never_raw(tmp_path, interp):
+    # An escape sequence echoed raw recolours or retitles the terminal that reads the message.
+    odd = "a\x1b[31mred\x07"
+    runs = [("--state", str(tmp_path / odd)), ("--profile", odd),
+            ("--state", str(tmp_path / "file" / odd))]
+    (tmp_path / "file").write_text("")
+    said = []
+    for flag, value in runs:
+        p = subprocess.run([interp, "-m", "simulator", "--headless", flag, value],
+                           input=b"HELLO\n", capture_output=True, cwd=ROOT, timeout=60)
+        said.append(p.stderr.decode().split("\n")[0])
+    shown = "a\\x1b[31mred\\x07"
+    assert said[:2] == [
+        "simulator: made the folder %s/%s (it was not there)" % (tmp_path, shown),
+        "simulator: unknown profile %s (world, classic, francs)" % shown]
+    assert said[2].startswith("simulator: cannot make the state folder %s/file/%s (" % (
+        tmp_path, shown)), said[2]
+
+
 def test_the_simulator_with_no_terminal_keeps_its_game_as_the_front_end_does(tmp_path):
     # `make sim` with its input piped (no display, no terminal): the protocol on stdio, and
     # the game kept where the terminal front end keeps it, as the README says; it said nothing
