@@ -188,7 +188,7 @@ class FileStore:
         for s in slots:
             if s.superseded and (best is None or s.superseded > best.gen):
                 damage.append("checkpoint %d is lost" % s.superseded)
-        past = max(s.past(best) for s in slots)
+        past = max(s.past(best, self.journal_max) for s in slots)
         named = older = set()
         try:
             for s in slots:

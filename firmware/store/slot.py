@@ -472,16 +472,20 @@ class Slot:
         self.log.add(rec)
         return True
 
-    def past(self, best):
-        """The highest seq its lines may have named, each line not read taken for a transaction,
-        beside best, the slot the game comes from (or None): 0 if it is older than best."""
+    def past(self, best, most):
+        """The highest seq its lines may have named, beside best, the slot the game comes from
+        (or None): 0 if it is older than best. Each line not read is taken for a transaction;
+        and where damage may have taken lines as well (a cut, zeros over them), a slot's
+        checkpoint may have been followed by up to most journal lines, a lost newer slot's
+        begun a transaction past best's last."""
         if self.state == VALID:
-            return self.seq + self.lost
+            h = num(self.head["seq"]) + most if self.bad and self is best else 0
+            return max(self.seq + self.lost, h)
         if best is None:
-            return (0 if self.head is None else num(self.head["seq"])) + self.lost
+            return (0 if self.head is None else num(self.head["seq"]) + most) + self.lost
         if self.head is None:  # newer only if best was told of a checkpoint it does not hold
-            return best.seq + self.lost if best.superseded > best.gen else 0
-        return num(self.head["seq"]) + self.lost if self.gen >= best.gen else 0
+            return best.seq + max(self.lost, 1 + most) if best.superseded > best.gen else 0
+        return num(self.head["seq"]) + max(self.lost, most) if self.gen >= best.gen else 0
 
     def night_of(self):
         """(pot on, count, clock) as the header and the lines after it leave them, or None;

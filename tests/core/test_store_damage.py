@@ -33,6 +33,13 @@ def _played(ops=70, seed=5, night=False):
     return fs.files, state(led), history
 
 
+def _checkpoint_seq(buf):
+    """The seq of the checkpoint a slot file's header names."""
+    from store.slot import payload
+
+    return json.loads(payload(bytes(buf).split(b"\n", 1)[0])[2:].decode())["seq"]
+
+
 def _boot(files):
     fs = FaultFS(copy_files(files))
     led = SmallLedger(FileStore("/bank", fs=fs, journal_max=J))
@@ -334,6 +341,28 @@ def test_err6_refuses_the_volume_the_pot_the_count_and_the_clock_and_writes_noth
     assert p.handle("SET SOUND 0")[-1].startswith("OK") and u.ledger.volume == 0
 
 
+def test_after_damage_to_the_newest_slot_no_seq_a_host_was_told_of_is_given_again():
+    # B17, Err5: a cut or zeros take the lines after them along; no line is there to count,
+    # so the seq goes on past every one the lost checkpoint and a whole journal could hold.
+    fs = FaultFS()
+    led = SmallLedger(FileStore("/bank", fs=fs, journal_max=J))
+    led.load(None)
+    for i in range(3 * J + 5):
+        led.move("receive", 0, 1 + i % 6, 1000, 0)
+    told, path = led.seq, led.store.paths[led.store.cur]
+    buf = bytes(fs.files[path])
+    ends = [i + 1 for i, b in enumerate(buf) if b == 10]
+    checkpoint_end = ends[json.loads(buf[11:ends[0] - 1])["n"]]  # "<crc> H {...}"
+    damaged = [buf[:at] for at in [0, 5] + ends[:-1] if at < checkpoint_end]  # cut inside it
+    damaged += [buf[:at] + bytes(100) + buf[at + 100:] for at in (0, 300, checkpoint_end - 50)]
+    for img in damaged:
+        files = copy_files(fs.files)
+        files[path] = bytearray(img)
+        led2, status = _boot(files)
+        assert status == "damaged" and led2.ready, len(img)
+        assert led2.move("receive", 0, 1, 1000, 0)[0] > told, (len(img), led2.seq, told)
+
+
 # -- lines whose CRC reads but whose money does not: forged, or a firmware's bug ------------------
 
 def _two_moves():
@@ -364,10 +393,13 @@ def test_a_journal_line_whose_balances_do_not_add_up_is_damage_and_the_lines_bef
     img[path] = bytearray(b"\n".join(lines[:-1]) + b"\n" + line(" ".join(last)))
     led, status = _boot(img)
     assert status == "damaged" and led.ready  # Err5, not Err6: the game before it stands
-    assert led.bal == first  # and the seq goes on past the line, lest a host see it given again
-    assert led.seq == J + 4 and led.move("receive", 0, 1, 1, 0)[0] == J + 5
+    # and the seq goes on past every line the journal after its checkpoint may have held,
+    # lest a host see one it was told of given again
+    past = _checkpoint_seq(files[path]) + J
+    assert past >= J + 4 and led.bal == first
+    assert led.seq == past and led.move("receive", 0, 1, 1, 0)[0] == past + 1
     again, _ = _boot(led.store.fs.files)  # the checkpoint after it carries the gap
-    assert again.bal == led.bal and again.seq == J + 5
+    assert again.bal == led.bal and again.seq == past + 1
     last[7] = str(-1)  # a balance below 0, its sum forged to match
     img[path] = bytearray(b"\n".join(lines[:-1]) + b"\n" + line(" ".join(last)))
     led, status = _boot(img)
@@ -383,8 +415,8 @@ def test_a_tail_longer_than_any_line_written_is_damage_and_the_game_before_it_st
         img[path] = bytearray(bytes(files[path]) + junk)
         led, status = _boot(img)
         assert status == "damaged" and led.ready, status
-        # the seq goes on past each line it did not read (2 KB at most a line)
-        assert led.bal == second and led.seq == J + 4 + 1 + junk.count(b"\n")
+        # the seq goes on past each line the journal may have held
+        assert led.bal == second and led.seq == _checkpoint_seq(files[path]) + J
     for cut in (1, 30):  # a cut append, by contrast, is no damage
         img = copy_files(files)
         img[path] = bytearray(bytes(files[path]) + b"7" * cut)
@@ -520,8 +552,10 @@ def test_a_record_whose_kind_and_accounts_disagree_is_damage_not_money():
         img = copy_files(files)
         img[path] += line("r %d %s key" % (seq, forged))
         led, status = _boot(img)
-        # the seq goes on past the line: had it been a transaction, a host was told of it
-        assert status == "damaged" and led.bal == second and led.seq == seq, forged
+        # the seq goes on past the line and any the journal may have held after it: had
+        # they been transactions, a host was told of them
+        assert status == "damaged" and led.bal == second, forged
+        assert led.seq == _checkpoint_seq(files[path]) + J >= seq, forged
     img = copy_files(files)
     img[path] += line("r %d transfer 1 3 1000 %d %d 0 key" % (seq, b1 - 1000, b3 + 1000))
     led, status = _boot(img)
@@ -543,7 +577,8 @@ def test_a_number_written_as_no_firmware_writes_it_is_damage_on_every_interprete
             img = copy_files(files)
             img[path] += line(forged)
             led, status = _boot(img)
-            assert status == "damaged" and led.bal == second and led.seq == seq, forged
+            assert status == "damaged" and led.bal == second, forged
+            assert led.seq == _checkpoint_seq(files[path]) + J >= seq, forged
             assert led.volume == 2, forged
 
 
