@@ -65,15 +65,38 @@ def _why(e):
 class StateFS(OsFS):
     """The state folder's files as OsFS opens them, but for one that is no plain file: a FIFO
     named bank.a would hold the boot's read for ever, so it does not open (EIO), and the store
-    reports it as damage, as a directory of that name (B17)."""
+    reports it as damage, as a directory of that name (B17). Nor is one written to once the
+    folder is no longer the one held (moved away, another put at its path): another simulator
+    may hold that one, and the writes of both would interleave there."""
 
-    def __init__(self):
+    def __init__(self, folder=None):
         OsFS.__init__(self)
-        self.open = self._open  # OsFS's is the builtin, set on the instance
+        # OsFS's are the builtins, set on the instance
+        self.open, self.remove, self.rename = self._open, self._remove, self._rename
+        self.folder = folder
+        self.held = None if folder is None else _ident(folder)
+
+    def _held(self):
+        if self.held is not None and _ident(self.folder) != self.held:
+            raise OSError(5, "the state folder was replaced: " + self.folder)
+
+    def _remove(self, path):
+        import os
+
+        self._held()
+        os.remove(path)
+
+    def _rename(self, old, new):
+        import os
+
+        self._held()
+        os.rename(old, new)
 
     def _open(self, path, mode="r"):
         import os
 
+        if mode[:1] != "r":
+            self._held()
         try:
             kind = os.stat(path)[0] & 0o170000
         except OSError:
@@ -153,6 +176,17 @@ def _take(path, what, lock_name, give, in_use):
                              "give %s another folder" % (lock, give)) from None
         raise StartError(_unwritable(path, e, give)) from None
     return hold
+
+
+def _ident(folder):
+    """A folder's device and inode, whatever path reaches it; None if it is not there."""
+    import os
+
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return None
+    return st[2], st[1]
 
 
 def _hold(what, st):
@@ -271,7 +305,7 @@ class Host:
             wall = time.time
         if opts.state:
             self.lock = open_state(opts.state, opts.state_given)
-            self.store = FileStore(opts.state, StateFS(), wall=wall)
+            self.store = FileStore(opts.state, StateFS(opts.state), wall=wall)
         else:
             self.store = FileStore("bank", MemFS(), wall=wall)  # kept in RAM only
         try:

@@ -4,6 +4,7 @@ real processes, a real pty and a real TCP socket opened with pyserial."""
 import json
 import os
 import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -426,6 +427,36 @@ def test_a_path_or_argument_with_control_characters_is_said_escaped_never_raw(tm
         "simulator: unknown profile %s (world, classic, francs)" % shown]
     assert said[2].startswith("simulator: cannot make the state folder %s/file/%s (" % (
         tmp_path, shown)), said[2]
+
+
+@pytest.mark.parametrize("interp", INTERPRETERS)
+def test_a_state_folder_replaced_under_a_running_simulator_takes_none_of_its_writes(tmp_path,
+                                                                                   interp):
+    # B17: the folder moved away and a copy put at its path is no longer the one held, so a
+    # second simulator may hold it: the writes of both would interleave there, each losing the
+    # other's acknowledged moves.
+    state, old = tmp_path / "s", tmp_path / "old"
+    p = subprocess.Popen([interp, "-m", "simulator", "--headless", "--stdio", "--state",
+                          str(state)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, cwd=ROOT)
+
+    def asked(line):
+        p.stdin.write(line.encode() + b"\n")
+        p.stdin.flush()
+        return p.stdout.readline().decode()
+
+    try:
+        asked("INSERT L 1")
+        assert '"error": null' in asked("KEY 1 0 K +")
+        os.rename(state, old)
+        shutil.copytree(old, state)
+        copy = {f.name: f.read_bytes() for f in state.iterdir()}
+        assert '"error": "store-failed"' in asked("KEY 2 0 K +")  # refused: nothing changed
+        assert asked("BALANCES").startswith('OK {"1": 15010000, "2": 15000000')
+        assert {f.name: f.read_bytes() for f in state.iterdir()} == copy
+    finally:
+        p.stdin.close()
+        p.wait(timeout=30)
 
 
 def test_the_simulator_with_no_terminal_keeps_its_game_as_the_front_end_does(tmp_path):
