@@ -243,6 +243,8 @@ class Unit:
             self._no_error()  # ... but a key: the refusal before the switch-off is over
             return None
         self._input(now, False, via)
+        if self._c_down is not None and key != "C":
+            self._c_up(now, via)  # a key rolled over C's release: C was pressed first
         if self.night_on and night.key(self, key, now, via):
             return None
         if key == "C":
@@ -273,15 +275,19 @@ class Unit:
             self._ignore_up = None
             return None
         if key == "C" and self._c_down is not None:
-            self._c_down = None
-            if not self._c_fired and self.power:
-                self._clear(now, via)
-                self.rev += 1
+            self._c_up(now, via)
         elif key == "DEAL":
             self._deal_down = None
         elif self.held is not None and key == self.held[0]:
             night.held_up(self)  # B19-B21: released before its 3 s
         return None
+
+    def _c_up(self, now, via):
+        """C let go before its 3 s (B10), or another key down first: a plain C."""
+        self._c_down = None
+        if not self._c_fired and self.power:
+            self._clear(now, via)
+            self.rev += 1
 
     def _type(self, key, now, via):
         entry = self.entry

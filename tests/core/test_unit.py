@@ -318,6 +318,26 @@ def test_b10_c_clears_the_entry_first():
     assert r.bal(1) == START + 100000
 
 
+def test_b10_a_key_rolled_over_c_comes_after_it_as_pressed():
+    # A quick hand presses the next key before C is up: C acts at that key, not at its
+    # release after it, which cleared the digit just typed or skipped the undo.
+    r = Rig()
+    r.insert("L", 1)
+    r.press("M")  # Go
+    u, now = r.unit, r.clock.now
+    u.key_down("C", now())
+    u.key_down("2", now())
+    u.key_up("C", now())
+    u.key_up("2", now())
+    assert r.bal(1) == START and u.entry == "2"  # the Go undone, then the 2 typed
+    r.press("50K")
+    u.key_down("C", now())
+    u.key_down("7", now())
+    u.key_up("C", now())
+    u.key_up("7", now())
+    assert u.entry == "7" and u.error is None
+
+
 def test_b10_undo_one_level_logged():
     r = Rig()
     r.insert("L", 1)
