@@ -146,9 +146,20 @@ class HT1621:
 
     def show_patterns(self, patterns, k, M):
         """Five cells' patterns, left to right, and the annunciator; only changes are written.
-        A point where the glass has none is left out, not lit as a battery bar."""
+        A point where the glass has none is left out, not lit as a battery bar; with one after
+        a later cell, the text moves right until its point lands there, the digits pushed off
+        the right end dropped as B1 drops those that do not fit: 1.2345 M shows 1.234, not
+        12345."""
         frame = bytearray(self.digits)  # in RAM order
         at, points, mapped = self._plan or self._plan_all()
+        for i in range(len(patterns) - 1):
+            if patterns[i] & 0x80:
+                if points[i] == 0xFF:
+                    for j in range(i + 1, len(patterns)):
+                        if points[j] != 0xFF:
+                            patterns = bytes(j - i) + bytes(patterns[:i - j])
+                            break
+                break  # the one point a text has
         mark = 1 << self.mark_bit
         i = 0
         for pattern in patterns:
