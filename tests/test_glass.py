@@ -297,7 +297,7 @@ def test_a_changed_display_is_redrawn_whole():
     assert tm1637_sees(("88888", False, True), ("1", True, False)).reading() == "    1k"
 
 
-def test_a_point_the_lcd_lacks_moves_the_text_right_or_is_left_out_never_a_battery_bar():
+def test_a_point_the_lcd_lacks_moves_the_text_to_the_nearest_it_has_never_a_battery_bar():
     # The francs profile (resolution 100) can show 1,234,500 as 1.2345 M: a point after the
     # first cell, which this glass does not have (docs/hardware.md); the LED module has it.
     # Shown without it, 12345 M read as 12,345 M: the text moves right to the next point and
@@ -307,8 +307,11 @@ def test_a_point_the_lcd_lacks_moves_the_text_right_or_is_left_out_never_a_batte
     assert glass.marks() == [] and glass.reading() == "M 1.234"
     assert tm1637_sees(shown).text() == "1.2345"
     assert ht1621_sees(("1.2340", False, True)).reading() == "M 1.234"
-    # Nor has it a point after the last cell, where an entry typed "2." puts it (B2): no
-    # later point to move to, so it is left out until the next digit.
-    glass = ht1621_sees(("2.", False, False))
-    assert glass.marks() == [] and glass.reading() == "     2"
+    # Nor has it a point after the last cell, where an entry typed "2." puts it (B2): the
+    # text moves left, a blank after it, while its first cell is blank; else it is left out.
+    assert ht1621_sees(("2.", False, False)).reading() == "    2. "
+    assert ht1621_sees((".", False, False)).reading() == "     . "
+    assert ht1621_sees(("1234.", False, True)).reading() == "M1234. "
+    glass = ht1621_sees(("12345.", False, False))
+    assert glass.marks() == [] and glass.reading() == " 12345"
     assert tm1637_sees(("2.", False, False)).text() == "2."

@@ -146,19 +146,23 @@ class HT1621:
 
     def show_patterns(self, patterns, k, M):
         """Five cells' patterns, left to right, and the annunciator; only changes are written.
-        A point where the glass has none is left out, not lit as a battery bar; with one after
-        a later cell, the text moves right until its point lands there, the digits pushed off
-        the right end dropped as B1 drops those that do not fit: 1.2345 M shows 1.234, not
-        12345."""
+        A point where the glass has none moves the text to the nearest cell that has one: left
+        while the first cell is blank (an entry typed "2." shows "2." and a blank), else right,
+        the digits pushed off the right end dropped as B1 drops those that do not fit (1.2345 M
+        shows 1.234, not 12345); with none, it is left out, never lit as a battery bar."""
         frame = bytearray(self.digits)  # in RAM order
         at, points, mapped = self._plan or self._plan_all()
-        for i in range(len(patterns) - 1):
+        n = len(patterns)
+        for i in range(n):
             if patterns[i] & 0x80:
                 if points[i] == 0xFF:
-                    for j in range(i + 1, len(patterns)):
-                        if points[j] != 0xFF:
-                            patterns = bytes(j - i) + bytes(patterns[:i - j])
-                            break
+                    if i and not patterns[0] and points[i - 1] != 0xFF:
+                        patterns = bytes(patterns[1:]) + b"\0"  # left, a blank after it
+                    else:
+                        for j in range(i + 1, n):
+                            if points[j] != 0xFF:
+                                patterns = bytes(j - i) + bytes(patterns[:i - j])
+                                break
                 break  # the one point a text has
         mark = 1 << self.mark_bit
         i = 0
