@@ -76,27 +76,27 @@ class StateFS(OsFS):
         self.folder = folder
         self.held = None if folder is None else _ident(folder)
 
-    def _held(self):
+    def _still_held(self):
         if self.held is not None and _ident(self.folder) != self.held:
             raise OSError(5, "the state folder was replaced: " + self.folder)
 
     def _remove(self, path):
         import os
 
-        self._held()
+        self._still_held()
         os.remove(path)
 
     def _rename(self, old, new):
         import os
 
-        self._held()
+        self._still_held()
         os.rename(old, new)
 
     def _open(self, path, mode="r"):
         import os
 
         if mode[:1] != "r":
-            self._held()
+            self._still_held()
         try:
             kind = os.stat(path)[0] & 0o170000
         except OSError:
