@@ -21,6 +21,7 @@ class Unit:
     transfer_ms = 1000  # B6: the payer's new balance before the payee's
     message_ms = 1000  # B12: the volume digit; B8: the refusal
     hold_ms = 3000  # B11: C held for a new game; DEAL held for maintenance
+    hand_ms = 60  # B2: three keys down within it, two still held, are a hand, not typing
     off_ms = 60000  # B16; the deal timer's (B13) are deal.py's
 
     def __init__(self, store, rng, profile, maintenance=False, card_writer=None):
@@ -61,6 +62,8 @@ class Unit:
         self._deal_down = None  # ticks DEAL went down, while it is held
         self._ignore_up = None  # the key that woke the unit is not input (B16)
         self._held = []  # the keys down now: activity until released (B16)
+        self._downs = [0, 0]  # ticks of the two keys down before the last
+        self._hand = False  # B2: a hand on the keypad, until every key is up
         self.night_on = False  # game night (brain/night.py) has the keys or the display
         self.view = None  # what game night shows
         self.game_clock = None  # B20: a gameclock.Clock while a length is set
@@ -237,10 +240,17 @@ class Unit:
             return "bad-key"
         if key not in self._held:
             self._held.append(key)
+        downs = self._downs
+        hand = len(self._held) > 2 and ticks_diff(now, downs[0]) < self.hand_ms
+        downs[0], downs[1] = downs[1], now
         if not self.power:
             self.wake(now)  # B16
             self._ignore_up = key  # B16: the waking key is not input ...
             self._no_error()  # ... but a key: the refusal before the switch-off is over
+            return None
+        if hand or self._hand:
+            if not self._hand:
+                self._on_hand(now, via)
             return None
         self._input(now, False, via)
         if self._c_down is not None and key != "C":
@@ -271,6 +281,11 @@ class Unit:
             self._held.remove(key)
             if self.power:
                 self._last = now  # B16: the minute counts from the key's release
+        if self._hand:
+            self._hand = bool(self._held)
+            if key == self._ignore_up:
+                self._ignore_up = None
+            return None
         if key == self._ignore_up:
             self._ignore_up = None
             return None
@@ -281,6 +296,14 @@ class Unit:
         elif self.held is not None and key == self.held[0]:
             night.held_up(self)  # B19-B21: released before its 3 s
         return None
+
+    def _on_hand(self, now, via):
+        """B2: keys that all but came down together are a hand on the keypad: refused, and
+        no key taken, nor a hold let run out, until every key is up."""
+        self._hand = True
+        self._input(now, False, via)
+        self._c_down = self._deal_down = self.held = None
+        self._refuse("too-many-keys")
 
     def _c_up(self, now, via):
         """C let go before its 3 s (B10), or another key down first: a plain C."""

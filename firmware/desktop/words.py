@@ -33,7 +33,7 @@ CODES = ("insufficient-funds", "go-taken", "wrong-slot", "bad-entry", "no-amount
          "store-damaged", "slot-occupied", "card-in-use", "slot-empty", "no-backup", "bad-key",
          "bad-argument", "game-damaged", "balance-limit", "counting", "no-count", "no-clock",
          "pot-empty", "pot-not-empty", "no-balance", "unknown-card", "no-tag", "not-writable",
-         "write-failed", "maintenance-required", "unsupported")
+         "write-failed", "maintenance-required", "unsupported", "too-many-keys")
 
 MINUS = "\u2212"
 
@@ -107,6 +107,7 @@ TEXTS = {
         "entry.point-digits": ("after a point typed first, at most 4 digits: the point takes a "
                                "cell of its own"),
         "no-amount": "type an amount first, then + or \u2212",
+        "too-many-keys": "too many keys at once: press one key at a time",
         "no-suffix": "end the amount with K (thousands) or M (millions): {a} K or {b} M",
         "too-fine": ("{entry} is finer than the unit counts: amounts are whole multiples of "
                      "{step}"),
@@ -454,6 +455,8 @@ TEXTS = {
         "entry.point-digits": ("apr\u00e8s un point tap\u00e9 en premier, 4 chiffres au plus : "
                                "le point prend une case \u00e0 lui"),
         "no-amount": "tapez d'abord un montant, puis + ou \u2212",
+        "too-many-keys": ("trop de touches \u00e0 la fois : appuyez sur une seule touche \u00e0 "
+                          "la fois"),
         "no-suffix": ("terminez le montant par K (milliers) ou M (millions) : {a} K ou "
                       "{b} M"),
         "too-fine": ("{entry} est plus fin que ce que compte l'appareil : les montants sont des "
@@ -974,7 +977,8 @@ def explain(code, entry="", slots=None, balances=None, profile=None, key=None, n
             "balance-limit.anon", most=most)
     if code in ("no-amount", "no-game", "store-damaged", "store-failed", "no-backup",
                 "game-damaged", "counting", "no-count", "no-clock", "pot-empty", "unknown-card",
-                "no-tag", "not-writable", "write-failed", "maintenance-required", "unsupported"):
+                "no-tag", "not-writable", "write-failed", "maintenance-required", "unsupported",
+                "too-many-keys"):
         return s(code)
     if code == "pot-not-empty":
         return s(code, amount=amt(balances[POT])) if POT in balances else s(

@@ -338,6 +338,56 @@ def test_b10_a_key_rolled_over_c_comes_after_it_as_pressed():
     assert u.entry == "7" and u.error is None
 
 
+PALM = ("7", "8", "9", "C", "DEAL", "4", "5", "6", "K", "-", "1", "2", "3", "M", "+", "0", ".")
+
+
+def test_b2_a_hand_on_the_keypad_moves_no_money_and_is_refused_once():
+    # Every key down at once, as the matrix's look reports them (row by row): typed one after
+    # another they were 4 5 6 K - (a payment) and 1 2 3 M +.
+    r = Rig()
+    r.insert("R", 2)
+    r.advance(1000)
+    r.take_tones()
+    u, now = r.unit, r.clock.now
+    for k in PALM:
+        u.key_down(k, now())
+    r.advance(500)
+    assert u.error == "too-many-keys" and r.take_tones() == ["click", "click", "error"]
+    for k in PALM:
+        u.key_up(k, now())
+    r.advance(4000)  # C and DEAL were down past their 3 s: neither a new game nor maintenance
+    assert r.bal(2) == START and u.ledger.store.records() == []
+    assert u.deal_phase() == "idle" and not u.maintenance and u.entry == "78"
+    assert r.take_tones() == []  # the releases took nothing either
+    r.press("C", "1M-")  # the next keys are typed as ever
+    assert r.bal(2) == START - 1000000 and u.error is None
+
+
+def test_b2_three_keys_rolled_over_by_a_typing_hand_are_three_keys():
+    r = Rig()
+    u, now = r.unit, r.clock.now
+    for k in "150":
+        u.key_down(k, now())
+        r.advance(70)
+    for k in "150":
+        u.key_up(k, now())
+    assert u.entry == "150" and u.error is None
+
+
+def test_b2_a_hand_on_a_sleeping_unit_wakes_it_and_moves_no_money():
+    r = Rig()
+    r.insert("L", 1)
+    r.advance(61000)  # B16: off
+    assert not r.unit.power
+    u, now = r.unit, r.clock.now
+    for k in ("7", "8", "M", "+"):  # the 7 wakes it; typed, 8 M + were a receive
+        u.key_down(k, now())
+    for k in ("7", "8", "M", "+"):
+        u.key_up(k, now())
+    r.advance(4000)
+    assert u.power and r.bal(1) == START and u.ledger.store.records() == []
+
+
 def test_b10_undo_one_level_logged():
     r = Rig()
     r.insert("L", 1)

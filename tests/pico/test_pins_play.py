@@ -257,6 +257,32 @@ def test_two_keys_at_once_are_both_taken_in_the_order_pressed(pico):
     assert shown(pico) == expect("0")
 
 
+def test_b2_a_hand_on_the_keypad_moves_no_money(pico):
+    # All 17 keys down at once: the matrix's look reports them row by row, and typed in that
+    # order they were a payment (4 5 6 K -), a deal, a new game held 3 s and a receive.
+    insert(pico, "R", 2)
+    pico.run(1100)
+    balance = shown(pico)
+    keys = pico.parts.keys
+    every = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M", "K", "C", "DEAL",
+             "+", "-")
+    t = pico.now_ms()
+    for k in every:
+        keys.press(k)
+    pico.run(3500)
+    for k in every:
+        keys.release(k)
+    tones = [name for name, _ in heard(pico, t)]
+    assert tones[-1] == "error" and set(tones) <= {"click", "error"}, tones
+    assert shown(pico) == expect("78")  # the two keys down before the third: an entry
+    press(pico, "C")
+    assert shown(pico) == balance  # no payment, and no new game
+    assert not pico.parts.red.is_on()
+    pico.run(1000)
+    assert not pico.parts.red.is_on()  # no deal
+    remove(pico, "R")
+
+
 def test_brisk_keys_pressed_as_the_garbage_is_collected_are_all_taken(pico):
     # The loop collects a second after the unit last changed (app.py's quiet_ms): each key
     # below touches from just before that moment to just after, while the collection runs.
