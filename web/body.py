@@ -13,6 +13,7 @@ the browser's storage before the write returns (docs/web.md, "The game kept").
 """
 
 import json
+import os
 import sys
 import time
 
@@ -47,6 +48,7 @@ from desktop.simboard import SimBoard  # noqa: E402
 from protocol import Protocol  # noqa: E402
 import startup  # noqa: E402
 from store import FileStore, OsFS  # noqa: E402
+from store.slot import MARK_NAME, MARK_TEXT  # noqa: E402
 
 import js  # noqa: E402  # the webassembly port's bridge to the page
 
@@ -322,13 +324,21 @@ class Page:
 page = None
 
 
-def start(state_dir, seed, virtual, profile, maintenance, lang="en", pot="", ask=False):
+def start(state_dir, seed, virtual, profile, maintenance, lang="en", pot="", ask=False,
+          written=False):
     """The page's unit; pot: "on" or "off" turns the Free Parking pot so (B22: ?pot=, where
     the profile is chosen), "" leaves it as the game kept it. ask: the options came in a link,
     which any web page can make, so with a game kept in this browser the unit starts as it was
     kept and the info's "asks" lists what they would change ([option, value]), for the banker
-    to take (start again without ask) or leave; with none kept they are the new game's."""
+    to take (start again without ask) or leave; with none kept they are the new game's.
+    written: the browser's number of this game's writes says it kept files here."""
     global page
+    if written and not os.listdir(state_dir):
+        # Every file gone but that number (deleted by hand, or in part by the browser): the
+        # store's mark, where only the unit writes, says a game was kept, and the store boots
+        # damaged with nothing invented (B17), not as a new game.
+        with open(state_dir + "/" + MARK_NAME, "wb") as f:
+            f.write(MARK_TEXT)
     if profile and profiles.get(profile) is None:
         # Said in words on the page, as a bad ?game= is: no traceback, nothing started.
         words.set_lang(words.lang_of(lang))

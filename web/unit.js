@@ -171,8 +171,25 @@ function stamp() {
 // not this tab's last means another tab has written since (it took the game while this one
 // was frozen, or in the background on a phone): this one stops before it writes over that.
 function mine() {
+  if (!stopped && stamped > 0 && mark("localStorage", STAMP) === null) keepAgain();
   if (!stopped && keptStamp() !== stamped) stop("taken");
   return !stopped;
+}
+
+// The browser's storage cleared under a running game (its site data deleted, or evicted): no
+// other tab took it (another's write moves the number on, it never drops it), and this tab
+// still holds every file the store finished. They are kept again, with their number, before
+// the write that found them gone; a reload would otherwise start a new game, every balance
+// lost. If the browser takes none of it, the tab stops, as when another took the game.
+function keepAgain() {
+  try {
+    for (const name of mp.FS.readdir(STATE)) {
+      if (name === "." || name === "..") continue;
+      localStorage.setItem(PREFIX + name, bytesToStr(mp.FS.readFile(STATE + "/" + name)));
+    }
+    localStorage.setItem(STAMP, String(stamped));
+    console.warn("bank unit: this browser's copy of the game was deleted; kept again");
+  } catch (e) { /* full, or blocked: the tab stops below */ }
 }
 
 function keptStamp() {
@@ -317,8 +334,12 @@ function say(id, fields) {
 // A name out of GAME_NAME: said, and nothing started (no lock, no key read or written).
 let refused = null;  // why this page runs no game (refuseGame), or null
 
+// A name as the address had it, said back: its control and direction characters as \uXXXX,
+// lest a refused ?game= write them into the sentence (a NUL, a right-to-left override).
 function shortened(text) {
-  return text.length > 40 ? text.slice(0, 40) + "\u2026" : text;
+  const seen = text.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+  return seen.length > 40 ? seen.slice(0, 40) + "\u2026" : seen;
 }
 
 function refuseGame() {
@@ -1045,7 +1066,7 @@ sys.path.insert(0, "/fw")`);
     return JSON.parse(body.start(STATE, seed,
       (params.get("clock") || "").toLowerCase() === "virtual", params.get("profile") || "",
       maint !== null && !/^(0|off|no|false)$/i.test(maint), chosenLang(),
-      (params.get("pot") || "").toLowerCase(), ask));
+      (params.get("pot") || "").toLowerCase(), ask, stamped > 0));
   };
   const info = boot(true);
   if (info.refused) return refuse(info.refused, "bad-option");

@@ -224,6 +224,42 @@ def test_with_no_good_copy_the_panel_shows_no_balance_b17(page):
     assert page.panel()[0] == ["\u2014"] * 6  # none invented: not 0 (B17)
 
 
+def test_every_file_of_a_game_deleted_but_its_write_count_boots_damaged_not_new_b17(page):
+    page.load()
+    page.send("INSERT L 5")
+    page.send("KEY 1M+")
+    page.send("REMOVE L")
+    page.drv.execute_script("""
+        for (const k of Object.keys(localStorage)) {
+          if (k.startsWith('bank-unit/' + arguments[0] + '/')) localStorage.removeItem(k);
+        }""", page.game)
+    page.load()
+    assert page.send("HELLO")[-1].endswith('"store": "damaged"}')
+    assert page.drawn() == shows("Err6")  # no good copy: no balance invented (B17)
+    assert page.send("BALANCES")[-1].startswith("ERR ")
+
+
+def test_storage_cleared_under_a_running_game_is_kept_again_at_its_next_write_b17(page):
+    page.load()
+    page.send("INSERT L 5")
+    page.send("KEY 1M+")
+    page.drv.execute_script("localStorage.clear();")
+    assert page.send("KEY 2M+")[-1].startswith("OK {")
+    assert page.drv.find_element("id", "notice").get_attribute("hidden") is not None
+    page.load()  # the tab reloaded: both receives are there, nothing started anew
+    assert page.send("HELLO")[-1].endswith('"store": "ok"}')
+    assert '"5": 18000000' in page.send("BALANCES")[-1]
+
+
+@pytest.mark.parametrize("name, said", [("%00", "\\u0000"), ("a%E2%80%AEb", "a\\u202eb")])
+def test_a_refused_game_name_is_said_with_its_control_characters_escaped(page, name, said):
+    page.drv.get("%s/?game=%s" % (page.origin, name))
+    got = page.drv.execute_async_script(READY)
+    assert got.startswith("failed: This page cannot open the game"), got
+    text = page.drv.find_element("id", "notice-text").get_attribute("textContent")
+    assert "\u201c" + said + "\u201d" in text and "\u202e" not in text and "\x00" not in text
+
+
 # A game's name makes its keys (bank-unit/<game>/<file>) and its lock: a name with a "/" put
 # one game's keys under another's, which then read them as its own.
 BAD_GAMES = ("G/", "G/x", "Family", "a b", "", "x" * 33, "caf\u00e9", "..", "a_b", "a.b")
