@@ -177,7 +177,8 @@ def view_key(unit, key, now):
         return True
     if key == "C":
         return False  # on its release: clear()
-    unit.view = None  # DEAL: the view ends, and the key acts
+    unit.view = None  # DEAL: the view ends, and the key acts ...
+    unit._clear_entry()  # ... the minutes typed with it, which are no amount
     return False
 
 

@@ -247,6 +247,18 @@ def test_b20_minus_stops_it_and_plus_starts_it_again_where_it_stopped():
     assert r.text() == "9.29"
 
 
+def test_b20_deal_ends_the_view_and_the_minutes_typed_become_no_amount():
+    r = Rig()
+    r.hold("K", 3000)
+    r.press("5")
+    r.press("DEAL")  # B13: the deal runs; the view ends, its minutes with it
+    assert r.unit.entry == "" and r.text() == "0" and r.unit.deal_phase() == "running"
+    r.press("K")  # as on any unit: a suffix with no digit is B2's refusal
+    assert r.unit.error == "bad-entry" and r.unit.entry == ""
+    r.press("+")
+    assert r.unit.tally == 0  # no 5 K tallied (B14)
+
+
 def test_b20_refusals_change_nothing():
     r = Rig()
     r.hold("K", 3000)
