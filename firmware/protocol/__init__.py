@@ -200,6 +200,10 @@ class Protocol:
         else:
             return
         self.pending.append("! %s %s" % (kind, jsonw.dumps(body)))
+        count = led.count
+        if kind == "txn" and count is not None and [
+                c for c in (arg[FROM], arg[TO]) if 0 < c <= CARDS and count[c] is not None]:
+            self._on_event("count", None)  # a counted card's count follows its balance (B19)
 
     def drain(self):
         """Event lines that happened between commands (a real clock's timers)."""

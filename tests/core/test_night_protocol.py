@@ -134,6 +134,24 @@ def test_the_count_in_state_and_its_events_name_the_ranking_b19():
     assert ok(p.handle("BALANCES")) == dict((str(c), START) for c in range(1, 7))
 
 
+def test_a_counted_cards_count_follows_its_balance_in_the_events_too_b19():
+    r, p = _maint()
+    ok(p.handle("EVENTS ON"))
+    ok(p.handle("HOLD + 3000"))
+    ok(p.handle("INSERT L 3"))
+    ok(p.handle("KEY 5 M +"))  # counted: balance + 5 M
+    ok(p.handle("REMOVE L"))
+    out = p.handle("SET BALANCE 3 20000000")
+    assert _events(out, "txn") and _events(out, "count") == [
+        {"count": {"on": True, "cards": {"3": 25000000}, "ranking": [3]}}]
+    out = p.handle("SET BALANCE 4 20000000")  # no part in the count: no count event
+    assert _events(out, "txn") and _events(out, "count") == []
+    ok(p.handle("KEY C"))  # the count off; what was counted stays, and follows still
+    out = p.handle("SET BALANCE 3 1000000")
+    assert _events(out, "count") == [
+        {"count": {"on": False, "cards": {"3": 6000000}, "ranking": [3]}}]
+
+
 def test_backup_carries_game_night_and_a_restore_brings_the_pot_back_b22():
     r, p = _maint()
     ok(p.handle("SET POT ON"))
