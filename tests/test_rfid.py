@@ -161,16 +161,82 @@ def test_no_chip_answering_gives_no_slot():
     assert not d.slot.due(0) and d.slot.deadline() is None and d.slot.poll(0) is None
 
 
-def test_a_look_at_the_card_already_read_is_three_short_frames(desk):
-    # WUPA, anticollision and HLTA: no SELECT, no read, so a key pressed meanwhile waits less
-    tag = tag_box()[6]
+@pytest.mark.parametrize("card, sent", [
+    (1, [b"\x52", b"\x93\x20", b"\x50\x00\x57\xcd"]),  # a 4-byte UID: found again whole
+    (6, [b"\x52", b"\x93\x20", b"\x93\x70", b"\x95\x20", b"\x95\x70",
+         b"\x50\x00\x57\xcd"])])  # a 7-byte one: selected, for all of it
+def test_a_look_at_the_card_already_read_reads_no_block_again(desk, card, sent):
+    # WUPA, anticollision (and SELECT where the first part is not the whole UID) and HLTA: no
+    # read, so a key pressed meanwhile waits less
+    tag = tag_box()[card]
     desk.chip.place(tag)
     look(desk)
-    desk.slot.write(6)
-    assert look(desk) == ("in", 6)
+    desk.slot.write(card)
+    assert look(desk) == ("in", card)
     before = len(desk.chip.frames)
     t0 = desk.now_us()
-    assert look(desk, 0) is None and desk.slot.card == 6
-    sent = [bytes(f) for _, f, _ in desk.chip.frames[before:]]
-    assert sent == [b"\x52", b"\x93\x20", b"\x50\x00\x57\xcd"]
-    assert desk.now_us() - t0 < 1500  # us of the desk's SPI time
+    assert look(desk, 0) is None and desk.slot.card == card
+    got = [bytes(f)[:2] if bytes(f)[1:2] == b"\x70" else bytes(f)
+           for _, f, _ in desk.chip.frames[before:]]
+    assert got == sent
+    assert desk.now_us() - t0 < (1500 if len(sent) == 3 else 6000)  # us of the desk's SPI time
+
+
+def test_two_stickers_alike_in_their_first_three_uid_bytes_are_told_apart(desk):
+    # B3: one roll of NTAG stickers shares the bytes a 7-byte UID's first cascade level gives.
+    five = NtagTag(b"\x04\x50\x22\x11\x12\x13\x14")
+    six = NtagTag(b"\x04\x50\x22\x99\x88\x77\x01")
+    for tag, n in ((five, 5), (six, 6)):
+        desk.chip.place(tag)
+        look(desk)
+        assert desk.slot.write(n) is None
+        look(desk)
+        desk.chip.take(tag)
+        look(desk)
+        look(desk)
+    desk.chip.place(five)
+    assert look(desk) == ("in", 5)
+    desk.chip.take(five)
+    look(desk, 50)  # one look without a tag: not yet out
+    desk.chip.place(six)  # swapped in its place
+    assert look(desk) == ("out", None)
+    assert look(desk) == ("in", 6)
+
+
+def test_a_tag_numbered_as_the_card_on_the_other_reader_is_refused_then_taken_once_it_goes():
+    # Two tags numbered 3 (B3: a card already in the other slot is card-in-use): the second
+    # is said once, and comes in once the first is out, as a card moved across would.
+    left = Desk()
+    right = Desk(beside=left)
+    for d in (left, right):
+        d.slot.start()
+    left.slot.rival, right.slot.rival = right.slot, left.slot
+    box = tag_box()
+    one, two = box[1], box[2]
+    for tag in (one, two):
+        left.chip.place(tag)
+        left.pause(5)
+        left.slot.poll(0)
+        assert left.slot.write(3) is None
+        left.chip.take(tag)
+        for t in (100, 200, 300):
+            left.pause(100)
+            left.slot.poll(t)
+    left.chip.place(one)
+    right.chip.place(two)
+    got = []
+    for t in range(400, 1000, 100):
+        left.pause(50)
+        got.append(("L", left.slot.poll(t)))
+        left.pause(50)
+        got.append(("R", right.slot.poll(t)))
+    assert [g for g in got if g[1] is not None] == [("L", ("in", 3)), ("R", ("unknown", 3))]
+    assert right.slot.card is None
+    left.chip.take(one)
+    got = []
+    for t in range(1000, 1500, 100):
+        left.pause(50)
+        got.append(("L", left.slot.poll(t)))
+        left.pause(50)
+        got.append(("R", right.slot.poll(t)))
+    assert [g for g in got if g[1] is not None] == [("L", ("out", None)), ("R", ("in", 3))]

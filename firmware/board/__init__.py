@@ -11,8 +11,9 @@ class Board:
             held: keys down; watch(): before work that may be long (a key's, a host's line),
             keys pressed meanwhile are kept
     slots   {"L": slot, "R": slot}: poll(now) -> None, ("in", card), ("out", None) or
-            ("unknown", None); due(now): poll now; deadline(): the next look, or None (a pin
-            tells: woke)
+            ("unknown", None | card): a tag not taken, with no number, or with the number of
+            the card the other slot holds; due(now): poll now; deadline(): the next look, or
+            None (a pin tells: woke)
     beeper  update(now) plays the next note, at deadline() (None: silent)
     leds    modes ([red, green]); update(now) blinks them
     latch   None, or release() cuts the power (B16)

@@ -486,15 +486,18 @@ class Unit:
             night.card(self, card)  # B19: a card in the count takes part
         return None
 
-    def card_unknown(self, slot, now):
-        """A tag with no card number on slot's reader: input, refused; the slot stays empty."""
+    def card_unknown(self, slot, now, card=None):
+        """A tag on slot's reader that is no card to take: with no card number, or card's,
+        which the other slot holds (two tags numbered alike): input, refused; the slot stays
+        empty."""
         if slot not in SLOTS:
             return "bad-argument"
         if not self.power:
             self.wake(now)
         self._input(now, True)
-        self._refuse("unknown-card")
-        return "unknown-card"
+        code = "unknown-card" if card is None else "card-in-use"
+        self._refuse(code)
+        return code
 
     def card_out(self, slot, now):
         err = self.card_refusal(slot)

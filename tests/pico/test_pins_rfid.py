@@ -122,6 +122,26 @@ def test_a_card_near_both_readers_is_read_by_one_only(pico):
     pico.run(400)
 
 
+def test_b3_a_second_tag_numbered_as_the_card_on_the_other_reader_is_card_in_use(pico):
+    # Two tags carrying card 3: the second is refused, and comes in once the first is out.
+    slots = pico.parts.slots
+    twin = slots["R"].box[4]
+    twin.blocks[4][:6] = b"BANK\x03\xfc"
+    slots["L"].insert(3)
+    wait_shown(pico, "16.15", "M", timeout_ms=1800)
+    t0 = pico.now_ms()
+    slots["R"].place(twin)
+    pico.run(400)
+    assert heard(pico, t0)[-1] == ("error", "loud")
+    st = state(pico)
+    assert st["slots"] == {"L": 3, "R": None} and st["error"] == "card-in-use"
+    slots["L"].remove()
+    wait_shown(pico, "3", timeout_ms=800)  # the twin, on R: card 3 as any card put in
+    assert state(pico)["slots"] == {"L": None, "R": 3}
+    slots["R"].remove()
+    pico.run(400)
+
+
 def test_b16_a_card_laid_on_a_reader_wakes_the_unit_switched_off(pico):
     pico.idle(61000)
     assert not pico.parts.display.lit()

@@ -65,7 +65,9 @@ class TagSlot:
             self.reader.sleep(False)
 
     def poll(self, now):
-        """None, or ('in', card), ('out', None), ('unknown', None)."""
+        """None, or ('in', card), ('out', None), ('unknown', None | card): a tag with no
+        number, or the number of the card the other slot holds, said once and taken once that
+        one is out."""
         if not self.present or (self.resting and not self.due(now)):
             return None
         self._next = ticks_add(now, self.rest_ms if self.resting else self.period_ms)
@@ -81,12 +83,14 @@ class TagSlot:
         self._missed = 0
         self.uid = uid
         self._number = n
-        if n or self.card is not None:
-            return self._take(n or None)
+        # numbered as the other slot's card (two tags numbered alike): not taken while it is in
+        twin = n and self.rival is not None and self.rival.card == n
+        if (n and not twin) or self.card is not None:
+            return self._take(None if twin else n or None)
         if self._said == uid:
             return None
         self._said = uid
-        return ("unknown", None)
+        return ("unknown", n or None)
 
     def _take(self, card):
         if card == self.card:
@@ -114,7 +118,9 @@ class TagSlot:
             if got is None or self.rival is not None and self.rival.uid == got[0]:
                 return None, 0  # none, or the other slot's
             uid, sak = got
-            self._known = first_part(uid)
+            # Found again without a select only where the first part is the whole UID: a 7-byte
+            # one's gives 3 bytes, and one roll of stickers shares them.
+            self._known = first_part(uid) if len(uid) == 4 else None
             if uid == self.uid and not self._stale:
                 return uid, self._number
             self._stale = False
