@@ -112,25 +112,37 @@ def test_two_tags_on_one_reader_read_as_none(desk):
     assert look(desk) == ("in", 1)
 
 
-def test_a_card_near_both_readers_is_read_by_one_only():
-    # Two readers (one desk each, sharing one tag's field): the first to read it keeps it.
+def two_readers():
+    """Two readers, one desk each, sharing one time (a tag may lie in both fields)."""
     left = Desk()
     right = Desk(beside=left)
     for d in (left, right):
         d.slot.start()
     left.slot.rival, right.slot.rival = right.slot, left.slot
+    return left, right
+
+
+def both_look(left, right, ticks):
+    """Each reader's look at each of ticks, 50 ms apart: [(slot name, poll's), ...]."""
+    got = []
+    for t in ticks:
+        left.pause(50)
+        got.append(("L", left.slot.poll(t)))
+        left.pause(50)
+        got.append(("R", right.slot.poll(t)))
+    return got
+
+
+def test_a_card_near_both_readers_is_read_by_one_only():
+    # The first to read it keeps it.
+    left, right = two_readers()
     tag = NtagTag(b"\x04\x11\x22\x33\x44\x55\x66")
     left.chip.place(tag)
     left.pause(5)
     left.slot.poll(0)
     assert left.slot.write(3) is None
     right.chip.place(tag)  # now near both
-    got = []
-    for t in range(100, 1000, 100):
-        left.pause(50)
-        got.append(("L", left.slot.poll(t)))
-        left.pause(50)
-        got.append(("R", right.slot.poll(t)))
+    got = both_look(left, right, range(100, 1000, 100))
     assert ("L", ("in", 3)) in got
     assert [g for g in got if g[0] == "R" and g[1] is not None] == []
     assert right.slot.card is None and left.slot.card == 3
@@ -206,11 +218,7 @@ def test_two_stickers_alike_in_their_first_three_uid_bytes_are_told_apart(desk):
 def test_a_tag_numbered_as_the_card_on_the_other_reader_is_refused_then_taken_once_it_goes():
     # Two tags numbered 3 (B3: a card already in the other slot is card-in-use): the second
     # is said once, and comes in once the first is out, as a card moved across would.
-    left = Desk()
-    right = Desk(beside=left)
-    for d in (left, right):
-        d.slot.start()
-    left.slot.rival, right.slot.rival = right.slot, left.slot
+    left, right = two_readers()
     box = tag_box()
     one, two = box[1], box[2]
     for tag in (one, two):
@@ -224,19 +232,9 @@ def test_a_tag_numbered_as_the_card_on_the_other_reader_is_refused_then_taken_on
             left.slot.poll(t)
     left.chip.place(one)
     right.chip.place(two)
-    got = []
-    for t in range(400, 1000, 100):
-        left.pause(50)
-        got.append(("L", left.slot.poll(t)))
-        left.pause(50)
-        got.append(("R", right.slot.poll(t)))
+    got = both_look(left, right, range(400, 1000, 100))
     assert [g for g in got if g[1] is not None] == [("L", ("in", 3)), ("R", ("unknown", 3))]
     assert right.slot.card is None
     left.chip.take(one)
-    got = []
-    for t in range(1000, 1500, 100):
-        left.pause(50)
-        got.append(("L", left.slot.poll(t)))
-        left.pause(50)
-        got.append(("R", right.slot.poll(t)))
+    got = both_look(left, right, range(1000, 1500, 100))
     assert [g for g in got if g[1] is not None] == [("L", ("out", None)), ("R", ("in", 3))]
