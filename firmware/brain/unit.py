@@ -302,7 +302,10 @@ class Unit:
         no key taken, nor a hold let run out, until every key is up."""
         self._hand = True
         self._input(now, False, via)
-        self._c_down = self._deal_down = self.held = None
+        self._c_down = self._deal_down = None
+        if self.held is not None:
+            self.held = None  # game night's key held (B19-B21): no mode started
+            night.settle(self)
         self._refuse("too-many-keys")
 
     def _c_up(self, now, via):

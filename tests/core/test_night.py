@@ -259,6 +259,22 @@ def test_b20_deal_ends_the_view_and_the_minutes_typed_become_no_amount():
     assert r.unit.tally == 0  # no 5 K tallied (B14)
 
 
+def test_b21_a_hand_over_a_held_minus_starts_no_bankruptcy():
+    r = Rig()
+    r.insert("R", 2)
+    r.advance(1000)
+    u, now = r.unit, r.clock.now
+    u.key_down("-", now())  # a bankruptcy's key, held (B21) ...
+    r.advance(1000)
+    for k in ("DEAL", "C", "K"):  # ... and a hand on the keypad over it: no key an amount
+        u.key_down(k, now())
+    r.advance(3000)
+    assert u.error == "too-many-keys"
+    for k in ("-", "DEAL", "C", "K"):
+        u.key_up(k, now())
+    assert r.bal(2) == START and u.ledger.store.records() == []
+
+
 def test_b20_refusals_change_nothing():
     r = Rig()
     r.hold("K", 3000)
