@@ -117,6 +117,20 @@ def cut_off_before():
     return answer
 
 
+def deaf_to_the_first():
+    """A unit re-plugged in a long reply, which drops the new host's first line with the old
+    host's unread bytes; it answers from then on."""
+    told = []
+
+    def answer(line):
+        if not told:
+            told.append(line)
+            return b""
+        return HELLO.encode() + b"\n" if line.upper() == "HELLO" else b"OK\n"
+
+    return answer
+
+
 def dripping(line):
     """A unit that answers HELLO, then, to anything else, an event line every 20 ms and never
     a reply, for as long as the host listens (30 s at most)."""

@@ -1169,6 +1169,13 @@ def test_the_rest_of_a_reply_another_host_was_cut_off_from_is_not_taken_for_the_
     assert f.received == ["HELLO", "HELLO"]  # asked again once the stale line was seen
 
 
+def test_a_first_hello_a_re_plugged_unit_dropped_is_asked_again(fake):
+    f = fake(fakes.deaf_to_the_first())
+    with Bank.open(f.url, timeout=0.3) as bank:
+        assert bank.info["device"] == "bank-unit"
+    assert f.received == ["HELLO", "HELLO"]
+
+
 def test_events_and_no_reply_time_out_as_no_reply(capsys, fake):
     # The wait is for the reply: events (or blank lines) coming meanwhile do not restart it.
     f = fake(fakes.dripping)
