@@ -288,10 +288,7 @@ class Bank:
     def hello(self, first=False):
         try:
             got = self._object("HELLO")
-        except (ProtocolError, ReplyTimeout):
-            # First: the rest of a reply a host before us was cut off from? Or a unit re-plugged
-            # in a long reply to the host before, which took our HELLO for that host's unread
-            # bytes and dropped it (docs/protocol.md, "A host that stops reading").
+        except (ProtocolError, ReplyTimeout):  # docs/protocol.md, "A host that stops reading"
             if not first:
                 raise
             self.discard_input()

@@ -151,7 +151,8 @@ def test_the_longest_names_fit_a_narrow_phone_with_nothing_scrolling_sideways(ph
                 load(drv, url)
                 if shown(drv)["me"]:  # the card this phone chose at the width before
                     drv.find_element("id", "change").click()
-                wait_for(lambda: "W" * 16 in "".join(shown(drv)["picks"]), 4)
+                # every card's name in (they come one event each), card 2's among them
+                wait_for(lambda: sum("W" * 16 in p for p in shown(drv)["picks"]) == 6, 4)
                 assert drv.execute_script(wide) == 0, width
                 tap_card(drv, 2)
                 assert shown(drv)["me"] == "W" * 16 + " (card 2)"
