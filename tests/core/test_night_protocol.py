@@ -152,6 +152,20 @@ def test_a_counted_cards_count_follows_its_balance_in_the_events_too_b19():
         {"count": {"on": False, "cards": {"3": 6000000}, "ranking": [3]}}]
 
 
+def test_a_minus_in_the_count_that_changes_nothing_sends_no_count_event_b19():
+    r, p = proto_rig()
+    ok(p.handle("EVENTS ON"))
+    ok(p.handle("HOLD + 3000"))
+    ok(p.handle("INSERT L 3"))
+    writes = r.store.writes
+    out = p.handle("KEY 5 M -")  # nothing was added for card 3: its count stays its balance
+    assert _events(out, "count") == [] and ok(out)["error"] is None
+    assert r.store.writes == writes and ok(p.handle("STATE"))["display"]["text"] == "15"
+    out = p.handle("KEY 2 M + 5 M -")  # 2 M added, 5 M taken off: down to its balance
+    assert [e["count"]["cards"] for e in _events(out, "count")] == [
+        {"3": START + 2000000}, {"3": START}]
+
+
 def test_backup_carries_game_night_and_a_restore_brings_the_pot_back_b22():
     r, p = _maint()
     ok(p.handle("SET POT ON"))
