@@ -20,7 +20,7 @@ def cmd_card(bank, args):
     except CommandError as exc:
         if exc.code == "unknown-command":
             raise Failed("this unit's firmware cannot number cards (WRITECARD)") from None
-        if exc.code in ("unsupported", "no-tag", "not-writable", "write-failed"):
+        if exc.code in ("unsupported", "no-tag", "not-writable", "write-failed", "card-in-use"):
             said = WORDS.explain(exc.code) if WORDS is not None else PLAIN.get(
                 exc.code, exc.message or exc.code)
             raise Failed("the unit refused it: %s (%s)" % (said, exc.code)) from None

@@ -584,7 +584,9 @@ class Unit:
         if not self.maintenance:
             return "maintenance-required"
         self._input(now, False, via)
-        err = writer(slot, card)
+        # Two tags of one number: the second would be refused at its reader (card_unknown).
+        err = "card-in-use" if self.slots["R" if slot == "L" else "L"] == card else writer(
+            slot, card)
         if err:
             self._refuse(err)
             return err

@@ -138,6 +138,7 @@ _WRITE_ERRORS = {
     "no-tag": "no tag answers on that reader: hold the card flat on it",
     "not-writable": "that tag is no MIFARE Classic with its transport key, nor an NTAG",
     "write-failed": "the tag did not keep the number: hold it still and try again",
+    "card-in-use": "that card is on the other reader: two tags of one number are one card",
 }
 
 def do_writecard(p, args):

@@ -114,6 +114,23 @@ def test_writecard_refusals_say_why_and_write_nothing():
     assert '"error": "no-tag"' in p.handle("STATE")[-1]
 
 
+def test_b3_a_tag_is_not_numbered_as_the_card_on_the_other_reader():
+    r, p = proto_rig()
+    w = r.unit.card_writer = Writer()
+    r.hold("DEAL", 3000)
+    r.insert("R", 3)
+    r.advance(1000).take_tones()
+    r.press("3", "DEAL")
+    assert w.calls == [] and r.unit.error == "card-in-use" and r.unit.entry == "3"
+    assert r.take_tones() == ["click", "error"]
+    r.press("C", "4", "DEAL")
+    assert w.calls == [("L", 4)] and r.unit.error is None
+    assert p.handle("WRITECARD L 3")[-1] == ("ERR card-in-use that card is on the other reader:"
+                                             " two tags of one number are one card")
+    assert p.handle("WRITECARD R 3")[-1].startswith("OK {")  # the tag there is card 3 again
+    assert w.calls == [("L", 4), ("R", 3)]
+
+
 def test_b17_a_hosts_writecard_is_no_key_and_damage_stays_reported():
     r, p = proto_rig()
     w = r.unit.card_writer = Writer()

@@ -37,6 +37,8 @@ def test_card_write_numbers_the_tag_on_the_reader(capsys):
 @pytest.mark.parametrize("reply, said", [
     ("ERR no-tag no tag answers on that reader: hold the card flat on it",
      "no card answers on the reader: hold it flat on the reader and try again (no-tag)"),
+    ("ERR card-in-use that card is on the other reader: two tags of one number are one card",
+     "the unit refused it: that card is in the other slot already (card-in-use)"),
     ("ERR maintenance-required hold DEAL for 3 s on the unit first",
      "not in maintenance mode: hold DEAL for 3 seconds on the unit's own keypad"),
 ])
