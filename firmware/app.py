@@ -106,6 +106,7 @@ class App:
         self._kicked = False  # a write with no room took nothing: wait for room, not again
         self.lost = 0  # event lines dropped since the port last took everything
         self.stalled = False  # the host has left lines unread: its next ones wait
+        self.unread = False  # ... and it sent bytes since, which wait unread (flow control)
         self._prev = 10  # the byte before: the stream starts as if after a line end
         self.session = self.board.host_session()
 
@@ -260,12 +261,15 @@ class App:
             self.session = session
             if self.reader is not None:
                 self.reader.drop()
-            if self.board.replug:
+            if self.board.replug and self.unread:
                 # Bytes the old host sent that a stalled unit left unread: its half line too.
+                # Only those: a re-plugged host may send its first line before the unit sees
+                # the re-plug, and a unit that left none unread has only the new host's.
                 for _ in range(4096):
                     if not self.poller.poll(0):
                         break
                     self.stdin.read(1)
+            self.unread = False
             # ... and the lines left unsent for it are not the next host's. The port still
             # sends what it took of them: a line it took part of is ended, so that the next
             # host's first reply starts a line of its own.
@@ -274,7 +278,13 @@ class App:
             self._at = self.lost = 0
             self._kicked = False
             self.send()
-        if self.stalled or not self.poller.poll(0):
+            self._listen()
+        if self.stalled:
+            if not self.unread and self.poller.poll(0):
+                self.unread = True  # the loop no longer wakes for them
+                self._listen()
+            return
+        if not self.poller.poll(0):
             return
         # Every read(1) follows a poll that said a byte is there: on rp2 a read with nothing
         # waiting blocks (a longer one even after a poll), and with it the keys, the timers and
@@ -431,14 +441,21 @@ class App:
                 self.lost = 0
         stalled = len(unsent) > 0
         if stalled != self.stalled:
-            # On rp2 stdin.buffer is stdout.buffer: one entry, the second register its mask.
             self.stalled = stalled
-            if stalled:  # the loop sleeps until the port has room, not until the host's byte
-                self.waiter.register(self.stdin, 0)
-                self.waiter.register(self.stdout, select.POLLOUT)
-            else:
-                self.waiter.register(self.stdout, 0)
-                self.waiter.register(self.stdin, select.POLLIN)
+            self.unread = False
+            self._listen()
+
+    def _listen(self):
+        """What ends the loop's sleep on the port: room for a line the host has not taken, and
+        a byte, unless a stalled unit found the host's bytes waiting unread (it reads them once
+        the host reads again). On rp2 stdin.buffer is stdout.buffer: one entry, both masks."""
+        inp = 0 if self.unread else select.POLLIN
+        out = select.POLLOUT if self.stalled else 0
+        if self.stdin is self.stdout:
+            self.waiter.register(self.stdin, inp | out)
+        else:
+            self.waiter.register(self.stdout, out)
+            self.waiter.register(self.stdin, inp)
 
     def _room(self):
         for _ in self.writable.ipoll(0):
