@@ -16,7 +16,164 @@ SHOW_END = ("End", False, False)  # B20, until a key
 OFF = ("", False, False)
 
 
-class Unit:
+class Upkeep:
+    """Unit's boot, maintenance, new games and card numbering, in a class of their own beside
+    play's: one class of them all overflowed the collector's mark stack (docs/performance.md)."""
+
+    def boot(self, now, status):
+        """Switched on with the game the store loaded and its status, 'ok', 'new' or 'damaged',
+        which it returns."""
+        self.store_status = status
+        self.power = True
+        self._last = now
+        if status == "damaged":
+            self.store_damaged()
+        if self.ledger.clock is not None or self.ledger.count is not None:
+            night.boot(self, now)
+        self.rev += 1
+        return status
+
+    def store_damaged(self):
+        """B17: damage the store found, at boot or since, reported until the banker's key."""
+        self.store_status = "damaged"
+        self._unseen = True
+        self.error = "store-damaged"
+        self._err5 = self.ledger.ready  # Err6 shows for itself
+        self.rev += 1
+
+    def new_game(self, now, profile=None, via="key"):
+        """A host's new game (B11, B15): None or the error."""
+        self._input(now, False, via)
+        return self._new_game(profile)
+
+    def _new_game(self, profile):
+        """B11: every account back to the start, in profile's money when given (B15)."""
+        err = self.ledger.reset(profile)
+        if err:
+            self._refuse(err)
+            return err
+        self._end_session()
+        self._no_error()
+        self.game_clock = self.held = None  # B19, B20: gone with the game
+        self.night_on = False
+        self.rev += 1
+        self._emit("game", self.ledger.profile.name)
+        self._tone("new-game")
+        return None
+
+    def _cycle_volume(self, now):
+        """B12: `.` with no card and no entry: 2 -> 1 -> 0 -> 2."""
+        vol = (self.ledger.volume - 1) % 3
+        err = self.ledger.set("v", vol)
+        if err:
+            self._refuse(err)
+            return
+        self._show(("012"[vol], False, False), now, self.message_ms)
+        self._tone("click")
+
+    def set_volume(self, volume):
+        """B12 from a host: None or the error."""
+        err = self.ledger.set("v", volume)
+        if not err:
+            self.rev += 1
+        return err
+
+    def write_card(self, slot, card, now, via="key"):
+        """Maintenance, RFID slots: card's number written on the tag on slot's reader; None or
+        the error."""
+        if slot not in SLOTS or not isinstance(card, int) or not 1 <= card <= CARDS:
+            return "bad-argument"
+        writer = self.card_writer
+        if writer is None:
+            return "unsupported"
+        if not self.maintenance:
+            return "maintenance-required"
+        self._input(now, False, via)
+        # Two tags of one number: the second would be refused at its reader (card_unknown).
+        err = "card-in-use" if self.slots["R" if slot == "L" else "L"] == card else writer(
+            slot, card)
+        if err:
+            self._refuse(err)
+            return err
+        self._tone("click")
+        return None
+
+    def _toggle_maintenance(self, now):
+        """DEAL held for hold_ms: the banker, at the unit, lets host tools change money."""
+        if self.deal_timer is not None:
+            self.deal_timer.stop()  # the deal the press started is not meant
+        self.maintenance = not self.maintenance
+        self._granted = False
+        self._show(("SErv", False, False) if self.maintenance else ("PLAY", False, False), now,
+                   self.message_ms)
+        self.rev += 1
+        self._tone("click")
+
+    def _number_card(self, now):
+        """Maintenance: a card number typed, then DEAL, numbers the tag on the L reader."""
+        entry = self.entry
+        card = DIGITS.find(entry) if len(entry) == 1 else -1
+        if not 1 <= card <= CARDS:
+            self._refuse("bad-entry")
+            return
+        if self.write_card("L", card, now) is None:
+            self._clear_entry()
+
+    def set_balance(self, card, amount, via="key"):
+        """Maintenance: a balance put straight, logged as the move it took; the record, None
+        when it was that already, or the error."""
+        rec = self.ledger.set_balance(card, amount, via)
+        return rec if rec is None else self._changed(rec)
+
+    def restore_game(self, gid, via="key"):
+        """Maintenance: the kept game gid (None: the newest) brought back (B11); its record or
+        the error."""
+        rec = self._changed(self.ledger.restore(gid, via))
+        if not isinstance(rec, str):
+            self.game_clock = self.held = self.view = None  # B19, B20
+            self.night_on = False
+        return rec
+
+    def _changed(self, rec):
+        if not isinstance(rec, str):
+            self._undoable = None  # a maintenance change is not the banker's to undo
+            self.rev += 1
+            self._emit("txn", rec)
+        return rec
+
+    # -- time ----------------------------------------------------------------------------------
+
+    def card_refusal(self, slot, card=None):
+        """What card_in (card None: card_out) would refuse, or None: the simulator asks before a
+        drawn card moves, as no real slot takes a card into a full slot or the same card twice."""
+        slots = self.slots
+        if slot not in SLOTS:
+            return "bad-argument"
+        if card is None:
+            return "slot-empty" if slots[slot] is None else None
+        if not isinstance(card, int) or not 1 <= card <= CARDS:
+            return "bad-argument"
+        if slots[slot] is not None:
+            return "slot-occupied"
+        if slots["R" if slot == "L" else "L"] == card:
+            return "card-in-use"
+        return None
+
+    def card_unknown(self, slot, now, card=None):
+        """A tag on slot's reader that is no card to take: with no card number, or card's,
+        which the other slot holds (two tags numbered alike): input, refused; the slot stays
+        empty."""
+        if slot not in SLOTS:
+            return "bad-argument"
+        if not self.power:
+            self.wake(now)
+        self._input(now, True)
+        code = "unknown-card" if card is None else "card-in-use"
+        self._refuse(code)
+        return code
+
+
+class Unit(Upkeep):
     card_ms = 1000  # B3: the card number before the balance
     transfer_ms = 1000  # B6: the payer's new balance before the payee's
     message_ms = 1000  # B12: the volume digit; B8: the refusal
@@ -149,27 +306,6 @@ class Unit:
         self._notice_until = None if ms is None else ticks_add(now, ms)
 
     # -- power (B16, B17) ----------------------------------------------------------------------
-
-    def boot(self, now, status):
-        """Switched on with the game the store loaded and its status, 'ok', 'new' or 'damaged',
-        which it returns."""
-        self.store_status = status
-        self.power = True
-        self._last = now
-        if status == "damaged":
-            self.store_damaged()
-        if self.ledger.clock is not None or self.ledger.count is not None:
-            night.boot(self, now)
-        self.rev += 1
-        return status
-
-    def store_damaged(self):
-        """B17: damage the store found, at boot or since, reported until the banker's key."""
-        self.store_status = "damaged"
-        self._unseen = True
-        self.error = "store-damaged"
-        self._err5 = self.ledger.ready  # Err6 shows for itself
-        self.rev += 1
 
     def switch_off(self):
         """B16: the session, any deal and maintenance dropped; the cards stay."""
@@ -451,22 +587,6 @@ class Unit:
 
     # -- cards (B3) ----------------------------------------------------------------------------
 
-    def card_refusal(self, slot, card=None):
-        """What card_in (card None: card_out) would refuse, or None: the simulator asks before a
-        drawn card moves, as no real slot takes a card into a full slot or the same card twice."""
-        slots = self.slots
-        if slot not in SLOTS:
-            return "bad-argument"
-        if card is None:
-            return "slot-empty" if slots[slot] is None else None
-        if not isinstance(card, int) or not 1 <= card <= CARDS:
-            return "bad-argument"
-        if slots[slot] is not None:
-            return "slot-occupied"
-        if slots["R" if slot == "L" else "L"] == card:
-            return "card-in-use"
-        return None
-
     def card_in(self, slot, card, now):
         err = "bad-argument" if card is None else self.card_refusal(slot, card)
         if err is not None:
@@ -488,19 +608,6 @@ class Unit:
         if self.night_on:
             night.card(self, card)  # B19: a card in the count takes part
         return None
-
-    def card_unknown(self, slot, now, card=None):
-        """A tag on slot's reader that is no card to take: with no card number, or card's,
-        which the other slot holds (two tags numbered alike): input, refused; the slot stays
-        empty."""
-        if slot not in SLOTS:
-            return "bad-argument"
-        if not self.power:
-            self.wake(now)
-        self._input(now, True)
-        code = "unknown-card" if card is None else "card-in-use"
-        self._refuse(code)
-        return code
 
     def card_out(self, slot, now):
         err = self.card_refusal(slot)
@@ -535,108 +642,6 @@ class Unit:
         if tone == "deal-end":
             self._last = now  # B16: a deal end counts as activity
         self._tone(tone)
-
-    def new_game(self, now, profile=None, via="key"):
-        """A host's new game (B11, B15): None or the error."""
-        self._input(now, False, via)
-        return self._new_game(profile)
-
-    def _new_game(self, profile):
-        """B11: every account back to the start, in profile's money when given (B15)."""
-        err = self.ledger.reset(profile)
-        if err:
-            self._refuse(err)
-            return err
-        self._end_session()
-        self._no_error()
-        self.game_clock = self.held = None  # B19, B20: gone with the game
-        self.night_on = False
-        self.rev += 1
-        self._emit("game", self.ledger.profile.name)
-        self._tone("new-game")
-        return None
-
-    def _cycle_volume(self, now):
-        """B12: `.` with no card and no entry: 2 -> 1 -> 0 -> 2."""
-        vol = (self.ledger.volume - 1) % 3
-        err = self.ledger.set("v", vol)
-        if err:
-            self._refuse(err)
-            return
-        self._show(("012"[vol], False, False), now, self.message_ms)
-        self._tone("click")
-
-    def set_volume(self, volume):
-        """B12 from a host: None or the error."""
-        err = self.ledger.set("v", volume)
-        if not err:
-            self.rev += 1
-        return err
-
-    def write_card(self, slot, card, now, via="key"):
-        """Maintenance, RFID slots: card's number written on the tag on slot's reader; None or
-        the error."""
-        if slot not in SLOTS or not isinstance(card, int) or not 1 <= card <= CARDS:
-            return "bad-argument"
-        writer = self.card_writer
-        if writer is None:
-            return "unsupported"
-        if not self.maintenance:
-            return "maintenance-required"
-        self._input(now, False, via)
-        # Two tags of one number: the second would be refused at its reader (card_unknown).
-        err = "card-in-use" if self.slots["R" if slot == "L" else "L"] == card else writer(
-            slot, card)
-        if err:
-            self._refuse(err)
-            return err
-        self._tone("click")
-        return None
-
-    def _toggle_maintenance(self, now):
-        """DEAL held for hold_ms: the banker, at the unit, lets host tools change money."""
-        if self.deal_timer is not None:
-            self.deal_timer.stop()  # the deal the press started is not meant
-        self.maintenance = not self.maintenance
-        self._granted = False
-        self._show(("SErv", False, False) if self.maintenance else ("PLAY", False, False), now,
-                   self.message_ms)
-        self.rev += 1
-        self._tone("click")
-
-    def _number_card(self, now):
-        """Maintenance: a card number typed, then DEAL, numbers the tag on the L reader."""
-        entry = self.entry
-        card = DIGITS.find(entry) if len(entry) == 1 else -1
-        if not 1 <= card <= CARDS:
-            self._refuse("bad-entry")
-            return
-        if self.write_card("L", card, now) is None:
-            self._clear_entry()
-
-    def set_balance(self, card, amount, via="key"):
-        """Maintenance: a balance put straight, logged as the move it took; the record, None
-        when it was that already, or the error."""
-        rec = self.ledger.set_balance(card, amount, via)
-        return rec if rec is None else self._changed(rec)
-
-    def restore_game(self, gid, via="key"):
-        """Maintenance: the kept game gid (None: the newest) brought back (B11); its record or
-        the error."""
-        rec = self._changed(self.ledger.restore(gid, via))
-        if not isinstance(rec, str):
-            self.game_clock = self.held = self.view = None  # B19, B20
-            self.night_on = False
-        return rec
-
-    def _changed(self, rec):
-        if not isinstance(rec, str):
-            self._undoable = None  # a maintenance change is not the banker's to undo
-            self.rev += 1
-            self._emit("txn", rec)
-        return rec
-
-    # -- time ----------------------------------------------------------------------------------
 
     def deadline(self):
         """Ticks of the next timed change, or None."""
