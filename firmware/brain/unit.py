@@ -90,8 +90,7 @@ class Upkeep:
             return "maintenance-required"
         self._input(now, False, via)
         # Two tags of one number: the second would be refused at its reader (card_unknown).
-        err = "card-in-use" if self.slots["R" if slot == "L" else "L"] == card else writer(
-            slot, card)
+        err = "card-in-use" if self._other(slot) == card else writer(slot, card)
         if err:
             self._refuse(err)
             return err
@@ -155,9 +154,13 @@ class Upkeep:
             return "bad-argument"
         if slots[slot] is not None:
             return "slot-occupied"
-        if slots["R" if slot == "L" else "L"] == card:
+        if self._other(slot) == card:
             return "card-in-use"
         return None
+
+    def _other(self, slot):
+        """The card in the slot beside slot's, or None."""
+        return self.slots["R" if slot == "L" else "L"]
 
     def card_unknown(self, slot, now, card=None):
         """A tag on slot's reader that is no card to take: with no card number, or card's,
@@ -592,7 +595,7 @@ class Unit(Upkeep):
         if err is not None:
             return err
         slots = self.slots
-        other = slots["R" if slot == "L" else "L"]
+        other = self._other(slot)
         if not self.power:
             self.wake(now)  # B16: and the card is input
         self._input(now, True)
