@@ -56,7 +56,8 @@ class Ledger:
         rec = (self.seq + 1, kind, frm, to, amount, frm_after, to_after, undoes, via)
         try:
             self.store.commit(self, rec)
-        except OSError:
+        except OSError as e:
+            self.store.refused(self, e)
             return "store-failed"
         self.seq += 1
         apply(bal, rec)
@@ -72,8 +73,9 @@ class Ledger:
         setattr(self, name, value)
         try:
             self.store.save(self, tag)
-        except OSError:
+        except OSError as e:
             setattr(self, name, old)
+            self.store.refused(self, e)
             return "store-failed"
         return None
 
@@ -142,9 +144,10 @@ class Ledger:
                 rec = (self.seq, "restore", 0, 0, 0, 0, 0, 0, via)
             self.ready = True
             store.new_game(self, put, KEEP_GAMES, gid, rec)
-        except OSError:
+        except OSError as e:
             (self.profile, self.bal, self.seq, self.start, self.count, self.clock,
              self.ready) = old
+            store.refused(self, e)
             if gid is None or not store.damaged(gid):
                 return "store-failed"
             try:

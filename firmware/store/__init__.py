@@ -10,9 +10,9 @@ from brain.ledger import CARDS, POT, SETTINGS, apply
 import jsonw
 from protocol.names import refusal
 from store.slot import (CORRUPT, GAME, KEPT_MOST, LINE_MAX, MARK_NAME, MARK_TEXT, NAME_FILES,
-                        SLOT_NAMES, UNREADABLE, VALID, VERSION, Lines, Log, Moved, chunks, crc32,
-                        gen_of, kept_game, line, missing, night_head, night_words, num, payload,
-                        read, rec_payload, write)
+                        SLOT_NAMES, UNREADABLE, VALID, VERSION, Landed, Lines, Log, Moved,
+                        chunks, crc32, gen_of, kept_game, line, missing, night_head, night_words,
+                        num, payload, read, rec_payload, write)
 
 
 def _id(name):
@@ -493,7 +493,11 @@ class FileStore:
         if bad and ledger is not None:
             self.tell(ledger)
         got = "%d %s" % (gen, jsonw.dumps(list(names), True))
-        write(self.fs, self.dir + NAME_FILES[i], "wb", (line(got),))
+        try:
+            write(self.fs, self.dir + NAME_FILES[i], "wb", (line(got),))
+        except Landed:
+            self._remove(self.dir + NAME_FILES[i])  # refused, whole or not: the older stand
+            raise
         if 1 - i in bad:
             self._remove(self.dir + NAME_FILES[1 - i])  # damage the names written supersede
         self.names_bad = False
@@ -509,6 +513,18 @@ class FileStore:
         B17 reports it until the banker's key. OSError: the next write says it."""
         if self.unseen and not self.flagged and ledger.ready:
             self._checkpoint(ledger, self.log.base, self.log)
+
+    def refused(self, ledger, e):
+        """A write refused with e, which may have landed whole (Landed: a sync that failed once
+        the bytes were down): the game as ledger has it written over it now, lest a boot bring
+        back what the banker saw refused (B17). The next write is a checkpoint all the same,
+        as after any failure."""
+        if isinstance(e, Landed) and ledger.ready:  # Err6: no game to write, none invented
+            try:
+                self._checkpoint(ledger, self.log.base, self.log)
+            except OSError:
+                pass
+        self.appendable = False
 
     def news(self):
         """Whether damage was found since the unit was last told (B17: reported as boot's)."""

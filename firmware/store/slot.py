@@ -92,6 +92,11 @@ class Moved(OSError):
     """An append found its file no longer as long as the store left it."""
 
 
+class Landed(OSError):
+    """A write that failed once its file was open: any of its bytes may be down, all of them
+    where the sync failed after the data."""
+
+
 class Log:
     """The last `keep` records, oldest first, and base, the balances before the first: a record
     no longer kept is folded into base. In lists of 32: the 200 of a long game in one list are
@@ -134,8 +139,9 @@ class Log:
 
 
 def write(fs, path, mode, chunks, at=None):
-    """Every write of the store: durable on return (the bytes written), or OSError; with at,
-    an append to a file at bytes long, or Moved and nothing written."""
+    """Every write of the store: durable on return (the bytes written), or OSError: Landed
+    once the file was open; with at, an append to a file at bytes long, or Moved and nothing
+    written."""
     f = fs.open(path, mode)
     size = 0
     try:
@@ -144,10 +150,19 @@ def write(fs, path, mode, chunks, at=None):
         for chunk in chunks:
             f.write(chunk)
             size += len(chunk)
+        fs.done(f)
+    except Moved:
+        f.close()
+        raise
+    except OSError as e:
+        try:
+            f.close()  # done's may have closed it: a second close does nothing
+        except OSError:
+            pass
+        raise Landed(*e.args) from None  # its errno kept; MicroPython warns of a cause
     except BaseException:
         f.close()
         raise
-    fs.done(f)
     return size
 
 

@@ -61,7 +61,8 @@ class FaultFile:
 
 
 class FaultFS:
-    """files: path -> bytearray. fail_at: the step number that raises OSError (a full flash)."""
+    """files: path -> bytearray. fail_at: the step number that raises OSError (a full flash);
+    fail_done: n, the nth write from now fails its sync once it has landed whole."""
 
     def __init__(self, files=None):
         self.files = files if files is not None else {}
@@ -71,6 +72,7 @@ class FaultFS:
         self.collect = None  # fn(tag, files): called with every image
         self.tag = None  # what the images are tagged with (the op in flight)
         self.fail_at = None
+        self.fail_done = 0  # n: the nth write from now lands whole, then fails (EIO)
 
     def image(self):
         return copy_files(self.files)
@@ -116,6 +118,10 @@ class FaultFS:
     def done(self, f):
         f.flush()
         f.close()
+        if self.fail_done:
+            self.fail_done -= 1
+            if not self.fail_done:
+                raise OSError(5)  # the sync failed once every byte was down: landed, refused
 
 
 def copy_files(files):

@@ -72,6 +72,47 @@ def test_a_write_that_failed_but_landed_is_not_in_the_log_and_the_next_checkpoin
     assert r2.unit.ledger.bal == led.bal
 
 
+def test_a_transaction_refused_after_it_landed_is_not_there_after_a_power_cut_b17():
+    # The sync fails once the bytes are down: the banker sees the refusal, so no boot may
+    # bring the money back, whether the write was a journal line or a whole checkpoint.
+    for journal_max in (50, 1):
+        r = _file_rig(journal_max=journal_max)
+        led = r.unit.ledger
+        fs = led.store.fs
+        r.press("10K+")
+        before = list(led.bal)
+        fs.fail_done = 1
+        r.press("20K+")
+        assert r.unit.error == "store-failed" and led.bal == before
+        r2 = Rig(store=FileStore("bank", fs))  # the power cut, right after the refusal
+        assert r2.unit.store_status == "ok" and r2.unit.ledger.bal == before, journal_max
+        assert r2.unit.ledger.store.records() == led.store.records()
+
+
+def test_a_new_game_refused_after_it_landed_leaves_the_game_in_play_after_a_power_cut_b11():
+    r = _file_rig()
+    led = r.unit.ledger
+    fs = led.store.fs
+    r.press("10K+")
+    before = (led.seq, list(led.bal))
+    for n in (1, 2):  # the game put away (kept), then the new game: each lands, then fails
+        fs.fail_done = n
+        r.hold("C", 3000)  # B11
+        assert r.unit.error == "store-failed" and (led.seq, led.bal) == before, n
+        r2 = Rig(store=FileStore("bank", fs))
+        assert (r2.unit.ledger.seq, r2.unit.ledger.bal) == before, n
+        assert r2.unit.ledger.store.kept() == [], n
+
+
+def test_a_volume_refused_after_it_landed_is_not_there_after_a_power_cut_b12():
+    r = Rig(store=FileStore("bank", FaultFS()))
+    fs = r.unit.ledger.store.fs
+    fs.fail_done = 1
+    r.press(".")  # B12: the volume would go 2 -> 1
+    assert r.unit.error == "store-failed" and r.unit.ledger.volume == 2
+    assert Rig(store=FileStore("bank", fs)).unit.ledger.volume == 2
+
+
 def test_a_volume_change_the_store_refuses_leaves_the_volume_as_it_was_b12():
     r = Rig(store=FileStore("bank", FaultFS()))
     fs = r.unit.ledger.store.fs

@@ -185,6 +185,16 @@ def test_a_full_flash_refuses_the_name_and_keeps_the_old():
     assert ok(p.handle("NAMES"))["1"] == "Ann"
 
 
+def test_a_name_refused_after_it_landed_is_not_there_after_a_reboot():
+    fs = FaultFS()
+    r, p = rig(fs)
+    p.handle("NAME 1 Ann")
+    fs.fail_done = 1  # the names file written whole, its sync failed
+    assert p.handle("NAME 1 Zoe")[-1].startswith("ERR store-failed")
+    assert ok(p.handle("NAMES"))["1"] == "Ann"
+    assert ok(rig(fs)[1].handle("NAMES"))["1"] == "Ann"
+
+
 def test_names_in_a_store_in_ram():
     r = Rig()
     p = Protocol(r.unit, r.clock)
