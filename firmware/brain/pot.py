@@ -16,6 +16,9 @@ def set_on(unit, on):
     err = led.set("p", on)
     if err:
         return err
+    # B10: a reversal of a collection would put money back into a pot now off; as any change
+    # a host makes, it closes what C would reverse.
+    unit._undoable = None
     unit.rev += 1
     unit._emit("pot", None)
     return None

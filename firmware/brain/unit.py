@@ -136,6 +136,7 @@ class Upkeep:
     def _changed(self, rec):
         if not isinstance(rec, str):
             self._undoable = None  # a maintenance change is not the banker's to undo
+            self._focus_next = None  # nor is a transfer's payee to come (B6): no money came in
             self.rev += 1
             self._emit("txn", rec)
         return rec

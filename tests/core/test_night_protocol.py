@@ -58,6 +58,20 @@ def test_set_pot_needs_maintenance_and_state_and_events_say_it_b22():
     assert _events(out, "pot") == [{"pot": None}] and ok(out)["pot"] is None
 
 
+def test_the_pot_turned_off_after_a_collection_closes_its_reversal_b10_b22():
+    r, p = _maint()
+    ok(p.handle("SET POT ON"))
+    ok(p.handle("INSERT R 2"))
+    ok(p.handle("KEY 1 M +"))
+    ok(p.handle("REMOVE R"))
+    ok(p.handle("INSERT L 4"))
+    ok(p.handle("KEY +"))  # the pot collected: C would put it back
+    ok(p.handle("SET POT OFF"))
+    state = ok(p.handle("KEY C"))
+    assert state["pot"] is None and not r.unit.ledger.pot_on  # no money in a pot that is off
+    assert r.unit.ledger.bal[4] == START + 1000000 and r.unit.ledger.bal[7] == 0
+
+
 def test_set_balance_pot_puts_a_backup_s_pot_back_and_the_pot_is_named_not_numbered_b22():
     r, p = _maint()
     ok(p.handle("SET POT ON"))

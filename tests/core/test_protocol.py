@@ -274,6 +274,25 @@ def test_maintenance_commands():
     assert ok(p.handle("STATE"))["sound"] == 0
 
 
+def test_a_host_s_change_within_a_transfer_s_second_sounds_no_money_in_for_the_payee_b6():
+    # B6: the payee's balance and its money-in tone come a second after a transfer; a change
+    # from a host in that second (another game brought back, a balance set) ends it: no money
+    # came in to anyone, and no balance but the one in play is shown for it.
+    for change in ("SET BALANCE 3 1234000", "RESTORE PREVIOUS"):
+        r, p = proto_rig()
+        r.hold("DEAL", 3000)
+        ok(p.handle("INSERT L 1"))
+        ok(p.handle("KEY 1 0 K +"))
+        ok(p.handle("NEWGAME"))  # a game to bring back
+        ok(p.handle("INSERT R 2"))
+        ok(p.handle("KEY 1 M -"))  # 2 pays 1: 1's balance in a second, with money-in
+        r.take_tones()
+        ok(p.handle(change))
+        r.take_tones()
+        r.advance(1000)
+        assert r.take_tones() == [], change
+
+
 def test_a_change_refused_while_the_unit_is_switched_off_says_to_wake_it_b16():
     # Maintenance granted at start (a headless simulator's --maintenance) ends at the
     # switch-off and is back at the wake: the refusal says to wake the unit, not only to
