@@ -317,7 +317,11 @@ class FileStore:
             try:
                 self._checkpoint(ledger, self.log.base, self.log, rec, None, False)
             except OSError:
-                pass  # the game is whole in the new slot; the old one is as it was
+                # The game is whole in the new slot; the copy may have landed whole too, a
+                # generation past it, where the next lines would not be: the next write is a
+                # checkpoint that outranks it.
+                self.gen += 1
+                self.appendable = False
 
     def _mark(self):
         """From the first durable checkpoint on, or a game read back whose mark was lost, an

@@ -89,6 +89,28 @@ def test_a_transaction_refused_after_it_landed_is_not_there_after_a_power_cut_b1
         assert r2.unit.ledger.store.records() == led.store.records()
 
 
+def test_a_checkpoint_s_copy_over_the_old_slot_that_landed_and_failed_loses_no_later_move_b17():
+    # A checkpoint the old slot cannot be told of is copied over it too; that copy's sync
+    # failing once it was down left a newer generation there than the slot the next moves
+    # went to, and a boot read the copy: the moves after it, acknowledged, were gone.
+    r = _file_rig()
+    led = r.unit.ledger
+    fs = led.store.fs
+    r.press("10K+")
+    fs.fail_at = fs.steps + 1  # refused at its open: the next write is a checkpoint
+    r.press("20K+")
+    fs.fail_at = None
+    assert r.unit.error == "store-failed"
+    fs.fail_done = 2  # the checkpoint lands; its copy over the old slot lands, then fails
+    r.press("C", "30K+")
+    assert r.unit.error is None
+    r.press("40K+")  # acknowledged after the copy: a boot must find it
+    assert r.unit.error is None
+    r2 = Rig(store=FileStore("bank", fs))
+    assert r2.unit.store_status == "ok" and r2.unit.ledger.bal == led.bal
+    assert r2.unit.ledger.store.records() == led.store.records()
+
+
 def test_a_new_game_refused_after_it_landed_leaves_the_game_in_play_after_a_power_cut_b11():
     r = _file_rig()
     led = r.unit.ledger
