@@ -113,21 +113,27 @@ def get(store):
 
 
 def put(store, card, text, ledger=None):
-    """Card's name set (None clears it), durable on return; OSError leaves the old names.
-    ledger: the game in play, whose checkpoint says damage the write covers (B17)."""
+    """Card's name set (None clears it), durable on return: the six names kept; OSError leaves
+    the old names. ledger: the game in play, whose checkpoint says damage the write covers
+    (B17)."""
     gen, names, _ = store.names()
     names = list(names)
     names[card - 1] = text
     store.put_names(gen + 1, names, ledger)
+    return names
 
 
-def listing(store, failed="ERR store-failed the names could not be read"):
+def listing(store, kept=None):
     """OK and the six names as NAMES shows them (a names file that does not read: the good
-    copy, and "store": "damaged", B17); failed: the reply if the store cannot be read."""
+    copy, and "store": "damaged", B17); kept: the names just kept, answered if they cannot be
+    read back (they are kept: no refusal)."""
+    bad = False
     try:
         _, got, bad = store.names()
     except OSError:
-        return failed
+        if kept is None:
+            return "ERR store-failed the names could not be read"
+        got = kept
     pairs = tuple((str(c), got[c - 1]) for c in range(1, CARDS + 1))
     return "OK " + jsonw.dumps(pairs + (("store", "damaged"),) if bad else pairs)
 
@@ -144,9 +150,8 @@ def name(ledger, args):
         return "ERR bad-argument " + WHY[why]
     if not [c for c in text if not [1 for lo, hi in BLANK if lo <= ord(c) <= hi]]:
         text = None
-    failed = "ERR store-failed the name was not kept"
     try:
-        put(store, card, text, ledger)
+        kept = put(store, card, text, ledger)
     except OSError:
-        return failed
-    return listing(store, failed)
+        return "ERR store-failed the name was not kept"
+    return listing(store, kept)

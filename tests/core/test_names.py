@@ -195,6 +195,37 @@ def test_a_name_refused_after_it_landed_is_not_there_after_a_reboot():
     assert ok(rig(fs)[1].handle("NAMES"))["1"] == "Ann"
 
 
+def test_a_name_kept_whose_read_back_fails_is_answered_as_kept():
+    # The names file written and synced, then reading the names back fails: the name is kept
+    # (a reboot reads it), so the reply is the names, not a refusal that would say otherwise.
+    class ReadFails(FaultFS):
+        fail_reads = False
+
+        def open(self, path, mode):
+            f = FaultFS.open(self, path, mode)
+            if self.fail_reads and "r" in mode:
+                def close():
+                    raise OSError(5)  # the read back's close: the file is whole
+
+                f.close = close
+            return f
+
+    fs = ReadFails()
+    r, p = rig(fs)
+    p.handle("NAME 1 Ann")
+    store = r.unit.ledger.store
+    put_names = store.put_names
+
+    def then_reads_fail(*args):
+        put_names(*args)
+        fs.fail_reads = True
+
+    store.put_names = then_reads_fail
+    assert ok(p.handle("NAME 2 Bob"))["2"] == "Bob"
+    fs.fail_reads = False
+    assert ok(rig(fs)[1].handle("NAMES"))["2"] == "Bob"
+
+
 def test_names_in_a_store_in_ram():
     r = Rig()
     p = Protocol(r.unit, r.clock)
