@@ -245,18 +245,19 @@ class FileStore:
                     self.log.add(rec)
                 return
         log = self.log if rec is None else list(self.log) + [rec]
-        self._checkpoint(ledger, self.log.base, log, rec)
+        self._checkpoint(ledger, None, log, rec)
 
     def records(self, n=None):
         """The last n records (all it keeps by default), oldest first."""
         return list(self.log) if n is None else self.log.last(n) if n > 0 else []
 
-    def _checkpoint(self, ledger, base, log, rec=None, kept=None, over=True):
-        """The whole game (rec applied, log from base) into the other slot; kept: the kept games
-        it names (ids, numbers, the game's number, the count); over: written over an old slot
-        that could not be told of it too. Only once it is durable is any of it the store's."""
-        held = Log(self.keep, list(base))
-        for r in log:
+    def _checkpoint(self, ledger, base=None, log=None, rec=None, kept=None, over=True):
+        """The whole game (rec applied, log from base: by default the store's) into the other
+        slot; kept: the kept games it names (ids, numbers, the game's number, the count); over:
+        written over an old slot that could not be told of it too. Only once it is durable is any
+        of it the store's."""
+        held = Log(self.keep, list(self.log.base if base is None else base))
+        for r in self.log if log is None else log:
             held.add(r)
         log, base = held, held.base
         bal = list(ledger.bal)
@@ -315,7 +316,7 @@ class FileStore:
             # The old slot could not take the note (docs/storage.md's checkpoints): the same
             # checkpoint over it, lest it stand as the game with the new slot lost, nobody told.
             try:
-                self._checkpoint(ledger, self.log.base, self.log, rec, None, False)
+                self._checkpoint(ledger, rec=rec, over=False)
             except OSError:
                 # The game is whole in the new slot; the copy may have landed whole too, a
                 # generation past it, where the next lines would not be: the next write is a
@@ -516,7 +517,7 @@ class FileStore:
         shows it may be gone by the next boot (a file written over, a log only a restore reads):
         B17 reports it until the banker's key. OSError: the next write says it."""
         if self.unseen and not self.flagged and ledger.ready:
-            self._checkpoint(ledger, self.log.base, self.log)
+            self._checkpoint(ledger)
 
     def refused(self, ledger, e):
         """A write refused with e, which may have landed whole (Landed: a sync that failed once
@@ -525,7 +526,7 @@ class FileStore:
         as after any failure."""
         if isinstance(e, Landed) and ledger.ready:  # Err6: no game to write, none invented
             try:
-                self._checkpoint(ledger, self.log.base, self.log)
+                self._checkpoint(ledger)
             except OSError:
                 pass
         self.appendable = False
@@ -552,6 +553,6 @@ class FileStore:
             self.names_bad = False
         if self.flagged:
             try:
-                self._checkpoint(ledger, self.log.base, self.log)
+                self._checkpoint(ledger)
             except OSError:
                 self.appendable = False  # the next write tries again
