@@ -57,8 +57,7 @@ class Ledger:
         try:
             self.store.commit(self, rec)
         except OSError as e:
-            self.store.refused(self, e)
-            return "store-failed"
+            return self._refused(e)
         self.seq += 1
         apply(bal, rec)
         return rec
@@ -75,9 +74,13 @@ class Ledger:
             self.store.save(self, tag)
         except OSError as e:
             setattr(self, name, old)
-            self.store.refused(self, e)
-            return "store-failed"
+            return self._refused(e)
         return None
+
+    def _refused(self, e):
+        """A write refused with e: the store sets flash back to the ledger as it stands (B17)."""
+        self.store.refused(self, e)
+        return "store-failed"
 
     def _start(self, profile):
         """Every account at the profile's start, the pot empty; seq goes on."""
@@ -147,9 +150,9 @@ class Ledger:
         except OSError as e:
             (self.profile, self.bal, self.seq, self.start, self.count, self.clock,
              self.ready) = old
-            store.refused(self, e)
+            err = self._refused(e)
             if gid is None or not store.damaged(gid):
-                return "store-failed"
+                return err
             try:
                 store.tell(self)  # its log, read on the way back, is damage boot's check skips
             except OSError:

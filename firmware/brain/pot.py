@@ -18,10 +18,7 @@ def set_on(unit, on):
         return err
     # B10: a reversal of a collection would put money back into a pot now off; as any change
     # a host makes, it closes what C would reverse.
-    unit._undoable = None
-    unit.rev += 1
-    unit._emit("pot", None)
-    return None
+    return unit._changed(None, "pot")
 
 
 def toggle(unit, now):

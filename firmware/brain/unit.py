@@ -133,12 +133,14 @@ class Upkeep:
             self.night_on = False
         return rec
 
-    def _changed(self, rec):
+    def _changed(self, rec, event="txn"):
+        """A change a host or maintenance made (rec, or the error: nothing changed), said as
+        event."""
         if not isinstance(rec, str):
-            self._undoable = None  # a maintenance change is not the banker's to undo
+            self._undoable = None  # a maintenance change is not the banker's to undo (B10)
             self._focus_next = None  # nor is a transfer's payee to come (B6): no money came in
             self.rev += 1
-            self._emit("txn", rec)
+            self._emit(event, rec)
         return rec
 
     # -- time ----------------------------------------------------------------------------------
