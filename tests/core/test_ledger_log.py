@@ -20,6 +20,18 @@ def _file_rig(journal_max=None, keep=None):
     return r
 
 
+def _played(journal_max=None):
+    """_file_rig after one `10K+`: the rig, its ledger and its file system."""
+    r = _file_rig(journal_max=journal_max)
+    r.press("10K+")
+    return r, r.unit.ledger, r.unit.ledger.store.fs
+
+
+def _rebooted(fs):
+    """The unit that boots on fs (a power cut, then power)."""
+    return Rig(store=FileStore("bank", fs)).unit
+
+
 def test_records_give_the_balances_each_move_left():
     for store in (FileStore("bank", MemFS()), FileStore("bank", FaultFS())):
         r = Rig(store=store)
@@ -52,10 +64,7 @@ def test_the_store_keeps_its_last_records_and_folds_older_ones_into_its_base():
 
 
 def test_a_write_that_failed_but_landed_is_not_in_the_log_and_the_next_checkpoint_drops_it():
-    r = _file_rig(journal_max=50)
-    led = r.unit.ledger
-    fs = led.store.fs
-    r.press("10K+")
+    r, led, fs = _played(50)
     before = (led.seq, list(led.bal), led.store.records())
     fs.fail_at = fs.steps + 3  # open, write, then the flush fails: the line is on flash
     r.press("20K+")
@@ -66,37 +75,30 @@ def test_a_write_that_failed_but_landed_is_not_in_the_log_and_the_next_checkpoin
     r.press("C", "30K+")  # B2 kept the refused entry. The store no longer trusts its slot's
     # end: this write is a fresh checkpoint
     assert [t[L.AMOUNT] for t in led.store.records()] == [10000, 30000]
-    r2 = Rig(store=FileStore("bank", fs))
-    assert r2.unit.store_status == "ok"
-    assert r2.unit.ledger.store.records() == led.store.records()
-    assert r2.unit.ledger.bal == led.bal
+    u = _rebooted(fs)
+    assert u.store_status == "ok"
+    assert u.ledger.store.records() == led.store.records() and u.ledger.bal == led.bal
 
 
 def test_a_transaction_refused_after_it_landed_is_not_there_after_a_power_cut_b17():
     # The sync fails once the bytes are down: the banker sees the refusal, so no boot may
     # bring the money back, whether the write was a journal line or a whole checkpoint.
     for journal_max in (50, 1):
-        r = _file_rig(journal_max=journal_max)
-        led = r.unit.ledger
-        fs = led.store.fs
-        r.press("10K+")
+        r, led, fs = _played(journal_max)
         before = list(led.bal)
         fs.fail_done = 1
         r.press("20K+")
         assert r.unit.error == "store-failed" and led.bal == before
-        r2 = Rig(store=FileStore("bank", fs))  # the power cut, right after the refusal
-        assert r2.unit.store_status == "ok" and r2.unit.ledger.bal == before, journal_max
-        assert r2.unit.ledger.store.records() == led.store.records()
+        u = _rebooted(fs)  # the power cut, right after the refusal
+        assert u.store_status == "ok" and u.ledger.bal == before, journal_max
+        assert u.ledger.store.records() == led.store.records()
 
 
 def test_a_checkpoint_s_copy_over_the_old_slot_that_landed_and_failed_loses_no_later_move_b17():
     # A checkpoint the old slot cannot be told of is copied over it too; that copy's sync
     # failing once it was down left a newer generation there than the slot the next moves
     # went to, and a boot read the copy: the moves after it, acknowledged, were gone.
-    r = _file_rig()
-    led = r.unit.ledger
-    fs = led.store.fs
-    r.press("10K+")
+    r, led, fs = _played()
     fs.fail_at = fs.steps + 1  # refused at its open: the next write is a checkpoint
     r.press("20K+")
     fs.fail_at = None
@@ -106,24 +108,20 @@ def test_a_checkpoint_s_copy_over_the_old_slot_that_landed_and_failed_loses_no_l
     assert r.unit.error is None
     r.press("40K+")  # acknowledged after the copy: a boot must find it
     assert r.unit.error is None
-    r2 = Rig(store=FileStore("bank", fs))
-    assert r2.unit.store_status == "ok" and r2.unit.ledger.bal == led.bal
-    assert r2.unit.ledger.store.records() == led.store.records()
+    u = _rebooted(fs)
+    assert u.store_status == "ok" and u.ledger.bal == led.bal
+    assert u.ledger.store.records() == led.store.records()
 
 
 def test_a_new_game_refused_after_it_landed_leaves_the_game_in_play_after_a_power_cut_b11():
-    r = _file_rig()
-    led = r.unit.ledger
-    fs = led.store.fs
-    r.press("10K+")
+    r, led, fs = _played()
     before = (led.seq, list(led.bal))
     for n in (1, 2):  # the game put away (kept), then the new game: each lands, then fails
         fs.fail_done = n
         r.hold("C", 3000)  # B11
         assert r.unit.error == "store-failed" and (led.seq, led.bal) == before, n
-        r2 = Rig(store=FileStore("bank", fs))
-        assert (r2.unit.ledger.seq, r2.unit.ledger.bal) == before, n
-        assert r2.unit.ledger.store.kept() == [], n
+        u = _rebooted(fs)
+        assert (u.ledger.seq, u.ledger.bal) == before and u.ledger.store.kept() == [], n
 
 
 def test_a_volume_refused_after_it_landed_is_not_there_after_a_power_cut_b12():
@@ -132,7 +130,7 @@ def test_a_volume_refused_after_it_landed_is_not_there_after_a_power_cut_b12():
     fs.fail_done = 1
     r.press(".")  # B12: the volume would go 2 -> 1
     assert r.unit.error == "store-failed" and r.unit.ledger.volume == 2
-    assert Rig(store=FileStore("bank", fs)).unit.ledger.volume == 2
+    assert _rebooted(fs).ledger.volume == 2
 
 
 def test_a_volume_change_the_store_refuses_leaves_the_volume_as_it_was_b12():
@@ -142,10 +140,10 @@ def test_a_volume_change_the_store_refuses_leaves_the_volume_as_it_was_b12():
     r.press(".")  # B12: no card, no entry: the volume would go 2 -> 1
     fs.fail_at = None
     assert r.unit.error == "store-failed" and r.unit.ledger.volume == 2
-    assert Rig(store=FileStore("bank", fs)).unit.ledger.volume == 2  # nor after a reboot
+    assert _rebooted(fs).ledger.volume == 2  # nor after a reboot
     r.press(".")
     assert r.unit.error is None and r.unit.ledger.volume == 1
-    assert Rig(store=FileStore("bank", fs)).unit.ledger.volume == 1
+    assert _rebooted(fs).ledger.volume == 1
 
 
 def test_a_slot_that_goes_bad_under_a_running_unit_costs_neither_money_nor_history():
