@@ -88,10 +88,9 @@ def main(argv):
 
 def _state_from_env():
     """BANK_SIM_STATE's folder, the same as --state DIR; None when unset or none."""
-    import os
+    from simulator.xdg import state_env
 
-    where = os.getenv("BANK_SIM_STATE")
-    return None if where in (None, "", "none") else where
+    return state_env() or None
 
 
 def _stop_on_sigterm():

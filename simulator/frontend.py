@@ -38,12 +38,15 @@ def interactive_host(host, opts):
     """The host an interactive front end runs: the one given, or, when no --state was asked
     for, one whose flash is kept between runs (a game can be stopped and resumed, as the seed
     says). BANK_SIM_STATE=none keeps nothing."""
-    if opts.state is not None or os.environ.get("BANK_SIM_STATE", "") == "none":
+    from simulator.xdg import state_env
+
+    where = state_env()
+    if opts.state is not None or where is None:
         return host
     from simulator.host import Host
 
-    opts.state = os.environ.get("BANK_SIM_STATE") or state_dir()
-    if os.environ.get("BANK_SIM_STATE"):
+    opts.state = where or state_dir()
+    if where:
         opts.state_given = "BANK_SIM_STATE"
     return Host(opts)
 

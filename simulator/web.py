@@ -197,9 +197,10 @@ def table_secret_folder():
     link: beside the simulator's kept games (BANK_SIM_STATE=none: nowhere, a new one each
     start)."""
     from simulator.frontend import state_dir
+    from simulator.xdg import state_env
 
-    base = os.environ.get("BANK_SIM_STATE") or state_dir()
-    return None if base == "none" else os.path.join(base, "web")
+    where = state_env()
+    return None if where is None else os.path.join(where or state_dir(), "web")
 
 
 def make_table():

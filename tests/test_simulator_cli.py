@@ -377,6 +377,15 @@ def test_the_headless_simulator_keeps_its_game_where_bank_sim_state_says(tmp_pat
     hello, balances = sim("HELLO\nBALANCES\n", str(tmp_path))
     assert json.loads(hello[3:])["store"] == "ok" and json.loads(balances[3:])["1"] == 15150000
     assert json.loads(sim("HELLO\n", "none")[0][3:])["store"] == "new"
+    # none in any case keeps nothing: NONE kept the game in a folder of that name
+    try:
+        for where in ("NONE", "None"):
+            sim("INSERT L 1\nKEY 1 5 0 K +\n", where)
+            assert json.loads(sim("HELLO\n", where)[0][3:])["store"] == "new", where
+            assert not os.path.exists(os.path.join(ROOT, where)), where
+    finally:
+        for where in ("NONE", "None"):
+            shutil.rmtree(os.path.join(ROOT, where), ignore_errors=True)
 
 
 @pytest.mark.parametrize("interp", INTERPRETERS)

@@ -167,9 +167,10 @@ def flash_file(rfid=False):
     simulator's own (frontend.state_dir, or $BANK_SIM_STATE), or None for BANK_SIM_STATE=none.
     The RFID build's unit is another unit: its flash is another file."""
     from simulator import frontend
+    from simulator.xdg import state_env
 
-    where = os.environ.get("BANK_SIM_STATE", "")
-    if where == "none":
+    where = state_env()
+    if where is None:
         return None
     return os.path.join(where or frontend.state_dir(), "pico-rfid.flash" if rfid else
                         "pico.flash")
