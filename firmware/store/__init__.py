@@ -524,12 +524,23 @@ class FileStore:
         the bytes were down): the game as ledger has it written over it now, lest a boot bring
         back what the banker saw refused (B17). The next write is a checkpoint all the same,
         as after any failure."""
-        if isinstance(e, Landed) and ledger.ready:  # Err6: no game to write, none invented
+        if isinstance(e, Landed) and ledger.ready:
             try:
                 self._checkpoint(ledger)
             except OSError:
-                pass
+                self._landed(ledger)
+        elif isinstance(e, Landed) and self.cur is None:
+            self._remove(self.paths[0])  # Err6's new game: no game to write back, none invented
         self.appendable = False
+
+    def _landed(self, ledger):
+        """After a checkpoint of ledger's game refused: if it is down whole all the same, its
+        slot is the store's from now on, lest the next checkpoint go over it, the one copy
+        without what was refused."""
+        new = 1 - self.cur
+        s = read(self.fs, self.paths[new], self.keep, False)
+        if s.state == VALID and s.gen == self.gen + 1 and s.seq == ledger.seq:
+            self.cur, self.gen, self.size = new, s.gen, s.size
 
     def news(self):
         """Whether damage was found since the unit was last told (B17: reported as boot's)."""

@@ -62,7 +62,8 @@ class FaultFile:
 
 class FaultFS:
     """files: path -> bytearray. fail_at: the step number that raises OSError (a full flash);
-    fail_done: n, the nth write from now fails its sync once it has landed whole."""
+    fail_done: n, the nth write from now fails its sync once it has landed whole (a tuple of
+    such n: each of them)."""
 
     def __init__(self, files=None):
         self.files = files if files is not None else {}
@@ -118,10 +119,10 @@ class FaultFS:
     def done(self, f):
         f.flush()
         f.close()
-        if self.fail_done:
-            self.fail_done -= 1
-            if not self.fail_done:
-                raise OSError(5)  # the sync failed once every byte was down: landed, refused
+        due = self.fail_done if type(self.fail_done) is tuple else (self.fail_done,)
+        self.fail_done = tuple(n - 1 for n in due if n > 1)
+        if 1 in due:
+            raise OSError(5)  # the sync failed once every byte was down: landed, refused
 
 
 def copy_files(files):

@@ -187,3 +187,42 @@ def test_an_append_refused_on_a_full_flash_is_not_there_after_a_restart():
     assert answer(p2, "HELLO")["store"] == "ok"
     assert answer(p2, "BALANCES")["1"] == before["1"] + 20000
     assert [t["amount"] for t in answer(p2, "LOG")] == [1000000, 20000]
+
+
+def test_a_refused_write_whose_undoing_also_landed_and_failed_never_comes_back_b17():
+    # The refused append is written over by a checkpoint of the game as it stands; that
+    # checkpoint's own sync failing once it was down left the store writing the next one over
+    # it, the one copy without the refused line: a cut there booted the refused money, ok.
+    fs = FaultFS()
+    led = SmallLedger(FileStore("/bank", fs=fs, journal_max=50))
+    led.load(None)
+    session(led, 6, 5)
+    want = state(led)
+    fs.fail_done = (1, 2)  # the append, then the checkpoint over it: each lands, then fails
+    assert led.move("receive", 0, 2, 990000, 0) == "store-failed" and state(led) == want
+    images = []
+    fs.collect = lambda tag, img: images.append(copy_files(img))
+    assert isinstance(led.move("go", 0, 3, led.profile.go, 0), tuple)
+    fs.collect = None
+    assert images
+    for img in images + [fs.files]:  # a cut at every step of the next move, and none
+        led2, status, _ = _boot(img, 50)
+        assert status == "ok" and state(led2) in (want, state(led)), led2.store.detail
+
+
+def test_a_new_game_refused_at_err6_after_it_landed_is_not_there_after_a_reboot_b17():
+    # With no good copy (Err6) the new game's checkpoint landed and its sync failed: the unit
+    # said store-failed and stayed at Err6, and the next boot had the new game in play.
+    fs = FaultFS()
+    led = SmallLedger(FileStore("/bank", fs=fs, journal_max=50))
+    led.load(None)
+    session(led, 3, 5)
+    files = copy_files(fs.files)
+    assert "/bank/bank.b" not in files
+    files["/bank/bank.a"][20] ^= 1  # the one slot's header
+    led, status, fs = _boot(files, 50)
+    assert status == "damaged" and not led.ready
+    fs.fail_done = 1
+    assert led.reset() == "store-failed" and not led.ready
+    led2, status, _ = _boot(fs.files, 50)
+    assert status == "damaged" and not led2.ready
