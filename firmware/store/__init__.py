@@ -133,8 +133,6 @@ class FileStore:
         self.appendable = s.clean and not damage and not s.superseded
         self.detail = "; ".join(damage) or None
         self.unseen = bool(damage)
-        if "start" not in h:
-            return "damaged", 0, None  # a kept game's header: Slot.read checked the rest of it
         self.log = s.log
         volume = h.get("volume", 2) if s.volume is None else s.volume
         game = (h["profile"], list(s.bal), h["start"] + seq - s.seq, volume, got)
@@ -167,8 +165,8 @@ class FileStore:
         paths = self.paths
         new = 0 if gen_of(self.fs, paths[0]) >= gen_of(self.fs, paths[1]) else 1
         slots = [None, None]
-        slots[new] = read(self.fs, paths[new], self.keep)
-        slots[1 - new] = read(self.fs, paths[1 - new], self.keep, slots[new].state != VALID)
+        slots[new] = self._slot(new, True)
+        slots[1 - new] = self._slot(1 - new, slots[new].state != VALID)
         try:
             self.fs.open(self.dir + MARK_NAME, "rb").close()
             self.marked = True
@@ -206,6 +204,12 @@ class FileStore:
             if _id(name) and int(name[5:]) not in named:
                 self._remove(self.dir + name)
         return best, damage, past, older
+
+    def _slot(self, i, fold):
+        s = read(self.fs, self.paths[i], self.keep, fold)
+        if s.state == VALID and "start" not in s.head:
+            s.state = CORRUPT  # a kept game's file where a slot goes: it names no kept game
+        return s
 
     def _listed(self, prefix):
         """The store's directory's file names that start with prefix ([] if it does not

@@ -799,3 +799,21 @@ def test_a_slot_that_holds_a_kept_games_file_is_err6_reported_until_the_banker_s
     _banker_holds_c(u, clock)
     u, clock, fs = _unit(fs.files)
     assert u.store_status == "ok"
+
+
+def test_a_kept_games_file_over_one_slot_keeps_every_kept_game_and_the_seq_goes_on():
+    # B11, B17: such a file read as the game's newest slot named no kept game, so boot removed
+    # every kept game's file, and the seq began again at 0, past numbers a host was told of.
+    fs, u, clock, p = _unit_with_a_kept_game()
+    p.handle("INSERT L 2")
+    p.handle("KEY 2 M +")
+    p.handle("HOLD C 3000")  # a second game kept
+    kept = sorted(name for name in fs.files if "/game." in name)
+    seq = u.ledger.seq
+    files = copy_files(fs.files)
+    files.pop("/bank/bank.b", None)
+    files["/bank/bank.a"] = bytearray(files[kept[-1]])
+    u, clock, fs = _unit(files)
+    assert u.store_status == "damaged" and not u.ledger.ready  # Err6
+    assert sorted(name for name in fs.files if "/game." in name) == kept
+    assert u.ledger.seq >= seq and len(u.ledger.store.kept()) == len(kept) == 2
