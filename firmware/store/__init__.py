@@ -529,10 +529,12 @@ class FileStore:
         back what the banker saw refused (B17). The next write is a checkpoint all the same,
         as after any failure."""
         if isinstance(e, Landed) and ledger.ready:
-            try:
-                self._checkpoint(ledger)
-            except OSError:
-                self._landed(ledger)
+            for _ in range(2):  # a flash that failed once may well take the next write
+                try:
+                    self._checkpoint(ledger)
+                    break
+                except OSError:
+                    self._landed(ledger)
         elif isinstance(e, Landed) and self.cur is None:
             self._remove(self.paths[0])  # Err6's new game: no game to write back, none invented
         self.appendable = False

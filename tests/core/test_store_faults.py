@@ -226,3 +226,20 @@ def test_a_new_game_refused_at_err6_after_it_landed_is_not_there_after_a_reboot_
     assert led.reset() == "store-failed" and not led.ready
     led2, status, _ = _boot(fs.files, 50)
     assert status == "damaged" and not led2.ready
+
+
+def test_a_refused_write_whose_undoing_failed_once_is_undone_by_a_second_try_b17():
+    # The checkpoint over a refused append that landed failed at one step of its own: the
+    # refused line stood in the slot in use, and a reboot brought back the money refused.
+    for k in range(1, 14):  # the fault at every step of the append and of the checkpoint
+        fs = FaultFS()
+        led = SmallLedger(FileStore("/bank", fs=fs, journal_max=50))
+        led.load(None)
+        session(led, 4, 5)
+        want = state(led)
+        fs.fail_done = 1
+        fs.fail_at = fs.steps + k
+        assert led.move("receive", 0, 2, 990000, 0) == "store-failed" and state(led) == want
+        fs.fail_at = None
+        led2, status, _ = _boot(fs.files, 50)
+        assert status == "ok" and state(led2) == want, k
