@@ -124,7 +124,8 @@ class Ledger:
             gid = ids[0]
         g = self.store.game(gid)
         if g is None:
-            return "game-damaged" if gid in ids else "no-backup"
+            return ("no-backup" if gid not in ids else "game-damaged"
+                    if self.store.damaged(gid) else "store-failed")
         if profiles.get(g["profile"]) is None:
             return "no-backup"
         return self._replace(g["profile"], gid, g, via)

@@ -105,6 +105,8 @@ def do_games(p, args):
     got = []
     for gid in store.kept():
         g = store.game(gid)
+        if g is None and not store.damaged(gid):
+            return "ERR store-failed game %d could not be read" % store.number_of(gid)
         known = g or {"seq": gid}  # a damaged game: what is still known of it
         bal = known.get("balances")
         got.append((("id", gid), ("profile", known.get("profile")), ("seq", known["seq"]),

@@ -12,7 +12,7 @@ from protocol.names import refusal
 from store.slot import (CORRUPT, GAME, KEPT_MOST, LINE_MAX, MARK_NAME, MARK_TEXT, NAME_FILES,
                         SLOT_NAMES, UNREADABLE, VALID, VERSION, Landed, Lines, Log, Moved,
                         chunks, crc32, gen_of, kept_game, line, missing, night_head, night_words,
-                        num, payload, read, rec_payload, write)
+                        no_file_damaged, num, payload, read, rec_payload, write)
 
 
 def _id(name):
@@ -457,8 +457,8 @@ class FileStore:
             try:
                 f = self.fs.open(self.dir + NAME_FILES[i], "rb")
             except OSError as e:
-                if e.args[:1] in ((23,), (24,)):
-                    raise  # ENFILE, EMFILE: the process is out of files, no file is damaged
+                if no_file_damaged(e):
+                    raise
                 if not missing(e):
                     bad.append(i)
                 continue

@@ -71,6 +71,12 @@ def missing(e):
     return e.args[:1] == (2,)
 
 
+def no_file_damaged(e):
+    """Whether an open's OSError says the process is out of files (ENFILE, EMFILE): raised on,
+    since no file is damaged."""
+    return e.args[:1] in ((23,), (24,))
+
+
 def num(word):
     """A number as the store writes it, a JSON int or ASCII digits with a - first for one below
     0; ValueError (or TypeError) for the rest int() reads (1.5, ' 3', '+3', '3_0', and on
@@ -263,6 +269,8 @@ def read(fs, path, keep, fold=True):
     try:
         f = fs.open(path, "rb")
     except OSError as e:
+        if no_file_damaged(e):
+            raise
         s.state = CUT if missing(e) else CORRUPT
         return s
     try:

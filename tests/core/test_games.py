@@ -555,3 +555,33 @@ def test_a_restore_keeps_its_balances_in_the_log_after_a_damaged_line_is_skipped
     assert after == log[:3]  # the payment is lost, and the restore says its balances still
     assert after[1]["balances"]["1"] == START - 5000000
     assert r.unit.ledger.seq >= log[-1]["seq"]  # the lost payment's seq is not given again
+
+
+def test_a_kept_game_the_file_system_fails_to_read_once_is_not_called_damaged_nor_dropped():
+    # B11, B17: the flash failing at a close, or the process out of files (EMFILE), is no
+    # damage of the game's: GAMES said "damaged": true and RESTORE game-damaged while the store
+    # reported nothing, and an EMFILE made it damage the banker's key then dropped for good.
+    r, p = _rig()
+    _pay(p, 1, "5M-")
+    ok(p.handle("NEWGAME"))
+    kept = ok(p.handle("GAMES"))
+    fs = r.fs
+    fs.fail_at = fs.steps + 1  # the close of game.1, read
+    assert p.handle("GAMES")[-1].startswith("ERR store-failed")
+    fs.fail_at = fs.steps + 1
+    assert p.handle("RESTORE GAME %d" % kept[0]["id"])[-1].startswith("ERR store-failed")
+    open_ = fs.open
+
+    def out_of_files(path, mode):
+        if "game." in path:
+            raise OSError(24)
+        return open_(path, mode)
+
+    fs.open = out_of_files
+    assert p.handle("GAMES")[-1].startswith("ERR store-failed")
+    fs.open = open_
+    assert ok(p.handle("HELLO"))["store"] == "ok" and ok(p.handle("GAMES")) == kept
+    r.press("C")  # the banker's key: nothing was reported, nothing goes
+    _pay(p, 2, "1M+")
+    r, p = _reboot(r)
+    assert ok(p.handle("GAMES")) == kept
