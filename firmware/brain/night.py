@@ -120,6 +120,7 @@ def _held_3s(unit, now):
     """Game night's key held its 3 s: the count (+), the clock's view (K), a bankruptcy (-)."""
     key, _, via = unit.held
     unit.held = None
+    unit.rev += 1  # a timer's act, not a key's: the picture follows it, whatever it does
     settle(unit)
     if unit._notice_until is not None:
         unit._notice = None  # a clock warning's time left (B20): the key's act ends it, as a key

@@ -466,6 +466,43 @@ def test_b20_b21_a_bankruptcy_held_through_a_warning_ends_its_time_left_and_show
     assert r.text() == "30" and r.take_tones() == ["money-in"]
 
 
+def test_b20_b21_a_bankruptcy_held_through_a_warning_that_moves_nothing_still_ends_its_time_left():
+    # The hold's 3rd second ended the warning's display in the unit, but with an amount typed
+    # (no bankruptcy) or a card with nothing (refused) nothing redrew: 5.00 stayed on the glass.
+    for typed in (True, False):
+        r = Rig()
+        r.hold("K", 3000)
+        r.press("6+", "K")
+        r.insert("R", 2)
+        if not typed:
+            r.press("15M-")  # all card 2 had: its bankruptcy is refused (no-balance)
+        r.advance(MIN - 2500)
+        r.unit.key_down("-", r.clock.now())
+        r.advance(1000)
+        if typed:
+            r.press("5")
+        r.advance(1500)
+        assert r.text() == "5.00", typed  # the 5-minute warning's time left
+        r.advance(500)  # the hold's 3rd second, within the warning's 3
+        if typed:  # no bankruptcy with an amount typed: the amount shows
+            assert r.shown() == ("5", False, False)
+        else:  # refused: the card's balance, nothing
+            assert r.text() == "0" and r.unit.error == "no-balance"
+
+
+def test_b20_b21_a_refused_bankruptcy_held_on_through_the_clock_misses_no_warning():
+    # Its 3rd second changed nothing the virtual clock saw, which then let the rest of the
+    # hold pass in one step: the clock went from 6 minutes to End with no warning.
+    r = Rig()
+    r.hold("K", 3000)
+    r.press("6+", "K")
+    r.insert("R", 3)
+    r.hold("-", 3000)  # card 3 bankrupt to the bank: nothing left
+    r.take_tones()
+    r.hold("-", 400000)  # at its 3rd second refused (no-balance), then held on to the End
+    assert r.take_tones() == ["error", "clock-warning", "clock-warning", "clock-end"]
+
+
 def test_b21_with_no_card_in_l_the_bank_takes_it():
     r = Rig()
     r.insert("R", 4)
