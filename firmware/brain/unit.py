@@ -536,6 +536,7 @@ class Unit(Upkeep):
             return
         self._clear_entry()
         self._undoable = rec  # C may reverse it (B10)
+        self._focus_next = None  # a transfer's payee to come: this move shows and sounds now
         self._emit("txn", rec)
         if sign == "+":
             self._tone("money-in")

@@ -156,6 +156,17 @@ def test_b6_a_card_put_in_in_the_payers_second_shows_as_b3_not_the_payee():
     assert r.text() == "15"
 
 
+def test_b6_money_received_in_the_payers_second_ends_the_payees_turn_to_come():
+    # The payer's card out, the payee's receipt sounded money-in; then the payee's turn came
+    # and sounded money-in again, for no money.
+    r = _paid_1m_card_1_to_2()
+    r.advance(300).remove("R")
+    r.press("1M+")  # card 2 in L receives (B4)
+    assert r.text() == "17" and r.take_tones()[-1] == "money-in"
+    r.advance(1000)
+    assert r.text() == "17" and "money-in" not in r.take_tones()
+
+
 def test_b6_transfer_is_one_transaction():
     r = Rig()
     r.insert("R", 1)
