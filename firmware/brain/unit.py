@@ -495,13 +495,9 @@ class Unit(Upkeep):
             self._refuse("go-taken")  # B9: once per insertion
             return
         rec = self.ledger.move("go", 0, left, self.ledger.profile.go, 0, via)
-        if isinstance(rec, str):
-            self._refuse(rec)
-            return
-        self._go_used = True
-        self._undoable = rec  # C may reverse it (B10)
-        self._emit("txn", rec)
-        self._tone("money-in")
+        if not isinstance(rec, str):
+            self._go_used = True
+        self._moved(rec, "+", now)
 
     def _commit(self, sign, now, via):
         left = self.slots["L"]

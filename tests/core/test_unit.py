@@ -165,6 +165,12 @@ def test_b6_money_received_in_the_payers_second_ends_the_payees_turn_to_come():
     assert r.text() == "17" and r.take_tones()[-1] == "money-in"
     r.advance(1000)
     assert r.text() == "17" and "money-in" not in r.take_tones()
+    r = _paid_1m_card_1_to_2()
+    r.advance(300).remove("R")
+    r.press("M")  # B9: Go for card 2
+    assert r.text() == "18" and r.take_tones()[-1] == "money-in"
+    r.advance(1000)
+    assert r.text() == "18" and "money-in" not in r.take_tones()
 
 
 def test_b6_transfer_is_one_transaction():
