@@ -17,7 +17,7 @@ from . import rules
 from .errors import EXIT_OK, CommandError, Failed, ProtocolError, UsageError
 from .out import CARDS, VOLUMES, balances_or_none, money, no_game, note, say
 from .rules import name_problem
-from .wire import printable
+from .wire import loads, printable
 
 FORMAT = "bank-backup"
 VERSION = 1
@@ -74,15 +74,19 @@ def _names(bank):
 
 
 def write(doc, path):
-    """doc into path; "-" is standard output, as for most tools."""
+    """doc into path; "-" is standard output, as for most tools. A document load() would
+    refuse as too large is never written (ProtocolError: the unit's reply made it so)."""
+    text = json.dumps(doc, indent=1) + "\n"
+    if len(text.encode("utf-8")) > MAX_BYTES:
+        raise ProtocolError("the unit's backup would be a file of over %d MB, which no backup is "
+                            "and restore refuses: nothing written" % (MAX_BYTES >> 20))
     if path == "-":
-        sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+        sys.stdout.write(text)
         sys.stdout.flush()
         return
     try:
         with open(path, "w", encoding="utf-8") as f:
-            json.dump(doc, f, indent=1)
-            f.write("\n")
+            f.write(text)
     except OSError as exc:
         raise UsageError("cannot write %s: %s" % (path, exc.strerror)) from None
 
@@ -104,7 +108,7 @@ def load(path):
                          % (path, MAX_BYTES >> 20))
     try:
         # utf-8-sig: a file saved again by Windows' Notepad starts with a BOM
-        doc = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=_once, parse_int=_whole)
+        doc = loads(raw.decode("utf-8-sig"), object_pairs_hook=_once, parse_int=_whole)
     except _Twice as exc:
         raise UsageError("%s: %s is given twice: which one is meant?" % (path, exc)) from None
     except _Long as exc:

@@ -23,6 +23,16 @@ class Reply(collections.namedtuple("Reply", "line ok payload code message events
     `code`/`message` are set for `ERR`; `events` are the event lines that came before it."""
 
 
+def loads(text, **kw):
+    """json.loads as the protocol's JSON is: NaN and Infinity are no JSON (ValueError), lest a
+    host's --json output or a backup file carry them on to stricter readers."""
+    return json.loads(text, parse_constant=_no_constant, **kw)
+
+
+def _no_constant(name):
+    raise ValueError("%s is no JSON number" % name)
+
+
 def printable(text, limit=80):
     """`text` safe to show a user: unprintable characters escaped, long text shortened."""
     shown = "".join(c if " " <= c <= "~" else ascii(c)[1:-1] for c in text)
@@ -39,7 +49,7 @@ def parse_event(line):
     data = None
     if len(parts) > 1 and parts[1].strip():
         try:
-            data = json.loads(parts[1])
+            data = loads(parts[1])
         except (ValueError, RecursionError):  # a nesting too deep to read is no event either
             raise ProtocolError(
                 "unparseable event line from the unit: '%s'" % printable(line)
@@ -53,7 +63,7 @@ def parse_reply(line, events=(), command=""):
         return Reply(line, True, None, None, None, list(events))
     if line.startswith("OK "):
         try:
-            payload = json.loads(line[3:])
+            payload = loads(line[3:])
         except (ValueError, RecursionError):  # nesting too deep to read: no reply of a unit's
             payload = _BAD
         if payload is not _BAD:

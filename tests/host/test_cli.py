@@ -1244,6 +1244,42 @@ def test_a_backup_of_balances_no_unit_holds_is_refused_and_no_file_is_written(ca
         assert not path.exists()
 
 
+def _with_backup(payload):
+    """A reading unit whose BACKUP answers payload (its snapshot)."""
+    reading = fakes.reading(lambda: '{"1": %d, %s}' % (START, SIX))
+    return lambda line: b"OK " + payload + b"\n" if line.upper() == "BACKUP" else reading(line)
+
+
+def test_nan_or_infinity_from_the_unit_is_a_unit_that_misbehaved_not_json_passed_on(
+        capsys, fake, tmp_path):
+    # Python's json reads NaN and Infinity, which are no JSON: `--json` printed them and a
+    # backup file kept them, for jq or a restore elsewhere to choke on.
+    entry = ('{"seq": 1, "kind": "receive", "from": "bank", "to": 1, "amount": 10000, '
+             '"balances": {"1": 15010000}, "via": "key", "x": NaN}')
+    unit = fakes.reading(lambda: '{"1": %d, %s}' % (START, SIX), "[%s]" % entry)
+    code, out, err = run(capsys, "--port", fake(unit).url, "log", "--json")
+    assert code == 7 and out == "" and "unparseable reply to 'LOG" in err, err
+    path = tmp_path / "game.json"
+    code, out, err = run(capsys, "--port", fake(_with_backup(b'{"y": -Infinity}')).url,
+                         "backup", path)
+    assert code == 7 and not path.exists(), err
+    path.write_text('{"profile": "world", "x": NaN}')
+    f = fake(unit)
+    code, out, err = run(capsys, "--port", f.url, "restore", path)
+    assert code == 2 and "NaN is no JSON number" in err and f.received == ["HELLO"], err
+
+
+def test_a_backup_restore_would_refuse_as_too_large_is_never_written(capsys, fake, tmp_path):
+    # A snapshot of 240 KB nested deep grew past 4 MB indented: backup wrote it, exit 0, and
+    # restore refused the file.
+    blob = ("[" + ",".join(["[" * 120 + "]" * 120] * 1000) + "]").encode()
+    path = tmp_path / "game.json"
+    code, out, err = run(capsys, "--port", fake(_with_backup(b'{"x": ' + blob + b"}")).url,
+                         "backup", path)
+    assert code == 7 and "nothing written" in err and err.count("\n") == 1, err
+    assert not path.exists()
+
+
 def _unit_at_play(card1):
     """A fake unit whose card 1 reads card1(n) at its nth BALANCES: play going on meanwhile."""
     reads = []
