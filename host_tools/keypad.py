@@ -6,7 +6,8 @@ exit code 1.
 
 import json
 
-from .errors import EXIT_OK, BankError, CommandError, DisconnectedError, Failed, ReplyTimeout
+from .errors import (EXIT_OK, BankError, CommandError, DisconnectedError, Failed, ProtocolError,
+                     ReplyTimeout)
 from .out import (VOLUMES, balances_or_none, card_label, display, money, names_of, no_game,
                   note, refusal, say)
 from .rules import WORDS
@@ -72,13 +73,18 @@ def cmd_press(bank, args):
         bank.events_on()  # the moves the keys make: an undo is said, not only its balance shown
     except CommandError:
         pass  # a unit without events: the display alone is said
+    misbehaved = False
     try:
         return _press(bank, args, state, words)
+    except ProtocolError:
+        misbehaved = True  # nothing more is sent to a unit that misbehaved (exit 7)
+        raise
     finally:
         # ... and off again, as monitor leaves them: on a serial port the next program to open
         # it would be sent events it never asked for
         try:
-            bank.events_off()
+            if not misbehaved:
+                bank.events_off()
         except BankError:
             pass
 
@@ -100,7 +106,7 @@ def _press(bank, args, state, words):
             after = bank.press(word)
             if after.get("error") not in (None, "store-damaged"):
                 break  # as a banker stops at the error tone: 1.5.M+ moves no 1.5 M
-    except (DisconnectedError, ReplyTimeout) as exc:
+    except (DisconnectedError, ReplyTimeout, ProtocolError) as exc:
         _unanswered(exc, pressed)
         raise
     moves = [e.data for e in bank.events if e.type == "txn" and isinstance(e.data, dict)]
@@ -117,8 +123,8 @@ def _press(bank, args, state, words):
 
 
 def _unanswered(exc, keys):
-    """exc (the link lost, no reply) told that keys sent may have moved money: the unit may
-    have taken the last one and not been heard to answer."""
+    """exc (the link lost, no reply, a reply that does not read) told that keys sent may have
+    moved money: the unit may have taken the last one and not been heard to answer."""
     if MONEY_KEYS.intersection(keys):
         exc.args = ("%s; the keys sent (%s) may have moved money: see bank log once the unit "
                     "answers" % (exc, " ".join(keys)),)
@@ -136,7 +142,7 @@ def cmd_hold(bank, args):
         bank.wake()
     try:
         state = bank.hold(args.key, args.ms)
-    except (DisconnectedError, ReplyTimeout) as exc:
+    except (DisconnectedError, ReplyTimeout, ProtocolError) as exc:
         _unanswered(exc, [args.key.upper()])
         raise
     code = _report_state(state, bank, args.key)

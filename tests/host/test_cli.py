@@ -240,6 +240,27 @@ def test_a_link_lost_after_a_money_key_says_the_money_may_have_moved(capsys, url
     assert code == 5 and "may have moved money" not in err
 
 
+def test_a_garbled_reply_to_a_money_key_says_the_money_may_have_moved_and_sends_no_more(
+        capsys, fake):
+    # The unit had the + and its reply did not read: exit 7 said nothing of the money, and
+    # EVENTS OFF still went to a unit that misbehaved.
+    def unit(line):
+        word = line.upper()
+        if word == "HELLO":
+            return fakes.HELLO.encode() + b"\n"
+        if word == "KEY +":
+            return b"OK {not json\n"
+        if word.startswith("EVENTS"):
+            return b"OK\n"
+        return fakes.STATE.encode() + b"\n"  # STATE, and each key before the +
+
+    f = fake(unit)
+    code, out, err = run(capsys, "--port", f.url, "press", "2M+")
+    assert code == 7 and "unparseable reply to 'KEY +'" in err and err.endswith(
+        "; the keys sent (2 M +) may have moved money: see bank log once the unit answers\n")
+    assert f.received[-1] == "KEY +"
+
+
 def test_a_refused_entry_left_typed_is_said_and_not_added_to(capsys, url):  # B2
     run(capsys, "--port", url, "insert", "R", "1")
     code, out, err = run(capsys, "--port", url, "press", "99M-")
