@@ -39,6 +39,11 @@ class Bank:
     """A connection to one unit. Build it with `Bank.open(port)`; `Bank(port_object)` takes
     anything with pyserial's `read`/`write`/`in_waiting`/`close` (tests use in-process ports)."""
 
+    # A reply still coming is waited for past the timeout, but at this pace at the least (bytes
+    # a second; a Pico sends some 4 KB a second): a unit that drips a byte now and then is one
+    # that does not answer, not one to wait on for days.
+    pace = 1000
+
     def __init__(self, port, timeout=2.0, name="unit"):
         self.port = port
         self.name = name
@@ -145,8 +150,10 @@ class Bank:
             ) from None
 
     def read_line(self, timeout=None):
-        """The next line without its end, or None once `timeout` passes and a line's bytes stop."""
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        """The next line without its end, or None once `timeout` passes and a line's bytes stop
+        (or come slower than `pace`)."""
+        began = time.monotonic()
+        deadline = began + (self.timeout if timeout is None else timeout)
         while True:
             nl = self._buf.find(b"\n")
             if nl >= 0:
@@ -162,8 +169,9 @@ class Bank:
             try:
                 chunk = self.port.read(1)
                 if chunk:
-                    deadline = max(deadline, time.monotonic() + self.timeout)  # still sending
                     self._buf += chunk
+                    most = began + self.timeout + (len(self._buf) + 4096) / self.pace
+                    deadline = max(deadline, min(time.monotonic() + self.timeout, most))
                     waiting = self.port.in_waiting
                     if waiting:
                         self._buf += self.port.read(waiting)

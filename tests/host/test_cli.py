@@ -1229,6 +1229,29 @@ def test_a_long_reply_that_keeps_coming_is_waited_for_past_the_timeout(capsys, f
     assert len(json.loads(out)) == 40
 
 
+def test_a_reply_that_drips_slower_than_any_unit_sends_times_out(capsys, fake, monkeypatch):
+    # Each byte put the wait off again: a byte every 50 ms held `bank status -t 0.2` for as
+    # long as the device went on (a hostile one: for days).
+    def unit(line):
+        if line.upper() == "HELLO":
+            return fakes.HELLO.encode() + b"\n"
+
+        def drip(conn):
+            for _ in range(600):
+                try:
+                    conn.sendall(b"O")
+                except OSError:
+                    return
+                time.sleep(0.05)
+        return drip
+
+    monkeypatch.setattr(Bank, "pace", 100000, raising=False)  # bytes a second: 4 KB in 0.04 s
+    began = time.monotonic()
+    code, _, err = run(capsys, "--port", fake(unit).url, "--timeout", "0.2", "status")
+    assert code == 6 and "to 'STATE' within 0.2 s" in err, err
+    assert time.monotonic() - began < 5  # the unit drips for 30 s
+
+
 @pytest.mark.parametrize("reply", [b"OK " + b"[" * 5000 + b"]" * 5000 + b"\n",
                                    b"! tone " + b"[" * 5000 + b"]" * 5000 + b"\nOK\n"])
 def test_json_nested_too_deep_is_a_unit_that_misbehaved_not_a_traceback(capsys, fake, reply):
