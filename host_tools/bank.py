@@ -24,8 +24,9 @@ from .out import balances_or_none, names_of, refusal
 from .wire import (KEYS, Event, Reply, bank_hello, parse_event, parse_reply, printable,
                    split_keys)
 
-# A unit's longest reply (BACKUP, LOG 200) is some 40 KB: a line past this is no reply.
-MAX_REPLY = 256 * 1024
+# A unit's longest reply (BACKUP, LOG 200) is some 40 KB: a line past this is no reply. One
+# still coming is waited for at PACE bytes a second at the least (a Pico sends 4 KB a second).
+MAX_REPLY, PACE = 256 * 1024, 1000
 
 __all__ = ["Bank", "Event", "Reply", "KEYS", "parse_event", "parse_reply", "printable",
            "split_keys"]
@@ -38,11 +39,6 @@ POLL = 0.05  # seconds a single read may block; replies still arrive as soon as 
 class Bank:
     """A connection to one unit. Build it with `Bank.open(port)`; `Bank(port_object)` takes
     anything with pyserial's `read`/`write`/`in_waiting`/`close` (tests use in-process ports)."""
-
-    # A reply still coming is waited for past the timeout, but at this pace at the least (bytes
-    # a second; a Pico sends some 4 KB a second): a unit that drips a byte now and then is one
-    # that does not answer, not one to wait on for days.
-    pace = 1000
 
     def __init__(self, port, timeout=2.0, name="unit"):
         self.port = port
@@ -81,11 +77,8 @@ class Bank:
         """SimulatorFullError when the simulator refused us for having the most hosts it takes
         (`ERR busy` on connecting, then closed: the line comes as the reply to our HELLO, or
         before it, among the stale input); else exc itself."""
-        message = None
-        if isinstance(exc, CommandError) and exc.code == "busy":
-            message = exc.message
-        elif self._busy is not None:
-            message = self._busy
+        busy = isinstance(exc, CommandError) and exc.code == "busy"
+        message = exc.message if busy else self._busy
         if message is None:
             return exc
         why = message.split(";")[0].strip()
@@ -150,8 +143,7 @@ class Bank:
             ) from None
 
     def read_line(self, timeout=None):
-        """The next line without its end, or None once `timeout` passes and a line's bytes stop
-        (or come slower than `pace`)."""
+        """The next line without its end, or None once `timeout` passes and its bytes stop."""
         began = time.monotonic()
         deadline = began + (self.timeout if timeout is None else timeout)
         while True:
@@ -170,8 +162,8 @@ class Bank:
                 chunk = self.port.read(1)
                 if chunk:
                     self._buf += chunk
-                    most = began + self.timeout + (len(self._buf) + 4096) / self.pace
-                    deadline = max(deadline, min(time.monotonic() + self.timeout, most))
+                    most = min(time.monotonic(), began + (len(self._buf) + 4096) / PACE)
+                    deadline = max(deadline, most + self.timeout)
                     waiting = self.port.in_waiting
                     if waiting:
                         self._buf += self.port.read(waiting)

@@ -1245,7 +1245,7 @@ def test_a_reply_that_drips_slower_than_any_unit_sends_times_out(capsys, fake, m
                 time.sleep(0.05)
         return drip
 
-    monkeypatch.setattr(Bank, "pace", 100000, raising=False)  # bytes a second: 4 KB in 0.04 s
+    monkeypatch.setattr("host_tools.bank.PACE", 100000)  # bytes a second: 4 KB in 0.04 s
     began = time.monotonic()
     code, _, err = run(capsys, "--port", fake(unit).url, "--timeout", "0.2", "status")
     assert code == 6 and "to 'STATE' within 0.2 s" in err, err
@@ -1582,11 +1582,27 @@ def test_backup_and_restore_keep_the_names(capsys, sims, tmp_path):
         b.set_name(1, "Zed")
         b.set_name(3)
         b.set_name(5)
-    code, _, err = run(capsys, "--port", sim.url, "restore", path)
+    code, out, err = run(capsys, "--port", sim.url, "restore", path)
     assert (code, err) == (0, "")
+    assert out == "restored profile world, 6 balances and 3 player names from %s\n" % path
     with Bank.open(sim.url) as b:
         assert b.names() == {1: "Ann", 2: None, 3: "Cy", 4: None, 5: "\u674e\u96f7\U0001F600",
                              6: None}
+
+
+def test_a_restore_that_fills_the_pot_says_so(capsys, murl, tmp_path):  # B22
+    # The pot turned on and 5 M put in it, and the one line said only the balances.
+    path = tmp_path / "game.json"
+    assert run(capsys, "--port", murl, "backup", path)[0] == 0
+    doc = json.loads(path.read_text())
+    doc["pot"] = 5000000
+    path.write_text(json.dumps(doc))
+    code, out, err = run(capsys, "--port", murl, "restore", path)
+    assert (code, err) == (0, "")
+    assert out == ("restored profile world, 6 balances and the Free Parking pot on with "
+                   "5,000,000 from %s\n" % path)
+    with talk(murl) as b:
+        assert b.state()["pot"] == 5000000
 
 
 def test_a_backup_of_a_unit_nobody_is_named_on_restores_with_no_names(capsys, sims, tmp_path):
