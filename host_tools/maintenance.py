@@ -8,7 +8,7 @@ import json
 from . import backup
 from .errors import EXIT_OK, BankError, CommandError, Failed, UsageError
 from .keypad import set_sound
-from .out import CARDS, game_number, note, say
+from .out import CARDS, game_number, money, note, say
 
 
 MAINT_HINT = (
@@ -107,14 +107,20 @@ def cmd_restore(bank, args):
         if not sent:
             maint_errors(bank, lambda: bank.set_profile(doc["profile"]))  # a new game (B15, B11)
             sent = True
-        _restore_file(bank, doc)
+        named = _restore_file(bank, doc)
     except (BankError, Failed, KeyboardInterrupt) as exc:
         # Cut short between two of its commands (the link lost, no reply, Ctrl-C, a refusal
         # after the first), the unit holds what it took: a refusal of the first changed nothing.
         if sent or not isinstance(exc, (CommandError, Failed)):
             note(PARTWAY % args.file)
         raise
-    say("restored profile %s and 6 balances from %s" % (doc["profile"], args.file))
+    # What it set beside the balances is said too: the pot's money is money on the table (B22).
+    parts = ["profile %s" % doc["profile"], "6 balances"]
+    if doc.get("pot") is not None:
+        parts.append("the Free Parking pot on with %s" % money(doc["pot"]))
+    if named:
+        parts.append("%d player name%s" % (named, "" if named == 1 else "s"))
+    say("restored %s and %s from %s" % (", ".join(parts[:-1]), parts[-1], args.file))
     return EXIT_OK
 
 
@@ -138,7 +144,8 @@ def _restored_before(bank, doc):
 
 
 def _restore_file(bank, doc):
-    """A backup's game, after SET PROFILE's new game: its balances, pot, volume and names."""
+    """A backup's game, after SET PROFILE's new game: its balances, pot, volume and names; how
+    many cards it named."""
     now = bank.balances()
     for card in CARDS:  # only the ones that differ: each SET is a logged transaction
         if now.get(int(card)) != doc["balances"][card]:
@@ -153,17 +160,19 @@ def _restore_file(bank, doc):
         maint_errors(bank, lambda: bank.request("SET POT OFF"))
     if doc.get("volume") is not None:
         set_sound(bank, doc["volume"])
-    _restore_names(bank, doc.get("names"))
+    named = _restore_names(bank, doc.get("names"))
     got = {str(k): v for k, v in bank.balances().items()}
     if got != {c: doc["balances"][c] for c in CARDS}:
         raise Failed("restore did not hold: the unit now has %s" % json.dumps(got))
+    return named
 
 
 def _restore_names(bank, names):
     """The players' names of a backup, when it has them (None: the unit it came from keeps
-    none) and the unit keeps names (NAME): a card the file does not name is named no more."""
+    none) and the unit keeps names (NAME): a card the file does not name is named no more. How
+    many cards are named."""
     if names is None:
-        return
+        return 0
     try:
         have = bank.names()
     except CommandError as exc:
@@ -171,8 +180,9 @@ def _restore_names(bank, names):
             raise
         if names:
             say("(this unit keeps no player names: the backup's names were not restored)")
-        return
+        return 0
     for card in CARDS:
         want = names.get(card)  # checked by the unit's rule with the whole file (backup.load)
         if have.get(int(card)) != want:
             bank.set_name(int(card), want or "")
+    return len([n for n in names.values() if n])
