@@ -544,7 +544,10 @@ class FileStore:
         slot is the store's from now on, lest the next checkpoint go over it, the one copy
         without what was refused."""
         new = 1 - self.cur
-        s = read(self.fs, self.paths[new], self.keep, False)
+        try:
+            s = read(self.fs, self.paths[new], self.keep, False)
+        except OSError:
+            return  # out of files: not read, so not taken for down
         if s.state == VALID and s.gen == self.gen + 1 and s.seq == ledger.seq:
             self.cur, self.gen, self.size = new, s.gen, s.size
 

@@ -243,3 +243,26 @@ def test_a_refused_write_whose_undoing_failed_once_is_undone_by_a_second_try_b17
         fs.fail_at = None
         led2, status, _ = _boot(fs.files, 50)
         assert status == "ok" and state(led2) == want, k
+
+
+def test_a_refused_write_whose_undoing_cannot_be_read_back_is_refused_not_a_crash_b17():
+    # The checkpoint over a refused write failed, and reading its slot back found the process
+    # out of files (EMFILE): the store raised out of the refusal, and the unit with it.
+    class OutOfFiles(FaultFS):
+        out = False
+
+        def open(self, path, mode):
+            if self.out and "r" in mode:
+                raise OSError(24)
+            return FaultFS.open(self, path, mode)
+
+    for k in range(1, 14):  # the checkpoint's fault at each of its steps
+        fs = OutOfFiles()
+        led = SmallLedger(FileStore("/bank", fs=fs, journal_max=50))
+        led.load(None)
+        session(led, 4, 5)
+        want = state(led)
+        fs.fail_done = 1  # the append lands, then fails
+        fs.fail_at = fs.steps + k
+        fs.out = True
+        assert led.move("receive", 0, 2, 990000, 0) == "store-failed" and state(led) == want, k
