@@ -131,21 +131,25 @@ def deaf_to_the_first():
     return answer
 
 
-def dripping(line):
-    """A unit that answers HELLO, then, to anything else, an event line every 20 ms and never
-    a reply, for as long as the host listens (30 s at most)."""
-    if line.upper() == "HELLO":
-        return HELLO.encode() + b"\n"
+def dripping(piece, every):
+    """A unit that answers HELLO, then, to anything else, sends `piece` every `every` seconds
+    and never a reply, for as long as the host listens (30 s at most)."""
 
-    def drip(conn):
-        for _ in range(1500):
-            try:
-                conn.sendall(b'! tone {"name": "click"}\n')
-            except OSError:
-                return
-            time.sleep(0.02)
+    def answer(line):
+        if line.upper() == "HELLO":
+            return HELLO.encode() + b"\n"
 
-    return drip
+        def drip(conn):
+            for _ in range(int(30 / every)):
+                try:
+                    conn.sendall(piece)
+                except OSError:
+                    return
+                time.sleep(every)
+
+        return drip
+
+    return answer
 
 
 def eventful(n, then_silent=False):

@@ -1199,7 +1199,7 @@ def test_a_first_hello_a_re_plugged_unit_dropped_is_asked_again(fake):
 
 def test_events_and_no_reply_time_out_as_no_reply(capsys, fake):
     # The wait is for the reply: events (or blank lines) coming meanwhile do not restart it.
-    f = fake(fakes.dripping)
+    f = fake(fakes.dripping(b'! tone {"name": "click"}\n', 0.02))
     began = time.monotonic()
     code, _, err = run(capsys, "--port", f.url, "--timeout", "0.3", "balances")
     assert code == 6 and "to 'BALANCES' within 0.3 s" in err, err
@@ -1232,22 +1232,10 @@ def test_a_long_reply_that_keeps_coming_is_waited_for_past_the_timeout(capsys, f
 def test_a_reply_that_drips_slower_than_any_unit_sends_times_out(capsys, fake, monkeypatch):
     # Each byte put the wait off again: a byte every 50 ms held `bank status -t 0.2` for as
     # long as the device went on (a hostile one: for days).
-    def unit(line):
-        if line.upper() == "HELLO":
-            return fakes.HELLO.encode() + b"\n"
-
-        def drip(conn):
-            for _ in range(600):
-                try:
-                    conn.sendall(b"O")
-                except OSError:
-                    return
-                time.sleep(0.05)
-        return drip
-
     monkeypatch.setattr("host_tools.bank.PACE", 100000)  # bytes a second: 4 KB in 0.04 s
     began = time.monotonic()
-    code, _, err = run(capsys, "--port", fake(unit).url, "--timeout", "0.2", "status")
+    code, _, err = run(capsys, "--port", fake(fakes.dripping(b"O", 0.05)).url, "--timeout", "0.2",
+                      "status")
     assert code == 6 and "to 'STATE' within 0.2 s" in err, err
     assert time.monotonic() - began < 5  # the unit drips for 30 s
 
