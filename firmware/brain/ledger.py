@@ -123,9 +123,10 @@ class Ledger:
                 return "no-backup"
             gid = ids[0]
         g = self.store.game(gid)
+        if g is None and gid not in ids:
+            return "no-backup"
         if g is None:
-            return ("no-backup" if gid not in ids else "game-damaged"
-                    if self.store.damaged(gid) else "store-failed")
+            return "game-damaged" if self.store.damaged(gid) else "store-failed"
         if profiles.get(g["profile"]) is None:
             return "no-backup"
         return self._replace(g["profile"], gid, g, via)

@@ -206,9 +206,11 @@ class FileStore:
         return best, damage, past, older
 
     def _slot(self, i, fold):
+        """Slot i as slot.read finds it (fold False: its records only checked), a kept game's
+        file in a slot's place taken for a damaged slot: it names no kept game."""
         s = read(self.fs, self.paths[i], self.keep, fold)
         if s.state == VALID and "start" not in s.head:
-            s.state = CORRUPT  # a kept game's file where a slot goes: it names no kept game
+            s.state = CORRUPT
         return s
 
     def _listed(self, prefix):
