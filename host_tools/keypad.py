@@ -191,11 +191,11 @@ def cmd_newgame(bank, args):
 
 def set_sound(bank, level):
     """Volume by the keypad when it can be (B12: `.` with no card and no entry cycles
-    2 -> 1 -> 0 -> 2), else by the SET SOUND extension."""
+    2 -> 1 -> 0 -> 2), else by the SET SOUND extension. Whether it was another."""
     state = bank.wake()
     slots = state.get("slots") or {}
     if state.get("sound") == level:
-        return
+        return False
     if not any(slots.values()) and not state.get("entry"):
         presses = (state.get("sound", 2) - level) % 3
         state = bank.press(*(["."] * presses))
@@ -212,3 +212,4 @@ def set_sound(bank, level):
         state = bank.state()
     if state.get("sound") != level:
         raise Failed("the sound is %s, not %s" % (state.get("sound"), level))
+    return True

@@ -107,7 +107,7 @@ def cmd_restore(bank, args):
         if not sent:
             maint_errors(bank, lambda: bank.set_profile(doc["profile"]))  # a new game (B15, B11)
             sent = True
-        named = _restore_file(bank, doc)
+        said = _restore_file(bank, doc)
     except (BankError, Failed, KeyboardInterrupt) as exc:
         # Cut short between two of its commands (the link lost, no reply, Ctrl-C, a refusal
         # after the first), the unit holds what it took: a refusal of the first changed nothing.
@@ -115,11 +115,7 @@ def cmd_restore(bank, args):
             note(PARTWAY % args.file)
         raise
     # What it set beside the balances is said too: the pot's money is money on the table (B22).
-    parts = ["profile %s" % doc["profile"], "6 balances"]
-    if doc.get("pot") is not None:
-        parts.append("the Free Parking pot on with %s" % money(doc["pot"]))
-    if named:
-        parts.append("%d player name%s" % (named, "" if named == 1 else "s"))
+    parts = ["profile %s" % doc["profile"], "6 balances"] + said
     say("restored %s and %s from %s" % (", ".join(parts[:-1]), parts[-1], args.file))
     return EXIT_OK
 
@@ -144,8 +140,9 @@ def _restored_before(bank, doc):
 
 
 def _restore_file(bank, doc):
-    """A backup's game, after SET PROFILE's new game: its balances, pot, volume and names; how
-    many cards it named."""
+    """A backup's game, after SET PROFILE's new game: its balances, pot, volume and names; what
+    it set beside the balances, in words."""
+    said = []
     now = bank.balances()
     for card in CARDS:  # only the ones that differ: each SET is a logged transaction
         if now.get(int(card)) != doc["balances"][card]:
@@ -155,16 +152,20 @@ def _restore_file(bank, doc):
         maint_errors(bank, lambda: bank.request("SET POT ON"))
         if doc["pot"]:
             maint_errors(bank, lambda: bank.request("SET BALANCE POT %d" % doc["pot"]))
+        said.append("the Free Parking pot on with %s" % money(doc["pot"]))
     elif bank.state().get("pot") is not None:
         # ... or off, as the game was played: a pot left on takes a + with one card (B22, B7)
         maint_errors(bank, lambda: bank.request("SET POT OFF"))
-    if doc.get("volume") is not None:
-        set_sound(bank, doc["volume"])
+        said.append("the Free Parking pot off")
+    if doc.get("volume") is not None and set_sound(bank, doc["volume"]):
+        said.append("sound volume %d" % doc["volume"])
     named = _restore_names(bank, doc.get("names"))
+    if named:
+        said.append("%d player name%s" % (named, "" if named == 1 else "s"))
     got = {str(k): v for k, v in bank.balances().items()}
     if got != {c: doc["balances"][c] for c in CARDS}:
         raise Failed("restore did not hold: the unit now has %s" % json.dumps(got))
-    return named
+    return said
 
 
 def _restore_names(bank, names):

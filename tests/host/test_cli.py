@@ -1593,6 +1593,24 @@ def test_a_restore_that_fills_the_pot_says_so(capsys, murl, tmp_path):  # B22
         assert b.state()["pot"] == 5000000
 
 
+def test_a_restore_that_turns_the_pot_off_and_the_sound_down_says_so(capsys, murl, tmp_path):
+    # B22, B12: a pot left on takes a + with one card, and a quieter unit is heard less; a
+    # restore that changed them and said only the balances left the table to find out.
+    path = tmp_path / "game.json"
+    assert run(capsys, "--port", murl, "backup", path)[0] == 0
+    doc = json.loads(path.read_text())
+    doc["pot"], doc["volume"] = None, 1
+    path.write_text(json.dumps(doc))
+    with talk(murl) as b:
+        b.request("SET POT ON")
+    code, out, err = run(capsys, "--port", murl, "restore", path)
+    assert (code, err) == (0, "")
+    assert out == ("restored profile world, 6 balances, the Free Parking pot off and sound "
+                   "volume 1 from %s\n" % path)
+    with talk(murl) as b:
+        assert (b.state()["pot"], b.state()["sound"]) == (None, 1)
+
+
 def test_a_backup_of_a_unit_nobody_is_named_on_restores_with_no_names(capsys, sims, tmp_path):
     sim = sims("tcp", "--maintenance", "--seed", "19")  # names outlive a new game
     with Bank.open(sim.url) as b:
