@@ -13,7 +13,7 @@ import argparse
 import os
 import sys
 
-from . import deploy, link, table
+from . import deploy, table
 from .backup import cmd_backup
 from .bank import Bank
 from .cards import cmd_card
@@ -209,10 +209,6 @@ def main(argv=None):
         if args.port == "":  # an empty $VAR given as -p "$VAR": no search of the USB unasked
             raise UsageError("--port needs a device path or a simulator's TCP port; without "
                              "--port the Pico is found by its USB id")
-        if args.port:  # $BANK_PORT, set once for every call, is read as quietly
-            how = link.understood(args.port)[1]
-            if how:
-                error(how)
         with Bank.open(args.port, timeout=args.timeout) as bank:
             return COMMANDS[args.command](bank, args)
     except UsageError as exc:

@@ -41,21 +41,19 @@ def socket_url(port):
 
 
 def understood(port):
-    """The URL to open for what was given, and a note saying how it was read (or None)."""
+    """The URL to open for what was given: a refusal names it, so how it was read is said."""
     url = socket_url(port)
-    if url is None:
-        return port, None
-    return url, "'%s' taken as the TCP socket %s" % (port, url)
+    return port if url is None else url
 
 
 def resolve_port(port=None):
     """The port to open: `port`, else $BANK_PORT, else the single Pico found over USB. A bare
     port number or HOST:PORT is a TCP socket (socket_url)."""
     if port:
-        return understood(port)[0]
+        return understood(port)
     env = os.environ.get("BANK_PORT")
     if env:
-        return understood(env)[0]
+        return understood(env)
     units = find_units()
     if not units:
         raise NoUnitError(
