@@ -190,8 +190,8 @@ TEXTS = {
                             "bankruptcy, c a new game, d maintenance (Esc: never mind)"),
         "term.help2": ("cards: l then 1-6 = into L, r then 1-6 = into R, L / R = take out   X: "
                        "bankruptcy (hold - 3 s)   b: banker   f: fran\u00e7ais   q: quit"),
-        "term.ask.c": ("start a NEW GAME? every card back to the start, the log cleared: y = "
-                       "yes, any other key = no"),
+        "term.ask.c": ("start a NEW GAME? every card back to the start, this game kept among "
+                       "the last three: y = yes, any other key = no"),
         "term.ask.deal.on": "hold DEAL 3 s for maintenance mode on? y = yes, any other key = no",
         "term.ask.deal.off": ("hold DEAL 3 s for maintenance mode off? y = yes, any other key = "
                               "no"),
@@ -552,7 +552,8 @@ TEXTS = {
                        "X : faillite (- maintenu 3 s)   b : banquier   f : English   q : "
                        "quitter"),
         "term.ask.c": ("commencer une NOUVELLE PARTIE ? chaque carte revient au d\u00e9part, "
-                       "le journal est effac\u00e9 : y = oui, une autre touche = non"),
+                       "cette partie gard\u00e9e parmi les trois derni\u00e8res : y = oui, une "
+                       "autre touche = non"),
         "term.ask.deal.on": ("maintenir DEAL 3 s pour le mode maintenance ? y = oui, une autre "
                              "touche = non"),
         "term.ask.deal.off": ("maintenir DEAL 3 s pour sortir du mode maintenance ? y = oui, "
