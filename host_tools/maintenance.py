@@ -4,6 +4,7 @@ these check it first, so a unit not in it is never left half restored.
 """
 
 import json
+import os
 
 from . import backup
 from .errors import EXIT_OK, BankError, CommandError, Failed, UsageError
@@ -100,7 +101,14 @@ def cmd_restore(bank, args):
         return EXIT_OK
     if not args.file:
         raise UsageError("restore needs a FILE, a game number (bank games) or --previous")
-    doc = backup.load(args.file)
+    try:
+        doc = backup.load(args.file)
+    except UsageError as exc:
+        if args.file == "-" or os.path.exists(args.file):
+            raise
+        # RESTORE PREVIOUS is the protocol's word: `bank restore previous` read it as a file.
+        raise UsageError("%s (the game before the last new game is bank restore --previous; a "
+                         "kept game, its number: see bank games)" % exc) from None
     need_maintenance(bank)  # checked before anything changes: a refusal leaves nothing half done
     sent = _restored_before(bank, doc)
     try:

@@ -1595,6 +1595,17 @@ def test_a_restore_that_fills_the_pot_says_so(capsys, murl, tmp_path):  # B22
         assert b.state()["pot"] == 5000000
 
 
+def test_restore_previous_as_a_word_points_to_the_option(capsys, murl, tmp_path, monkeypatch):
+    # RESTORE PREVIOUS is the protocol's: `bank restore PREVIOUS` said only that no file
+    # PREVIOUS could be read.
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "--port", murl, "restore", "PREVIOUS")
+    assert (code, out) == (2, "")
+    assert err == ("bank: cannot read PREVIOUS: No such file or directory (the game before the "
+                   "last new game is bank restore --previous; a kept game, its number: see bank "
+                   "games)\n")
+
+
 def test_a_restore_that_turns_the_pot_off_and_the_sound_down_says_so(capsys, murl, tmp_path):
     # B22, B12: a pot left on takes a + with one card, and a quieter unit is heard less; a
     # restore that changed them and said only the balances left the table to find out.
