@@ -16,6 +16,7 @@ from simulator import options
 from simulator.host import Host
 from simulator.table import follow
 from simulator.table.model import CLOSED, Bad, Table
+from tests.waits import wait_for
 
 
 class Unit:
@@ -374,10 +375,8 @@ def test_the_first_page_to_feed_is_the_tables_unit_and_another_is_a_unit_of_its_
         assert table.whole()["balances"] == unit.ask("BALANCES")
         assert post(feed, "second", Page(unit).whole()) == {"unit": False}
         assert table.whole()["balances"]["3"] == 16000000
-        import time
-
-        time.sleep(0.6)  # the first page silent: its unit is gone, and the table says so
-        assert table.whole()["unit"] == "gone"
+        # the first page silent past gone_ms: its unit is gone, and the table says so
+        wait_for(lambda: table.whole()["unit"] == "gone", 5)
         assert post(feed, "second") == {"unit": True, "whole": True}  # send it all, please
         assert post(feed, "second", Page(unit).whole())["whole"] is False
         assert post(feed, "second", bye=True) == {"unit": True}

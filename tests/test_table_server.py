@@ -23,6 +23,7 @@ from simulator import options
 from simulator.host import Host
 from simulator.table import follow, link, server
 from simulator.table.model import Table
+from tests.waits import wait_for
 
 PAGE_FILES = ("", "index.html", "table.js", "table.css", "words.json", "manifest.webmanifest",
               "sw.js", "icon-192.png", "icon-512.png")
@@ -244,23 +245,16 @@ def test_the_table_waits_out_a_slow_turn_of_its_own_units_loop(unit, monkeypatch
     feed = follow.Follower(table, lambda: given.pop() if given else (_ for _ in ()).throw(
         follow.Lost("once")), poll_ms=10).start()
     try:
-        _until(lambda: table.whole()["unit"] == "live")
+        wait_for(lambda: table.whole()["unit"] == "live")
         host.loop.awake.clear()
         assert host.loop.parked.wait(5)
         time.sleep(0.15)  # the table's polls wait three times as long as a wire's reply would
         host.unit.set_balance(2, 20000000, via="serial")
         host.loop.awake.set()
-        _until(lambda: table.whole()["balances"].get("2") == 20000000)
+        wait_for(lambda: table.whole()["balances"].get("2") == 20000000)
         assert table.whole()["unit"] == "live"
     finally:
         feed.stop()
-
-
-def _until(cond):
-    deadline = time.monotonic() + 5
-    while not cond():
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
 
 
 def test_no_more_phones_than_the_table_takes(served):

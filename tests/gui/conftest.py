@@ -8,25 +8,12 @@ skipped with the reason (`make gui-deps` installs it on Debian).
 import os
 import shutil
 import sys
-import time
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
-
-
-def wait_for(cond, timeout=5.0, step=0.01):
-    """Poll cond() until it is truthy (returned), or fail after timeout seconds."""
-    end = time.monotonic() + timeout
-    while True:
-        v = cond()
-        if v:
-            return v
-        if time.monotonic() > end:
-            raise AssertionError("condition not met within %.1fs" % timeout)
-        time.sleep(step)
 
 
 @pytest.fixture(scope="session")

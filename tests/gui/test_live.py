@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from tests.waits import wait_for
 from tools import xvfb
 
 
@@ -69,21 +70,19 @@ def test_a_resized_window_scales_centres_and_the_mouse_follows(live):
     # the middle, and keys and cards are where they are drawn now, found on the screen.
     from simulator.window import layout
 
+    def drawn_smaller():  # Tk redraws at the new size in its own time
+        got = live.locate()
+        return got if got[2] < 0.85 else None  # the height is what limits it
+
     live.xdo("windowsize", "--sync", live.wid, "900", "700")
-    time.sleep(0.3)  # Tk redraws at the new size
-    x, _y, s = live.locate()
-    assert s < 0.85  # the height is what limits it
+    x, _y, s = wait_for(drawn_smaller)
     assert abs(x + layout.W * s / 2 - 450) <= 3  # centred in the window's width
     x0, y0, x1, y1 = layout.key_rects()["5"]
     live.click(*live.at((x0 + x1) / 2, (y0 + y1) / 2))
-    deadline = time.monotonic() + 3
-    while state(live)["entry"] != "5" and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert state(live)["entry"] == "5"
+    wait_for(lambda: state(live)["entry"] == "5", 3)
     live.click_key("C")
     live.drag_card(2, "L")
-    while state(live)["slots"]["L"] != 2 and time.monotonic() < deadline + 3:
-        time.sleep(0.05)
+    wait_for(lambda: state(live)["slots"]["L"] == 2, 3)
     assert state(live)["slots"] == {"L": 2, "R": None}
 
 

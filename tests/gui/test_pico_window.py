@@ -206,7 +206,8 @@ def test_a_second_pico_window_on_the_same_flash_refuses_in_one_line(xdisplay, im
     import subprocess
     import sys
 
-    from tests.gui.conftest import ROOT, wait_for
+    from tests.gui.conftest import ROOT
+    from tests.waits import wait_for
 
     env = dict(quiet_env, DISPLAY=xdisplay)
     folder = env["BANK_SIM_STATE"]

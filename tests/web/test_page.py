@@ -13,15 +13,9 @@ from urllib.parse import urlparse
 import pytest
 from board import segments
 from browserpage import ROOT, Page, start_chromium, stop_chromium
+from tests.waits import wait_for
 
 SESSION = os.path.join(ROOT, "tests", "sessions", "tour.txt")
-
-
-def wait_for(cond, timeout=5.0):
-    end = time.monotonic() + timeout
-    while not cond():
-        assert time.monotonic() < end, "not within %.1f s" % timeout
-        time.sleep(0.02)
 
 
 def shows(text, k=False, m=False):

@@ -5,19 +5,12 @@ Real headless Chromium."""
 
 import http.server
 import threading
-import time
 
 import pytest
 from browserpage import Page, leave, start_chromium, stop_chromium
 from selenium.webdriver import ActionChains
 from selenium.webdriver.common.keys import Keys
-
-
-def wait_for(cond, timeout=5.0):
-    end = time.monotonic() + timeout
-    while not cond():
-        assert time.monotonic() < end, "not within %.1f s" % timeout
-        time.sleep(0.02)
+from tests.waits import wait_for
 
 
 def focus_and_press(page, element_id, key):

@@ -16,17 +16,8 @@ from browserpage import leave, start_chromium, stop_chromium
 
 from host_tools import Bank
 from tests.tablephones import Phone, free_port, simulator
+from tests.waits import wait_for
 
-
-
-def wait_for(cond, timeout=8.0, every=0.02):
-    end = time.monotonic() + timeout
-    while True:
-        got = cond()
-        if got:
-            return got
-        assert time.monotonic() < end, "not within %.1f s" % timeout
-        time.sleep(every)
 
 
 @pytest.fixture(scope="module")

@@ -10,16 +10,7 @@ import pytest
 from browserpage import Page, leave, start_chromium, stop_chromium
 
 from simulator import web
-
-
-def wait_for(cond, timeout=8.0, every=0.02):
-    end = time.monotonic() + timeout
-    while True:
-        got = cond()
-        if got:
-            return got
-        assert time.monotonic() < end, "not within %.1f s" % timeout
-        time.sleep(every)
+from tests.waits import wait_for
 
 
 @pytest.fixture

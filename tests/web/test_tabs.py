@@ -6,20 +6,10 @@ reloads, a tab closed, a tab killed in the middle of a transaction, or two windo
 Each runs twice: with the Web Locks API, and without it, as over plain http to a LAN address
 (`--lan`: not a secure context), where the tabs ask one another over a BroadcastChannel."""
 
-import time
 
 import pytest
 from browserpage import Page
-
-
-def wait_for(cond, timeout=8.0):
-    end = time.monotonic() + timeout
-    while True:
-        got = cond()
-        if got:
-            return got
-        assert time.monotonic() < end, "not within %.1f s" % timeout
-        time.sleep(0.02)
+from tests.waits import wait_for
 
 
 def notice(drv):
