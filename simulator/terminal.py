@@ -16,6 +16,7 @@ Unit output; a refusal is said in words (desktop/words.py, the window's and the 
 sentences).
 """
 
+import json
 import os
 import sys
 import time
@@ -58,6 +59,8 @@ class Terminal:
         self.mode = None  # 'L' or 'R' after l / r: the next digit is a card; 'hold' after h
         self.last_key = None  # the key a refusal is about
         self.panel = False
+        self.desk = None  # the panel's protocol line, made when it is first shown
+        self._games = None  # (the store's writes, GAMES' list) the panel last read
         self.status = ""
         self.held = None  # the key held down for 3 s (C or DEAL) ...
         self.release_at = None  # ... and the wall time it comes up
@@ -216,6 +219,20 @@ class Terminal:
         except OSError:
             return {}
 
+    def _kept(self, named):
+        """The previous games the unit keeps (GAMES, as the window's panel lists them), in
+        words; read again only when the store has written."""
+        writes = self.unit.ledger.store.writes
+        if self._games is None or self._games[0] != writes:
+            if self.desk is None:  # the banker's own line, as the window's panel has it
+                from protocol import Protocol
+
+                self.desk = Protocol(self.unit, self.host.clock, via="key")
+            reply = self.desk.handle("GAMES")[-1]
+            games = json.loads(reply[3:]) if reply.startswith("OK ") else []
+            self._games = (writes, games)
+        return [words.kept_game(g, named) for g in self._games[1]]
+
     def timers(self):
         if self.release_at is not None and time.monotonic() >= self.release_at:
             key, self.held, self.release_at = self.held, None, None
@@ -300,6 +317,9 @@ class Terminal:
             add(words.say("term.recent"))
             for rec in reversed(s.recent(8)):
                 add("  " + words.txn_line(rec, prof, named))
+            add(words.say("term.previous"))
+            for head, parts in self._kept(named) or [(words.say("win.none-kept"), ())]:
+                add("  " + "  ".join((head,) + tuple(parts)), most=2)
         size = big_size(cols, rows - 3 - len(below))
         if size is None:  # the display in one line: the room is the words'
             text, k, m = self.unit.display()

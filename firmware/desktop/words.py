@@ -218,6 +218,7 @@ TEXTS = {
         "term.entry": "entry: {entry}",
         "term.balances": "-- banker: balances --",
         "term.recent": "-- recent transactions --",
+        "term.previous": "-- previous games --",
         "term.serving": "serving {mode} {address}",
         # the window
         "win.help": ("keys: 0-9 . m k c (hold c: new game)  d/space: DEAL (hold: maintenance)  "
@@ -585,6 +586,7 @@ TEXTS = {
         "term.entry": "saisie : {entry}",
         "term.balances": "-- banquier : soldes --",
         "term.recent": "-- derni\u00e8res op\u00e9rations --",
+        "term.previous": "-- parties pr\u00e9c\u00e9dentes --",
         "term.serving": "sert {mode} {address}",
         "win.help": ("touches : 0-9 . m k c (c tenu : nouvelle partie)  d/espace : DEAL (tenu : "
                      "maintenance)  + -   F1-F6 : carte dans/hors de L  Maj+F1-F6 ou Ctrl+1-6 : "

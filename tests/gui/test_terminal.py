@@ -260,6 +260,19 @@ def test_a_stray_n_does_not_wipe_the_game_b11(tty):
     p.wait(lambda p: any("card 1" in line and "17,000,000" in line for line in p.screen()))
 
 
+def test_the_banker_view_lists_the_previous_games_as_the_windows_panel_does_b11(tty, quiet_env):
+    # `b` showed balances and recent transactions, and no previous game, where the window's
+    # panel lists them: a banker at the terminal could not see a game was kept.
+    subprocess.run([sys.executable, "-m", "simulator", "--headless", "--stdio",
+                    "--virtual-clock"], input=b"INSERT L 3\nKEY 1M+\nHOLD C 3000\n",
+                   env=quiet_env, cwd=ROOT, capture_output=True, timeout=60, check=True)
+    p = tty("--seed", "1", cols=100, rows=40)
+    p.wait_shown(("0", False, False))
+    p.type("b")
+    p.seen("-- previous games --")
+    p.seen("game 1 (world), 1 transaction  1 15 M  2 15 M  3 16 M")
+
+
 def test_maintenance_from_the_keyboard_asks_and_is_labelled(tty):
     p = tty("--seed", "1", "--tcp", "0", cols=100, rows=40)
     m = p.wait(lambda p: re.search(r"serving tcp 127\.0\.0\.1:(\d+)", "\n".join(p.screen())))
