@@ -11,8 +11,8 @@ from protocol.names import whole
 
 # A host changes money or the game in play only once someone at the unit let it: DEAL held
 # 3 s on the keypad (docs/protocol-extensions.md, beyond B13).
-HOLD_DEAL = "hold DEAL for 3 s on the unit first"
-MAINTENANCE_REQUIRED = "ERR maintenance-required " + HOLD_DEAL
+HOLD_DEAL = "hold DEAL for 3 s on the unit"
+MAINTENANCE_REQUIRED = "ERR maintenance-required " + HOLD_DEAL + " first"
 
 
 def _refused(u):
@@ -21,7 +21,7 @@ def _refused(u):
         return None
     if not u.power:
         return ("ERR maintenance-required the unit is switched off: wake it (a key or a card),"
-                " then hold DEAL for 3 s on the unit if it asks again")
+                " then " + HOLD_DEAL + " if it asks again")
     return MAINTENANCE_REQUIRED
 
 
@@ -49,7 +49,7 @@ def do_set(p, args):
         return _done(p, u.set_volume(v))
     if what == "PROFILE" and len(args) == 2:
         if profiles.get(args[1]) is None:
-            return "ERR bad-argument profiles are " + " ".join(sorted(profiles.PROFILES))
+            return "ERR bad-argument profiles are " + " ".join(profiles.NAMES)
         return _refused(u) or _done(p, u.new_game(now, args[1].lower(), p.via))
     if what == "POT" and len(args) == 2 and args[1].upper() in ("ON", "OFF"):
         # B22: where the profile is chosen, the pot is turned on and off (no new game)
@@ -136,7 +136,7 @@ def do_restore(p, args):
 # WRITECARD's refusals, said after their code (the unit's own are brain/unit.py's write_card).
 _WRITE_ERRORS = {
     "unsupported": "this unit's slots read contacts: a card's code is cut, not written",
-    "maintenance-required": HOLD_DEAL,
+    "maintenance-required": HOLD_DEAL + " first",
     "no-tag": "no tag answers on that reader: hold the card flat on it",
     "not-writable": "that tag is no MIFARE Classic with its transport key, nor an NTAG",
     "write-failed": "the tag did not keep the number: hold it still and try again",

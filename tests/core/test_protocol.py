@@ -251,7 +251,10 @@ def test_maintenance_commands():
     assert ok(p.handle("MAINT")) == {"maintenance": False}
     p.handle("HOLD DEAL 3000")  # over serial: no one is at the unit, so no maintenance
     assert ok(p.handle("MAINT")) == {"maintenance": False}
-    assert p.handle("SET BALANCE 3 1234000")[0].startswith("ERR maintenance-required")
+    assert p.handle("SET BALANCE 3 1234000") == [
+        "ERR maintenance-required hold DEAL for 3 s on the unit first"]
+    # An unknown profile is said with the profiles in the order every list of them has (B15).
+    assert p.handle("SET PROFILE monaco") == ["ERR bad-argument profiles are world classic francs"]
     r.hold("DEAL", 3000)  # on the unit's own keypad
     assert r.text() == "SErv"
 
