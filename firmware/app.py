@@ -377,8 +377,8 @@ class App:
                 self.unsent.append(line.encode() + b"\n")
             else:
                 # A long reply (LOG, BACKUP) comes as pieces made while it is sent (_chunks):
-                # its making, most of a second for a long game's LOG 200, is spread over turns
-                # that read the keys, and no heap a long game has cut small must hold it whole.
+                # its making (docs/performance.md, "A long game") is spread over turns that
+                # read the keys, and no heap a long game has cut small must hold it whole.
                 self.unsent.append(_chunks(line))
         self.send()
 

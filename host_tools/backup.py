@@ -22,7 +22,7 @@ from .wire import loads, printable
 FORMAT = "bank-backup"
 VERSION = 1
 LOG_ALL = 999  # more than any unit keeps (the firmware keeps 200)
-MAX_BYTES = 4 << 20  # a backup of 200 records and a snapshot is some 100 KB
+MAX_BYTES = 4 << 20  # many times a backup of the 200 records a unit keeps and its snapshot
 
 
 READS = 3  # a backup read again while play moves money between its reads, at most this often

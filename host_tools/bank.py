@@ -24,8 +24,8 @@ from .out import balances_or_none, names_of, refusal
 from .wire import (KEYS, Event, Reply, bank_hello, parse_event, parse_reply, printable,
                    split_keys)
 
-# A unit's longest reply (BACKUP, LOG 200) is some 40 KB: a line past this is no reply. One
-# still coming is waited for at PACE bytes a second at the least (a Pico sends 4 KB a second).
+# Many times a unit's longest reply (BACKUP, LOG 200): a line past this is no reply. One still
+# coming is waited for at PACE bytes a second at the least, well under what a Pico sends.
 MAX_REPLY, PACE = 256 * 1024, 1000
 
 __all__ = ["Bank", "Event", "Reply", "KEYS", "parse_event", "parse_reply", "printable",

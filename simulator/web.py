@@ -28,7 +28,7 @@ from simulator.lan import ANY, Bounded, lan_address, qr_block  # noqa: F401  (we
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 USAGE = "usage: python -m simulator --web [PORT] [--lan | --host ADDR]\n"
 FEED = "/table/feed"  # where the page that is itself a unit posts what it does
-FEED_MAX = 1 << 20  # bytes a post may carry: a whole game's LOG is some 30 KB
+FEED_MAX = 1 << 20  # bytes a post may carry: many times a whole game's LOG
 
 
 class WebUsageError(Exception):

@@ -50,7 +50,7 @@ from host_tools.deploy import refusal  # noqa: E402
 
 PICO_VID = 0x2E8A
 KEEP_SOURCE = ("main.py", "boot.py")
-# -O3: no line numbers and no asserts in the bytecode, about 1 KB less heap for the firmware;
+# -O3: no line numbers and no asserts in the bytecode, less heap for the firmware;
 # -s: the file's name on the Pico as its source (brain/unit.mpy): the qstr a traceback names is
 # then the one the import made for the module's path, not a second one with this machine's path.
 # A traceback on the unit (crash.txt) then names the function, not the line: MPY=0 for those.

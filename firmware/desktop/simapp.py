@@ -26,7 +26,7 @@ class SimApp(App):
         if hasattr(gc, "threshold"):  # MicroPython: the unix port, the page
             # No pause here collects as the Pico's loop does (App.sleep): collected only once
             # full, the heap has the game's records strewn all over it, and a long reply
-            # (LOG 200, 24 KB) finds no run of free blocks that long.
+            # (LOG 200) finds no run of free blocks that long.
             gc.threshold(self.collect_every)
         self.ports = ports if ports is not None else Ports()
         App.__init__(self, board if board is not None else SimBoard(), unit, clock)

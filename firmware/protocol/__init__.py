@@ -155,8 +155,8 @@ class Protocol:
         self.events = False
         self.pending = []
         # A unit's port takes LOG's and BACKUP's replies as pieces made as they are sent: LOG
-        # 200 whole (some 26 KB in one piece) found no room in a Pico's heap beside a long
-        # game's, and made at once it kept the keys waiting most of a second.
+        # 200 whole in one piece found no room in a Pico's heap beside a long game's, and made
+        # at once it kept the keys waiting (docs/performance.md, "A long game").
         self.pieces = False
         # A unit's heap in use before the firmware and after boot (app.py; either may be None);
         # None where there is no unit's heap (the simulator).

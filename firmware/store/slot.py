@@ -30,8 +30,8 @@ LINE_MAX = 2048
 
 class Lines:
     """A file's lines, read 512 bytes at a time: a file's own readline reads a byte at a time
-    (a Pico took seconds over a slot of 600 lines), and readline(LINE_MAX) takes LINE_MAX bytes
-    of heap for every line."""
+    (slow over a long slot on a Pico), and readline(LINE_MAX) takes LINE_MAX bytes of heap for
+    every line."""
 
     def __init__(self, f):
         self.f = f
@@ -222,7 +222,7 @@ SIDE = (0,) + (1,) * CARDS + (2,)  # an account's side, by its number: 0, c or p
 PAIRS = ("00", "0c", "0p", "c0", "cc", "cp", "p0", "pc", "pp")  # by from's side * 3 + to's
 # A record is read from its bytes, never a str made while reading: a str's words are looked up
 # among the interned names first, and on a Pico that ran deployed files that made a long game's
-# boot take seconds.
+# boot slow (docs/performance.md, "A long game").
 KIND_WORDS = tuple(k.encode() for k in KINDS)
 VIA_WORDS = tuple(v.encode() for v in VIAS)
 
