@@ -16,7 +16,7 @@ from brain import night
 from brain.clock import ticks_add, ticks_diff
 from brain.ledger import (AMOUNT, CARDS, FROM, FROM_AFTER, KIND, POT, SEQ, TO, TO_AFTER, UNDOES,
                           VIA)
-from brain.unit import KEYS
+from brain.unit import KEYS, SLOTS
 from protocol import names
 from protocol.names import whole
 from version import VERSION
@@ -174,7 +174,7 @@ class Protocol:
 
     def slot_card(self, args):
         """(slot, card) of `<L|R> <1-6>`, or None (INSERT's, WRITECARD's)."""
-        if len(args) == 2 and args[0].upper() in ("L", "R"):
+        if len(args) == 2 and args[0].upper() in SLOTS:
             card = whole(args[1])
             if card is not None and 1 <= card <= CARDS:
                 return args[0].upper(), card
@@ -355,7 +355,7 @@ class Protocol:
 
     def _remove(self, args):
         slot = args[0].upper() if len(args) == 1 else None
-        if slot not in ("L", "R"):
+        if slot not in SLOTS:
             return "ERR bad-argument REMOVE <L|R>"
         now = self.clock.now()
         self.unit.tick(now)

@@ -9,6 +9,7 @@ import tkinter as tk
 
 from brain.ledger import CARDS, FROM, POT, TO
 from desktop import words
+from desktop.reads import LOG_KEPT
 from simulator.window.layout import CARD_COLOURS
 
 NAME_MAX = 16  # names.MAX_LEN: the unit refuses longer ones
@@ -204,7 +205,7 @@ class BankerPanel:
                              command=lambda n=n: self.set_filter(n))
         self.filter_var.set(self._player(self.log_filter) if self.log_filter
                             else words.say("panel.every"))
-        recs = self.session.recent(200 if self.log_filter else 16)
+        recs = self.session.recent(LOG_KEPT if self.log_filter else 16)
         if self.log_filter:
             recs = [r for r in recs if self.log_filter in (r[FROM], r[TO])][-16:]
         lines = [words.txn_line(r, prof, self.names) for r in reversed(recs)]
