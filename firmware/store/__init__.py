@@ -15,6 +15,9 @@ from store.slot import (CORRUPT, GAME, KEPT_MOST, LINE_MAX, MARK_NAME, MARK_TEXT
                         no_file_damaged, num, payload, read, rec_payload, write)
 
 
+GAME_BAD, NAMES_BAD = GAME + "%d unreadable", "a names file unreadable"  # damage, in words
+
+
 def _id(name):
     n = name[5:]  # game.N's N, a kept game's id: ASCII digits only ('²' is a digit to isdigit)
     return n != "" and n.strip("0123456789") == ""
@@ -94,7 +97,8 @@ class FileStore:
                 damage = ["game night's lines unreadable"]
         if s is None:
             # no mark: nothing was ever stored here, unless a file says so
-            if not (self.marked or damage or self._listed(GAME) or self._listed("bank.n")):
+            if not (self.marked or damage or self._listed(GAME)
+                    or [n for n in NAME_FILES if self._listed(n)]):
                 return "new", 0, None
             self.detail = "; ".join(damage) or "store files missing"
             self.unseen = True
@@ -126,10 +130,10 @@ class FileStore:
         # A kept game that does not read stays named, listed by GAMES as damaged, until the
         # banker has seen it reported (seen); the game in play is not touched.
         self.bad = [i for i in self.games if kept_game(self.fs, self._game(i), i, 0) is None]
-        damage += ["game.%d unreadable" % gid for gid in self.bad]
+        damage += [GAME_BAD % gid for gid in self.bad]
         self.names_bad = bool(self._names()[3])
         if self.names_bad:
-            damage.append("a names file unreadable")  # the good copy is used
+            damage.append(NAMES_BAD)  # the good copy is used
         self.appendable = s.clean and not damage and not s.superseded
         self.detail = "; ".join(damage) or None
         self.unseen = bool(damage)
@@ -379,7 +383,7 @@ class FileStore:
             return None  # the file system failing is no damage of the game's
         if g is None and gid not in self.bad:
             self.bad.append(gid)
-            self._found("game.%d unreadable" % gid)
+            self._found(GAME_BAD % gid)
         return g
 
     def damaged(self, gid):
@@ -492,7 +496,7 @@ class FileStore:
         """(gen, the six names, whether a names file is damaged): the newest good names."""
         gen, names, _, bad = self._names()
         if bad and not self.names_bad:
-            self._found("a names file unreadable")
+            self._found(NAMES_BAD)
         self.names_bad = bool(bad)
         return gen, names, self.names_bad
 
