@@ -15,6 +15,7 @@ KINDS = ("receive", "pay", "transfer", "go", "undo", "set", "restore", "bankrupt
 VIAS = ("key", "serial")
 SEQ, KIND, FROM, TO, AMOUNT, FROM_AFTER, TO_AFTER, UNDOES, VIA = range(9)
 MOST = 999999999999  # docs/protocol-extensions.md, "The most a balance holds"
+LOUDEST = 2  # B12: the volumes are 0 (silent) to LOUDEST, the volume a unit starts at
 SETTINGS = {"v": "volume", "p": "pot_on", "n": "count", "t": "clock"}  # the store's tags
 KEEP_GAMES = 3  # B11: at least the last three games that had transactions
 
@@ -33,7 +34,7 @@ class Ledger:
         self.bal = [0] * (POT + 1)  # the bank's, at 0, is never read
         self.seq = 0
         self.start = 0  # the seq this game's transactions count from
-        self.volume = 2
+        self.volume = LOUDEST
         # Game night's, kept by the store as the volume is: B22's setting; B19's count (None,
         # or [on, then each card's additions or None]); B20's clock (None, or Clock.kept()).
         self.pot_on = False

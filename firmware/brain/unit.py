@@ -2,7 +2,7 @@
 
 from brain import deal, money, night
 from brain.clock import sooner, ticks_add, ticks_diff
-from brain.ledger import AMOUNT, CARDS, FROM, KIND, SEQ, TO, Ledger
+from brain.ledger import AMOUNT, CARDS, FROM, KIND, LOUDEST, SEQ, TO, Ledger
 
 DIGITS = "0123456789"
 KEYS = ("0", "1", "2", "3", "4", "5", "6", "7", "8", "9", ".", "M", "K", "C", "DEAL", "+", "-")
@@ -63,7 +63,7 @@ class Upkeep:
 
     def _cycle_volume(self, now):
         """B12: `.` with no card and no entry: 2 -> 1 -> 0 -> 2."""
-        vol = (self.ledger.volume - 1) % 3
+        vol = (self.ledger.volume - 1) % (LOUDEST + 1)
         err = self.ledger.set("v", vol)
         if err:
             self._refuse(err)

@@ -4,7 +4,7 @@ after its name, and gives the reply line; those in protocol.NO_ARGS had theirs c
 """
 
 from brain import pot, profiles
-from brain.ledger import CARDS, MOST, POT
+from brain.ledger import CARDS, LOUDEST, MOST, POT
 import jsonw
 from protocol import names
 from protocol.names import whole
@@ -44,7 +44,7 @@ def do_set(p, args):
     now = p.clock.now()
     if what == "SOUND" and len(args) == 2:
         v = whole(args[1])
-        if v is None or v > 2:
+        if v is None or v > LOUDEST:
             return "ERR bad-argument SET SOUND <0-2>"
         return _done(p, u.set_volume(v))
     if what == "PROFILE" and len(args) == 2:

@@ -6,7 +6,7 @@ import json
 import os
 import time
 
-from brain.ledger import CARDS, POT, SETTINGS, apply
+from brain.ledger import CARDS, LOUDEST, POT, SETTINGS, apply
 import jsonw
 from protocol.names import refusal
 from store.slot import (CORRUPT, GAME, KEPT_MOST, LINE_MAX, MARK_NAME, MARK_TEXT, NAME_FILES,
@@ -138,7 +138,7 @@ class FileStore:
         self.detail = "; ".join(damage) or None
         self.unseen = bool(damage)
         self.log = s.log
-        volume = h.get("volume", 2) if s.volume is None else s.volume
+        volume = h.get("volume", LOUDEST) if s.volume is None else s.volume
         game = (h["profile"], list(s.bal), h["start"] + seq - s.seq, volume, got)
         return "damaged" if damage else "ok", seq, game
 

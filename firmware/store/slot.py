@@ -6,8 +6,8 @@ import gc
 import json
 
 from brain import profiles
-from brain.ledger import (AMOUNT, CARDS, FROM, FROM_AFTER, KINDS, MOST, POT, TO, TO_AFTER, VIAS,
-                          apply)
+from brain.ledger import (AMOUNT, CARDS, FROM, FROM_AFTER, KINDS, LOUDEST, MOST, POT, TO,
+                          TO_AFTER, VIAS, apply)
 import jsonw
 
 VERSION = 1
@@ -26,10 +26,11 @@ UNREADABLE = (AttributeError, IndexError, KeyError, OverflowError, RuntimeError,
 # Longer than any line written (a header is under 1 KB): a longer one is damage, and is never
 # read whole into a heap that may not hold it.
 LINE_MAX = 2048
+CHUNK = 512  # bytes a file is read and a checkpoint written at a time
 
 
 class Lines:
-    """A file's lines, read 512 bytes at a time: a file's own readline reads a byte at a time
+    """A file's lines, read CHUNK bytes at a time: a file's own readline reads a byte at a time
     (slow over a long slot on a Pico), and readline(LINE_MAX) takes LINE_MAX bytes of heap for
     every line."""
 
@@ -50,7 +51,7 @@ class Lines:
             self.at = end
             if end > i >= 0 or len(part) >= LINE_MAX:
                 return part
-            self.buf, self.at = self.f.read(512), 0
+            self.buf, self.at = self.f.read(CHUNK), 0
             if not self.buf:
                 return part
 
@@ -60,7 +61,7 @@ class Lines:
         while True:
             if b:
                 yield b
-            b = self.f.read(512)
+            b = self.f.read(CHUNK)
             if not b:
                 return
 
@@ -177,11 +178,11 @@ def rec_payload(tag, r):
 
 
 def chunks(head, log):
-    """A checkpoint's lines, head (JSON pairs) then log's, about 512 bytes at a time."""
+    """A checkpoint's lines, head (JSON pairs) then log's, about CHUNK bytes at a time."""
     chunk = line("H " + jsonw.dumps(head))
     for r in log:
         chunk += line(rec_payload("c", r))
-        if len(chunk) >= 512:
+        if len(chunk) >= CHUNK:
             yield chunk
             chunk = b""
     if chunk:
@@ -389,9 +390,9 @@ class Slot:
             base = accounts(head, "base")
             after = accounts(head, "bal")
             want = None if self.keep else (num(head["size"]), num(head["crc"]))
-            volume = head.get("volume", 2)  # a kept game's has neither
+            volume = head.get("volume", LOUDEST)  # a kept game's has neither
             start = head.get("start", 0)
-            if (type(volume) is not int or not 0 <= volume <= 2 or type(start) is not int
+            if (type(volume) is not int or not 0 <= volume <= LOUDEST or type(start) is not int
                     or not 0 <= start <= seq or profiles.get(head["profile"]) is None):
                 raise ValueError("nothing this firmware writes")
         except UNREADABLE:
@@ -462,7 +463,7 @@ class Slot:
                 return rec[0] == self.seq + 1 and self._take(rec)
             rest = p[2:].decode()
             if tag == b"v ":
-                if not 0 <= num(rest) <= 2:
+                if not 0 <= num(rest) <= LOUDEST:
                     return False
                 self.volume = num(rest)
             elif tag in (b"p ", b"n ", b"t "):
