@@ -31,10 +31,8 @@ def test_the_window_serves_its_table_and_a_phone_follows_its_keys(xdisplay, quie
         w.wait_shown(("15", False, True), timeout=3)
         w.keys("1", "5", "0", "k")
         w.wait_shown(("150", True, False))
-        t = time.monotonic()
-        w.click_key("+")  # B4, at the window's own keypad
-        view = phone.until(lambda v: v["balances"].get("1") == 15150000, 2)
-        assert time.monotonic() - t < 0.5
+        w.click_key("+")  # B4, at the window's own keypad (how soon the phone hears: make bench)
+        view = phone.until(lambda v: v["balances"].get("1") == 15150000, 5)
         assert view["log"][-1]["kind"] == "receive"
         assert w.command("NAME 1 Ann").startswith("OK")  # a host names the card ...
         phone.until(lambda v: v["names"]["1"] == "Ann", 3)  # ... and the phones say so

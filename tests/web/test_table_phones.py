@@ -87,28 +87,17 @@ def test_each_phone_shows_its_players_balance_history_and_the_standings_live(pho
         tap_card(chloe, 3)
         assert shown(ann)["me"] == "Ann (card 1)" and shown(ann)["balance"] == "15 M"
         assert shown(chloe)["me"] == "carte 3"
-        moves = []
-
-        def move(*lines):
-            for line in lines[:-1]:
-                bank.request(line)
-            moves.append(time.monotonic())
-            bank.request(lines[-1])
-
-        move("INSERT L 1", "KEY 2M+")  # B4: card 1 receives 2 M
-        bank.remove("L")
-        wait_for(lambda: shown(ann)["balance"] == "17 M", 0.5, 0.01)
-        took = [time.monotonic() - moves[-1]]
-        move("INSERT R 2", "INSERT L 1", "KEY 500K-")  # B6: Bob pays Ann 500 k
-        bank.remove("L"), bank.remove("R")
+        # How soon each phone hears a move is make bench's (bench/table_bench.py).
+        for line in ("INSERT L 1", "KEY 2M+", "REMOVE L"):  # B4: card 1 receives 2 M
+            bank.request(line)
+        wait_for(lambda: shown(ann)["balance"] == "17 M", 5)
+        for line in ("INSERT R 2", "INSERT L 1", "KEY 500K-", "REMOVE L", "REMOVE R"):
+            bank.request(line)  # B6: Bob pays Ann 500 k
         for drv, text in ((ann, "17.5 M"), (bob, "14.5 M")):
-            wait_for(lambda d=drv, t=text: shown(d)["balance"] == t, 0.5, 0.01)
-        took.append(time.monotonic() - moves[-1])
-        move("INSERT L 3", "KEY M")  # B9: Go for card 3
-        bank.remove("L")
-        wait_for(lambda: shown(chloe)["balance"] == "17 M", 0.5, 0.01)
-        took.append(time.monotonic() - moves[-1])
-    assert max(took) < 0.5, took
+            wait_for(lambda d=drv, t=text: shown(d)["balance"] == t, 5)
+        for line in ("INSERT L 3", "KEY M", "REMOVE L"):  # B9: Go for card 3
+            bank.request(line)
+        wait_for(lambda: shown(chloe)["balance"] == "17 M", 5)
     a = shown(ann)
     assert a["history"] == [["#2", "from Bob (card 2)", "+500 k", "then 17.5 M"],
                             ["#1", "from the bank", "+2 M", "then 17 M"]]

@@ -69,10 +69,8 @@ def test_the_units_page_feeds_the_table_and_every_phone_follows_its_taps(served,
     unit.tap("card-3")
     unit.tap("slot-L")
     unit.keys("1", "5", "0", "K")
-    t = time.monotonic()
     unit.keys("+")  # B4: card 3 receives 150 k, at the unit's own keypad
-    wait_for(lambda: said(phone)["balance"] == "15.15 M", 0.5, 0.01)
-    assert time.monotonic() - t < 0.5
+    wait_for(lambda: said(phone)["balance"] == "15.15 M", 5)  # how soon: make bench
     assert said(phone)["history"] == [["#1", "from the bank", "+150 k", "then 15.15 M"]]
     assert own_unit(browser) is None  # the unit on this machine is the table's
     assert unit.console_errors() == []
