@@ -83,7 +83,7 @@ def test_card_movements_refused_over_the_protocol_change_nothing(bank):  # B3
 def test_plus_with_a_payer_card_is_refused(bank):  # B7
     bank.insert("R", 5)
     state = bank.press("10K+")
-    assert state["error"] is not None
+    assert state["error"] == "wrong-slot"
     assert bank.balances() == ALL_START
     assert bank.log() == []
 
@@ -101,7 +101,7 @@ def test_go_once_per_insertion(bank):  # B9
     bank.press("M")
     assert bank.balances()[2] == START + 2000000
     state = bank.press("M")
-    assert state["error"] is not None
+    assert state["error"] == "go-taken"
     assert bank.balances()[2] == START + 2000000
     bank.remove("L")
     bank.insert("L", 2)
@@ -135,7 +135,7 @@ def test_entry_refuses_a_sixth_digit(bank):  # B2
     bank.insert("L", 1)
     state = bank.press("123456")
     assert state["entry"] == "12345"
-    assert state["error"] is not None
+    assert state["error"] == "bad-entry"
 
 
 def test_dot_cycles_the_volume(bank):  # B12
