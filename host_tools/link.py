@@ -40,20 +40,13 @@ def socket_url(port):
     return "socket://%s:%s" % (host or "127.0.0.1", int(num))
 
 
-def understood(port):
-    """The URL to open for what was given: a refusal names it, so how it was read is said."""
-    url = socket_url(port)
-    return port if url is None else url
-
-
 def resolve_port(port=None):
     """The port to open: `port`, else $BANK_PORT, else the single Pico found over USB. A bare
-    port number or HOST:PORT is a TCP socket (socket_url)."""
+    port number or HOST:PORT is a TCP socket (socket_url), read quietly: a refusal names the
+    socket."""
+    port = port or os.environ.get("BANK_PORT")
     if port:
-        return understood(port)
-    env = os.environ.get("BANK_PORT")
-    if env:
-        return understood(env)
+        return socket_url(port) or port
     units = find_units()
     if not units:
         raise NoUnitError(
