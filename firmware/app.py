@@ -147,7 +147,7 @@ class App:
             elif kind == "out":
                 u.card_out(name, now)
             else:
-                u.card_unknown(name, now, ev[1])  # an RFID tag with no number, or a twin
+                u.tag_refused(name, now, ev[1])  # an RFID tag with no number, or a twin
         if not keys:
             self.serial()
         self.render(now)

@@ -89,7 +89,7 @@ class Upkeep:
         if not self.maintenance:
             return "maintenance-required"
         self._input(now, False, via)
-        # Two tags of one number: the second would be refused at its reader (card_unknown).
+        # Two tags of one number: the second would be refused at its reader (tag_refused).
         err = "card-in-use" if self._other(slot) == card else writer(slot, card)
         if err:
             self._refuse(err)
@@ -165,7 +165,7 @@ class Upkeep:
         """The card in the slot beside slot's, or None."""
         return self.slots["R" if slot == "L" else "L"]
 
-    def card_unknown(self, slot, now, card=None):
+    def tag_refused(self, slot, now, card=None):
         """A tag on slot's reader that is no card to take: with no card number, or card's,
         which the other slot holds (two tags numbered alike): input, refused; the slot stays
         empty."""

@@ -68,7 +68,7 @@ def test_b3_an_unknown_tag_is_refused_and_the_slot_stays_empty():
     r = Rig()
     r.insert("R", 2)
     r.advance(1000).take_tones()
-    assert r.unit.card_unknown("L", r.clock.now()) == "unknown-card"
+    assert r.unit.tag_refused("L", r.clock.now()) == "unknown-card"
     assert r.unit.slots == {"L": None, "R": 2}
     assert r.unit.error == "unknown-card" and r.take_tones() == ["error"]
 
@@ -77,7 +77,7 @@ def test_b3_a_tag_numbered_as_the_card_in_the_other_slot_is_refused_card_in_use(
     r = Rig()
     r.insert("R", 2)
     r.advance(1000).take_tones()
-    assert r.unit.card_unknown("L", r.clock.now(), 2) == "card-in-use"
+    assert r.unit.tag_refused("L", r.clock.now(), 2) == "card-in-use"
     assert r.unit.slots == {"L": None, "R": 2}
     assert r.unit.error == "card-in-use" and r.take_tones() == ["error"]
 
@@ -86,7 +86,7 @@ def test_b16_an_unknown_tag_wakes_a_unit_switched_off():
     r = Rig()
     r.advance(60000)
     assert not r.unit.power
-    r.unit.card_unknown("L", r.clock.now())
+    r.unit.tag_refused("L", r.clock.now())
     assert r.unit.power and r.unit.error == "unknown-card"
 
 
