@@ -229,9 +229,11 @@ class Terminal:
 
                 self.desk = Protocol(self.unit, self.host.clock, via="key")
             reply = self.desk.handle("GAMES")[-1]
-            games = json.loads(reply[3:]) if reply.startswith("OK ") else []
-            self._games = (writes, games)
-        return [words.kept_game(g, named) for g in self._games[1]]
+            self._games = (writes, json.loads(reply[3:]) if reply.startswith("OK ") else reply)
+        games = self._games[1]
+        if isinstance(games, str):  # the unit's words why it could not list them
+            return [(games, ())]
+        return [words.kept_game(g, named) for g in games]
 
     def timers(self):
         if self.release_at is not None and time.monotonic() >= self.release_at:

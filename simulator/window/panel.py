@@ -218,14 +218,15 @@ class BankerPanel:
     def draw_games(self):
         """The previous games the unit keeps (GAMES), each with a button that brings it back
         (RESTORE GAME, maintenance mode)."""
-        _ok, self.games = self.ask("GAMES")  # the unit lists the kept games that read
+        ok, got = self.ask("GAMES")  # the unit lists the kept games that read
+        self.games = got if ok else []
         for w in self.games_frame.winfo_children():
             w.destroy()
         bg = "#f5f1e6"
         font = self._fonts["panel-small"][0]
-        if not self.games:
-            tk.Label(self.games_frame, text=words.say("win.none-kept"), bg=bg, fg="#777777",
-                     font=font).pack(anchor="w")
+        if not self.games:  # none, or the unit's words why it could not list them
+            tk.Label(self.games_frame, text=words.say("win.none-kept") if ok else got,
+                     bg=bg, fg="#777777", font=font).pack(anchor="w")
             return
         for g in self.games:
             row = tk.Frame(self.games_frame, bg=bg)

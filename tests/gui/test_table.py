@@ -343,6 +343,23 @@ class FakeDesk:
         return self.real.handle(line)
 
 
+class RefusingDesk(FakeDesk):
+    """The protocol with a kept game the file system fails to read (B17: no damage)."""
+
+    def handle(self, line):
+        if line == "GAMES":
+            return ["ERR store-failed game 2 could not be read"]
+        return self.real.handle(line)
+
+
+def test_previous_games_the_unit_cannot_list_say_why(win):  # B11
+    # The refusal's line was taken for the list, and each of its characters drawn as a game.
+    win.desk = RefusingDesk(win.desk, [])
+    type_keys(win, "b")
+    win.root.update()
+    assert games_text(win) == ["ERR store-failed game 2 could not be read"]
+
+
 def games_text(w):
     out = []
     for row in w.games_frame.winfo_children():
